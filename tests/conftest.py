@@ -1,0 +1,1 @@
+"""Shared test configuration. Engine tests never touch the database."""
