@@ -1,0 +1,264 @@
+"""REST API views: parse the request, call one service or selector, serialise the answer."""
+
+from __future__ import annotations
+
+import django_filters
+from django.db.models import Q
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.filters import SearchFilter
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from league import selectors, services
+from league.catalogue import GAMES
+from league.models import Game, League, Membership, Player, Season
+from league.permissions import (
+    LeagueObjectPermission,
+    can_log_games,
+    can_organise,
+    can_view,
+)
+from league.serializers import (
+    AuditEntrySerializer,
+    GameEditSerializer,
+    GameSerializer,
+    GameWriteSerializer,
+    LeagueSerializer,
+    LeagueUpdateSerializer,
+    MembershipSerializer,
+    PlayerSerializer,
+    RatingHistorySerializer,
+    SeasonSerializer,
+    StandingSerializer,
+)
+
+
+def _participant_inputs(rows) -> list[services.ParticipantInput]:
+    return [
+        services.ParticipantInput(player_id=row["player"], seat=row.get("seat"), result=row["result"])
+        for row in rows
+    ]
+
+
+class CatalogueView(APIView):
+    """The games a league can record, their editions, player counts and result fields."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: dict})
+    def get(self, request):
+        return Response([game.describe() for game in GAMES.values()])
+
+
+class PlayerFilter(django_filters.FilterSet):
+    league = django_filters.NumberFilter(field_name="memberships__league", label="Member of league")
+
+    class Meta:
+        model = Player
+        fields = ["league"]
+
+
+@extend_schema_view(
+    ratings=extend_schema(
+        parameters=[OpenApiParameter("league", int, description="Only this league's games")],
+        responses=RatingHistorySerializer(many=True),
+    )
+)
+class PlayerViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+    mixins.UpdateModelMixin, viewsets.GenericViewSet,
+):
+    queryset = Player.objects.select_related("user").order_by("name")
+    serializer_class = PlayerSerializer
+    filterset_class = PlayerFilter
+    filter_backends = [django_filters.rest_framework.DjangoFilterBackend, SearchFilter]
+    search_fields = ["name"]
+
+    def perform_create(self, serializer):
+        serializer.instance = services.player_create(
+            name=serializer.validated_data["name"], by=self.request.user
+        )
+
+    def perform_update(self, serializer):
+        player = serializer.instance
+        user = self.request.user
+        if not (user.is_staff or player.user_id == user.pk):
+            raise PermissionDenied("Only the player themselves or staff may rename a player.")
+        serializer.save()
+
+    @action(detail=True, methods=["get"])
+    def ratings(self, request, pk=None):
+        """Rating history: every rated game with ratings before/after and expected vs actual."""
+        player = self.get_object()
+        league = None
+        if "league" in request.query_params:
+            league = _visible_league(request, request.query_params["league"])
+        history = selectors.rating_history(player=player, league=league)
+        if league is None:
+            visible = League.objects.visible_to(request.user)
+            history = history.filter(game__league__in=visible)
+        page = self.paginate_queryset(history)
+        return self.get_paginated_response(RatingHistorySerializer(page, many=True).data)
+
+
+def _visible_league(request, league_id) -> League:
+    try:
+        league = League.objects.get(pk=int(league_id))
+    except (ValueError, League.DoesNotExist):
+        raise NotFound("No such league.") from None
+    if not can_view(league, request.user):
+        raise NotFound("No such league.")
+    return league
+
+
+@extend_schema_view(
+    standings=extend_schema(
+        parameters=[OpenApiParameter("season", int, description="One season's standings")],
+        responses=StandingSerializer(many=True),
+    ),
+    members=extend_schema(request=MembershipSerializer, responses=MembershipSerializer(many=True)),
+    seasons=extend_schema(request=SeasonSerializer, responses=SeasonSerializer(many=True)),
+    audit=extend_schema(responses=AuditEntrySerializer(many=True)),
+)
+class LeagueViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+    mixins.UpdateModelMixin, viewsets.GenericViewSet,
+):
+    serializer_class = LeagueSerializer
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly, LeagueObjectPermission]
+    filterset_fields = ["game", "is_public"]
+
+    def get_queryset(self):
+        return League.objects.visible_to(self.request.user).order_by("name")
+
+    def get_serializer_class(self):
+        if self.action in ("update", "partial_update"):
+            return LeagueUpdateSerializer
+        return LeagueSerializer
+
+    def perform_create(self, serializer):
+        serializer.instance = services.league_create(by=self.request.user, **serializer.validated_data)
+
+    @action(detail=True, methods=["get", "post"])
+    def members(self, request, pk=None):
+        """List members; organisers add a member (or change a role) with {"player", "role"}."""
+        league = self.get_object()
+        if request.method == "GET":
+            memberships = league.memberships.select_related("player")
+            page = self.paginate_queryset(memberships)
+            return self.get_paginated_response(MembershipSerializer(page, many=True).data)
+        if not can_organise(league, request.user):
+            raise PermissionDenied("Only this league's organisers may add members.")
+        serializer = MembershipSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        membership = services.member_add(
+            league=league, player=serializer.validated_data["player"],
+            role=serializer.validated_data.get("role", Membership.Role.MEMBER), by=request.user,
+        )
+        return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={204: None})
+    @action(detail=True, methods=["delete"], url_path=r"members/(?P<player_id>\d+)")
+    def remove_member(self, request, pk=None, player_id=None):
+        league = self.get_object()
+        if not can_organise(league, request.user):
+            raise PermissionDenied("Only this league's organisers may remove members.")
+        membership = get_object_or_404(Membership, league=league, player_id=player_id)
+        services.member_remove(membership=membership, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @action(detail=True, methods=["get"])
+    def standings(self, request, pk=None):
+        league = self.get_object()
+        season = None
+        if "season" in request.query_params:
+            try:
+                season = league.seasons.get(pk=int(request.query_params["season"]))
+            except (ValueError, Season.DoesNotExist):
+                raise NotFound("This league has no such season.") from None
+        rows = selectors.standings(league=league, season=season)
+        return Response(StandingSerializer(rows, many=True).data)
+
+    @action(detail=True, methods=["get", "post"])
+    def seasons(self, request, pk=None):
+        league = self.get_object()
+        if request.method == "GET":
+            return Response(SeasonSerializer(league.seasons.all(), many=True).data)
+        if not can_organise(league, request.user):
+            raise PermissionDenied("Only this league's organisers may add seasons.")
+        serializer = SeasonSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        season = services.season_create(league=league, by=request.user, **serializer.validated_data)
+        return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
+
+    @action(detail=True, methods=["get"])
+    def audit(self, request, pk=None):
+        """Every change in this league: who, when, what. Organisers only."""
+        league = self.get_object()
+        if not can_organise(league, request.user):
+            raise PermissionDenied("Only this league's organisers may read its audit log.")
+        page = self.paginate_queryset(league.audit.select_related("user"))
+        return self.get_paginated_response(AuditEntrySerializer(page, many=True).data)
+
+
+class GameFilter(django_filters.FilterSet):
+    played_after = django_filters.DateFilter(field_name="played_on", lookup_expr="gte")
+    played_before = django_filters.DateFilter(field_name="played_on", lookup_expr="lte")
+    player = django_filters.NumberFilter(field_name="participants__player", distinct=True)
+
+    class Meta:
+        model = Game
+        fields = ["league", "season", "edition", "rated"]
+
+
+@extend_schema_view(
+    create=extend_schema(request=GameWriteSerializer, responses={201: GameSerializer}),
+    update=extend_schema(request=GameEditSerializer, responses=GameSerializer),
+    partial_update=extend_schema(request=GameEditSerializer, responses=GameSerializer),
+)
+class GameViewSet(viewsets.ModelViewSet):
+    """Physical game results. Members log games; organisers edit and delete them."""
+
+    serializer_class = GameSerializer
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly, LeagueObjectPermission]
+    filterset_class = GameFilter
+    ordering_fields = ["played_on", "created_at"]
+
+    def get_queryset(self):
+        visible = League.objects.visible_to(self.request.user)
+        return (
+            selectors.games_for()
+            .filter(Q(league__in=visible))
+        )
+
+    def create(self, request, *args, **kwargs):
+        data = GameWriteSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        league = values.pop("league")
+        if not can_log_games(league, request.user):
+            raise PermissionDenied("Only this league's organisers and members may log its games.")
+        game = services.game_record(
+            league=league, logged_by=request.user,
+            participants=_participant_inputs(values.pop("participants")), **values,
+        )
+        return Response(GameSerializer(selectors.games_for().get(pk=game.pk)).data,
+                        status=status.HTTP_201_CREATED)
+
+    def update(self, request, *args, **kwargs):
+        game = self.get_object()
+        data = GameEditSerializer(data=request.data, partial=kwargs.get("partial", False))
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        if "participants" in values:
+            values["participants"] = _participant_inputs(values["participants"])
+        game = services.game_edit(game=game, by=request.user, **values)
+        return Response(GameSerializer(selectors.games_for().get(pk=game.pk)).data)
+
+    def destroy(self, request, *args, **kwargs):
+        services.game_delete(game=self.get_object(), by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

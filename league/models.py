@@ -1,0 +1,232 @@
+"""League data: players, leagues and their members, seasons, games played and ratings.
+
+Models hold data and simple invariants; every write goes through `league.services`.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from league.catalogue import GAME_CHOICES
+
+
+class Player(models.Model):
+    name = models.CharField(max_length=100, unique=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+        help_text="The login of this person, if they have one.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LeagueQuerySet(models.QuerySet["League"]):
+    def visible_to(self, user) -> LeagueQuerySet:
+        if user is not None and user.is_authenticated:
+            if user.is_superuser:
+                return self
+            return self.filter(Q(is_public=True) | Q(memberships__player__user=user)).distinct()
+        return self.filter(is_public=True)
+
+
+class League(models.Model):
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=120, unique=True)
+    description = models.TextField(blank=True)
+    game = models.CharField(max_length=40, choices=GAME_CHOICES, default="cat-lady")
+    is_public = models.BooleanField(default=True)
+    k_factor = models.FloatField(default=32.0)
+    initial_rating = models.FloatField(default=1500.0)
+    provisional_games = models.PositiveIntegerField(
+        default=5, help_text="Players with fewer rated games than this are marked provisional."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = LeagueQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(condition=Q(k_factor__gt=0), name="league_k_factor_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        ORGANISER = "organiser", "Organiser"
+        MEMBER = "member", "Member"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=20, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "player"], name="membership_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.league} ({self.role})"
+
+
+class Season(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=100)
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+
+    class Meta:
+        ordering = ["league", "starts_on"]
+        constraints = [
+            models.CheckConstraint(condition=Q(ends_on__gte=F("starts_on")), name="season_dates_ordered"),
+            models.UniqueConstraint(fields=["league", "name"], name="season_name_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league}: {self.name}"
+
+
+class GameQuerySet(models.QuerySet["Game"]):
+    def in_play_order(self) -> GameQuerySet:
+        """The order ratings follow: when the game was played, never when it was logged.
+
+        Games on the same day without a time fall back on a digest of their content, so the
+        same set of results always gives the same order whatever order they arrived in.
+        """
+        return self.order_by(
+            "played_on", F("played_time").asc(nulls_first=True), "content_key", "id"
+        )
+
+
+class Game(models.Model):
+    """One physical game played at a club table."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="games")
+    season = models.ForeignKey(
+        Season, null=True, blank=True, on_delete=models.SET_NULL, related_name="games"
+    )
+    game = models.CharField(max_length=40, choices=GAME_CHOICES)
+    edition = models.CharField(max_length=40)
+    played_on = models.DateField()
+    played_time = models.TimeField(null=True, blank=True)
+    place = models.CharField(max_length=120, blank=True)
+    notes = models.TextField(blank=True)
+    details = models.JSONField(default=dict, blank=True, help_text="Game-level result fields.")
+    rated = models.BooleanField(default=True)
+    content_key = models.CharField(max_length=64, editable=False, default="")
+    logged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="logged_games",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["league", "played_on", "played_time", "content_key", "id"],
+                         name="game_play_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} on {self.played_on} ({self.league})"
+
+
+class Participant(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="participants")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="participations")
+    seat = models.PositiveSmallIntegerField()
+    result = models.JSONField(default=dict)
+    score = models.IntegerField(help_text="The game's headline number (VP, cats, Mischief points).")
+    rank = models.PositiveSmallIntegerField()
+    # Filled in by the rating pass; empty for unrated games.
+    rating_before = models.FloatField(null=True, blank=True)
+    rating_after = models.FloatField(null=True, blank=True)
+    expected_score = models.FloatField(null=True, blank=True)
+    actual_score = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player"], name="participant_player_once"),
+            models.UniqueConstraint(fields=["game", "seat"], name="participant_seat_once"),
+            models.CheckConstraint(condition=Q(seat__gte=1), name="participant_seat_positive"),
+            models.CheckConstraint(condition=Q(rank__gte=1), name="participant_rank_positive"),
+        ]
+        indexes = [models.Index(fields=["player", "game"], name="participant_player_game")]
+
+    def __str__(self) -> str:
+        return f"{self.player} (seat {self.seat}, rank {self.rank})"
+
+    @property
+    def rating_delta(self) -> float | None:
+        if self.rating_before is None or self.rating_after is None:
+            return None
+        return self.rating_after - self.rating_before
+
+
+class PlayerRating(models.Model):
+    """A player's current standing in one league; rebuilt from the games at any time."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="ratings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    rating = models.FloatField()
+    games_played = models.PositiveIntegerField(default=0)
+    rated_games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    placement_sum = models.PositiveIntegerField(default=0)
+    trend = models.FloatField(
+        default=0.0, help_text="Rating change over the player's last few rated games."
+    )
+    last_played_on = models.DateField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["league", "player"], name="player_rating_unique"),
+        ]
+        indexes = [models.Index(fields=["league", "-rating"], name="player_rating_order")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.league}: {self.rating:.0f}"
+
+
+class AuditEntry(models.Model):
+    """Who changed what, and when. Written by the services in the same transaction."""
+
+    class Action(models.TextChoices):
+        CREATE = "create", "Created"
+        UPDATE = "update", "Updated"
+        DELETE = "delete", "Deleted"
+        REBUILD = "rebuild", "Ratings rebuilt"
+
+    league = models.ForeignKey(League, null=True, on_delete=models.SET_NULL, related_name="audit")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    action = models.CharField(max_length=20, choices=Action.choices)
+    object_type = models.CharField(max_length=40)
+    object_id = models.BigIntegerField(null=True)
+    changes = models.JSONField(default=dict)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.user} {self.action} {self.object_type} {self.object_id}"

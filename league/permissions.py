@@ -1,0 +1,43 @@
+"""Who may do what in a league. Reads follow league visibility; writes follow membership roles."""
+
+from __future__ import annotations
+
+from rest_framework import permissions
+
+from league.models import League, Membership
+
+
+def role_in(league: League, user) -> str | None:
+    if user is None or not user.is_authenticated:
+        return None
+    if user.is_superuser:
+        return Membership.Role.ORGANISER
+    return (
+        Membership.objects.filter(league=league, player__user=user)
+        .values_list("role", flat=True)
+        .first()
+    )
+
+
+def can_view(league: League, user) -> bool:
+    return league.is_public or role_in(league, user) is not None
+
+
+def can_log_games(league: League, user) -> bool:
+    return role_in(league, user) in (Membership.Role.ORGANISER, Membership.Role.MEMBER)
+
+
+def can_organise(league: League, user) -> bool:
+    return role_in(league, user) == Membership.Role.ORGANISER
+
+
+class LeagueObjectPermission(permissions.BasePermission):
+    """Object-level rule for anything that belongs to a league (the league itself or a game)."""
+
+    message = "Only this league's organisers may change it."
+
+    def has_object_permission(self, request, view, obj) -> bool:
+        league = obj if isinstance(obj, League) else obj.league
+        if request.method in permissions.SAFE_METHODS:
+            return can_view(league, request.user)
+        return can_organise(league, request.user)

@@ -1,0 +1,255 @@
+"""Apply the Elo maths of `league.ratings` to stored games, in play order.
+
+Called by `league.services` inside their transaction, with the league row locked. A game that
+comes after every other rated game is rated on its own; anything else (a backdated game, an
+edit, a deletion) replays every game from the affected date, starting from each player's rating
+just before that date. Both paths run the same arithmetic in the same order, so the ratings
+depend only on the set of games, never on the order they were logged in.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db import connection
+from django.db.models import Count, F, Max, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import Coalesce
+
+from league.models import Game, League, Participant, Player, PlayerRating
+from league.ratings import Seat, rate_game
+
+# The trend is the rating change over this many of the player's most recent rated games.
+TREND_GAMES = 5
+
+_PLAY_ORDER_ASC = (
+    "game__played_on",
+    F("game__played_time").asc(nulls_first=True),
+    "game__content_key",
+    "game__id",
+)
+_PLAY_ORDER_DESC = (
+    "-game__played_on",
+    F("game__played_time").desc(nulls_last=True),
+    "-game__content_key",
+    "-game__id",
+)
+
+
+@dataclass(frozen=True)
+class RebuildReport:
+    games_rated: int
+    players: int
+    max_game_imbalance: float
+    total_imbalance: float
+
+    @property
+    def zero_sum(self) -> bool:
+        return self.max_game_imbalance <= 1e-6 and self.total_imbalance <= 1e-6
+
+
+def _play_key(game: Game) -> tuple:
+    # Mirrors GameQuerySet.in_play_order(): a missing time sorts first.
+    return (game.played_on, game.played_time is not None, game.played_time or dt.time(0),
+            game.content_key, game.pk)
+
+
+def after_change(
+    league: League, game: Game, *, earliest: dt.date, also_players: Iterable[int] = ()
+) -> None:
+    players = set(game.participants.values_list("player_id", flat=True)) | set(also_players)
+    if game.rated:
+        later = (
+            league.games.filter(rated=True, played_on__gte=game.played_on)
+            .exclude(pk=game.pk).in_play_order().last()
+        )
+        is_last = earliest >= game.played_on and (later is None or _play_key(later) < _play_key(game))
+        if is_last:
+            _rate_one(league, game)
+        else:
+            rebuild_from(league, earliest, also_players=players)
+            return
+    refresh_standings(league, players)
+
+
+def _current_ratings(league: League, player_ids: Iterable[int], before: dt.date | None) -> dict[int, float]:
+    """Each player's rating going into `before` (or now, if None)."""
+    history = Participant.objects.filter(
+        game__league=league, game__rated=True, player_id=OuterRef("pk"),
+        rating_after__isnull=False,
+    )
+    if before is not None:
+        history = history.filter(game__played_on__lt=before)
+    rows = Player.objects.filter(pk__in=set(player_ids)).annotate(
+        last=Subquery(history.order_by(*_PLAY_ORDER_DESC).values("rating_after")[:1])
+    ).values_list("pk", "last")
+    ratings = {pid: league.initial_rating for pid in player_ids}
+    for player_id, last in rows:
+        if last is not None:
+            ratings[player_id] = last
+    return ratings
+
+
+def _rate_one(league: League, game: Game) -> None:
+    participants = list(game.participants.all())
+    ratings = _current_ratings(league, [p.player_id for p in participants], None)
+    changes = rate_game(
+        [Seat(p.player_id, ratings[p.player_id], p.rank) for p in participants], league.k_factor
+    )
+    for participant, change in zip(participants, changes, strict=True):
+        participant.rating_before = change.rating_before
+        participant.rating_after = change.rating_after
+        participant.expected_score = change.expected
+        participant.actual_score = change.actual
+    Participant.objects.bulk_update(
+        participants, ["rating_before", "rating_after", "expected_score", "actual_score"]
+    )
+
+
+def rebuild_from(league: League, start: dt.date, *, also_players: Iterable[int] = ()) -> int:
+    """Re-rate every game of the league played on or after `start`. Returns games rated."""
+    rows = list(
+        Participant.objects.filter(game__league=league, game__played_on__gte=start)
+        .order_by("game__played_on", F("game__played_time").asc(nulls_first=True),
+                  "game__content_key", "game_id", "seat")
+        .values_list("id", "game_id", "player_id", "rank", "game__rated")
+    )
+    involved = {player_id for _, _, player_id, _, _ in rows} | set(also_players)
+    ratings = _current_ratings(league, involved, start)
+    updates: list[tuple[int, float | None, float | None, float | None, float | None]] = []
+    games_rated = 0
+    index = 0
+    while index < len(rows):
+        game_id = rows[index][1]
+        end = index
+        while end < len(rows) and rows[end][1] == game_id:
+            end += 1
+        table = rows[index:end]
+        if table[0][4] and len(table) >= 2:
+            changes = rate_game(
+                [Seat(player_id, ratings[player_id], rank) for _, _, player_id, rank, _ in table],
+                league.k_factor,
+            )
+            for (participant_id, *_), change in zip(table, changes, strict=True):
+                ratings[change.player_id] = change.rating_after
+                updates.append((participant_id, change.rating_before, change.rating_after,
+                                change.expected, change.actual))
+            games_rated += 1
+        else:
+            updates.extend((participant_id, None, None, None, None) for participant_id, *_ in table)
+        index = end
+    _write_ratings(updates)
+    refresh_standings(league, involved)
+    return games_rated
+
+
+def _write_ratings(updates: list[tuple[int, float | None, float | None, float | None, float | None]]) -> None:
+    if not updates:
+        return
+    table = Participant._meta.db_table
+    if connection.vendor == "postgresql":
+        # COPY into a temporary table and one UPDATE ... FROM: a full rebuild writes hundreds of
+        # thousands of rows, which row-by-row or CASE-based updates cannot do in seconds.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "CREATE TEMP TABLE IF NOT EXISTS league_rating_update "
+                "(id bigint, rb double precision, ra double precision, "
+                "ex double precision, ac double precision) ON COMMIT DROP"
+            )
+            cursor.execute("TRUNCATE league_rating_update")
+            raw = cursor.cursor
+            with raw.copy("COPY league_rating_update (id, rb, ra, ex, ac) FROM STDIN") as copy:
+                for row in updates:
+                    copy.write_row(row)
+            cursor.execute(
+                f"UPDATE {table} AS p SET rating_before = u.rb, rating_after = u.ra, "
+                "expected_score = u.ex, actual_score = u.ac "
+                "FROM league_rating_update AS u WHERE p.id = u.id"
+            )
+            cursor.execute("TRUNCATE league_rating_update")
+        return
+    objects = [
+        Participant(id=pid, rating_before=rb, rating_after=ra, expected_score=ex, actual_score=ac)
+        for pid, rb, ra, ex, ac in updates
+    ]
+    Participant.objects.bulk_update(
+        objects, ["rating_before", "rating_after", "expected_score", "actual_score"], batch_size=500
+    )
+
+
+def refresh_standings(league: League, player_ids: Iterable[int]) -> None:
+    """Recompute the stored standing rows of these players from their games."""
+    ids = set(player_ids)
+    if not ids:
+        return
+    history = Participant.objects.filter(
+        game__league=league, game__rated=True, player_id=OuterRef("player_id"),
+        rating_after__isnull=False,
+    ).order_by(*_PLAY_ORDER_DESC)
+    rows = (
+        Participant.objects.filter(game__league=league, player_id__in=ids)
+        .values("player_id")
+        .annotate(
+            games=Count("id"),
+            rated=Count("id", filter=Q(game__rated=True, rating_after__isnull=False)),
+            wins=Count("id", filter=Q(rank=1)),
+            placement=Coalesce(Sum("rank"), 0),
+            last_played=Max("game__played_on"),
+            rating=Subquery(history.values("rating_after")[:1]),
+            trend_base=Subquery(history.values("rating_before")[TREND_GAMES - 1 : TREND_GAMES]),
+            first_before=Subquery(
+                history.order_by(*_PLAY_ORDER_ASC).values("rating_before")[:1]
+            ),
+        )
+    )
+    existing = {r.player_id: r for r in PlayerRating.objects.filter(league=league, player_id__in=ids)}
+    to_create, to_update, seen = [], [], set()
+    for row in rows:
+        seen.add(row["player_id"])
+        rating = row["rating"] if row["rating"] is not None else league.initial_rating
+        base = row["trend_base"] if row["trend_base"] is not None else row["first_before"]
+        standing = existing.get(row["player_id"]) or PlayerRating(
+            league=league, player_id=row["player_id"]
+        )
+        standing.rating = rating
+        standing.games_played = row["games"]
+        standing.rated_games = row["rated"]
+        standing.wins = row["wins"]
+        standing.placement_sum = row["placement"]
+        standing.last_played_on = row["last_played"]
+        standing.trend = rating - base if base is not None else 0.0
+        (to_update if standing.pk else to_create).append(standing)
+    PlayerRating.objects.bulk_create(to_create)
+    PlayerRating.objects.bulk_update(
+        to_update,
+        ["rating", "games_played", "rated_games", "wins", "placement_sum", "last_played_on", "trend"],
+        batch_size=500,
+    )
+    gone = ids - seen
+    if gone:
+        PlayerRating.objects.filter(league=league, player_id__in=gone).delete()
+
+
+def rebuild_all(league: League) -> RebuildReport:
+    first = league.games.order_by("played_on").values_list("played_on", flat=True).first()
+    players = set(
+        Participant.objects.filter(game__league=league).values_list("player_id", flat=True)
+    )
+    stale = PlayerRating.objects.filter(league=league).exclude(player_id__in=players)
+    stale.delete()
+    games_rated = rebuild_from(league, first, also_players=players) if first else 0
+    imbalance = (
+        Participant.objects.filter(game__league=league, game__rated=True, rating_after__isnull=False)
+        .values("game_id")
+        .annotate(total=Sum(F("rating_after") - F("rating_before")))
+        .values_list("total", flat=True)
+    )
+    max_game = max((abs(total) for total in imbalance), default=0.0)
+    total = abs(
+        sum(r - league.initial_rating for r in league.ratings.values_list("rating", flat=True))
+    )
+    return RebuildReport(
+        games_rated=games_rated, players=len(players), max_game_imbalance=max_game,
+        total_imbalance=total,
+    )

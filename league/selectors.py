@@ -1,0 +1,170 @@
+"""Reads of the league data that pages and the API share: ordering and tie-breaks live here."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Sum
+
+from league.models import Game, League, Participant, Player, PlayerRating, Season
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    position: int
+    player_id: int
+    player_name: str
+    rating: float
+    provisional: bool
+    games_played: int
+    wins: int
+    average_placement: float | None
+    trend: float
+    last_played_on: dt.date | None
+
+
+def _positioned(rows: list[dict], league: League) -> list[StandingRow]:
+    # Highest rating first; equal ratings share a position, then by name for a stable order.
+    rows.sort(key=lambda r: (-round(r["rating"], 6), r["player_name"].lower(), r["player_id"]))
+    result: list[StandingRow] = []
+    for index, row in enumerate(rows):
+        if result and round(result[-1].rating, 6) == round(row["rating"], 6):
+            position = result[-1].position
+        else:
+            position = index + 1
+        result.append(
+            StandingRow(
+                position=position,
+                player_id=row["player_id"],
+                player_name=row["player_name"],
+                rating=row["rating"],
+                provisional=row["rated_games"] < league.provisional_games,
+                games_played=row["games"],
+                wins=row["wins"],
+                average_placement=(row["placement"] / row["games"]) if row["games"] else None,
+                trend=row["trend"],
+                last_played_on=row["last_played_on"],
+            )
+        )
+    return result
+
+
+def standings(*, league: League, season: Season | None = None) -> list[StandingRow]:
+    """League standings, or one season's: rating, provisional mark, games, wins, placement, trend."""
+    if season is None:
+        rows = [
+            {
+                "player_id": r.player_id, "player_name": r.player.name, "rating": r.rating,
+                "rated_games": r.rated_games, "games": r.games_played, "wins": r.wins,
+                "placement": r.placement_sum, "trend": r.trend, "last_played_on": r.last_played_on,
+            }
+            for r in PlayerRating.objects.filter(league=league).select_related("player")
+        ]
+        return _positioned(rows, league)
+    in_season = Participant.objects.filter(
+        game__league=league, game__season=season, player_id=OuterRef("player_id"),
+        game__rated=True, rating_after__isnull=False,
+    )
+    last = in_season.order_by(
+        "-game__played_on", F("game__played_time").desc(nulls_last=True),
+        "-game__content_key", "-game__id",
+    )
+    first = in_season.order_by(
+        "game__played_on", F("game__played_time").asc(nulls_first=True),
+        "game__content_key", "game__id",
+    )
+    aggregated = (
+        Participant.objects.filter(game__league=league, game__season=season)
+        .values("player_id", player_name=F("player__name"))
+        .annotate(
+            games=Count("id"),
+            rated_games=Count("id", filter=Q(rating_after__isnull=False)),
+            wins=Count("id", filter=Q(rank=1)),
+            placement=Sum("rank"),
+            last_played_on=Max("game__played_on"),
+            rating_end=Subquery(last.values("rating_after")[:1]),
+            rating_start=Subquery(first.values("rating_before")[:1]),
+        )
+    )
+    rated_overall = dict(
+        PlayerRating.objects.filter(league=league).values_list("player_id", "rated_games")
+    )
+    rows = []
+    for r in aggregated:
+        rating = r["rating_end"] if r["rating_end"] is not None else league.initial_rating
+        start = r["rating_start"] if r["rating_start"] is not None else rating
+        rows.append({
+            **r,
+            "rating": rating,
+            "trend": rating - start,
+            "rated_games": rated_overall.get(r["player_id"], 0),
+        })
+    return _positioned(rows, league)
+
+
+def rating_history(*, player: Player, league: League | None = None) -> QuerySet[Participant]:
+    """A player's rated games, oldest first, with ratings before/after and expected vs actual."""
+    queryset = Participant.objects.filter(
+        player=player, game__rated=True, rating_after__isnull=False
+    ).select_related("game", "game__league")
+    if league is not None:
+        queryset = queryset.filter(game__league=league)
+    return queryset.order_by(
+        "game__league_id", "game__played_on", F("game__played_time").asc(nulls_first=True),
+        "game__content_key", "game__id",
+    )
+
+
+def games_for(*, league: League | None = None, player: Player | None = None) -> QuerySet[Game]:
+    queryset = Game.objects.select_related("league", "season", "logged_by").prefetch_related(
+        "participants__player"
+    )
+    if league is not None:
+        queryset = queryset.filter(league=league)
+    if player is not None:
+        queryset = queryset.filter(participants__player=player)
+    return queryset.order_by(
+        "-played_on", F("played_time").desc(nulls_last=True), "-content_key", "-id"
+    )
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    opponent_id: int
+    opponent_name: str
+    games: int
+    ahead: int
+    behind: int
+    level: int
+
+
+def head_to_head(*, player: Player, league: League | None = None) -> list[HeadToHead]:
+    """For each opponent: games shared, and how often the player finished ahead, behind or level."""
+    mine = Participant.objects.filter(player=player)
+    if league is not None:
+        mine = mine.filter(game__league=league)
+    my_ranks = dict(mine.values_list("game_id", "rank"))
+    others = (
+        Participant.objects.filter(game_id__in=list(my_ranks))
+        .exclude(player=player)
+        .values_list("game_id", "player_id", "player__name", "rank")
+    )
+    tally: dict[int, list] = defaultdict(lambda: ["", 0, 0, 0, 0])
+    for game_id, opponent_id, name, rank in others:
+        row = tally[opponent_id]
+        row[0] = name
+        row[1] += 1
+        mine_rank = my_ranks[game_id]
+        if mine_rank < rank:
+            row[2] += 1
+        elif mine_rank > rank:
+            row[3] += 1
+        else:
+            row[4] += 1
+    return sorted(
+        (HeadToHead(opponent_id=o, opponent_name=r[0], games=r[1], ahead=r[2], behind=r[3], level=r[4])
+         for o, r in tally.items()),
+        key=lambda h: (-h.games, h.opponent_name.lower()),
+    )
