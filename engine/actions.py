@@ -1,0 +1,248 @@
+"""The moves of Cat Lady as plain values: a short text form for logs and CLIs, and JSON.
+
+Every action is a frozen dataclass. ``str(action)`` gives the text form and
+``action.to_json()`` a JSON-serialisable dict; :func:`parse_action` and
+:func:`action_from_json` read them back. Lines are numbered from 1: rows top to bottom,
+columns left to right.
+
+>>> str(Take(Line.ROW_2))
+'take row 2'
+>>> parse_action("spray col 1")
+Spray(line=Line.COL_1)
+>>> action_from_json({"type": "lost-cats-stray", "stray": "Florence"})
+LostCatsForStray(stray='Florence')
+
+Stray names are checked against the card data by :meth:`engine.game.Game.parse_action`,
+not here: this module knows no cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import ClassVar
+
+from engine.errors import EngineError
+
+__all__ = [
+    "Action",
+    "EndTurn",
+    "Line",
+    "LostCatsForStray",
+    "LostCatsForVP",
+    "PlaceToken",
+    "Spray",
+    "Take",
+    "action_from_json",
+    "parse_action",
+]
+
+
+class Line(IntEnum):
+    """A row or column of the 3x3 grid; the value doubles as an index for fast lookups."""
+
+    ROW_1 = 0
+    ROW_2 = 1
+    ROW_3 = 2
+    COL_1 = 3
+    COL_2 = 4
+    COL_3 = 5
+
+    @property
+    def axis(self) -> str:
+        """``"row"`` or ``"col"``."""
+        return "row" if self.value < 3 else "col"
+
+    @property
+    def number(self) -> int:
+        """1, 2 or 3: rows counted from the top, columns from the left."""
+        return self.value % 3 + 1
+
+    @property
+    def slots(self) -> tuple[int, int, int]:
+        """Grid slots (0-8, row-major) of this line.
+
+        >>> Line.COL_2.slots
+        (1, 4, 7)
+        """
+        return LINE_SLOTS[self.value]
+
+    def __str__(self) -> str:
+        return f"{self.axis} {self.number}"
+
+    def __repr__(self) -> str:
+        return f"Line.{self.name}"
+
+    @classmethod
+    def parse(cls, text: str) -> Line:
+        """Read ``"row 2"`` / ``"col 3"`` (also ``"column 3"``, any case and spacing).
+
+        >>> Line.parse("Column 3")
+        Line.COL_3
+
+        Raises :class:`EngineError` for anything else.
+        """
+        words = text.lower().split()
+        if len(words) == 2 and words[1] in ("1", "2", "3"):
+            axis = {"row": 0, "col": 3, "column": 3}.get(words[0])
+            if axis is not None:
+                return cls(axis + int(words[1]) - 1)
+        raise EngineError(f"not a line: {text!r} (expected 'row 1'..'row 3' or 'col 1'..'col 3')")
+
+
+LINE_SLOTS: tuple[tuple[int, int, int], ...] = (
+    (0, 1, 2),
+    (3, 4, 5),
+    (6, 7, 8),
+    (0, 3, 6),
+    (1, 4, 7),
+    (2, 5, 8),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of every action. Subclasses set ``type`` (the JSON tag and first text word)."""
+
+    type: ClassVar[str] = ""
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-serialisable dict that :func:`action_from_json` reads back."""
+        return {"type": self.type}
+
+    def __str__(self) -> str:
+        return self.type
+
+
+@dataclass(frozen=True, slots=True)
+class _LineAction(Action):
+    line: Line
+
+    def to_json(self) -> dict[str, object]:
+        return {"type": self.type, "line": str(self.line)}
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.line}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(line={self.line!r})"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class PlaceToken(_LineAction):
+    """Setup: the player counter-clockwise of the starting player places the cat token."""
+
+    type: ClassVar[str] = "place-token"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Take(_LineAction):
+    """Draft the three cards of a line (not the one the cat token blocks)."""
+
+    type: ClassVar[str] = "take"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Spray(_LineAction):
+    """Play a spray bottle: move the cat token to another line."""
+
+    type: ClassVar[str] = "spray"
+
+
+@dataclass(frozen=True, slots=True)
+class LostCatsForStray(Action):
+    """Discard two lost cats to find one of the face-up stray cats."""
+
+    type: ClassVar[str] = "lost-cats-stray"
+    stray: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"type": self.type, "stray": self.stray}
+
+    def __str__(self) -> str:
+        return f"lost-cats stray {self.stray}"
+
+
+@dataclass(frozen=True, slots=True)
+class LostCatsForVP(Action):
+    """Discard two lost cats to take a 2-VP token."""
+
+    type: ClassVar[str] = "lost-cats-vp"
+
+    def __str__(self) -> str:
+        return "lost-cats vp"
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn(Action):
+    """End your turn (only after drafting)."""
+
+    type: ClassVar[str] = "end-turn"
+
+
+_LINE_ACTIONS: dict[str, type[_LineAction]] = {
+    cls.type: cls for cls in (PlaceToken, Take, Spray)
+}
+
+
+def parse_action(text: str) -> Action:
+    """Read the short text form (any case, any spacing).
+
+    >>> parse_action("  TAKE  Row 2 ")
+    Take(line=Line.ROW_2)
+    >>> parse_action("lost-cats vp")
+    LostCatsForVP()
+
+    The stray name is kept as written; :meth:`Game.parse_action` canonicalises it.
+    Raises :class:`EngineError` for text that is not an action.
+    """
+    if not isinstance(text, str):
+        raise EngineError(f"an action's text form must be a string, not {type(text).__name__}")
+    words = text.split()
+    if not words:
+        raise EngineError("empty action")
+    head = words[0].lower()
+    rest = " ".join(words[1:])
+    if head in _LINE_ACTIONS:
+        return _LINE_ACTIONS[head](Line.parse(rest))
+    if head == "end-turn" and not rest:
+        return EndTurn()
+    if head == "lost-cats" and len(words) >= 2:
+        target = words[1].lower()
+        if target == "vp" and len(words) == 2:
+            return LostCatsForVP()
+        if target == "stray" and len(words) >= 3:
+            return LostCatsForStray(" ".join(words[2:]))
+    raise EngineError(
+        f"not an action: {text!r} (expected e.g. 'place-token row 1', 'take row 2', "
+        "'spray col 1', 'lost-cats stray Florence', 'lost-cats vp', 'end-turn')"
+    )
+
+
+def action_from_json(obj: object) -> Action:
+    """Read the JSON form written by :meth:`Action.to_json`.
+
+    >>> action_from_json({"type": "take", "line": "col 3"})
+    Take(line=Line.COL_3)
+
+    Raises :class:`EngineError` for malformed input (unknown type, missing or extra keys).
+    """
+    if not isinstance(obj, dict):
+        raise EngineError(f"an action must be a JSON object, not {type(obj).__name__}")
+    kind = obj.get("type")
+    keys = set(obj)
+    if kind in _LINE_ACTIONS:
+        line = obj.get("line")
+        if keys != {"type", "line"} or not isinstance(line, str):
+            raise EngineError(f"a {kind!r} action needs exactly a 'line' string: {obj!r}")
+        return _LINE_ACTIONS[kind](Line.parse(line))
+    if kind == LostCatsForStray.type:
+        stray = obj.get("stray")
+        if keys != {"type", "stray"} or not isinstance(stray, str) or not stray.strip():
+            raise EngineError(f"a 'lost-cats-stray' action needs exactly a 'stray' name: {obj!r}")
+        return LostCatsForStray(stray)
+    if kind in (LostCatsForVP.type, EndTurn.type):
+        if keys != {"type"}:
+            raise EngineError(f"a {kind!r} action takes no other keys: {obj!r}")
+        return LostCatsForVP() if kind == LostCatsForVP.type else EndTurn()
+    raise EngineError(f"unknown action type {kind!r} in {obj!r}")
