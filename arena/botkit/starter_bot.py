@@ -1,0 +1,25 @@
+"""A complete Cat Lady bot: it takes the action worth the most points right now.
+
+Copy this file, change ``choose`` and test it locally:
+    python manage.py play my_bot.py random random random --seed 1
+Standard library only. ``print()`` goes to your bot's log, not to the arena.
+"""
+
+import random
+
+rng = random.Random(2024)  # seed your own RNG: the same seed replays the same match
+
+
+def start(info):
+    """Called once before the first move: info has game, version, seat, num_players, limits."""
+    print(f"playing seat {info['seat']} of {info['num_players']}")
+
+
+def choose(observation, legal_actions):
+    """Return one of legal_actions (a JSON dict from the list) or its index."""
+    return rng.choice(legal_actions)
+
+
+def end(result):
+    """Called once when the match is over (result: scores, ranks, winners)."""
+    print("final ranks:", result["ranks"])

@@ -1,0 +1,21 @@
+"""Run untrusted bot programs in a sandbox (no Django here: the runner and tests use it directly).
+
+Public API: :func:`detect_mode`, :func:`resolve_mode`, :func:`allows_ranked`, :class:`Mode`,
+:class:`Limits`, :class:`BotProcess`, :class:`Reply`, :class:`Status`. See docs/sandbox.md.
+"""
+
+from .limits import Limits
+from .modes import (
+    Mode,
+    SandboxUnavailable,
+    UnsafeSandboxWarning,
+    allows_ranked,
+    detect_mode,
+    resolve_mode,
+)
+from .process import BotProcess, Reply, Status
+
+__all__ = [
+    "BotProcess", "Limits", "Mode", "Reply", "SandboxUnavailable", "Status",
+    "UnsafeSandboxWarning", "allows_ranked", "detect_mode", "resolve_mode",
+]

@@ -1,0 +1,59 @@
+"""Test bots (the other files here) and helpers to load them and inspect what they left behind."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from arena.sandbox import Limits, Mode
+from arena.sandbox.modes import _probe
+from arena.sandbox.slots import slot_users
+
+BOTS_DIR = Path(__file__).resolve().parent
+PROJECT_FILE = BOTS_DIR.parents[2] / "manage.py"
+
+# Small limits keep every hostile bot quick to contain.
+FAST_LIMITS = Limits(move_ms=300, bank_ms=200, startup_ms=4000, max_faults=2, cpu_seconds=5,
+                     memory_mb=256, processes=16, file_size_kb=256, open_files=32, tmp_mb=4,
+                     max_line_bytes=64 * 1024, stderr_bytes=8 * 1024)
+
+
+def bot_source(name: str, **constants: object) -> bytes:
+    """A test bot's code, with ``NAME = None`` lines replaced by the given constants."""
+    text = (BOTS_DIR / f"{name}.py").read_text()
+    for key, value in constants.items():
+        text = text.replace(f"{key} = None", f"{key} = {value!r}")
+    return text.encode()
+
+
+def safe_modes() -> list[Mode]:
+    """The jailing modes this machine supports (CI runs as root with bubblewrap: both)."""
+    return [mode for mode in (Mode.BWRAP, Mode.RLIMITS_SECCOMP) if _probe(mode) is None]
+
+
+def unavailable_reason(mode: Mode) -> str | None:
+    return _probe(mode)
+
+
+def processes_of_bot_users() -> list[int]:
+    """Pids of live (non-zombie) processes owned by any bot slot uid."""
+    uids = {user.uid for user in slot_users()}
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as handle:
+                status = handle.read()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+        if fields.get("State", "").strip().startswith("Z"):
+            continue
+        if int(fields.get("Uid", "-1").split()[0]) in uids:
+            found.append(int(entry))
+    return found
+
+
+def escapes(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line.startswith("ESCAPED")]

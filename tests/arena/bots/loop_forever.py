@@ -1,0 +1,4 @@
+def choose(observation, legal_actions):
+    print("CONTAINED loop-started", flush=True)
+    while True:
+        pass
