@@ -1,0 +1,515 @@
+"""End-of-game scoring for Cat Lady, with each player's feeding chosen optimally.
+
+Score-pad order (Premium score pad): fed cats, toys, costumes, catnip, VP tokens, food penalty.
+Winner: most VP, then most fed cats, then shared.
+
+How feeding is chosen (see docs/scoring.md for the long form):
+
+1. For each player, :func:`engine.feeding.feeding_options` lists every Pareto-optimal feeding
+   over (VP before cross-player terms, fed cats, leftover food), with what Hemingway would add.
+2. Two terms depend on the other players: the most-leftover-food penalty and Hemingway's
+   "strictly most fed cats". Start from each player's best own-VP option, then let players in
+   seat order switch to their best response (own total, then fed cats, then less leftover;
+   switching only on a strict improvement) until nobody switches. The search stops after
+   ``MAX_ROUNDS`` rounds; if it has not settled, the last profile is used and the result says
+   ``feeding_settled: false``.
+
+>>> from engine.cards import load_edition
+>>> score = score_game([Tableau("Kat", cats=("Bronte",), food={"tuna": 2}, costumes=1),
+...                     Tableau("Julie", cats=(), food={"milk": 1})], edition=load_edition())
+>>> [(p.name, p.total, p.rank) for p in score.players]
+[('Kat', 9, 1), ('Julie', -4, 2)]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Literal
+
+from engine.cards import Edition, normalise_name
+from engine.errors import ScoreInputError
+from engine.feeding import FeedingOption, allocate_tokens, feeding_options
+
+__all__ = [
+    "CatFeeding",
+    "GameScore",
+    "PlayerScore",
+    "ScoringRules",
+    "Tableau",
+    "score_game",
+    "tableaux_from_json",
+    "toy_sets_vp",
+]
+
+MAX_ROUNDS = 20
+BREAKDOWN = ("fed_cats", "toys", "costumes", "catnip", "vp_tokens", "food_penalty")
+_COUNT_FIELDS = ("costumes", "catnip", "vp_tokens", "lost_cats", "spray_bottles")
+
+
+@dataclass(frozen=True)
+class Tableau:
+    """One player's holdings at the end of the game."""
+
+    name: str
+    cats: tuple[str, ...] = ()
+    food: Mapping[str, int] = field(default_factory=dict)  # chicken/tuna/milk/wild tokens
+    toys: Mapping[str, int] = field(default_factory=dict)  # count per toy type
+    costumes: int = 0
+    catnip: int = 0
+    vp_tokens: int = 0
+    lost_cats: int = 0
+    spray_bottles: int = 0
+
+
+@dataclass(frozen=True)
+class ScoringRules:
+    """Readings of questions the rulebooks leave open, where clubs could disagree.
+
+    - ``costume_split``: the 6 VP for most costumes split among a tie that does not divide
+      evenly (4 players tied: 1.5 each) is rounded ``"up"`` (default, as Box of Treats rounds its
+      5-6 player splits up) or ``"down"``.
+    - ``penalty_when_nobody_has_leftover``: when every player has 0 leftover food, are they all
+      "tied for the most"? Default ``False``: nobody loses VP (you cannot have the most of
+      nothing).
+    - ``macak_catnip_optional``: Macak's card says "you *may* gain 1 catnip"; the Premium
+      rulebook says he counts as catnip and, if he is your only one, you lose 2 VP as normal.
+      Default ``False`` follows the Premium rulebook (he always counts when fed).
+    """
+
+    costume_split: Literal["up", "down"] = "up"
+    penalty_when_nobody_has_leftover: bool = False
+    macak_catnip_optional: bool = False
+
+    def __post_init__(self) -> None:
+        if self.costume_split not in ("up", "down"):
+            raise ScoreInputError(f"costume_split must be 'up' or 'down', not {self.costume_split!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"costume_split": self.costume_split,
+                "penalty_when_nobody_has_leftover": self.penalty_when_nobody_has_leftover,
+                "macak_catnip_optional": self.macak_catnip_optional}
+
+
+@dataclass(frozen=True)
+class CatFeeding:
+    """How one cat was fed: each food it ate as ``(food, token that paid for it)``."""
+
+    cat: str
+    fed: bool
+    vp: int
+    ate: tuple[tuple[str, str], ...] = ()
+
+    def describe(self) -> str:
+        """Short text, e.g. ``"Bronte: tuna, tuna (wild) -> 3 VP"``.
+
+        >>> CatFeeding("Bronte", True, 3, (("tuna", "tuna"), ("tuna", "wild"))).describe()
+        'Bronte: tuna, tuna (wild) -> 3 VP'
+        """
+        if not self.fed:
+            return f"{self.cat}: hungry -> {self.vp} VP"
+        foods = ", ".join(food if token == food else f"{food} ({token})" for food, token in self.ate)
+        return f"{self.cat}: {foods} -> {self.vp} VP"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cat": self.cat, "fed": self.fed, "vp": self.vp,
+                "ate": [{"food": food, "token": token} for food, token in self.ate]}
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    """One player's score-pad line, feeding plan and rank."""
+
+    name: str
+    fed_cats: int
+    toys: int
+    costumes: int
+    catnip: int
+    vp_tokens: int
+    food_penalty: int
+    total: int
+    fed_cat_count: int
+    rank: int
+    leftover_food: int
+    leftover: Mapping[str, int]
+    feeding: tuple[CatFeeding, ...]
+    catnip_counted: int
+
+    @property
+    def breakdown(self) -> dict[str, int]:
+        return {key: getattr(self, key) for key in BREAKDOWN}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "rank": self.rank, "total": self.total,
+            "fed_cat_count": self.fed_cat_count, "breakdown": self.breakdown,
+            "leftover_food": self.leftover_food, "leftover": dict(self.leftover),
+            "catnip_counted": self.catnip_counted,
+            "feeding": [f.to_json() for f in self.feeding],
+        }
+
+
+@dataclass(frozen=True)
+class GameScore:
+    """The scored end of a game. ``players`` are in input (seat) order."""
+
+    players: tuple[PlayerScore, ...]
+    winners: tuple[int, ...]  # seat indices; several when fully tied
+    edition: str
+    edition_version: str
+    rules: ScoringRules
+    feeding_settled: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-serialisable dict (the calculator's ``--json`` output)."""
+        return {
+            "edition": self.edition, "edition_version": self.edition_version,
+            "rules": self.rules.to_json(),
+            "players": [p.to_json() for p in self.players],
+            "winners": [self.players[i].name for i in self.winners],
+            "winner_seats": list(self.winners),
+            "feeding_settled": self.feeding_settled,
+        }
+
+
+def toy_sets_vp(counts: Sequence[int], table: Sequence[int]) -> int:
+    """Best VP from splitting toys into sets of different toys (``table[k]``: a set of k).
+
+    >>> toy_sets_vp([1, 2, 3, 0, 0], (0, 1, 3, 5, 8, 12))  # Kat: 5 + 3 + 1
+    9
+    """
+    return _toy_sets(tuple(sorted((c for c in counts if c > 0), reverse=True)), tuple(table))
+
+
+@lru_cache(maxsize=4096)
+def _toy_sets(counts: tuple[int, ...], table: tuple[int, ...]) -> int:
+    if not counts:
+        return 0
+    # With a convex table (the printed 1/3/5/8/12 is) the greedy "all distinct toys in one set"
+    # is optimal; the search below stays exact for any table a data file might give.
+    best = 0
+    n = len(counts)
+    for size in range(1, min(n, len(table) - 1) + 1):
+        # Taking one of each of the `size` most plentiful types is never worse than other
+        # choices of the same size (it keeps the counts as even as possible).
+        rest = [c - 1 if i < size else c for i, c in enumerate(counts)]
+        rest_key = tuple(sorted((c for c in rest if c > 0), reverse=True))
+        best = max(best, table[size] + _toy_sets(rest_key, table))
+    return best
+
+
+def score_game(tableaux: Sequence[Tableau], *, edition: Edition,
+               rules: ScoringRules = ScoringRules(), validate: bool = True) -> GameScore:  # noqa: B008
+    """Score the end of a game, feeding every player's cats optimally.
+
+    Raises :class:`ScoreInputError` for an impossible end state (unknown cat, negative or
+    impossible counts, more copies of a card than the deck holds for this many players).
+    ``validate=False`` skips those checks, for callers (the game engine) whose states are
+    correct by construction.
+
+    >>> from engine.cards import load_edition
+    >>> score = score_game([Tableau("Ann", cats=("Waffle", "Bronte"), food={"tuna": 4}),
+    ...                     Tableau("Bob", food={"milk": 1})], edition=load_edition())
+    >>> [f.describe() for f in score.players[0].feeding]
+    ['Waffle: tuna, tuna, tuna, tuna -> 12 VP', 'Bronte: hungry -> -2 VP']
+    """
+    if validate:
+        _validate(tableaux, edition)
+    consts = edition.scoring
+    cats = [tuple(edition.cat(name) for name in t.cats) for t in tableaux]
+    options: list[tuple[FeedingOption, ...]] = []
+    for t, player_cats in zip(tableaux, cats, strict=True):
+        options.append(feeding_options(
+            player_cats, t.food, edition=edition, catnip=t.catnip,
+            toys=sum(t.toys.values()), costumes=t.costumes,
+            macak_optional=rules.macak_catnip_optional))
+    choice, settled = _settle(options, rules, consts.most_leftover_food_vp)
+    chosen = [opts[c] for opts, c in zip(options, choice, strict=True)]
+
+    most_costumes = max((t.costumes for t in tableaux), default=0)
+    tied_costumes = sum(1 for t in tableaux if t.costumes == most_costumes)
+    penalised = _penalised(chosen, rules)
+    most_fed = [max((o.fed for j, o in enumerate(chosen) if j != i), default=-1)
+                for i in range(len(chosen))]
+
+    rows = []
+    for i, (t, option) in enumerate(zip(tableaux, chosen, strict=True)):
+        bonus = option.bonus if option.bonus and option.fed > most_fed[i] else 0
+        if t.costumes == 0:
+            costume_vp = consts.costume_none_vp
+        elif t.costumes == most_costumes:
+            share, rest = divmod(consts.costume_most_vp, tied_costumes)
+            # Open question: a split that is not whole (rounded per ScoringRules.costume_split).
+            costume_vp = share + (1 if rest and rules.costume_split == "up" else 0)
+        else:
+            costume_vp = 0
+        catnip_vp = consts.catnip_vp(option.catnip, option.fed)
+        line = {
+            "fed_cats": option.vp - catnip_vp + bonus,
+            "toys": toy_sets_vp([t.toys.get(k, 0) for k in edition.toy_types], consts.toy_set_vp),
+            "costumes": costume_vp,
+            "catnip": catnip_vp,
+            "vp_tokens": consts.vp_token_vp * t.vp_tokens,
+            "food_penalty": consts.most_leftover_food_vp if penalised[i] else 0,
+        }
+        rows.append((line, sum(line.values()), option, bonus))
+
+    keys = [(total, option.fed) for _, total, option, _ in rows]
+    players = []
+    for i, (t, (line, total, option, bonus)) in enumerate(zip(tableaux, rows, strict=True)):
+        rank = 1 + sum(1 for k in keys if k > keys[i])
+        feeding, leftover = _describe_feeding(cats[i], option, bonus, t.food, edition)
+        players.append(PlayerScore(
+            name=t.name, total=total, fed_cat_count=option.fed, rank=rank,
+            leftover_food=option.leftover, leftover=leftover, feeding=feeding,
+            catnip_counted=option.catnip, **line))
+    winners = tuple(i for i, p in enumerate(players) if p.rank == 1)
+    return GameScore(players=tuple(players), winners=winners, edition=edition.name,
+                     edition_version=edition.version, rules=rules, feeding_settled=settled)
+
+
+def _penalised(chosen: Sequence[FeedingOption], rules: ScoringRules) -> list[bool]:
+    most = max((o.leftover for o in chosen), default=0)
+    if most == 0 and not rules.penalty_when_nobody_has_leftover:
+        # Open question: nobody has leftover food. Default reading: nobody pays.
+        return [False] * len(chosen)
+    return [o.leftover == most for o in chosen]
+
+
+def _settle(options: Sequence[Sequence[FeedingOption]], rules: ScoringRules,
+            penalty: int) -> tuple[list[int], bool]:
+    """Best responses in seat order from everyone's own-best option, to a fixed point."""
+    choice = [0] * len(options)
+    if all(len(opts) == 1 for opts in options):
+        return choice, True
+
+    def payoff(i: int, j: int) -> tuple[int, int, int]:
+        option = options[i][j]
+        others = [options[k][choice[k]] for k in range(len(options)) if k != i]
+        total = option.vp
+        if option.bonus and all(option.fed > o.fed for o in others):
+            total += option.bonus
+        most_other = max((o.leftover for o in others), default=0)
+        if option.leftover >= most_other and (
+                option.leftover > 0 or rules.penalty_when_nobody_has_leftover):
+            total += penalty
+        return (total, option.fed, -option.leftover)
+
+    for _ in range(MAX_ROUNDS):
+        changed = False
+        for i, opts in enumerate(options):
+            best, best_key = choice[i], payoff(i, choice[i])
+            for j in range(len(opts)):
+                key = payoff(i, j)
+                if key > best_key:
+                    best, best_key = j, key
+            if best != choice[i]:
+                choice[i] = best
+                changed = True
+        if not changed:
+            return choice, True
+    return choice, False
+
+
+def _describe_feeding(cats: Sequence[Any], option: FeedingOption, bonus: int,
+                      food: Mapping[str, int], edition: Edition,
+                      ) -> tuple[tuple[CatFeeding, ...], dict[str, int]]:
+    convert = 0
+    for cat, meal in zip(cats, option.meals, strict=True):
+        if meal is not None and cat.ability == "food_as_wild":
+            convert += int(cat.params["count"])
+    plates, leftover = allocate_tokens(option.meals, food, edition=edition, convert=convert)
+    result = []
+    for i, (cat, meal) in enumerate(zip(cats, option.meals, strict=True)):
+        plate = list(plates[i])
+        if meal is not None and meal.rest:
+            # An "any food" cat (Cow) eats what is left, up to her share.
+            hi = cat.params.get("max")
+            room = option.any_eaten if hi is None else max(0, int(hi) - len(plate))
+            for token in [*edition.foods, "wild"]:
+                while room and leftover.get(token, 0):
+                    leftover[token] -= 1
+                    room -= 1
+                    plate.append(("any" if token == "wild" else token, token))
+        vp = option.cat_vp[i] + (bonus if i == option.bonus_cat else 0)
+        result.append(CatFeeding(cat.name, meal is not None, vp, tuple(plate)))
+    return tuple(result), {k: v for k, v in leftover.items() if v}
+
+
+# --- input: validation and parsing ---------------------------------------------------------
+
+def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
+    n = len(tableaux)
+    if n not in edition.player_counts:
+        raise ScoreInputError(
+            f"players: {n} players given; the {edition.name} edition is played by "
+            f"{', '.join(map(str, edition.supported_players))} players")
+    names = [t.name for t in tableaux]
+    for i, t in enumerate(tableaux):
+        where = f"players[{i}]"
+        if not isinstance(t.name, str) or not t.name.strip():
+            raise ScoreInputError(f"{where}.name: a player needs a name")
+        if names.index(t.name) != i:
+            raise ScoreInputError(f"{where}.name: {t.name!r} is used by two players")
+        for k, cat in enumerate(t.cats):
+            if not edition.has_cat(cat):
+                raise ScoreInputError(f"{where}.cats[{k}]: unknown cat {cat!r}")
+        for token, amount in t.food.items():
+            if token not in edition.food_tokens:
+                raise ScoreInputError(f"{where}.food.{token}: unknown food; use "
+                                      f"{', '.join(edition.food_tokens)}")
+            _check_count(amount, f"{where}.food.{token}")
+        for toy, amount in t.toys.items():
+            if toy not in edition.toy_types:
+                raise ScoreInputError(f"{where}.toys.{toy}: unknown toy; use "
+                                      f"{', '.join(edition.toy_types)}")
+            _check_count(amount, f"{where}.toys.{toy}")
+        for name in _COUNT_FIELDS:
+            _check_count(getattr(t, name), f"{where}.{name}")
+
+    copies = edition.copies(n)
+    deck = {card.key: card for card in edition.deck}
+    by_key: dict[str, int] = {}
+    strays_taken = 0
+    for i, t in enumerate(tableaux):
+        for k, name in enumerate(t.cats):
+            spec = edition.cat(name)
+            if spec.stray:
+                strays_taken += 1
+            by_key[spec.key] = by_key.get(spec.key, 0) + 1
+            limit = 1 if spec.stray else copies.get(spec.key, 0)
+            if by_key[spec.key] > limit:
+                where = f"players[{i}].cats[{k}]"
+                if limit == 0:
+                    raise ScoreInputError(f"{where}: {spec.name} is not in the deck for {n} players")
+                raise ScoreInputError(f"{where}: more copies of {spec.name} than exist ({limit})")
+    setup = edition.player_counts[n]
+    if strays_taken > setup.strays_dealt:
+        raise ScoreInputError(f"players[*].cats: {strays_taken} stray cats taken, but only "
+                              f"{setup.strays_dealt} are dealt face up")
+
+    def limit_of(kind: str) -> int:
+        return sum(copies.get(key, 0) for key, card in deck.items() if card.kind == kind)
+
+    def total(field_name: str) -> int:
+        return sum(getattr(t, field_name) for t in tableaux)
+
+    for field_name, kind, label in (("costumes", "costume", "costume"), ("catnip", "catnip", "catnip"),
+                                    ("spray_bottles", "spray_bottle", "spray bottle")):
+        if total(field_name) > limit_of(kind):
+            raise ScoreInputError(f"players[*].{field_name}: {total(field_name)} {label} cards in "
+                                  f"all, but the deck for {n} players has {limit_of(kind)}")
+    for toy in edition.toy_types:
+        have = sum(t.toys.get(toy, 0) for t in tableaux)
+        limit = sum(copies.get(key, 0) for key, card in deck.items() if card.toy == toy)
+        if have > limit:
+            raise ScoreInputError(f"players[*].toys.{toy}: {have} in all, but the deck for {n} "
+                                  f"players has {limit}")
+    for token in edition.food_tokens:
+        have = sum(t.food.get(token, 0) for t in tableaux)
+        limit = sum(card.food.get(token, 0) for card in
+                    (edition.deck[j] for j in edition.deck_for_players(n)))
+        limit = min(limit, edition.components["food_tokens"].get(token, limit))
+        if have > limit:
+            raise ScoreInputError(f"players[*].food.{token}: {have} tokens in all, but only "
+                                  f"{limit} can be gained with {n} players")
+    per_trade = edition.scoring.lost_cats_per_trade
+    lost_used = total("lost_cats") + per_trade * (total("vp_tokens") + strays_taken)
+    if lost_used > limit_of("lost_cat"):
+        raise ScoreInputError(
+            f"players[*].lost_cats: lost cats held plus {per_trade} per VP token and per stray "
+            f"come to {lost_used}, but the deck for {n} players has {limit_of('lost_cat')}")
+    if total("vp_tokens") > edition.components["vp_tokens"]:
+        raise ScoreInputError(f"players[*].vp_tokens: {total('vp_tokens')} in all, but the game "
+                              f"has {edition.components['vp_tokens']}")
+
+
+def _check_count(value: object, where: str) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ScoreInputError(f"{where}: expected a whole number, got {json.dumps(value, default=str)}")
+    if value < 0:
+        raise ScoreInputError(f"{where}: must not be negative (got {value})")
+
+
+_PLAYER_FIELDS = frozenset({"name", "cats", "food", "toys", *_COUNT_FIELDS})
+
+
+def tableaux_from_json(obj: object, edition: Edition) -> list[Tableau]:
+    """Parse the calculator's JSON input (already decoded) into tableaux.
+
+    Accepts ``{"edition": ..., "players": [...]}`` or a bare list of players. Each player has
+    ``name`` and ``cats`` (required) and optionally ``food``, ``toys``, ``costumes``,
+    ``catnip``, ``vp_tokens``, ``lost_cats``, ``spray_bottles``. Cat and toy names are matched
+    ignoring case and spacing. Raises :class:`ScoreInputError` naming the field, e.g.
+    ``players[1].food.tuna``. Cross-player limits are checked by :func:`score_game`.
+
+    >>> from engine.cards import load_edition
+    >>> [t] = tableaux_from_json([{"name": "Kat", "cats": ["bronte"], "toys": {"Mouse Toy": 3}}],
+    ...                          load_edition())
+    >>> t.cats, dict(t.toys)
+    (('Bronte',), {'mouse_toy': 3})
+    """
+    if isinstance(obj, dict):
+        unknown = set(obj) - {"edition", "players"}
+        if unknown:
+            raise ScoreInputError(f"unknown top-level field(s): {', '.join(sorted(unknown))}")
+        if "players" not in obj:
+            raise ScoreInputError("missing field 'players'")
+        players = obj["players"]
+        if not isinstance(players, list):
+            raise ScoreInputError("players: expected a list of players")
+    elif isinstance(obj, list):
+        players = obj
+    else:
+        raise ScoreInputError("expected an object with 'players' or a list of players")
+    toy_lookup = {normalise_name(k): k for k in edition.toy_types}
+    toy_lookup.update({normalise_name(v): k for k, v in edition.toy_names.items()})
+    result = []
+    for i, raw in enumerate(players):
+        where = f"players[{i}]"
+        if not isinstance(raw, dict):
+            raise ScoreInputError(f"{where}: expected an object")
+        unknown = set(raw) - _PLAYER_FIELDS
+        if unknown:
+            raise ScoreInputError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}; "
+                                  f"fields are {', '.join(sorted(_PLAYER_FIELDS))}")
+        for required in ("name", "cats"):
+            if required not in raw:
+                raise ScoreInputError(f"{where}: missing field {required!r}")
+        name = raw["name"]
+        if not isinstance(name, str) or not name.strip():
+            raise ScoreInputError(f"{where}.name: expected a non-empty string")
+        cats_raw = raw["cats"]
+        if not isinstance(cats_raw, list):
+            raise ScoreInputError(f"{where}.cats: expected a list of cat names")
+        cats = []
+        for k, cat in enumerate(cats_raw):
+            if not isinstance(cat, str) or not edition.has_cat(cat):
+                raise ScoreInputError(f"{where}.cats[{k}]: unknown cat {json.dumps(cat)}")
+            cats.append(edition.cat(cat).name)
+        food = _counts(raw.get("food", {}), f"{where}.food",
+                       {t: t for t in edition.food_tokens}, "food token")
+        toys = _counts(raw.get("toys", {}), f"{where}.toys", toy_lookup, "toy")
+        counts = {}
+        for name_ in _COUNT_FIELDS:
+            value = raw.get(name_, 0)
+            _check_count(value, f"{where}.{name_}")
+            counts[name_] = value
+        result.append(Tableau(name=name, cats=tuple(cats), food=food, toys=toys, **counts))
+    return result
+
+
+def _counts(raw: object, where: str, lookup: Mapping[str, str], what: str) -> dict[str, int]:
+    if not isinstance(raw, dict):
+        raise ScoreInputError(f"{where}: expected an object of counts")
+    result: dict[str, int] = {}
+    for key, value in raw.items():
+        canonical = lookup.get(key) or lookup.get(normalise_name(str(key)))
+        if canonical is None:
+            raise ScoreInputError(f"{where}.{key}: unknown {what}; use "
+                                  f"{', '.join(sorted(set(lookup.values())))}")
+        _check_count(value, f"{where}.{key}")
+        result[canonical] = result.get(canonical, 0) + value
+    return result
