@@ -1,0 +1,63 @@
+"""A small named cast for league tests: Olive organises the Tuesday Club; Mia, Ned and Pat are
+members; Quinn has a player but is not a member; Vic is a visitor with a login and no player."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from league import services
+from league.models import Player
+
+
+@pytest.fixture
+def users(db):
+    User = get_user_model()
+    return {name: User.objects.create_user(name, f"{name}@example.org", "pw-123456789")
+            for name in ("olive", "mia", "ned", "pat", "quinn", "vic")}
+
+
+@pytest.fixture
+def league(users):
+    return services.league_create(name="Tuesday Club", slug="tuesday", game="cat-lady",
+                                  by=users["olive"])
+
+
+@pytest.fixture
+def players(users, league) -> dict[str, Player]:
+    cast = {"olive": Player.objects.get(user=users["olive"])}
+    cast["olive"].name = "Olive"
+    cast["olive"].save()
+    for name in ("mia", "ned", "pat"):
+        cast[name] = services.player_create(name=name.title(), user=users[name])
+        services.member_add(league=league, player=cast[name], by=users["olive"])
+    cast["quinn"] = services.player_create(name="Quinn", user=users["quinn"])
+    return cast
+
+
+@pytest.fixture
+def api(users):
+    def client_for(name: str | None) -> APIClient:
+        client = APIClient()
+        if name is not None:
+            client.force_authenticate(users[name])
+        return client
+
+    return client_for
+
+
+def cat_lady_table(*entries):
+    """[(player, total_vp, fed_cats), ...] -> participant inputs in seat order."""
+    return [
+        services.ParticipantInput(player_id=p.pk, seat=i + 1,
+                                  result={"total_vp": vp, "fed_cats": fed})
+        for i, (p, vp, fed) in enumerate(entries)
+    ]
+
+
+def record(league, by, when: dt.date, *entries, **extra):
+    return services.game_record(league=league, logged_by=by, played_on=when,
+                                participants=cat_lady_table(*entries), **extra)
