@@ -1,0 +1,88 @@
+"""The ``greedy`` strategy: looks one move ahead and takes what scores best now.
+
+Each candidate is applied to a state sampled from the observation (the hidden deck order
+does not matter one move ahead: the grid and every tableau are public) and valued with
+:func:`engine.strategies._common.evaluate` — the score of every tableau as if the game
+ended now, plus a little for held lost cats and spray bottles, minus the best opponent.
+
+* Before drafting it compares every ``take``, and ``spray X`` followed by the best take.
+* After drafting it plays lost cats when that helps, and uses a spray bottle to block the
+  line the next player would gain most from, when that is worth the bottle.
+* Placing the token at setup, it blocks the starting player's best line.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.actions import Action, EndTurn, LostCatsForStray, LostCatsForVP, PlaceToken, Spray, Take
+from engine.game import State
+from engine.observation import sample_state
+from engine.strategies._common import SPRAY_VALUE, evaluate, game_for
+
+__all__ = ["GreedyStrategy"]
+
+
+class GreedyStrategy:
+    """One-move lookahead on the current-tableau evaluation."""
+
+    name = "greedy"
+
+    def choose(
+        self, observation: dict[str, Any], legal_actions: list[Action], rng: random.Random
+    ) -> Action:
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        state = sample_state(game_for(observation), observation, rng)
+        seat = observation["seat"]
+        if isinstance(legal_actions[0], PlaceToken):
+            # Block whichever line helps the starting player (seat 0) most.
+            return max(legal_actions, key=lambda a: (_best_take_gain(state.apply(a), 0),
+                                                     -legal_actions.index(a)))
+        scored = [(self._value(state, action, seat), -i, action)
+                  for i, action in enumerate(legal_actions)]
+        return max(scored, key=lambda item: (item[0], item[1]))[2]
+
+    def _value(self, state: State, action: Action, seat: int) -> float:
+        after = state.apply(action)
+        if isinstance(action, Take | LostCatsForStray | LostCatsForVP):
+            return evaluate(after, seat)
+        if isinstance(action, Spray) and state.phase == "before-draft":
+            takes = [a for a in after.legal_actions() if isinstance(a, Take)]
+            return max(evaluate(after.apply(t), seat) for t in takes)
+        if isinstance(action, Spray | EndTurn):
+            # After drafting: what the next player could gain with the token where it is.
+            mine = evaluate(after, seat)
+            if state._final:
+                return mine
+            follower = (seat + 1) % state.game.num_players
+            return mine - SPRAY_VALUE * _best_take_gain(after, follower)
+        return evaluate(after, seat)
+
+
+def _best_take_gain(state: State, seat: int) -> float:
+    """The most ``seat`` could improve its evaluation by one take, with the token as it is."""
+    blocked = state._token
+    base = evaluate(state, seat)
+    probe = _as_mover(state, seat)
+    gains = [evaluate(probe.apply(Take(line)), seat) - base
+             for line in _lines() if line != blocked]
+    return max(gains)
+
+
+def _lines() -> tuple[Any, ...]:
+    from engine.actions import Line
+
+    return tuple(Line)
+
+
+def _as_mover(state: State, seat: int) -> State:
+    """The same position with ``seat`` about to draft (for probing its best take)."""
+    from engine import rules
+
+    probe = state._successor(EndTurn())
+    probe._current = seat
+    probe._phase = rules.BEFORE_DRAFT
+    probe._final = False
+    return probe
