@@ -93,6 +93,9 @@ class ScoringRules:
                 "macak_catnip_optional": self.macak_catnip_optional}
 
 
+DEFAULT_RULES = ScoringRules()
+
+
 @dataclass(frozen=True)
 class CatFeeding:
     """How one cat was fed: each food it ate as ``(food, token that paid for it)``."""
@@ -201,7 +204,7 @@ def _toy_sets(counts: tuple[int, ...], table: tuple[int, ...]) -> int:
 
 
 def score_game(tableaux: Sequence[Tableau], *, edition: Edition,
-               rules: ScoringRules = ScoringRules(), validate: bool = True) -> GameScore:  # noqa: B008
+               rules: ScoringRules = DEFAULT_RULES, validate: bool = True) -> GameScore:
     """Score the end of a game, feeding every player's cats optimally.
 
     Raises :class:`ScoreInputError` for an impossible end state (unknown cat, negative or

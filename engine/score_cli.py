@@ -1,0 +1,114 @@
+"""``python -m engine score FILE|-``: score the end of a physical game from a JSON file.
+
+Exit codes: 0 scored, 2 bad input (unreadable file, malformed JSON, impossible end state).
+The input format is documented in docs/scoring.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from engine.cards import load_edition
+from engine.errors import EngineError
+from engine.scoring import BREAKDOWN, GameScore, ScoringRules, score_game, tableaux_from_json
+
+__all__ = ["main", "format_text"]
+
+_LABELS = {"fed_cats": "Fed cats", "toys": "Toys", "costumes": "Costumes", "catnip": "Catnip",
+           "vp_tokens": "VP tokens", "food_penalty": "Food penalty"}
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine score",
+        description="Score the end of a game of Cat Lady from a JSON end state.")
+    parser.add_argument("file", help="JSON file with the players' holdings, or - for stdin")
+    parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
+    parser.add_argument("--edition", help="card data edition (default: the file's, else base)")
+    parser.add_argument("--costume-split", choices=("up", "down"), default="up",
+                        help="round a costume split that is not whole up or down (default up)")
+    parser.add_argument("--penalty-when-nobody-has-leftover", action="store_true",
+                        help="everybody loses 2 VP when nobody has leftover food")
+    parser.add_argument("--macak-catnip-optional", action="store_true",
+                        help="Macak's catnip counts only when it helps")
+    return parser
+
+
+def main(argv: list[str] | None = None, *, stdin: TextIO | None = None,
+         stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run the calculator; returns the exit code (0 ok, 2 bad input)."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    args = _parser().parse_args(argv)
+    try:
+        if args.file == "-":
+            text = stdin.read()
+            origin = "standard input"
+        else:
+            with open(args.file, encoding="utf-8") as handle:
+                text = handle.read()
+            origin = args.file
+    except OSError as exc:
+        print(f"error: cannot read {args.file}: {exc.strerror}", file=stderr)
+        return 2
+    except UnicodeDecodeError:
+        print(f"error: {args.file} is not UTF-8 text", file=stderr)
+        return 2
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"error: {origin} is not valid JSON: {exc.msg} at line {exc.lineno} "
+              f"column {exc.colno}", file=stderr)
+        return 2
+    try:
+        edition_name = args.edition or (data.get("edition") if isinstance(data, dict) else None)
+        if edition_name is not None and not isinstance(edition_name, str):
+            raise EngineError("edition: expected a string")
+        edition = load_edition(edition_name or "base")
+        rules = ScoringRules(
+            costume_split=args.costume_split,
+            penalty_when_nobody_has_leftover=args.penalty_when_nobody_has_leftover,
+            macak_catnip_optional=args.macak_catnip_optional)
+        score = score_game(tableaux_from_json(data, edition), edition=edition, rules=rules)
+    except EngineError as exc:
+        print(f"error: {exc}", file=stderr)
+        return 2
+    if args.json:
+        json.dump(score.to_json(), stdout, indent=2)
+        stdout.write("\n")
+    else:
+        stdout.write(format_text(score))
+    return 0
+
+
+def format_text(score: GameScore) -> str:
+    """The human-readable report: a score pad, then each player's feeding, then the winner."""
+    players = score.players
+    width = max(14, *(len(p.name) for p in players))
+    lines = [f"Cat Lady ({score.edition} card data v{score.edition_version})", ""]
+    lines.append(" " * 14 + "".join(f"{p.name:>{width + 2}}" for p in players))
+    for key in BREAKDOWN:
+        lines.append(f"{_LABELS[key]:<14}" + "".join(f"{p.breakdown[key]:>{width + 2}}"
+                                                     for p in players))
+    lines.append(f"{'Total':<14}" + "".join(f"{p.total:>{width + 2}}" for p in players))
+    lines.append(f"{'Fed cats':<14}" + "".join(f"{p.fed_cat_count:>{width + 2}}" for p in players))
+    lines.append(f"{'Rank':<14}" + "".join(f"{p.rank:>{width + 2}}" for p in players))
+    for p in players:
+        lines += ["", f"{p.name}: feeding"]
+        lines += [f"  {f.describe()}" for f in p.feeding] or ["  (no cats)"]
+        left = ", ".join(f"{n} {token}" for token, n in p.leftover.items()) or "none"
+        lines.append(f"  leftover food: {left}; catnip counted: {p.catnip_counted}")
+    names = [players[i].name for i in score.winners]
+    lines.append("")
+    lines.append(("Winner: " if len(names) == 1 else "Shared win: ") + ", ".join(names))
+    if not score.feeding_settled:
+        lines.append("note: the feeding choices did not settle; see docs/scoring.md")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
