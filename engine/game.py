@@ -411,7 +411,9 @@ class State:
         from engine.scoring import ScoringRules, score_game
 
         rules_ = self.game.scoring_rules or ScoringRules()
-        return score_game(self.tableaux(), edition=self.game.edition, rules=rules_)
+        # The rules only ever build possible tableaux, so the input checks are skipped.
+        return score_game(self.tableaux(), edition=self.game.edition, rules=rules_,
+                          validate=False)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):

@@ -88,7 +88,7 @@ def test_listed_actions_are_exactly_the_accepted_ones_and_cards_are_conserved(
     assert final.legal_actions() == []
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(players=player_counts, seed=seeds, bot_seed=seeds)
 def test_every_game_ends_with_every_card_accounted_for(players, seed, bot_seed):
     game = GAMES[players]
