@@ -115,11 +115,13 @@ def _compile(cat: CatSpec, index: int, edition: Edition) -> _Cat:
 def _feasible(demand: Sequence[int], have: Sequence[int], wild: int, convert: int) -> bool:
     short = 0
     spare = 0
-    for need, got in zip(demand, have, strict=True):
+    for need, got in zip(demand, have):  # noqa: B905 - hot path; lengths match by construction
         if need > got:
             short += need - got
         else:
             spare += got - need
+    if short <= wild:
+        return True
     return short <= wild + (convert if convert < spare else spare)
 
 
@@ -201,14 +203,40 @@ class _Search:
         self.full_mask = (1 << len(edition.colours)) - 1
         # Search order: wild-makers first (they change what is feasible for everyone after),
         # then fixed eaters, chosen-type eaters, one-type ranges; "any food" eaters at the end.
-        def order(c: _Cat) -> tuple[int, int]:
+        # Plain cats with the same needs come together, the most valuable first.
+        def order(c: _Cat) -> tuple[int, tuple[int, ...], int, int]:
             first = 0 if c.ability == "food_as_wild" else 1
-            return (first if c.model == _FIXED else 2 + c.model, c.index)
+            group = first if c.model == _FIXED else 2 + c.model
+            return (group, c.needs if c.ability is None else (), -c.vp, c.index)
         self.order = sorted(self.cats, key=order)
         self.searched = [c for c in self.order if c.model != _ANY]
+        # twin[d]: depth of an earlier plain cat with the same needs that is worth at least as
+        # much (and, if any ability looks at colours, has the same colours). Feeding this cat
+        # while that one goes hungry is never better than swapping them, so it is skipped.
+        colour_blind = not any(c.ability in ("per_colour_fed", "colour_sets") for c in self.cats)
+        self.twin = [-1] * len(self.searched)
+        for d, cat in enumerate(self.searched):
+            if d and cat.ability is None and cat.model == _FIXED:
+                prev = self.searched[d - 1]
+                if (prev.ability is None and prev.model == _FIXED and prev.needs == cat.needs
+                        and prev.vp >= cat.vp
+                        and (colour_blind or prev.colour_mask == cat.colour_mask)):
+                    self.twin[d] = d - 1
         self.eaters_any = [c for c in self.order if c.model == _ANY]
         self.monotone = self._is_monotone()
         self.options: list[FeedingOption] = []
+        # suffix[d]: per food type, the most the cats searched from depth d on could eat. If a
+        # cat could still be fed on top of that, leaving it hungry never gives a maximal plan.
+        n_foods = len(self.foods)
+        self.suffix = [[0] * n_foods for _ in range(len(self.searched) + 1)]
+        for d in range(len(self.searched) - 1, -1, -1):
+            cat = self.searched[d]
+            if cat.model == _FIXED:
+                most = list(cat.needs)
+            else:
+                top = cat.hi if cat.hi is not None else self.total
+                most = [top if t in cat.choices else 0 for t in range(n_foods)]
+            self.suffix[d] = [a + b for a, b in zip(self.suffix[d + 1], most, strict=True)]
 
     def _is_monotone(self) -> bool:
         s = self.scoring
@@ -238,13 +266,20 @@ class _Search:
             return
         cat = self.searched[depth]
         i = cat.index
+        later = self.suffix[depth + 1]
         if cat.model == _FIXED:
             add_convert = int(str(cat.params["count"])) if cat.ability == "food_as_wild" else 0
             trial = [d + n for d, n in zip(demand, cat.needs, strict=True)]
-            if _feasible(trial, self.have, self.wild, convert + add_convert):
+            twin = self.twin[depth]
+            if twin >= 0 and meals[self.searched[twin].index] is None:
+                pass  # its twin went hungry: feeding this one instead is a mirror image
+            elif _feasible(trial, self.have, self.wild, convert + add_convert):
                 meals[i] = Meal(cat.needs)
                 self._dfs(depth + 1, trial, meals, convert + add_convert)
                 meals[i] = None
+                if self.monotone and _feasible([a + b for a, b in zip(trial, later, strict=True)],
+                                               self.have, self.wild, convert + add_convert):
+                    return  # hungry here is never maximal, whatever the later cats eat
         else:
             hi = cat.hi if cat.hi is not None else self.total
             for t in cat.choices:
@@ -257,6 +292,12 @@ class _Search:
                         meals[i] = Meal(tuple(amounts))
                         self._dfs(depth + 1, trial, meals, convert)
                         meals[i] = None
+            if self.monotone:
+                for t in cat.choices:
+                    bound = [a + b for a, b in zip(demand, later, strict=True)]
+                    bound[t] += cat.lo
+                    if _feasible(bound, self.have, self.wild, convert):
+                        return  # hungry here is never maximal
         self._dfs(depth + 1, demand, meals, convert)
 
     def _leaf(self, demand: list[int], meals: list[Meal | None], convert: int) -> None:

@@ -373,7 +373,7 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
             _check_count(getattr(t, name), f"{where}.{name}")
 
     copies = edition.copies(n)
-    deck = {card.key: card for card in edition.deck}
+    limits = _limits(edition, n)
     by_key: dict[str, int] = {}
     strays_taken = 0
     for i, t in enumerate(tableaux):
@@ -394,7 +394,7 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
                               f"{setup.strays_dealt} are dealt face up")
 
     def limit_of(kind: str) -> int:
-        return sum(copies.get(key, 0) for key, card in deck.items() if card.kind == kind)
+        return limits.get(f"kind:{kind}", 0)
 
     def total(field_name: str) -> int:
         return sum(getattr(t, field_name) for t in tableaux)
@@ -406,15 +406,13 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
                                   f"all, but the deck for {n} players has {limit_of(kind)}")
     for toy in edition.toy_types:
         have = sum(t.toys.get(toy, 0) for t in tableaux)
-        limit = sum(copies.get(key, 0) for key, card in deck.items() if card.toy == toy)
+        limit = limits.get(f"toy:{toy}", 0)
         if have > limit:
             raise ScoreInputError(f"players[*].toys.{toy}: {have} in all, but the deck for {n} "
                                   f"players has {limit}")
     for token in edition.food_tokens:
         have = sum(t.food.get(token, 0) for t in tableaux)
-        limit = sum(card.food.get(token, 0) for card in
-                    (edition.deck[j] for j in edition.deck_for_players(n)))
-        limit = min(limit, edition.components["food_tokens"].get(token, limit))
+        limit = limits.get(f"food:{token}", 0)
         if have > limit:
             raise ScoreInputError(f"players[*].food.{token}: {have} tokens in all, but only "
                                   f"{limit} can be gained with {n} players")
@@ -427,6 +425,22 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
     if total("vp_tokens") > edition.components["vp_tokens"]:
         raise ScoreInputError(f"players[*].vp_tokens: {total('vp_tokens')} in all, but the game "
                               f"has {edition.components['vp_tokens']}")
+
+
+@lru_cache(maxsize=64)
+def _limits(edition: Edition, n: int) -> dict[str, int]:
+    """How many of each kind of card, toy and food token the deck for ``n`` players holds."""
+    limits: dict[str, int] = {}
+    for j in edition.deck_for_players(n):
+        card = edition.deck[j]
+        limits[f"kind:{card.kind.value}"] = limits.get(f"kind:{card.kind.value}", 0) + 1
+        if card.toy:
+            limits[f"toy:{card.toy}"] = limits.get(f"toy:{card.toy}", 0) + 1
+        for token, amount in card.food.items():
+            limits[f"food:{token}"] = limits.get(f"food:{token}", 0) + amount
+    for token, cubes in edition.components["food_tokens"].items():
+        limits[f"food:{token}"] = min(limits.get(f"food:{token}", 0), cubes)
+    return limits
 
 
 def _check_count(value: object, where: str) -> None:
