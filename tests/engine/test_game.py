@@ -172,3 +172,97 @@ def test_positions_account_for_every_card_exactly_once():
     assert sorted(cards) == sorted(game.edition.deck_for_players(3))
     with pytest.raises(EngineError, match="more 'cat/bronte' cards"):
         state_from_position(game, {"grid": ["cat/bronte", "cat/bronte"] + [None] * 7})
+
+
+# -- documentation examples and the command line ------------------------------------------
+
+@pytest.mark.parametrize(
+    "module",
+    ["engine", "engine.actions", "engine.game", "engine.log", "engine.observation",
+     "engine.registry", "engine.rules", "engine.strategies", "engine.strategies.match",
+     "engine.strategies.mcts", "engine.strategies.random_bot"],
+)
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    failures, _ = doctest.testmod(importlib.import_module(module))
+    assert failures == 0
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    from engine.__main__ import main
+
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:  # argparse errors
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_plays_a_game_and_its_log_replays(capsys, tmp_path):
+    log = tmp_path / "match.json"
+    code, out, _ = run_cli(capsys, "play", "--players", "4", "--bots", "random", "greedy",
+                           "greedy", "random", "--seed", "7", "--log", str(log))
+    assert code == 0
+    assert "4 players, seed 7: 32 turns" in out and "winner: seat" in out
+    assert out.count("rank ") == 4
+    code, out, _ = run_cli(capsys, "replay", str(log))
+    assert code == 0 and out.startswith("ok: ") and "32 turns" in out
+
+
+def test_cli_summarises_several_games_per_bot_and_per_seat(capsys, tmp_path):
+    logs = tmp_path / "logs.jsonl"
+    code, out, _ = run_cli(capsys, "play", "--players", "2", "--bots", "random", "greedy",
+                           "--games", "3", "--seed", "1", "--json", "--log", str(logs))
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["games"] == 3
+    assert summary["per_bot"]["greedy"]["seats_played"] == 3
+    assert sum(row["wins"] for row in summary["per_seat"]) == pytest.approx(3)
+    assert len(logs.read_text().splitlines()) == 3
+    code, out, _ = run_cli(capsys, "replay", str(logs))
+    assert code == 0 and out.count("ok: ") == 3
+
+
+def test_cli_refuses_a_tampered_log_with_exit_code_2(capsys, tmp_path):
+    log = tmp_path / "match.json"
+    run_cli(capsys, "play", "--players", "2", "--bots", "random", "random", "--log", str(log))
+    data = json.loads(log.read_text())
+    data["result"]["players"][0]["total"] += 1
+    log.write_text(json.dumps(data))
+    code, out, err = run_cli(capsys, "replay", str(log))
+    assert code == 2 and "result differs" in err
+    (tmp_path / "junk.json").write_text("{not json")
+    assert run_cli(capsys, "replay", str(tmp_path / "junk.json"))[0] == 2
+    assert run_cli(capsys, "replay", str(tmp_path / "missing.json"))[0] == 2
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--players", "4", "--bots", "random", "random"],
+        ["play", "--players", "5", "--bots"] + ["random"] * 5,
+        ["play", "--players", "2", "--bots", "random", "wizard"],
+        ["play", "--players", "2", "--bots", "random", "random", "--seed", "-1"],
+        ["play", "--players", "2", "--bots", "random", "random", "--games", "0"],
+        ["fly"],
+    ],
+)
+def test_cli_refuses_bad_arguments(capsys, argv):
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 2 and err
+
+
+def test_cli_dispatches_score_to_the_calculator(capsys, tmp_path):
+    end = tmp_path / "end.json"
+    player = {"toys": {}, "catnip": 0, "vp_tokens": 0, "lost_cats": 0, "spray_bottles": 0}
+    end.write_text(json.dumps({"players": [
+        {**player, "name": "Ann", "cats": ["Bronte"], "food": {"tuna": 2}, "costumes": 1},
+        {**player, "name": "Bob", "cats": [], "food": {}, "costumes": 0},
+    ]}))
+    code, out, _ = run_cli(capsys, "score", str(end), "--json")
+    assert code == 0
+    assert json.loads(out)["winners"] == ["Ann"]
+    assert run_cli(capsys, "score", str(tmp_path / "missing.json"))[0] == 2
