@@ -6,6 +6,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/arena/", include("arena.api_urls")),
     path("api/", include("league.api_urls")),
     path("accounts/", include("django.contrib.auth.urls")),
 ]

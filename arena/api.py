@@ -1,0 +1,256 @@
+"""Arena REST API: bots and versions, challenges, matches and their logs, ladders, tournaments.
+
+Owners see their bots' sources and stderr; nobody else sees either.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.response import Response
+
+from arena import services
+from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat, Tournament
+from engine.strategies import names as builtin_names
+
+
+def _source_from(data, files) -> str | bytes:
+    upload = files.get("file")
+    if upload is not None:
+        return upload.read(services.MAX_BOT_BYTES + 1)
+    source = data.get("source")
+    if not source:
+        raise serializers.ValidationError({"source": ["Send the bot as `source` text or a `file`."]})
+    return source
+
+
+class BotVersionSerializer(serializers.ModelSerializer):
+    bot = serializers.CharField(source="bot.name", read_only=True)
+
+    class Meta:
+        model = BotVersion
+        fields = ["id", "bot", "number", "sha256", "size", "status", "rejection", "created_at"]
+
+
+class BotVersionSourceSerializer(BotVersionSerializer):
+    class Meta(BotVersionSerializer.Meta):
+        fields = [*BotVersionSerializer.Meta.fields, "source"]
+
+
+class BotSerializer(serializers.ModelSerializer):
+    owner = serializers.CharField(source="owner.username", read_only=True)
+    active_version = BotVersionSerializer(read_only=True)
+
+    class Meta:
+        model = Bot
+        fields = ["id", "name", "owner", "game", "description", "active_version", "created_at"]
+
+
+class BotCreateSerializer(serializers.Serializer):
+    name = serializers.SlugField(max_length=60)
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    source = serializers.CharField(required=False, trim_whitespace=False)
+    file = serializers.FileField(required=False)
+
+
+class UploadSerializer(serializers.Serializer):
+    source = serializers.CharField(required=False, trim_whitespace=False)
+    file = serializers.FileField(required=False)
+
+
+class IsOwnerOrReadOnly(permissions.BasePermission):
+    def has_object_permission(self, request, view, obj) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return obj.owner_id == request.user.pk
+
+
+class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Bots. POST creates a bot with its first version; versions/ uploads a new version."""
+
+    queryset = Bot.objects.select_related("owner", "active_version", "active_version__bot")
+    serializer_class = BotSerializer
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsOwnerOrReadOnly]
+    parser_classes = [JSONParser, MultiPartParser, FormParser]
+    filterset_fields = ["game", "owner__username"]
+
+    @extend_schema(request=BotCreateSerializer, responses={201: BotSerializer})
+    def create(self, request):
+        data = BotCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        bot = services.bot_create(
+            owner=request.user, name=data.validated_data["name"],
+            description=data.validated_data["description"],
+            source=_source_from(request.data, request.FILES),
+        )
+        bot.refresh_from_db()
+        return Response(BotSerializer(bot).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=UploadSerializer, responses={200: BotVersionSerializer(many=True),
+                                                         201: BotVersionSerializer})
+    @action(detail=True, methods=["get", "post"])
+    def versions(self, request, pk=None):
+        bot = self.get_object()
+        if request.method == "GET":
+            owner = bot.owner_id == request.user.pk
+            serializer = BotVersionSourceSerializer if owner else BotVersionSerializer
+            return Response(serializer(bot.versions.all(), many=True).data)
+        if bot.owner_id != request.user.pk:
+            raise PermissionDenied("Only the bot's owner may upload versions.")
+        version = services.version_upload(bot=bot, source=_source_from(request.data, request.FILES),
+                                          by=request.user)
+        version.refresh_from_db()
+        return Response(BotVersionSerializer(version).data, status=status.HTTP_201_CREATED)
+
+
+class MatchSeatSerializer(serializers.ModelSerializer):
+    bot = serializers.CharField(source="label", read_only=True)
+
+    class Meta:
+        model = MatchSeat
+        fields = ["seat", "bot", "version", "builtin", "score", "rank", "faults", "forfeited",
+                  "rating_before", "rating_after"]
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    seats = MatchSeatSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Match
+        fields = ["id", "kind", "status", "game", "engine_version", "seed", "ladder", "tournament",
+                  "tournament_round", "duplicate_set", "sandbox_mode", "attempts", "failure",
+                  "created_at", "started_at", "finished_at", "seats"]
+
+
+class ChallengeSerializer(serializers.Serializer):
+    seats = serializers.ListField(
+        child=serializers.CharField(), min_length=2, max_length=4,
+        help_text="Each seat: a bot version id, or a house bot's name "
+                  f"({', '.join(builtin_names())}).",
+    )
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+
+
+def redact_log(log: dict, match: Match, user) -> dict:
+    """A match log as `user` may see it: stderr only for the seats whose bot they own."""
+    visible = copy.deepcopy(log)
+    owners = {s.seat: (s.version.bot.owner_id if s.version_id else None)
+              for s in match.seats.select_related("version__bot")}
+    visible["stderr"] = [
+        text if user.is_authenticated and owners.get(seat) == user.pk else None
+        for seat, text in enumerate(log.get("stderr", []))
+    ]
+    return visible
+
+
+class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    queryset = Match.objects.prefetch_related("seats__version__bot").defer("log")
+    serializer_class = MatchSerializer
+    filterset_fields = ["kind", "status", "ladder", "tournament", "seats__version__bot__name",
+                        "seats__version"]
+
+    @extend_schema(request=ChallengeSerializer, responses={201: MatchSerializer})
+    @action(detail=False, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def challenge(self, request):
+        """Request a match between active bot versions and/or house bots."""
+        data = ChallengeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        seats, errors = [], {}
+        for index, entry in enumerate(data.validated_data["seats"]):
+            if entry in builtin_names():
+                seats.append(services.SeatInput(builtin=entry))
+            elif entry.isdigit() and BotVersion.objects.filter(pk=int(entry)).exists():
+                seats.append(services.SeatInput(version=BotVersion.objects.get(pk=int(entry))))
+            else:
+                errors[f"seats.{index}"] = [f"{entry!r} is neither a bot version id nor a house bot."]
+        if errors:
+            raise serializers.ValidationError(errors)
+        match = services.challenge_create(seats=seats, by=request.user,
+                                          seed=data.validated_data.get("seed"))
+        return Response(MatchSerializer(match).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: dict})
+    @action(detail=True, methods=["get"])
+    def log(self, request, pk=None):
+        """The match log (schema catleague.match-log/1), replayable with the engine."""
+        match = get_object_or_404(Match, pk=pk)
+        if match.log is None:
+            return Response({"error": "not_found", "detail": f"Match {match.pk} is {match.status}."},
+                            status=status.HTTP_404_NOT_FOUND)
+        response = Response(redact_log(match.log, match, request.user))
+        response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
+        return response
+
+
+class LadderEntrySerializer(serializers.ModelSerializer):
+    bot = serializers.CharField(source="version.bot.name")
+    version_number = serializers.IntegerField(source="version.number")
+    provisional = serializers.BooleanField()
+
+    class Meta:
+        model = LadderEntry
+        fields = ["version", "bot", "version_number", "rating", "provisional", "games", "wins",
+                  "forfeits", "seat_record"]
+
+
+class LadderSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Ladder
+        fields = ["id", "name", "game", "players", "ranked", "k_factor", "provisional_games",
+                  "active"]
+
+
+class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    queryset = Ladder.objects.all()
+    serializer_class = LadderSerializer
+
+    @extend_schema(responses=LadderEntrySerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def standings(self, request, pk=None):
+        ladder = self.get_object()
+        entries = (ladder.entries.filter(version__status=BotVersion.Status.ACTIVE)
+                   .select_related("version__bot", "ladder").order_by("-rating", "version__bot__name"))
+        return Response(LadderEntrySerializer(entries, many=True).data)
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    entrants = serializers.PrimaryKeyRelatedField(
+        queryset=BotVersion.objects.all(), many=True
+    )
+    rounds = serializers.IntegerField(required=False, min_value=1, max_value=20)
+    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+
+    class Meta:
+        model = Tournament
+        fields = ["id", "name", "format", "table_size", "rounds", "current_round", "status",
+                  "seed", "entrants", "created_at"]
+        read_only_fields = ["current_round", "status", "created_at"]
+
+
+class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                        mixins.CreateModelMixin, viewsets.GenericViewSet):
+    queryset = Tournament.objects.prefetch_related("entrants")
+    serializer_class = TournamentSerializer
+
+    def perform_create(self, serializer):
+        serializer.instance = services.tournament_start(organiser=self.request.user,
+                                                        **serializer.validated_data)
+
+    @extend_schema(responses={200: dict})
+    @action(detail=True, methods=["get"])
+    def standings(self, request, pk=None):
+        """Points after each round: a win is 1, last place 0, in between shared evenly."""
+        tournament = self.get_object()
+        rounds = []
+        for number in range(1, tournament.current_round + 1):
+            rows = services.tournament_standings(tournament, through_round=number)
+            rounds.append({"round": number, "standings": [
+                {"version": v.pk, "bot": v.bot.name, "points": round(p, 4)} for v, p in rows
+            ]})
+        return Response({"status": tournament.status, "rounds": rounds})

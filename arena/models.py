@@ -1,0 +1,202 @@
+"""Arena data: bots and their immutable versions, ladders, matches and their seats.
+
+Every write goes through `arena.services`; the runner (`arena.runner`) knows nothing of these.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Bot(models.Model):
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots")
+    name = models.SlugField(max_length=60, unique=True)
+    game = models.CharField(max_length=40, default="cat-lady")
+    description = models.TextField(blank=True)
+    active_version = models.ForeignKey(
+        "BotVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class BotVersion(models.Model):
+    """One uploaded source file. Never edited: a change is a new version."""
+
+    class Status(models.TextChoices):
+        VALIDATING = "validating", "Validating"
+        ACTIVE = "active", "Active"
+        REJECTED = "rejected", "Rejected"
+        RETIRED = "retired", "Retired"
+
+    bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    source = models.TextField()
+    sha256 = models.CharField(max_length=64)
+    size = models.PositiveIntegerField()
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.VALIDATING)
+    rejection = models.TextField(blank=True, help_text="Why validation refused this version.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["bot", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["bot", "number"], name="bot_version_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.bot.name} v{self.number}"
+
+
+class Ladder(models.Model):
+    """A continuous ranking for one game and player count (2, 3 and 4 players differ)."""
+
+    game = models.CharField(max_length=40, default="cat-lady")
+    players = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=80)
+    ranked = models.BooleanField(default=True)
+    k_factor = models.FloatField(default=24.0)
+    provisional_games = models.PositiveIntegerField(default=10)
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["game", "players"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "players"], name="ladder_game_players_unique"),
+            models.CheckConstraint(condition=Q(players__gte=2), name="ladder_players_at_least_two"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LadderEntry(models.Model):
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="entries")
+    version = models.ForeignKey(BotVersion, on_delete=models.CASCADE, related_name="ladder_entries")
+    rating = models.FloatField(default=1500.0)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    forfeits = models.PositiveIntegerField(default=0)
+    # Per seat: {"0": [games, wins], "1": [...]}, so seat advantage shows.
+    seat_record = models.JSONField(default=dict)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["ladder", "version"], name="ladder_entry_unique"),
+        ]
+        indexes = [models.Index(fields=["ladder", "-rating"], name="ladder_entry_order")]
+
+    def __str__(self) -> str:
+        return f"{self.version} on {self.ladder}: {self.rating:.0f}"
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < self.ladder.provisional_games
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", "Round robin"
+        SWISS = "swiss", "Swiss"
+
+    class Status(models.TextChoices):
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    name = models.CharField(max_length=100)
+    organiser = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
+    game = models.CharField(max_length=40, default="cat-lady")
+    format = models.CharField(max_length=20, choices=Format.choices)
+    table_size = models.PositiveSmallIntegerField(default=2)
+    rounds = models.PositiveSmallIntegerField()
+    current_round = models.PositiveSmallIntegerField(default=0)
+    seed = models.BigIntegerField()
+    entrants = models.ManyToManyField(BotVersion, related_name="tournaments")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.RUNNING)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Match(models.Model):
+    class Kind(models.TextChoices):
+        VALIDATION = "validation", "Validation"
+        LADDER = "ladder", "Ladder"
+        CHALLENGE = "challenge", "Challenge"
+        TOURNAMENT = "tournament", "Tournament"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+        FAILED = "failed", "Failed"
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
+    game = models.CharField(max_length=40, default="cat-lady")
+    engine_version = models.CharField(max_length=20, blank=True)
+    seed = models.BigIntegerField()
+    ladder = models.ForeignKey(Ladder, null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="matches")
+    tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.CASCADE,
+                                   related_name="matches")
+    tournament_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Matches of one duplicate set share the deck seed and rotate the seats.
+    duplicate_set = models.CharField(max_length=40, blank=True, db_index=True)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                     on_delete=models.SET_NULL)
+    sandbox_mode = models.CharField(max_length=30, blank=True)
+    limits = models.JSONField(default=dict)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    failure = models.TextField(blank=True)
+    log = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "matches"
+        indexes = [models.Index(fields=["status", "started_at"], name="match_status_started")]
+
+    def __str__(self) -> str:
+        return f"Match {self.pk} ({self.kind}, {self.status})"
+
+
+class MatchSeat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    version = models.ForeignKey(BotVersion, null=True, blank=True, on_delete=models.PROTECT,
+                                related_name="seats")
+    builtin = models.CharField(max_length=40, blank=True, help_text="A house bot's strategy name.")
+    score = models.IntegerField(null=True, blank=True)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    faults = models.PositiveSmallIntegerField(default=0)
+    forfeited = models.BooleanField(default=False)
+    rating_before = models.FloatField(null=True, blank=True)
+    rating_after = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="match_seat_unique"),
+            models.CheckConstraint(
+                condition=Q(version__isnull=False) | ~Q(builtin=""), name="match_seat_has_player"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {self.label}"
+
+    @property
+    def label(self) -> str:
+        return str(self.version) if self.version_id else f"house:{self.builtin}"

@@ -1,0 +1,464 @@
+"""Every write to the arena's data. Celery tasks and API views call these and nothing else.
+
+A match goes queued -> running -> finished (or failed). Claiming and recording both lock the
+match row, and recording a match that is already finished does nothing: a worker killed mid-match
+has its task delivered again, the match is replayed from the start with the same seed, and its
+result is recorded exactly once.
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime as dt
+import hashlib
+import itertools
+import random
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Count, F, Q
+from django.utils import timezone
+
+import engine
+from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat, Tournament
+from arena.runner import MAX_BOT_BYTES
+from league.ratings import Seat, rate_game
+
+VALIDATION_OPPONENT = "random"
+
+
+@dataclass(frozen=True)
+class SeatInput:
+    version: BotVersion | None = None
+    builtin: str = ""
+
+
+def _enqueue(match: Match) -> None:
+    from arena.tasks import match_run
+
+    transaction.on_commit(lambda: match_run.delay(match.pk))
+
+
+def default_limits() -> dict[str, Any]:
+    from arena.sandbox import Limits
+
+    return Limits(move_ms=1000, bank_ms=10_000, max_faults=5).to_json()
+
+
+# --- bots and versions --------------------------------------------------------------------
+
+
+def check_source(source: str | bytes) -> str:
+    """The bot's text, or a ValidationError an author can act on. Nothing is executed here."""
+    data = source.encode() if isinstance(source, str) else source
+    if not data.strip():
+        raise ValidationError({"source": ["The file is empty."]})
+    if len(data) > MAX_BOT_BYTES:
+        raise ValidationError(
+            {"source": [f"The file is {len(data)} bytes; a bot may be at most {MAX_BOT_BYTES}."]}
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValidationError(
+            {"source": [f"The file is not UTF-8 text ({exc.reason} at byte {exc.start})."]}
+        ) from None
+    try:
+        tree = ast.parse(text, filename="bot.py")
+    except SyntaxError as exc:
+        raise ValidationError(
+            {"source": [f"Syntax error on line {exc.lineno}: {exc.msg}."]}
+        ) from None
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise ValidationError({"source": [f"The file cannot be parsed: {exc}."]}) from None
+    if not any(isinstance(node, ast.FunctionDef) and node.name == "choose" for node in tree.body):
+        raise ValidationError(
+            {"source": ["A bot defines a top-level function choose(observation, legal_actions)."]}
+        )
+    return text
+
+
+@transaction.atomic
+def bot_create(*, owner, name: str, source: str | bytes, description: str = "",
+               game: str = "cat-lady") -> Bot:
+    if Bot.objects.filter(name=name).exists():
+        raise ValidationError({"name": [f"A bot called {name!r} already exists."]})
+    check_source(source)
+    bot = Bot.objects.create(owner=owner, name=name, description=description, game=game)
+    version_upload(bot=bot, source=source, by=owner)
+    return bot
+
+
+@transaction.atomic
+def version_upload(*, bot: Bot, source: str | bytes, by) -> BotVersion:
+    """Store a new immutable version and queue its validation match against a house bot."""
+    text = check_source(source)
+    bot = Bot.objects.select_for_update().get(pk=bot.pk)
+    data = text.encode()
+    number = (bot.versions.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    version = BotVersion.objects.create(
+        bot=bot, number=number, source=text, sha256=hashlib.sha256(data).hexdigest(),
+        size=len(data), author=by,
+    )
+    match_create(
+        kind=Match.Kind.VALIDATION, seats=[SeatInput(version=version),
+                                           SeatInput(builtin=VALIDATION_OPPONENT)],
+        seed=random.SystemRandom().randrange(2**31), requested_by=by,
+    )
+    return version
+
+
+# --- matches ------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def match_create(
+    *, kind: str, seats: Sequence[SeatInput], seed: int, ladder: Ladder | None = None,
+    tournament: Tournament | None = None, tournament_round: int | None = None,
+    duplicate_set: str = "", requested_by=None, game: str = "cat-lady",
+) -> Match:
+    errors: dict[str, list[str]] = {}
+    versions = [s.version.pk for s in seats if s.version is not None]
+    if len(versions) != len(set(versions)):
+        errors.setdefault("seats", []).append("A bot version can take only one seat in a match.")
+    try:
+        engine.load_game(game, options={"players": len(seats)})
+    except engine.EngineError as exc:
+        errors.setdefault("seats", []).append(str(exc))
+    if errors:
+        raise ValidationError(errors)
+    match = Match.objects.create(
+        kind=kind, seed=seed, ladder=ladder, tournament=tournament,
+        tournament_round=tournament_round, duplicate_set=duplicate_set, game=game,
+        requested_by=requested_by if requested_by is not None and requested_by.is_authenticated
+        else None,
+        limits=default_limits(),
+    )
+    MatchSeat.objects.bulk_create(
+        MatchSeat(match=match, seat=index, version=s.version, builtin=s.builtin)
+        for index, s in enumerate(seats)
+    )
+    _enqueue(match)
+    return match
+
+
+@transaction.atomic
+def challenge_create(*, seats: Sequence[SeatInput], by, seed: int | None = None) -> Match:
+    for index, seat in enumerate(seats):
+        if seat.version is not None and seat.version.status != BotVersion.Status.ACTIVE:
+            raise ValidationError(
+                {f"seats.{index}": [f"{seat.version} is {seat.version.status}, not active."]}
+            )
+    return match_create(
+        kind=Match.Kind.CHALLENGE, seats=seats, requested_by=by,
+        seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+    )
+
+
+def match_claim(match_id: int) -> Match | None:
+    """Mark a match running (again, after a lost worker); None if it is already settled."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.status in (Match.Status.FINISHED, Match.Status.FAILED):
+            return None
+        match.status = Match.Status.RUNNING
+        match.attempts = F("attempts") + 1
+        match.started_at = timezone.now()
+        match.save(update_fields=["status", "attempts", "started_at"])
+    match.refresh_from_db()
+    return match
+
+
+@transaction.atomic
+def match_record(*, match_id: int, log: dict[str, Any]) -> bool:
+    """Store a finished match's log and its consequences. False if it was recorded before."""
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if match.status == Match.Status.FINISHED:
+        return False
+    seats = list(match.seats.select_related("version", "version__bot").order_by("seat"))
+    result = log["result"]
+    forfeited = set(log.get("forfeited", []))
+    for seat in seats:
+        seat.score = result["scores"][seat.seat]
+        seat.rank = result["ranks"][seat.seat]
+        seat.faults = len(log["faults"][seat.seat])
+        seat.forfeited = seat.seat in forfeited
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+    match.log = log
+    match.engine_version = log["version"]
+    match.sandbox_mode = log.get("sandbox_mode") or ""
+    match.failure = ""
+    if match.kind == Match.Kind.VALIDATION:
+        _settle_validation(seats, log)
+    elif match.ladder_id is not None:
+        _rate_ladder_match(match.ladder, seats)
+    MatchSeat.objects.bulk_update(
+        seats, ["score", "rank", "faults", "forfeited", "rating_before", "rating_after"]
+    )
+    match.save()
+    if match.tournament_id is not None:
+        _advance_tournament(match.tournament_id)
+    return True
+
+
+@transaction.atomic
+def match_fail(*, match_id: int, reason: str) -> None:
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if match.status == Match.Status.FINISHED:
+        return
+    match.status = Match.Status.FAILED
+    match.failure = reason[:2000]
+    match.finished_at = timezone.now()
+    match.save(update_fields=["status", "failure", "finished_at"])
+    if match.kind == Match.Kind.VALIDATION:
+        for seat in match.seats.filter(version__isnull=False).select_related("version"):
+            _reject(seat.version, f"The validation match could not be played: {reason[:500]}")
+
+
+MAX_ATTEMPTS = 3
+
+
+def reap_stuck(*, older_than: dt.timedelta) -> list[int]:
+    """Matches running past the deadline lost their worker: play them again from the start with
+    the same seed, or fail them after MAX_ATTEMPTS. Returns the matches touched."""
+    cutoff = timezone.now() - older_than
+    stuck = list(
+        Match.objects.filter(status=Match.Status.RUNNING, started_at__lt=cutoff)
+        .values_list("pk", "attempts")
+    )
+    for match_id, attempts in stuck:
+        if attempts >= MAX_ATTEMPTS:
+            match_fail(match_id=match_id,
+                       reason=f"stuck: still running after {older_than}, {attempts} attempts")
+            continue
+        with transaction.atomic():
+            match = Match.objects.select_for_update().get(pk=match_id)
+            if match.status == Match.Status.RUNNING:
+                match.status = Match.Status.QUEUED
+                match.save(update_fields=["status"])
+                _enqueue(match)
+    return [match_id for match_id, _ in stuck]
+
+
+def _reject(version: BotVersion, reason: str) -> None:
+    version.status = BotVersion.Status.REJECTED
+    version.rejection = reason
+    version.save(update_fields=["status", "rejection"])
+
+
+def _settle_validation(seats: list[MatchSeat], log: dict[str, Any]) -> None:
+    for seat in seats:
+        version = seat.version
+        if version is None:
+            continue
+        faults = log["faults"][seat.seat]
+        if faults:
+            first = faults[0]
+            stderr = (log.get("stderr") or [""] * len(seats))[seat.seat].strip()
+            reason = (
+                f"{len(faults)} fault(s) in the validation match; the first, at step "
+                f"{first['step']}: {first['status']} ({first['reason']})."
+            )
+            if stderr:
+                reason += f"\nThe bot's stderr ended with:\n{stderr[-1500:]}"
+            _reject(version, reason)
+            continue
+        bot = Bot.objects.select_for_update().get(pk=version.bot_id)
+        if bot.active_version_id and bot.active_version_id != version.pk:
+            BotVersion.objects.filter(pk=bot.active_version_id).update(
+                status=BotVersion.Status.RETIRED
+            )
+        version.status = BotVersion.Status.ACTIVE
+        version.save(update_fields=["status"])
+        bot.active_version = version
+        bot.save(update_fields=["active_version"])
+        for ladder in Ladder.objects.filter(game=bot.game, active=True):
+            LadderEntry.objects.get_or_create(ladder=ladder, version=version)
+
+
+def _rate_ladder_match(ladder: Ladder, seats: list[MatchSeat]) -> None:
+    entries = {
+        e.version_id: e
+        for e in LadderEntry.objects.select_for_update().filter(
+            ladder=ladder, version_id__in=[s.version_id for s in seats if s.version_id]
+        )
+    }
+    rated = [s for s in seats if s.version_id in entries]
+    if len(rated) >= 2:
+        changes = rate_game(
+            [Seat(s.version_id, entries[s.version_id].rating, s.rank) for s in rated],
+            ladder.k_factor,
+        )
+        for seat, change in zip(rated, changes, strict=True):
+            seat.rating_before = change.rating_before
+            seat.rating_after = change.rating_after
+            entries[seat.version_id].rating = change.rating_after
+    for seat in rated:
+        entry = entries[seat.version_id]
+        entry.games += 1
+        won = seat.rank == 1 and not seat.forfeited
+        entry.wins += int(won)
+        entry.forfeits += int(seat.forfeited)
+        games, wins = entry.seat_record.get(str(seat.seat), [0, 0])
+        entry.seat_record[str(seat.seat)] = [games + 1, wins + int(won)]
+    LadderEntry.objects.bulk_update(entries.values(),
+                                    ["rating", "games", "wins", "forfeits", "seat_record"])
+
+
+# --- ladders -------------------------------------------------------------------------------
+
+
+def ladders_ensure(game: str = "cat-lady") -> list[Ladder]:
+    ladders = []
+    for players in (2, 3, 4):
+        ladder, _ = Ladder.objects.get_or_create(
+            game=game, players=players,
+            defaults={"name": f"Cat Lady, {players} players"},
+        )
+        ladders.append(ladder)
+    return ladders
+
+
+def pick_table(entries: Sequence[LadderEntry], size: int, rng: random.Random) -> list[LadderEntry]:
+    """Prefer the bots with the fewest games, then fill the table with the closest ratings."""
+    if len(entries) < size:
+        return []
+    fewest = min(e.games for e in entries)
+    anchors = [e for e in entries if e.games == fewest]
+    anchor = rng.choice(anchors)
+    others = sorted(
+        (e for e in entries if e.pk != anchor.pk),
+        key=lambda e: (abs(e.rating - anchor.rating), e.games, rng.random()),
+    )
+    return [anchor, *others[: size - 1]]
+
+
+@transaction.atomic
+def ladder_schedule(*, ladder: Ladder, rng: random.Random | None = None) -> list[Match]:
+    """Queue one duplicate set: the same deck seed once per seat rotation of one table."""
+    rng = rng or random.Random()
+    entries = list(
+        LadderEntry.objects.filter(ladder=ladder, version__status=BotVersion.Status.ACTIVE)
+        .select_related("version")
+    )
+    table = pick_table(entries, ladder.players, rng)
+    if not table:
+        return []
+    seed = rng.randrange(2**31)
+    set_id = uuid.uuid4().hex
+    matches = []
+    for shift in range(ladder.players):
+        rotated = table[shift:] + table[:shift]
+        matches.append(match_create(
+            kind=Match.Kind.LADDER, ladder=ladder, seed=seed, duplicate_set=set_id,
+            seats=[SeatInput(version=e.version) for e in rotated], game=ladder.game,
+        ))
+    return matches
+
+
+def ladder_tick(*, backlog: int = 4) -> int:
+    """Keep each active ladder's queue topped up; called by Celery beat."""
+    queued = 0
+    for ladder in Ladder.objects.filter(active=True):
+        waiting = ladder.matches.filter(
+            status__in=[Match.Status.QUEUED, Match.Status.RUNNING]
+        ).count()
+        if waiting < backlog:
+            queued += len(ladder_schedule(ladder=ladder))
+    return queued
+
+
+# --- tournaments ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_start(*, name: str, organiser, entrants: Sequence[BotVersion], table_size: int,
+                     format: str, rounds: int | None = None, seed: int | None = None) -> Tournament:
+    errors: dict[str, list[str]] = {}
+    if not 2 <= table_size <= 4:
+        errors["table_size"] = ["Tables seat 2 to 4 bots."]
+    if len(entrants) < table_size:
+        errors["entrants"] = [f"At least {table_size} entrants are needed."]
+    inactive = [str(v) for v in entrants if v.status != BotVersion.Status.ACTIVE]
+    if inactive:
+        errors["entrants"] = [f"Not active: {', '.join(inactive)}."]
+    if format not in Tournament.Format.values:
+        errors["format"] = [f"Format must be one of: {', '.join(Tournament.Format.values)}."]
+    if errors:
+        raise ValidationError(errors)
+    if format == Tournament.Format.ROUND_ROBIN:
+        rounds = 1
+    tournament = Tournament.objects.create(
+        name=name, organiser=organiser, format=format, table_size=table_size,
+        rounds=rounds or 3, seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+    )
+    tournament.entrants.set(entrants)
+    _start_round(tournament)
+    return tournament
+
+
+def _tables_for_round(tournament: Tournament, standings: list[tuple[BotVersion, float]]) -> list[list[BotVersion]]:
+    entrants = [v for v, _ in standings]
+    if tournament.format == Tournament.Format.ROUND_ROBIN:
+        return [list(t) for t in itertools.combinations(entrants, tournament.table_size)]
+    # Swiss: tables of neighbours in the standings; leftovers join the last table's size class.
+    size = tournament.table_size
+    tables = [entrants[i : i + size] for i in range(0, len(entrants), size)]
+    if len(tables) > 1 and len(tables[-1]) < 2:
+        tables[-2].extend(tables.pop())
+    return [t for t in tables if len(t) >= 2]
+
+
+def _start_round(tournament: Tournament) -> None:
+    tournament.current_round += 1
+    tournament.save(update_fields=["current_round"])
+    rng = random.Random(f"{tournament.seed}/{tournament.current_round}")
+    standings = tournament_standings(tournament)
+    for table in _tables_for_round(tournament, standings):
+        seed = rng.randrange(2**31)
+        set_id = uuid.uuid4().hex
+        for shift in range(len(table)):
+            rotated = table[shift:] + table[:shift]
+            match_create(
+                kind=Match.Kind.TOURNAMENT, tournament=tournament,
+                tournament_round=tournament.current_round, seed=seed, duplicate_set=set_id,
+                seats=[SeatInput(version=v) for v in rotated], game=tournament.game,
+            )
+
+
+def tournament_standings(tournament: Tournament, *, through_round: int | None = None
+                         ) -> list[tuple[BotVersion, float]]:
+    """Entrants by points: per match, (players - rank) / (players - 1), so a win is 1, last 0."""
+    points: dict[int, float] = {v.pk: 0.0 for v in tournament.entrants.all()}
+    seats = MatchSeat.objects.filter(match__tournament=tournament,
+                                     match__status=Match.Status.FINISHED)
+    if through_round is not None:
+        seats = seats.filter(match__tournament_round__lte=through_round)
+    sizes = dict(
+        Match.objects.filter(tournament=tournament).annotate(n=Count("seats")).values_list("pk", "n")
+    )
+    for seat in seats:
+        n = sizes[seat.match_id]
+        points[seat.version_id] += (n - seat.rank) / (n - 1)
+    versions = {v.pk: v for v in tournament.entrants.select_related("bot")}
+    return sorted(((versions[pk], p) for pk, p in points.items()),
+                  key=lambda item: (-item[1], item[0].bot.name, item[0].number))
+
+
+def _advance_tournament(tournament_id: int) -> None:
+    tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+    pending = tournament.matches.filter(
+        tournament_round=tournament.current_round,
+    ).filter(~Q(status__in=[Match.Status.FINISHED, Match.Status.FAILED])).exists()
+    if pending or tournament.status == Tournament.Status.FINISHED:
+        return
+    if tournament.current_round >= tournament.rounds:
+        tournament.status = Tournament.Status.FINISHED
+        tournament.save(update_fields=["status"])
+        return
+    _start_round(tournament)
