@@ -1,0 +1,100 @@
+"""Submit, validate, schedule, play and rate through a real Celery worker, Redis and PostgreSQL."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
+from django.db import connection
+
+from arena import services
+from arena.models import BotVersion, Ladder, LadderEntry, Match
+from config.celery import app as celery_app
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _wait(condition, timeout=120.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.3)
+    pytest.fail(f"timed out waiting for {what}")
+
+
+@pytest.fixture
+def worker():
+    if connection.vendor != "postgresql" or not settings.CELERY_BROKER_URL:
+        pytest.fail("integration tests need PostgreSQL and Redis: run them through bin/test")
+    queue = f"test-{uuid.uuid4().hex[:8]}"
+    db = connection.settings_dict
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "CELERY_TASK_ALWAYS_EAGER": "0",
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
+    }
+    previous = (celery_app.conf.task_always_eager, celery_app.conf.task_default_queue)
+    celery_app.conf.task_always_eager = False
+    celery_app.conf.task_default_queue = queue
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "-c", "2",
+         "--without-heartbeat", "--without-mingle", "--without-gossip", "-l", "warning"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )
+    try:
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(queue)
+        celery_app.conf.task_always_eager, celery_app.conf.task_default_queue = previous
+
+
+def test_submit_validate_schedule_play_and_rate(worker, client_for, source):
+    client = client_for("ada")
+    for name in ("alpha", "beta"):
+        response = client.post("/api/arena/bots/", {"name": name, "source": source("first_legal")
+                                                    + f"\n# {name}\n"}, format="json")
+        assert response.status_code == 201, response.json()
+    _wait(lambda: BotVersion.objects.filter(status="active").count() == 2, what="validation")
+    ladder = Ladder.objects.get(players=2)
+    matches = services.ladder_schedule(ladder=ladder)
+    assert len(matches) == 2
+    _wait(lambda: Match.objects.filter(pk__in=[m.pk for m in matches], status="finished").count() == 2,
+          what="ladder matches")
+    entries = list(LadderEntry.objects.filter(ladder=ladder))
+    assert [e.games for e in entries] == [2, 2]
+    assert sum(e.rating for e in entries) == pytest.approx(3000)
+    finished = Match.objects.get(pk=matches[0].pk)
+    assert finished.sandbox_mode == finished.log["sandbox_mode"] != ""
+    assert finished.attempts == 1
+
+
+def test_a_match_whose_worker_died_is_replayed_and_recorded_once(worker, client_for):
+    # A match left "running" by a dead worker: the reaper queues it again, the worker plays it
+    # from the start with the same seed, and the result is recorded exactly once.
+    match = Match.objects.create(kind="challenge", seed=99, status="running", attempts=1,
+                                 limits=services.default_limits())
+    match.seats.create(seat=0, builtin="random")
+    match.seats.create(seat=1, builtin="greedy")
+    Match.objects.filter(pk=match.pk).update(started_at=match.created_at)
+    import datetime as dt
+    services.reap_stuck(older_than=dt.timedelta(seconds=0))
+    _wait(lambda: Match.objects.get(pk=match.pk).status == "finished", what="replayed match")
+    match.refresh_from_db()
+    assert match.attempts == 2
+    assert services.match_record(match_id=match.pk, log=match.log) is False
+    assert match.log["seed"] == 99
