@@ -1,0 +1,14 @@
+# One image for the web, worker and beat services.
+FROM python:3.11-slim-bookworm
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+# bubblewrap + libseccomp for the bot sandbox; /usr/bin/python3 is what jailed bots run.
+RUN apt-get update && apt-get install -y --no-install-recommends \
+        bubblewrap libseccomp2 python3 util-linux passwd postgresql-client \
+    && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY requirements.txt .
+RUN pip install --no-cache-dir -r requirements.txt
+COPY . .
+RUN bash scripts/setup-sandbox.sh && python manage.py collectstatic --noinput
+EXPOSE 8000
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
