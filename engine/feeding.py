@@ -11,7 +11,7 @@ Internal to :mod:`engine.scoring`. The procedure (also in docs/scoring.md):
    eat "any food" (Cow) come last and eat everything that is left (more food is more VP and
    less leftover, so eating it all dominates).
 3. When every ability is monotone (feeding one more cat never lowers VP, which holds for the
-   whole base game), only *maximal* plans are kept: a plan that could feed one more cat, or give
+   whole base game) and no "any food" cat competes for leftovers, only *maximal* plans are kept: a plan that could feed one more cat, or give
    Waffle one more food, is dominated by the plan that does.
 4. Each surviving plan yields an option ``(vp, fed, leftover, bonus)`` where ``vp`` is the
    fed-cat VP (abilities included, hungry cats -2) plus catnip, and ``bonus`` is what Hemingway
@@ -224,6 +224,10 @@ class _Search:
                     self.twin[d] = d - 1
         self.eaters_any = [c for c in self.order if c.model == _ANY]
         self.monotone = self._is_monotone()
+        # Maximal plans only, and the pruning that relies on it, need more than monotone VP: an
+        # "any food" eater (Cow) turns a hungry cat's food into VP, so with one present a plan
+        # that could feed one more cat is not dominated (Cow + Alvin + 2 wilds: Cow eats both).
+        self.maximal_only = self.monotone and not self.eaters_any
         self.options: list[FeedingOption] = []
         # suffix[d]: per food type, the most the cats searched from depth d on could eat. If a
         # cat could still be fed on top of that, leaving it hungry never gives a maximal plan.
@@ -277,7 +281,7 @@ class _Search:
                 meals[i] = Meal(cat.needs)
                 self._dfs(depth + 1, trial, meals, convert + add_convert)
                 meals[i] = None
-                if self.monotone and _feasible([a + b for a, b in zip(trial, later, strict=True)],
+                if self.maximal_only and _feasible([a + b for a, b in zip(trial, later, strict=True)],
                                                self.have, self.wild, convert + add_convert):
                     return  # hungry here is never maximal, whatever the later cats eat
         else:
@@ -292,7 +296,7 @@ class _Search:
                         meals[i] = Meal(tuple(amounts))
                         self._dfs(depth + 1, trial, meals, convert)
                         meals[i] = None
-            if self.monotone:
+            if self.maximal_only:
                 for t in cat.choices:
                     bound = [a + b for a, b in zip(demand, later, strict=True)]
                     bound[t] += cat.lo
@@ -303,7 +307,7 @@ class _Search:
     def _leaf(self, demand: list[int], meals: list[Meal | None], convert: int) -> None:
         eaten = sum(demand)
         left = self.total - eaten
-        if self.monotone and not self._maximal(demand, meals, convert, left):
+        if self.maximal_only and not self._maximal(demand, meals, convert, left):
             return
         any_cats = self.eaters_any
         if not any_cats:

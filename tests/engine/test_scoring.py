@@ -146,6 +146,13 @@ def test_cow_eats_all_leftover_food_two_vp_each():
     assert player.fed_cats == 3 + 2 * 4 and player.leftover_food == 0
 
 
+def test_cow_may_eat_the_food_of_a_cat_left_hungry():
+    # found by the brute-force property test: Cow eating both wilds (4) with Alvin hungry (-2)
+    # beats Alvin fed (1) with Cow hungry (-2)
+    player = first(T("p", cats=("Cow", "Alvin"), food={"wild": 2}, costumes=1))
+    assert player.fed_cats == 2 and feeding(player) == {"Cow": True, "Alvin": False}
+
+
 def test_cow_needs_at_least_one_food():
     player = first(T("p", cats=("Cow", "Bronte"), food={"tuna": 2}, costumes=1))
     assert player.fed_cats == 3 - 2 and feeding(player) == {"Cow": False, "Bronte": True}

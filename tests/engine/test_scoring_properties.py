@@ -131,7 +131,7 @@ tableaux = st.fixed_dictionaries({
 })
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(tableaux)
 def test_optimiser_matches_brute_force(t):
     cats = [BASE.cat(name) for name in t["cats"]]
