@@ -19,9 +19,12 @@ from typing import Any
 from engine.actions import Action, EndTurn, LostCatsForStray, LostCatsForVP, PlaceToken, Spray, Take
 from engine.game import State
 from engine.observation import sample_state
-from engine.strategies._common import SPRAY_VALUE, evaluate, game_for
+from engine.strategies._common import evaluate, game_for
 
 __all__ = ["GreedyStrategy"]
+
+# How much of the next player's best gain counts against us: they gain, but so might others.
+BLOCK_WEIGHT = 0.5
 
 
 class GreedyStrategy:
@@ -57,7 +60,7 @@ class GreedyStrategy:
             if state._final:
                 return mine
             follower = (seat + 1) % state.game.num_players
-            return mine - SPRAY_VALUE * _best_take_gain(after, follower)
+            return mine - BLOCK_WEIGHT * _best_take_gain(after, follower)
         return evaluate(after, seat)
 
 
