@@ -154,8 +154,9 @@ def test_cow_may_eat_the_food_of_a_cat_left_hungry():
 
 
 def test_cow_needs_at_least_one_food():
-    player = first(T("p", cats=("Cow", "Bronte"), food={"tuna": 2}, costumes=1))
-    assert player.fed_cats == 3 - 2 and feeding(player) == {"Cow": False, "Bronte": True}
+    # Sweetheart (5 VP) beats Cow on the same 2 food (4 VP); nothing is left for Cow
+    player = first(T("p", cats=("Cow", "Sweetheart"), food={"tuna": 1, "chicken": 1}, costumes=1))
+    assert player.fed_cats == 5 - 2 and feeding(player) == {"Cow": False, "Sweetheart": True}
 
 
 def test_truffle_scores_for_other_fed_cats_eating_her_chosen_food():
