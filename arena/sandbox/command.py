@@ -114,8 +114,8 @@ def rlimits_seccomp_plan(stage: Path, user: SlotUser, limits: Limits, program: b
         preexec.keep = (buffer, fprog)  # type: ignore[attr-defined]  # keep the program alive
 
     argv = [BOT_PYTHON, *PYTHON_FLAGS, str(stage / "catbot.py"), str(stage / "bot.py")]
-    env = dict(BOT_ENV, HOME=str(stage))
-    return LaunchPlan(argv, env, str(stage), preexec, ())
+    env = dict(BOT_ENV, HOME=str(stage / "tmp"), TMPDIR=str(stage / "tmp"))
+    return LaunchPlan(argv, env, str(stage / "tmp"), preexec, ())
 
 
 def unsafe_plan(stage: Path, limits: Limits) -> LaunchPlan:
@@ -127,8 +127,8 @@ def unsafe_plan(stage: Path, limits: Limits) -> LaunchPlan:
             resource.setrlimit(which, (soft, hard))
 
     argv = [BOT_PYTHON, *PYTHON_FLAGS, str(stage / "catbot.py"), str(stage / "bot.py")]
-    env = dict(BOT_ENV, HOME=str(stage))
-    return LaunchPlan(argv, env, str(stage), preexec, ())
+    env = dict(BOT_ENV, HOME=str(stage / "tmp"), TMPDIR=str(stage / "tmp"))
+    return LaunchPlan(argv, env, str(stage / "tmp"), preexec, ())
 
 
 def plan_for(mode: Mode, stage: Path, user: SlotUser | None, limits: Limits, seccomp_fd: int | None,

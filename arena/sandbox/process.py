@@ -24,7 +24,7 @@ from .command import plan_for
 from .limits import Limits
 from .modes import Mode
 from .seccomp_policy import seccomp_program
-from .slots import SlotLease
+from .slots import LOCK_DIR, SlotLease
 
 BOTKIT_DIR = Path(__file__).resolve().parent.parent / "botkit"
 _READ_CHUNK = 65536
@@ -191,6 +191,7 @@ class BotProcess:
         proc, self._proc = self._proc, None
         if proc is None:
             return
+        forced = proc.poll() is None
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError):
@@ -200,8 +201,10 @@ class BotProcess:
         if proc.returncode is not None:
             self.exit_codes.append(proc.returncode)
         self._drain_stderr_now()
-        if self.mode is Mode.RLIMITS_SECCOMP and self._lease is not None:
-            # No PID namespace: children that called setsid() escape the process group.
+        # Without a PID namespace, children that called setsid() escape the process group; with
+        # one, a killed jail's processes die asynchronously. Either way, sweep the slot uid so
+        # the next bot to lease it starts with its whole process allowance.
+        if self._lease is not None and (forced or self.mode is Mode.RLIMITS_SECCOMP):
             _kill_all_processes_of(self._lease.user.uid, self._lease.user.gid)
         self._close_pipes(proc)
 
@@ -244,15 +247,19 @@ class BotProcess:
             self._lease = SlotLease.acquire()
         if self._stage is not None:
             return
-        stage = Path(tempfile.mkdtemp(prefix="catleague-bot-"))
+        stage = Path(tempfile.mkdtemp(prefix="catleague-bot-", dir=_stage_parent(self._lease)))
         (stage / "bot.py").write_bytes(self._source_bytes)
         shutil.copyfile(BOTKIT_DIR / "catbot.py", stage / "catbot.py")
+        if self.mode is not Mode.BWRAP:
+            (stage / "tmp").mkdir(mode=0o700)  # scratch space (bwrap gives a tmpfs instead)
         if self._lease is not None:
             # Readable by this bot's uid only: other bots (other uids) cannot read its source.
-            gid = self._lease.user.gid
+            user = self._lease.user
             for path, mode in ((stage / "bot.py", 0o640), (stage / "catbot.py", 0o640), (stage, 0o750)):
-                os.chown(path, 0, gid)
+                os.chown(path, 0, user.gid)
                 os.chmod(path, mode)
+            if self.mode is not Mode.BWRAP:
+                os.chown(stage / "tmp", user.uid, user.gid)
         self._stage = stage
 
     def _encode(self, message: dict[str, Any]) -> bytes:
@@ -383,17 +390,59 @@ class BotProcess:
         return f"exited with code {code}"
 
 
-def _kill_all_processes_of(uid: int, gid: int) -> None:
-    """SIGKILL every process of ``uid`` (kill(-1) from a child that became that uid)."""
+def _stage_parent(lease: SlotLease | None) -> str | None:
+    """Where bot files are staged: for jailed bots, a root directory others may cross but not
+    list (mode 0711), so a stage left by a killed worker cannot be found by a later bot."""
+    if lease is None:
+        return None
+    parent = os.path.join(LOCK_DIR, "stage")
+    os.makedirs(parent, mode=0o711, exist_ok=True)
+    for path in (LOCK_DIR, parent):
+        os.chmod(path, 0o711)
+    return parent
+
+
+def _kill_all_processes_of(uid: int, gid: int, *, wait_seconds: float = 2.0) -> None:
+    """SIGKILL every process of ``uid`` and wait (up to ``wait_seconds``) until none is alive.
+
+    kill(-1) from a child that became that uid reaches all of that uid's processes at once,
+    which beats a fork bomb; a /proc sweep then catches stragglers and tells when all are gone.
+    """
     pid = os.fork()
     if pid == 0:  # pragma: no cover - runs in the child
         try:
             os.setgroups([])
             os.setgid(gid)
             os.setuid(uid)
-            for _ in range(3):
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(-1, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.kill(-1, signal.SIGKILL)
         finally:
             os._exit(0)
     os.waitpid(pid, 0)
+    deadline = time.monotonic() + wait_seconds
+    while True:
+        alive = _live_pids_of(uid)
+        if not alive or time.monotonic() > deadline:
+            return
+        for target in alive:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(target, signal.SIGKILL)
+        time.sleep(0.002)
+
+
+def _live_pids_of(uid: int) -> list[int]:
+    """Pids of ``uid``'s processes that are not zombies (zombies are their parent's to reap)."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            if entry.stat().st_uid != uid:
+                continue
+            with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                state = handle.read().rsplit(b")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state not in (b"Z", b"X"):
+            found.append(int(entry.name))
+    return found

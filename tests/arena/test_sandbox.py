@@ -20,7 +20,13 @@ from arena.sandbox import (
     resolve_mode,
 )
 from arena.sandbox.seccomp_policy import seccomp_program
-from tests.arena.bots import FAST_LIMITS, bot_source, processes_of_bot_users, unavailable_reason
+from tests.arena.bots import (
+    FAST_LIMITS,
+    bot_source,
+    processes_of_bot_users,
+    safe_modes,
+    unavailable_reason,
+)
 
 LEGAL = [{"type": "take", "line": "row 1"}, {"type": "take", "line": "row 2"}]
 ACT = {"type": "act", "seat": 0, "turn": 0, "observation": {"you": 0}, "legal_actions": LEGAL}
@@ -53,7 +59,7 @@ def started(name: str, mode: Mode, limits: Limits = FAST_LIMITS) -> tuple[BotPro
 # -- modes --------------------------------------------------------------------------------
 
 def test_detected_mode_is_the_strongest_that_works() -> None:
-    working = [m for m in (Mode.BWRAP, Mode.RLIMITS_SECCOMP) if unavailable_reason(m) is None]
+    working = safe_modes()
     if not working:
         with pytest.raises(SandboxUnavailable, match="unsafe"):
             detect_mode()

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from arena.sandbox import Limits, Mode
-from arena.sandbox.modes import _probe
+from arena.sandbox.modes import missing_requirements
 from arena.sandbox.slots import slot_users
 
 BOTS_DIR = Path(__file__).resolve().parent
@@ -26,13 +26,19 @@ def bot_source(name: str, **constants: object) -> bytes:
     return text.encode()
 
 
-def safe_modes() -> list[Mode]:
-    """The jailing modes this machine supports (CI runs as root with bubblewrap: both)."""
-    return [mode for mode in (Mode.BWRAP, Mode.RLIMITS_SECCOMP) if _probe(mode) is None]
-
-
 def unavailable_reason(mode: Mode) -> str | None:
-    return _probe(mode)
+    """Why ``mode`` cannot be tested here (not root, no bwrap...), or None.
+
+    Only missing prerequisites skip tests: a mode whose prerequisites are all present but
+    whose probe fails is a broken sandbox, and its tests run and fail.
+    """
+    missing = missing_requirements(mode)
+    return "; ".join(missing) if missing else None
+
+
+def safe_modes() -> list[Mode]:
+    """The jailing modes this machine has the prerequisites for (CI as root with bwrap: both)."""
+    return [mode for mode in (Mode.BWRAP, Mode.RLIMITS_SECCOMP) if unavailable_reason(mode) is None]
 
 
 def processes_of_bot_users() -> list[int]:

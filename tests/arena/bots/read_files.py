@@ -1,4 +1,5 @@
 import glob
+import os
 
 PROJECT_FILE = None  # filled in by the test: a file of the project checkout
 
@@ -18,7 +19,9 @@ def choose(observation, legal_actions):
         _try("project", PROJECT_FILE)
     _try("passwd", "/etc/passwd")
     _try("root-home", "/root/.bashrc")
-    others = [p for p in glob.glob("/tmp/catleague-bot-*/bot.py")]
+    mine = os.path.dirname(os.path.abspath(__file__))
+    found = glob.glob("/tmp/catleague-bot-*/bot.py") + glob.glob("/run/catleague-sandbox/*/*/bot.py")
+    others = [p for p in found if os.path.dirname(p) != mine]
     print(f"CONTAINED other-bots-listing: {len(others)} found", flush=True)
     for path in others:
         _try("other-bot", path)

@@ -1,0 +1,346 @@
+"""Play one match between bots and return its arena match log. A plain function: no Django, no Celery.
+
+The engine runs here; each sandboxed bot sees only its own seat's observation. Built-in
+strategies (``engine.strategies``) are trusted code from this repository and run in this
+process with a random generator derived from the match seed, so they cost no sandbox start-up.
+
+Time: a move may take ``limits.move_ms``; time beyond comes out of the seat's ``bank_ms``.
+An overrun, crash, invalid or illegal answer is a fault: the seat's fallback action (the
+first legal action, in the engine's stable order) is played and recorded instead. After
+``limits.max_faults`` faults the bot forfeits: it keeps its seat, plays fallback actions to the
+end without being asked, and ranks below every bot that did not forfeit. The match always
+finishes, and every bot process is killed before :func:`run_match` returns.
+
+>>> log = run_match(seed=1, bots=["random", "greedy"])  # doctest: +SKIP
+>>> log["result"]["ranks"]                               # doctest: +SKIP
+[2, 1]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import engine
+from engine.errors import EngineError
+from engine.strategies import get as get_strategy
+from engine.strategies import names as strategy_names
+
+from .sandbox import BotProcess, Limits, Mode, SandboxUnavailable, Status, resolve_mode
+
+SCHEMA = "catleague.match-log/1"
+PROTOCOL = "catleague.bot/1"
+MAX_BOT_BYTES = 256 * 1024
+
+__all__ = ["MAX_BOT_BYTES", "SCHEMA", "BotSpec", "BotSpecError", "Limits", "run_match"]
+
+
+class BotSpecError(ValueError):
+    """A bot that cannot be played: unknown built-in, missing file, too big, not UTF-8."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A seat's player: a bot's source code (sandboxed) or a built-in strategy (in-process).
+
+    >>> BotSpec.parse("greedy").kind
+    'builtin'
+    >>> BotSpec.from_source("def choose(o, legal):\\n    return 0\\n", name="zero").kind
+    'file'
+    """
+
+    kind: str  # "file" | "builtin"
+    name: str
+    source: bytes = b""
+
+    @classmethod
+    def builtin(cls, name: str) -> BotSpec:
+        if name not in strategy_names():
+            raise BotSpecError(f"no built-in strategy {name!r} (built-ins: {', '.join(strategy_names())})")
+        return cls("builtin", name)
+
+    @classmethod
+    def from_source(cls, source: str | bytes, *, name: str = "bot.py") -> BotSpec:
+        """A bot from its code; refuses oversized or non-UTF-8 code (the sandbox runs anything else)."""
+        data = source.encode() if isinstance(source, str) else source
+        if len(data) > MAX_BOT_BYTES:
+            raise BotSpecError(f"{name}: {len(data)} bytes; a bot may have at most {MAX_BOT_BYTES}")
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise BotSpecError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        return cls("file", name, data)
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> BotSpec:
+        path = Path(path)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise BotSpecError(f"cannot read bot file {path}: {exc.strerror}") from None
+        return cls.from_source(data, name=path.name)
+
+    @classmethod
+    def parse(cls, text: str) -> BotSpec:
+        """A file when ``text`` ends in ``.py`` or contains a ``/``, else a built-in's name."""
+        if text.endswith(".py") or "/" in text:
+            return cls.from_file(text)
+        return cls.builtin(text)
+
+    @property
+    def sha256(self) -> str | None:
+        return hashlib.sha256(self.source).hexdigest() if self.kind == "file" else None
+
+
+def run_match(
+    *,
+    game: str = "cat-lady",
+    version: str | None = None,
+    seed: int,
+    bots: Sequence[BotSpec | str],
+    limits: Limits | None = None,
+    mode: str | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Play one match and return its arena match log (schema ``catleague.match-log/1``).
+
+    ``bots`` are seats in order (a :class:`BotSpec`, or text for :meth:`BotSpec.parse`);
+    the player count is ``len(bots)``. ``mode`` is a sandbox mode name; None detects the
+    strongest one (only needed when a seat is a bot file). Raises :class:`BotSpecError`,
+    :class:`~arena.sandbox.SandboxUnavailable` or :class:`engine.errors.EngineError` before
+    any move is played when the match cannot be set up.
+    """
+    specs = [spec if isinstance(spec, BotSpec) else BotSpec.parse(spec) for spec in bots]
+    limits = limits or Limits()
+    options = dict(options or {})
+    if options.setdefault("players", len(specs)) != len(specs):
+        raise EngineError(f"options say {options['players']} players but {len(specs)} bots were given")
+    game_obj = engine.load_game(game, version=version, options=options)
+    sandboxed = any(spec.kind == "file" for spec in specs)
+    if sandboxed:
+        sandbox_mode: Mode | None = resolve_mode(mode)
+    else:
+        sandbox_mode = None  # built-ins run in this process; a named mode must still exist
+        if mode is not None and mode not in {m.value for m in Mode}:
+            raise SandboxUnavailable(f"unknown sandbox mode {mode!r}")
+    return _Match(game_obj, seed, specs, limits, sandbox_mode).play()
+
+
+class _Seat:
+    def __init__(self, seat: int, spec: BotSpec, seed: int) -> None:
+        self.seat = seat
+        self.spec = spec
+        self.process: BotProcess | None = None
+        # Trusted built-ins may be seeded from the match seed; sandboxed bots never see it.
+        self.strategy = get_strategy(spec.name) if spec.kind == "builtin" else None
+        self.rng = random.Random(f"{seed}/{seat}/{spec.name}")
+        self.bank_ms = 0.0
+        self.faults: list[dict[str, Any]] = []
+        self.forfeited = False
+
+
+class _Match:
+    def __init__(self, game: Any, seed: int, specs: list[BotSpec], limits: Limits,
+                 mode: Mode | None) -> None:
+        self.game = game
+        self.seed = seed
+        self.limits = limits
+        self.mode = mode
+        self.seats = [_Seat(i, spec, seed) for i, spec in enumerate(specs)]
+        self.steps: list[dict[str, Any]] = []
+        self.timing = {"sandbox_start_ms": 0.0, "bot_think_ms": 0.0, "engine_ms": 0.0,
+                       "teardown_ms": 0.0, "total_ms": 0.0}
+
+    def play(self) -> dict[str, Any]:
+        started = time.perf_counter()
+        try:
+            self._start_bots()
+            state = self._timed_engine(lambda: self.game.new_initial_state(self.seed))
+            while not state.is_terminal():
+                state = self._play_move(state)
+            outcome = self._outcome(state)
+            self._say_goodbye(outcome)
+        finally:
+            teardown = time.perf_counter()
+            for seat in self.seats:
+                if seat.process is not None:
+                    seat.process.close(grace_ms=100)
+            self.timing["teardown_ms"] = (time.perf_counter() - teardown) * 1000
+        self.timing["total_ms"] = (time.perf_counter() - started) * 1000
+        return self._log(state, outcome)
+
+    # -- bots -------------------------------------------------------------------------------
+
+    def _hello(self, seat: _Seat) -> dict[str, Any]:
+        return {
+            "type": "start", "protocol": PROTOCOL, "game": self.game.name,
+            "version": self.game.version, "seat": seat.seat, "num_players": self.game.num_players,
+            "options": dict(self.game.options),
+            "limits": {key: getattr(self.limits, key)
+                       for key in ("move_ms", "bank_ms", "max_faults", "memory_mb", "cpu_seconds")},
+        }
+
+    def _start_bots(self) -> None:
+        begun = time.perf_counter()
+        sandboxed = [seat for seat in self.seats if seat.spec.kind == "file"]
+        for seat in sandboxed:
+            assert self.mode is not None
+            seat.bank_ms = float(self.limits.bank_ms)
+            seat.process = BotProcess(seat.spec.source, mode=self.mode, limits=self.limits)
+            seat.process.start(self._hello(seat))  # all start at once; their start-ups overlap
+        for seat in sandboxed:
+            assert seat.process is not None
+            ready = seat.process.wait_ready()
+            if ready.status is not Status.OK:
+                self._fault(seat, step=None, status=ready.status, reason=f"start-up: {ready.reason}")
+        self.timing["sandbox_start_ms"] += (time.perf_counter() - begun) * 1000
+
+    def _ask_builtin(self, seat: _Seat, observation: dict[str, Any],
+                     legal: list[Any]) -> tuple[Any, Status, str, float]:
+        assert seat.strategy is not None
+        begun = time.perf_counter()
+        action = seat.strategy.choose(observation, legal, seat.rng)
+        ms = (time.perf_counter() - begun) * 1000
+        if action not in legal:
+            return None, Status.ILLEGAL, f"built-in {seat.spec.name} chose {action}", ms
+        return action, Status.OK, "", ms
+
+    def _ask_sandboxed(self, seat: _Seat, state: Any, observation: dict[str, Any],
+                       legal: list[Any]) -> tuple[Any, Status, str, float]:
+        process = seat.process
+        assert process is not None
+        if not process.alive:
+            # Killed after an earlier fault (or never started): a fresh process, same hello.
+            begun = time.perf_counter()
+            ready = process.restart()
+            self.timing["sandbox_start_ms"] += (time.perf_counter() - begun) * 1000
+            if ready.status is not Status.OK:
+                return None, ready.status, f"restart: {ready.reason}", 0.0
+        legal_json = self._timed_engine(lambda: [action.to_json() for action in legal])
+        reply = process.request(
+            {"type": "act", "seat": seat.seat, "turn": state.turn, "observation": observation,
+             "legal_actions": legal_json},
+            timeout_ms=self.limits.move_ms + seat.bank_ms,
+        )
+        seat.bank_ms = max(0.0, seat.bank_ms - max(0.0, reply.ms - self.limits.move_ms))
+        if reply.status is not Status.OK:
+            return None, reply.status, reply.reason, reply.ms
+        action, status, reason = self._read_choice(reply.message or {}, legal, legal_json)
+        return action, status, reason, reply.ms
+
+    def _read_choice(self, message: dict[str, Any], legal: list[Any],
+                     legal_json: list[dict[str, Any]]) -> tuple[Any, Status, str]:
+        if "error" in message:
+            return None, Status.INVALID, f"the bot raised {str(message['error'])[:200]}"
+        if "index" in message:
+            index = message["index"]
+            if not isinstance(index, int) or isinstance(index, bool):
+                return None, Status.INVALID, f"index is not an integer: {index!r:.80}"
+            if not 0 <= index < len(legal):
+                return None, Status.ILLEGAL, f"index {index} is not in 0..{len(legal) - 1}"
+            return legal[index], Status.OK, ""
+        if "action" not in message:
+            return None, Status.INVALID, 'no "action" or "index" in the answer'
+        chosen = message["action"]
+        if isinstance(chosen, dict) and chosen in legal_json:
+            return legal[legal_json.index(chosen)], Status.OK, ""
+        try:
+            action = (self.game.parse_action(chosen) if isinstance(chosen, str)
+                      else self.game.action_from_json(chosen))
+        except EngineError as exc:
+            return None, Status.INVALID, f"not an action: {str(exc)[:200]}"
+        if action in legal:
+            return action, Status.OK, ""
+        return None, Status.ILLEGAL, f"{action} is not legal now"
+
+    def _fault(self, seat: _Seat, *, step: int | None, status: Status, reason: str) -> None:
+        seat.faults.append({"step": step, "status": str(status), "reason": reason})
+        if len(seat.faults) >= self.limits.max_faults and not seat.forfeited:
+            seat.forfeited = True
+            if seat.process is not None:
+                seat.process.kill()  # it will never be asked again
+
+    # -- moves ------------------------------------------------------------------------------
+
+    def _timed_engine(self, call: Any) -> Any:
+        begun = time.perf_counter()
+        try:
+            return call()
+        finally:
+            self.timing["engine_ms"] += (time.perf_counter() - begun) * 1000
+
+    def _play_move(self, state: Any) -> Any:
+        seat = self.seats[state.current_player]
+        legal = self._timed_engine(state.legal_actions)
+        fallback = legal[0]  # the engine's order is stable, so the fallback is deterministic
+        if seat.forfeited:
+            action, status, reason, ms = None, Status.FORFEITED, "", 0.0
+        else:
+            observation = self._timed_engine(lambda: state.observation(seat.seat))
+            if seat.spec.kind == "builtin":
+                action, status, reason, ms = self._ask_builtin(seat, observation, legal)
+            else:
+                action, status, reason, ms = self._ask_sandboxed(seat, state, observation, legal)
+            self.timing["bot_think_ms"] += ms
+            if status is not Status.OK:
+                self._fault(seat, step=len(self.steps), status=status, reason=reason)
+        played = action if action is not None else fallback
+        self.steps.append({
+            "seat": seat.seat, "action": played.to_json(), "ms": round(ms, 3),
+            "status": str(status), "reason": reason,
+        })
+        return self._timed_engine(lambda: state.apply(played))
+
+    def _outcome(self, state: Any) -> dict[str, Any]:
+        score = self._timed_engine(state.result)
+        engine_ranks = [player.rank for player in score.players]
+        # Forfeits rank below everyone who played on; among themselves, by the engine's ranks.
+        keys = [(seat.forfeited, engine_ranks[seat.seat]) for seat in self.seats]
+        ranks = [1 + sum(other < key for other in keys) for key in keys]
+        return {
+            "scores": [player.total for player in score.players],
+            "engine_ranks": engine_ranks,
+            "ranks": ranks,
+            "winners": [i for i, rank in enumerate(ranks) if rank == 1 and not self.seats[i].forfeited],
+            "forfeited": [seat.seat for seat in self.seats if seat.forfeited],
+            "score_sheet": score.to_json(),
+        }
+
+    def _say_goodbye(self, outcome: dict[str, Any]) -> None:
+        summary = {key: outcome[key] for key in ("scores", "ranks", "winners", "forfeited")}
+        for seat in self.seats:
+            if seat.process is not None and seat.process.alive:
+                seat.process.notify({"type": "end", "result": summary})
+
+    def _log(self, state: Any, outcome: dict[str, Any]) -> dict[str, Any]:
+        def rounded(value: float) -> float:
+            return round(value, 3)
+
+        return {
+            "schema": SCHEMA,
+            "game": self.game.name,
+            "version": self.game.version,
+            "seed": self.seed,
+            "options": dict(self.game.options),
+            "limits": self.limits.to_json(),
+            "sandbox_mode": str(self.mode) if self.mode is not None else None,
+            "players": [
+                {"seat": seat.seat, "bot": seat.spec.name, "kind": seat.spec.kind,
+                 "sha256": seat.spec.sha256}
+                for seat in self.seats
+            ],
+            "steps": self.steps,
+            "faults": [seat.faults for seat in self.seats],
+            "forfeited": outcome["forfeited"],
+            "stderr": [seat.process.stderr if seat.process else "" for seat in self.seats],
+            "starts": [seat.process.starts if seat.process else 0 for seat in self.seats],
+            "engine_log": engine.make_log(self.game, self.seed, list(state.history)),
+            "result": {key: outcome[key] for key in ("scores", "engine_ranks", "ranks", "winners",
+                                                     "score_sheet")},
+            "timing": {key: rounded(value) for key, value in self.timing.items()},
+        }
