@@ -1,4 +1,4 @@
-"""A complete Cat Lady bot: it takes the action worth the most points right now.
+"""A complete Cat Lady bot: it plays a random legal action (replace choose() with your ideas).
 
 Copy this file, change ``choose`` and test it locally:
     python manage.py play my_bot.py random random random --seed 1
