@@ -167,9 +167,11 @@ class _Match:
             self._say_goodbye(outcome)
         finally:
             teardown = time.perf_counter()
-            for seat in self.seats:
-                if seat.process is not None:
-                    seat.process.close(grace_ms=100)
+            processes = [seat.process for seat in self.seats if seat.process is not None]
+            for process in processes:
+                process.end_input()  # all wind down together, then each is reaped or killed
+            for process in processes:
+                process.close(grace_ms=100)
             self.timing["teardown_ms"] = (time.perf_counter() - teardown) * 1000
         self.timing["total_ms"] = (time.perf_counter() - started) * 1000
         return self._log(state, outcome)

@@ -208,12 +208,17 @@ class BotProcess:
             _kill_all_processes_of(self._lease.user.uid, self._lease.user.gid)
         self._close_pipes(proc)
 
-    def close(self, *, grace_ms: float = 200) -> None:
-        """End the match for this bot: let it exit on its own briefly, then kill, then clean up."""
+    def end_input(self) -> None:
+        """Close the bot's stdin (catbot then exits on its own); lets several bots wind down at once."""
         if self._proc is not None and self._pipes is not None and self._proc.stdin is not None:
             with contextlib.suppress(OSError):
-                self._proc.stdin.close()  # end of input: catbot exits on its own
+                self._proc.stdin.close()
             self._pipes.open.discard(self._pipes.stdin)
+
+    def close(self, *, grace_ms: float = 200) -> None:
+        """End the match for this bot: let it exit on its own briefly, then kill, then clean up."""
+        self.end_input()
+        if self._proc is not None:
             deadline = time.monotonic() + grace_ms / 1000
             while self._proc.poll() is None and time.monotonic() < deadline:
                 self._pump(b"", want_line=False, deadline=min(deadline, time.monotonic() + 0.01),
