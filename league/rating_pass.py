@@ -183,10 +183,6 @@ def refresh_standings(league: League, player_ids: Iterable[int]) -> None:
     ids = set(player_ids)
     if not ids:
         return
-    history = Participant.objects.filter(
-        game__league=league, game__rated=True, player_id=OuterRef("player_id"),
-        rating_after__isnull=False,
-    ).order_by(*_PLAY_ORDER_DESC)
     rows = (
         Participant.objects.filter(game__league=league, player_id__in=ids)
         .values("player_id")
@@ -196,19 +192,35 @@ def refresh_standings(league: League, player_ids: Iterable[int]) -> None:
             wins=Count("id", filter=Q(rank=1)),
             placement=Coalesce(Sum("rank"), 0),
             last_played=Max("game__played_on"),
+        )
+    )
+    # The ratings come from a query of their own, one subquery per player: in the grouped query
+    # above, Django puts subqueries in the GROUP BY, and they would run once per game played.
+    history = Participant.objects.filter(
+        game__league=league, game__rated=True, player_id=OuterRef("pk"),
+        rating_after__isnull=False,
+    ).order_by(*_PLAY_ORDER_DESC)
+    latest = {
+        row["pk"]: row
+        for row in Player.objects.filter(pk__in=ids).order_by().annotate(
             rating=Subquery(history.values("rating_after")[:1]),
             trend_base=Subquery(history.values("rating_before")[TREND_GAMES - 1 : TREND_GAMES]),
             first_before=Subquery(
                 history.order_by(*_PLAY_ORDER_ASC).values("rating_before")[:1]
             ),
-        )
-    )
+        ).values("pk", "rating", "trend_base", "first_before")
+    }
     existing = {r.player_id: r for r in PlayerRating.objects.filter(league=league, player_id__in=ids)}
     to_create, to_update, seen = [], [], set()
     for row in rows:
         seen.add(row["player_id"])
-        rating = row["rating"] if row["rating"] is not None else league.initial_rating
-        base = row["trend_base"] if row["trend_base"] is not None else row["first_before"]
+        history_row = latest[row["player_id"]]
+        rating = history_row["rating"]
+        if rating is None:
+            rating = league.initial_rating
+        base = history_row["trend_base"]
+        if base is None:
+            base = history_row["first_before"]
         standing = existing.get(row["player_id"]) or PlayerRating(
             league=league, player_id=row["player_id"]
         )

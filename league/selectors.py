@@ -64,7 +64,7 @@ def standings(*, league: League, season: Season | None = None) -> list[StandingR
         ]
         return _positioned(rows, league)
     in_season = Participant.objects.filter(
-        game__league=league, game__season=season, player_id=OuterRef("player_id"),
+        game__league=league, game__season=season, player_id=OuterRef("pk"),
         game__rated=True, rating_after__isnull=False,
     )
     last = in_season.order_by(
@@ -75,7 +75,7 @@ def standings(*, league: League, season: Season | None = None) -> list[StandingR
         "game__played_on", F("game__played_time").asc(nulls_first=True),
         "game__content_key", "game__id",
     )
-    aggregated = (
+    aggregated = list(
         Participant.objects.filter(game__league=league, game__season=season)
         .values("player_id", player_name=F("player__name"))
         .annotate(
@@ -84,17 +84,27 @@ def standings(*, league: League, season: Season | None = None) -> list[StandingR
             wins=Count("id", filter=Q(rank=1)),
             placement=Sum("rank"),
             last_played_on=Max("game__played_on"),
-            rating_end=Subquery(last.values("rating_after")[:1]),
-            rating_start=Subquery(first.values("rating_before")[:1]),
         )
     )
+    # One subquery per player, in a query of its own: in the grouped query above, Django puts
+    # subqueries in the GROUP BY, and they would run once per game played.
+    ends = {
+        player_id: (rating_end, rating_start)
+        for player_id, rating_end, rating_start in Player.objects.filter(
+            pk__in=[r["player_id"] for r in aggregated]
+        ).order_by().annotate(
+            rating_end=Subquery(last.values("rating_after")[:1]),
+            rating_start=Subquery(first.values("rating_before")[:1]),
+        ).values_list("pk", "rating_end", "rating_start")
+    }
     rated_overall = dict(
         PlayerRating.objects.filter(league=league).values_list("player_id", "rated_games")
     )
     rows = []
     for r in aggregated:
-        rating = r["rating_end"] if r["rating_end"] is not None else league.initial_rating
-        start = r["rating_start"] if r["rating_start"] is not None else rating
+        rating_end, rating_start = ends[r["player_id"]]
+        rating = rating_end if rating_end is not None else league.initial_rating
+        start = rating_start if rating_start is not None else rating
         rows.append({
             **r,
             "rating": rating,

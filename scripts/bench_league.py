@@ -1,0 +1,437 @@
+#!/usr/bin/env python
+"""Benchmark the league on PostgreSQL: full rebuild, logged games, standings and history reads.
+
+Builds one Cat Lady league of 500 players and 100,000 games in a database of its own
+(created here and dropped at the end), then prints the figures the README quotes:
+
+    .venv/bin/python scripts/bench_league.py            # the full size, a few minutes
+    .venv/bin/python scripts/bench_league.py --games 5000 --logged 20 --requests 20  # a smoke run
+
+DATABASE_URL names the server and the scratch database (default
+postgres://postgres@127.0.0.1:5432/catleague_bench). The database is DROPPED and re-created, so
+its name must contain "bench"; the development and test databases are refused outright.
+
+Games are bulk-loaded with COPY (going through `services.game_record` 100,000 times would
+take hours), but each one is checked and ranked by `league.catalogue.check_results` and gets
+the content key of `services._content_key`, exactly as a logged game would. Everything timed
+afterwards goes through the real services and the real HTTP stack (django.test.Client).
+Timings are wall-clock on whatever machine runs this: they are noisy on a shared box.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+import urllib.parse
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from psycopg import sql
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/catleague_bench"
+# Databases this script must never drop, whatever DATABASE_URL says.
+PROTECTED = {"catleague", "test_catleague", "postgres", "template0", "template1"}
+
+TARGET_REBUILD_S = 20.0
+TARGET_LOGGED_MS = 50.0
+TARGET_STANDINGS_P95_MS = 100.0
+
+
+# --- the scratch database -------------------------------------------------------------------
+
+
+def _database_name(url: str) -> str:
+    name = urllib.parse.urlsplit(url).path.lstrip("/")
+    if not name or name in PROTECTED or "bench" not in name:
+        sys.exit(f"bench_league: refusing to drop and re-create database {name!r}; "
+                 "use a scratch database whose name contains 'bench'.")
+    return name
+
+
+def _maintenance_url(url: str) -> str:
+    return urllib.parse.urlunsplit(urllib.parse.urlsplit(url)._replace(path="/postgres"))
+
+
+def _recreate_database(url: str) -> None:
+    name = _database_name(url)
+    with psycopg.connect(_maintenance_url(url), autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def _drop_database(url: str) -> None:
+    from django.db import connections
+
+    connections.close_all()
+    name = _database_name(url)
+    with psycopg.connect(_maintenance_url(url), autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+# --- figures --------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """Nearest-rank percentile: the smallest value with at least `fraction` of values at or below.
+
+    >>> percentile([1.0, 2.0, 3.0, 4.0], 0.95)
+    4.0
+    """
+    ordered = sorted(values)
+    rank = max(1, math.ceil(fraction * len(ordered)))
+    return ordered[rank - 1]
+
+
+def summary_ms(seconds: list[float]) -> dict[str, float]:
+    ms = [s * 1000 for s in seconds]
+    return {"n": len(ms), "median": statistics.median(ms), "p95": percentile(ms, 0.95),
+            "max": max(ms)}
+
+
+@contextmanager
+def stopwatch(label: str) -> Iterator[None]:
+    print(f"  {label} ...", end="", flush=True)
+    start = time.perf_counter()
+    yield
+    print(f" {time.perf_counter() - start:.1f} s", flush=True)
+
+
+# --- building the league --------------------------------------------------------------------
+
+
+def build_league(*, players_count: int, games_count: int, years: int, seed: int):
+    """One league, its members and seasons, and `games_count` games loaded with COPY."""
+    from django.contrib.auth import get_user_model
+    from django.core.management.color import no_style
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from league import services
+    from league.catalogue import check_results
+    from league.models import Game, Membership, Participant, Player
+
+    rng = random.Random(seed)
+    organiser = get_user_model().objects.create_user("bench-organiser", password=None)
+    league = services.league_create(name="Bench Cat Club", slug="bench-club", game="cat-lady",
+                                    by=organiser)
+    players = Player.objects.bulk_create(
+        Player(name=f"Bench player {index:04d}") for index in range(1, players_count + 1)
+    )
+    Membership.objects.bulk_create(Membership(league=league, player=p) for p in players)
+
+    today = timezone.localdate()
+    last_day = today - dt.timedelta(days=1)
+    first_day = last_day - dt.timedelta(days=365 * years)
+    seasons = {
+        year: services.season_create(league=league, name=f"{year} season",
+                                     starts_on=dt.date(year, 1, 1), ends_on=dt.date(year, 12, 31),
+                                     by=organiser)
+        for year in range(first_day.year, today.year + 1)
+    }
+
+    span = (last_day - first_day).days
+    dates = sorted(first_day + dt.timedelta(days=rng.randint(0, span)) for _ in range(games_count))
+    now = timezone.now()
+    game_rows: list[tuple[Any, ...]] = []
+    participant_rows: list[tuple[Any, ...]] = []
+    participant_id = 0
+    for game_id, played_on in enumerate(dates, start=1):
+        solitaire = rng.random() < 0.01  # a few unrated games, as a real club would log
+        edition = "solitaire" if solitaire else "base"
+        table = rng.sample(players, 1 if solitaire else rng.choice((2, 3, 3, 4)))
+        raw = [{"total_vp": rng.randint(8, 48), "fed_cats": rng.randint(0, 8)} for _ in table]
+        details = {"cat_player_vp": rng.randint(8, 40)} if solitaire else {}
+        checked = check_results("cat-lady", edition, raw, details)
+        season = seasons[played_on.year]
+        as_logged = services._CheckedGame(
+            edition=edition, played_on=played_on, played_time=None, season=season,
+            participants=[(player, seat, result, rank) for seat, (player, result, rank)
+                          in enumerate(zip(table, checked.results, checked.ranks, strict=True), 1)],
+            details=checked.details, rated=checked.rated and len(table) >= 2, headline="total_vp",
+        )
+        game_rows.append((
+            game_id, league.pk, season.pk, "cat-lady", edition, played_on, None, "Club room", "",
+            json.dumps(checked.details), as_logged.rated,
+            services._content_key(league, as_logged), organiser.pk, now, now,
+        ))
+        for player, seat, result, rank in as_logged.participants:
+            participant_id += 1
+            participant_rows.append((participant_id, game_id, player.pk, seat, json.dumps(result),
+                                     int(result["total_vp"]), rank))
+
+    game_columns = ["id", "league_id", "season_id", "game", "edition", "played_on", "played_time",
+                    "place", "notes", "details", "rated", "content_key", "logged_by_id",
+                    "created_at", "updated_at"]
+    participant_columns = ["id", "game_id", "player_id", "seat", "result", "score", "rank"]
+    with transaction.atomic(), connection.cursor() as cursor:
+        raw_cursor = cursor.cursor
+        for model, columns, rows in ((Game, game_columns, game_rows),
+                                     (Participant, participant_columns, participant_rows)):
+            statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
+                sql.Identifier(model._meta.db_table),
+                sql.SQL(", ").join(sql.Identifier(c) for c in columns),
+            )
+            with raw_cursor.copy(statement) as copy:
+                for row in rows:
+                    copy.write_row(row)
+        for statement in connection.ops.sequence_reset_sql(no_style(), [Game, Participant]):
+            cursor.execute(statement)
+    with connection.cursor() as cursor:
+        # A production database analyses a bulk load within a minute (autovacuum); do it now.
+        cursor.execute("ANALYZE")
+    return league, organiser, players, seasons, len(participant_rows)
+
+
+# --- the timed parts ------------------------------------------------------------------------
+
+
+class PathCounter:
+    """Counts which rating path `services.game_record` took, by wrapping the two functions."""
+
+    def __init__(self) -> None:
+        from league import rating_pass
+
+        self.module = rating_pass
+        self.counts = {"incremental": 0, "rebuild_from": 0}
+        self._originals = (rating_pass._rate_one, rating_pass.rebuild_from)
+
+    def __enter__(self) -> PathCounter:
+        rate_one, rebuild_from = self._originals
+
+        def counted_rate_one(*args, **kwargs):
+            self.counts["incremental"] += 1
+            return rate_one(*args, **kwargs)
+
+        def counted_rebuild_from(*args, **kwargs):
+            self.counts["rebuild_from"] += 1
+            return rebuild_from(*args, **kwargs)
+
+        self.module._rate_one = counted_rate_one
+        self.module.rebuild_from = counted_rebuild_from
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.module._rate_one, self.module.rebuild_from = self._originals
+
+
+def random_table(rng: random.Random, players: list) -> list:
+    from league import services
+
+    table = rng.sample(players, rng.choice((2, 3, 3, 4)))
+    # Distinct fed cats: a tie on total VP is always broken, so no game is refused.
+    fed = rng.sample(range(0, 12), len(table))
+    return [services.ParticipantInput(player_id=p.pk, seat=seat,
+                                      result={"total_vp": rng.randint(8, 48), "fed_cats": f})
+            for seat, (p, f) in enumerate(zip(table, fed, strict=True), start=1)]
+
+
+def time_logged_games(*, league, organiser, players, rng, dates_and_times) -> tuple[list[float], dict]:
+    from league import services
+
+    seconds = []
+    with PathCounter() as paths:
+        for played_on, played_time in dates_and_times:
+            participants = random_table(rng, players)
+            start = time.perf_counter()
+            services.game_record(league=league, participants=participants, played_on=played_on,
+                                 played_time=played_time, logged_by=organiser, edition="base",
+                                 place="Club room")
+            seconds.append(time.perf_counter() - start)
+    return seconds, dict(paths.counts)
+
+
+def time_requests(client, urls: Callable[[int], str], count: int, warm_up: int = 5) -> list[float]:
+    for index in range(warm_up):
+        client.get(urls(index))
+    seconds = []
+    for index in range(count):
+        url = urls(index)
+        start = time.perf_counter()
+        response = client.get(url)
+        seconds.append(time.perf_counter() - start)
+        if response.status_code != 200:
+            raise SystemExit(f"bench_league: GET {url} answered {response.status_code}")
+    return seconds
+
+
+def queries_for(client, url: str) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        client.get(url)
+    return len(captured.captured_queries)
+
+
+# --- main -----------------------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=500)
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--years", type=int, default=4, help="Spread the games over this many years")
+    parser.add_argument("--logged", type=int, default=200, help="Games logged today, one by one")
+    parser.add_argument("--untimed", type=int, default=50,
+                        help="Games logged today with no time of day (the usual club entry)")
+    parser.add_argument("--requests", type=int, default=200, help="Requests per endpoint")
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--keep", action="store_true", help="Keep the database afterwards")
+    args = parser.parse_args()
+
+    url = os.environ.get("DATABASE_URL", DEFAULT_URL)
+    _recreate_database(url)
+    os.environ["DATABASE_URL"] = url
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    import django
+
+    django.setup()
+    try:
+        return run(args, url)
+    finally:
+        if not args.keep:
+            _drop_database(url)
+
+
+def run(args: argparse.Namespace, url: str) -> int:
+    from django.core.management import call_command
+    from django.test import Client
+    from django.utils import timezone
+
+    from league import services
+    from league.models import Game, Participant
+
+    print(f"Catleague league benchmark, {dt.datetime.now():%Y-%m-%d %H:%M}")
+    print(f"  python {platform.python_version()}, {platform.system()} {platform.machine()}, "
+          f"{os.cpu_count()} CPUs, database {_database_name(url)} (dropped at the end"
+          f"{' unless --keep' if not args.keep else ': KEPT'})")
+    ok = True
+    with stopwatch("migrations"):
+        call_command("migrate", verbosity=0)
+    with stopwatch(f"building {args.players} players and {args.games:,} games (COPY)"):
+        league, organiser, players, seasons, participant_count = build_league(
+            players_count=args.players, games_count=args.games, years=args.years, seed=args.seed)
+    print(f"  {Game.objects.count():,} games, {participant_count:,} participants, "
+          f"{len(seasons)} seasons")
+
+    # 1. Full rebuild.
+    start = time.perf_counter()
+    report = services.ratings_rebuild(league=league)
+    rebuild_s = time.perf_counter() - start
+    print(f"  full rebuild {rebuild_s:.1f} s: {report.games_rated:,} games rated, "
+          f"{report.players} players, zero-sum {'OK' if report.zero_sum else 'VIOLATED'} "
+          f"(max per game {report.max_game_imbalance:.1e}, total {report.total_imbalance:.1e})")
+    ok &= report.zero_sum
+
+    rng = random.Random(args.seed + 1)
+    today = timezone.localdate()
+
+    # 2. Games logged today. With no time of day they sort first on their day and among
+    # themselves by content key, so a new one often lands before an earlier one of today and
+    # replays today's games (rebuild_from); that is measured separately, and first, because a
+    # game with a time sorts after every untimed game of the day.
+    untimed_s, untimed_paths = time_logged_games(
+        league=league, organiser=organiser, players=players, rng=rng,
+        dates_and_times=[(today, None)] * args.untimed)
+    # Increasing times of day: each game comes after every other game, the incremental path.
+    morning = dt.datetime.combine(today, dt.time(0, 0))
+    timed = [(today, (morning + dt.timedelta(seconds=20 * (i + 1))).time()) for i in range(args.logged)]
+    logged_s, logged_paths = time_logged_games(
+        league=league, organiser=organiser, players=players, rng=rng, dates_and_times=timed)
+    print(f"  logged today with increasing times: paths {logged_paths}")
+    print(f"  logged today with no time:          paths {untimed_paths}")
+
+    # 3. Backdated games: the rating pass replays every game from their date.
+    backdated: list[tuple[str, float, int]] = []
+    for days in (7, 30, 365, 365 * args.years - 1):
+        played_on = today - dt.timedelta(days=days)
+        replayed = Game.objects.filter(league=league, played_on__gte=played_on).count()
+        seconds, _ = time_logged_games(league=league, organiser=organiser, players=players,
+                                       rng=rng, dates_and_times=[(played_on, None)])
+        backdated.append((f"{days} days back", seconds[0], replayed + 1))
+
+    # The backdated and logged games must leave the ratings exactly as a rebuild would.
+    before = dict(Participant.objects.filter(game__league=league)
+                  .values_list("id", "rating_after"))
+    report_after = services.ratings_rebuild(league=league)
+    after = dict(Participant.objects.filter(game__league=league).values_list("id", "rating_after"))
+    drift = max(abs((before[k] or 0.0) - (after[k] or 0.0)) for k in after)
+    print(f"  incremental vs full rebuild: largest difference {drift:.1e} "
+          f"(zero-sum {'OK' if report_after.zero_sum else 'VIOLATED'})")
+    ok &= drift <= 1e-6 and report_after.zero_sum
+
+    # 4. Reads through the HTTP stack, as an anonymous visitor of a public league.
+    client = Client()
+    standings_url = f"/api/leagues/{league.pk}/standings/"
+    season = seasons[max(y for y in seasons if y < today.year)]  # the last full season
+    season_url = f"{standings_url}?season={season.pk}"
+    player_ids = [p.pk for p in players]
+
+    def history_url(index: int) -> str:
+        return f"/api/players/{player_ids[index % len(player_ids)]}/ratings/?league={league.pk}"
+
+    def full_history_url(index: int) -> str:
+        return history_url(index) + "&limit=1000"
+
+    reads = {
+        "standings": (lambda _: standings_url, args.requests),
+        "rating history (page of 50)": (history_url, args.requests),
+        "rating history (whole, ~600)": (full_history_url, max(1, args.requests // 4)),
+        "season standings": (lambda _: season_url, max(1, args.requests // 4)),
+    }
+    read_figures = {}
+    for label, (urls, count) in reads.items():
+        seconds = time_requests(client, urls, count)
+        read_figures[label] = (summary_ms(seconds), queries_for(client, urls(0)))
+
+    # --- the table ---------------------------------------------------------------------------
+    def verdict(value: float, target: float) -> str:
+        return f"target < {target:g}: {'met' if value < target else 'MISSED'}"
+
+    logged = summary_ms(logged_s)
+    untimed = summary_ms(untimed_s) if untimed_s else None
+    standings = read_figures["standings"][0]
+    print()
+    print(f"{'figure':<44} {'n':>5} {'median':>10} {'p95':>10} {'max':>10}")
+    print("-" * 82)
+    print(f"{'full rebuild (s)':<44} {1:>5} {rebuild_s:>10.2f} {'':>10} {'':>10}  "
+          f"{verdict(rebuild_s, TARGET_REBUILD_S)} s")
+    print(f"{'game logged, after every game (ms)':<44} {logged['n']:>5} {logged['median']:>10.1f} "
+          f"{logged['p95']:>10.1f} {logged['max']:>10.1f}  "
+          f"{verdict(logged['p95'], TARGET_LOGGED_MS)} ms (p95)")
+    if untimed:
+        print(f"{'game logged today, no time of day (ms)':<44} {untimed['n']:>5} "
+              f"{untimed['median']:>10.1f} {untimed['p95']:>10.1f} {untimed['max']:>10.1f}")
+    for label, seconds, replayed in backdated:
+        name = f"backdated {label}, {replayed:,} games (ms)"
+        print(f"{name:<44} {1:>5} {seconds * 1000:>10.1f}")
+    for label, (figures, queries) in read_figures.items():
+        name = f"GET {label} (ms, {queries} queries)"
+        line = (f"{name:<44} {figures['n']:>5} {figures['median']:>10.1f} "
+                f"{figures['p95']:>10.1f} {figures['max']:>10.1f}")
+        if label == "standings":
+            line += f"  {verdict(standings['p95'], TARGET_STANDINGS_P95_MS)} ms (p95)"
+        print(line)
+    print("-" * 82)
+    print("Wall-clock times on a shared machine: other processes add noise, mostly to p95 and max.")
+    if not ok:
+        print("bench_league: a correctness check failed (see above).", file=sys.stderr)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
