@@ -10,14 +10,15 @@ depend only on the set of games, never on the order they were logged in.
 from __future__ import annotations
 
 import datetime as dt
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import Count, F, Max, OuterRef, Q, Subquery, Sum
-from django.db.models.functions import Coalesce
+from django.db.models import F, Sum, Window
+from django.db.models.functions import RowNumber
 
-from league.models import Game, League, Participant, Player, PlayerRating
+from league.models import Game, League, Participant, PlayerRating
 from league.ratings import Seat, rate_game
 
 # The trend is the rating change over this many of the player's most recent rated games.
@@ -66,34 +67,73 @@ def after_change(
         )
         is_last = earliest >= game.played_on and (later is None or _play_key(later) < _play_key(game))
         if is_last:
-            _rate_one(league, game)
-        else:
-            rebuild_from(league, earliest, also_players=players)
+            # One read of these players' games serves both the rating and the standings.
+            played = _games_of(league, players)
+            _rate_one(league, game, played)
+            refresh_standings(league, players, played=played)
             return
+        rebuild_from(league, earliest, also_players=players)
+        return
     refresh_standings(league, players)
 
 
 def _current_ratings(league: League, player_ids: Iterable[int], before: dt.date | None) -> dict[int, float]:
     """Each player's rating going into `before` (or now, if None)."""
+    ids = set(player_ids)
     history = Participant.objects.filter(
-        game__league=league, game__rated=True, player_id=OuterRef("pk"),
-        rating_after__isnull=False,
+        game__league=league, game__rated=True, player_id__in=ids, rating_after__isnull=False,
     )
     if before is not None:
         history = history.filter(game__played_on__lt=before)
-    rows = Player.objects.filter(pk__in=set(player_ids)).annotate(
-        last=Subquery(history.order_by(*_PLAY_ORDER_DESC).values("rating_after")[:1])
-    ).values_list("pk", "last")
-    ratings = {pid: league.initial_rating for pid in player_ids}
-    for player_id, last in rows:
+    # One pass with a window function, rather than a subquery per player that re-reads and
+    # re-sorts the player's whole history.
+    latest = history.order_by().annotate(
+        from_last=Window(RowNumber(), partition_by=F("player_id"), order_by=_PLAY_ORDER_DESC)
+    ).filter(from_last=1).values_list("player_id", "rating_after")
+    ratings = {pid: league.initial_rating for pid in ids}
+    for player_id, last in latest:
         if last is not None:
             ratings[player_id] = last
     return ratings
 
 
-def _rate_one(league: League, game: Game) -> None:
+@dataclass
+class _Played:
+    """One game of one player, as the standings need it."""
+
+    game_id: int
+    rank: int
+    rated: bool
+    played_on: dt.date
+    rating_before: float | None
+    rating_after: float | None
+
+    @property
+    def in_history(self) -> bool:
+        return self.rated and self.rating_after is not None
+
+
+def _games_of(league: League, player_ids: Iterable[int]) -> dict[int, list[_Played]]:
+    """Every game of these players in the league, each player's in play order."""
+    rows = (
+        Participant.objects.filter(game__league=league, player_id__in=set(player_ids))
+        .order_by(*_PLAY_ORDER_ASC)
+        .values_list("player_id", "game_id", "rank", "game__rated", "game__played_on",
+                     "rating_before", "rating_after")
+    )
+    played: dict[int, list[_Played]] = defaultdict(list)
+    for player_id, *values in rows:
+        played[player_id].append(_Played(*values))
+    return played
+
+
+def _rate_one(league: League, game: Game, played: dict[int, list[_Played]]) -> None:
+    """Rate a game that comes after every other rated game; `played` is updated to match."""
     participants = list(game.participants.all())
-    ratings = _current_ratings(league, [p.player_id for p in participants], None)
+    ratings = {}
+    for p in participants:
+        history = [g for g in played.get(p.player_id, ()) if g.in_history]
+        ratings[p.player_id] = history[-1].rating_after if history else league.initial_rating
     changes = rate_game(
         [Seat(p.player_id, ratings[p.player_id], p.rank) for p in participants], league.k_factor
     )
@@ -105,6 +145,10 @@ def _rate_one(league: League, game: Game) -> None:
     Participant.objects.bulk_update(
         participants, ["rating_before", "rating_after", "expected_score", "actual_score"]
     )
+    for change in changes:
+        for entry in played.get(change.player_id, ()):
+            if entry.game_id == game.pk:
+                entry.rating_before, entry.rating_after = change.rating_before, change.rating_after
 
 
 def rebuild_from(league: League, start: dt.date, *, also_players: Iterable[int] = ()) -> int:
@@ -178,58 +222,39 @@ def _write_ratings(updates: list[tuple[int, float | None, float | None, float | 
     )
 
 
-def refresh_standings(league: League, player_ids: Iterable[int]) -> None:
-    """Recompute the stored standing rows of these players from their games."""
+def refresh_standings(
+    league: League, player_ids: Iterable[int], *, played: dict[int, list[_Played]] | None = None
+) -> None:
+    """Recompute the stored standing rows of these players from their games.
+
+    `played` is `_games_of(league, player_ids)` when the caller has already read it.
+    """
     ids = set(player_ids)
     if not ids:
         return
-    rows = (
-        Participant.objects.filter(game__league=league, player_id__in=ids)
-        .values("player_id")
-        .annotate(
-            games=Count("id"),
-            rated=Count("id", filter=Q(game__rated=True, rating_after__isnull=False)),
-            wins=Count("id", filter=Q(rank=1)),
-            placement=Coalesce(Sum("rank"), 0),
-            last_played=Max("game__played_on"),
-        )
-    )
-    # The ratings come from a query of their own, one subquery per player: in the grouped query
-    # above, Django puts subqueries in the GROUP BY, and they would run once per game played.
-    history = Participant.objects.filter(
-        game__league=league, game__rated=True, player_id=OuterRef("pk"),
-        rating_after__isnull=False,
-    ).order_by(*_PLAY_ORDER_DESC)
-    latest = {
-        row["pk"]: row
-        for row in Player.objects.filter(pk__in=ids).order_by().annotate(
-            rating=Subquery(history.values("rating_after")[:1]),
-            trend_base=Subquery(history.values("rating_before")[TREND_GAMES - 1 : TREND_GAMES]),
-            first_before=Subquery(
-                history.order_by(*_PLAY_ORDER_ASC).values("rating_before")[:1]
-            ),
-        ).values("pk", "rating", "trend_base", "first_before")
-    }
+    if played is None:
+        played = _games_of(league, ids)
     existing = {r.player_id: r for r in PlayerRating.objects.filter(league=league, player_id__in=ids)}
     to_create, to_update, seen = [], [], set()
-    for row in rows:
-        seen.add(row["player_id"])
-        history_row = latest[row["player_id"]]
-        rating = history_row["rating"]
+    for player_id in sorted(ids):
+        games = played.get(player_id)
+        if not games:
+            continue
+        seen.add(player_id)
+        history = [g for g in games if g.in_history]
+        rating = history[-1].rating_after if history else None
         if rating is None:
             rating = league.initial_rating
-        base = history_row["trend_base"]
-        if base is None:
-            base = history_row["first_before"]
-        standing = existing.get(row["player_id"]) or PlayerRating(
-            league=league, player_id=row["player_id"]
-        )
+        base = history[-TREND_GAMES].rating_before if len(history) >= TREND_GAMES else None
+        if base is None and history:
+            base = history[0].rating_before
+        standing = existing.get(player_id) or PlayerRating(league=league, player_id=player_id)
         standing.rating = rating
-        standing.games_played = row["games"]
-        standing.rated_games = row["rated"]
-        standing.wins = row["wins"]
-        standing.placement_sum = row["placement"]
-        standing.last_played_on = row["last_played"]
+        standing.games_played = len(games)
+        standing.rated_games = len(history)
+        standing.wins = sum(1 for g in games if g.rank == 1)
+        standing.placement_sum = sum(g.rank for g in games)
+        standing.last_played_on = max(g.played_on for g in games)
         standing.trend = rating - base if base is not None else 0.0
         (to_update if standing.pk else to_create).append(standing)
     PlayerRating.objects.bulk_create(to_create)

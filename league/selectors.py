@@ -6,9 +6,19 @@ import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, F, Max, Q, QuerySet, Sum, Window
+from django.db.models.functions import RowNumber
 
 from league.models import Game, League, Participant, Player, PlayerRating, Season
+
+_PLAY_ORDER_ASC = (
+    "game__played_on", F("game__played_time").asc(nulls_first=True), "game__content_key",
+    "game__id",
+)
+_PLAY_ORDER_DESC = (
+    "-game__played_on", F("game__played_time").desc(nulls_last=True), "-game__content_key",
+    "-game__id",
+)
 
 
 @dataclass(frozen=True)
@@ -63,19 +73,7 @@ def standings(*, league: League, season: Season | None = None) -> list[StandingR
             for r in PlayerRating.objects.filter(league=league).select_related("player")
         ]
         return _positioned(rows, league)
-    in_season = Participant.objects.filter(
-        game__league=league, game__season=season, player_id=OuterRef("pk"),
-        game__rated=True, rating_after__isnull=False,
-    )
-    last = in_season.order_by(
-        "-game__played_on", F("game__played_time").desc(nulls_last=True),
-        "-game__content_key", "-game__id",
-    )
-    first = in_season.order_by(
-        "game__played_on", F("game__played_time").asc(nulls_first=True),
-        "game__content_key", "game__id",
-    )
-    aggregated = list(
+    aggregated = (
         Participant.objects.filter(game__league=league, game__season=season)
         .values("player_id", player_name=F("player__name"))
         .annotate(
@@ -86,23 +84,28 @@ def standings(*, league: League, season: Season | None = None) -> list[StandingR
             last_played_on=Max("game__played_on"),
         )
     )
-    # One subquery per player, in a query of its own: in the grouped query above, Django puts
-    # subqueries in the GROUP BY, and they would run once per game played.
-    ends = {
-        player_id: (rating_end, rating_start)
-        for player_id, rating_end, rating_start in Player.objects.filter(
-            pk__in=[r["player_id"] for r in aggregated]
-        ).order_by().annotate(
-            rating_end=Subquery(last.values("rating_after")[:1]),
-            rating_start=Subquery(first.values("rating_before")[:1]),
-        ).values_list("pk", "rating_end", "rating_start")
-    }
+    # Each player's first and last rated game of the season, in one pass with window functions
+    # (a correlated subquery per player re-reads the player's season for each value).
+    ranked = Participant.objects.filter(
+        game__league=league, game__season=season, game__rated=True, rating_after__isnull=False,
+    ).order_by().annotate(
+        from_last=Window(RowNumber(), partition_by=F("player_id"), order_by=_PLAY_ORDER_DESC),
+        from_first=Window(RowNumber(), partition_by=F("player_id"), order_by=_PLAY_ORDER_ASC),
+    ).filter(Q(from_last=1) | Q(from_first=1))
+    ends: dict[int, list[float | None]] = defaultdict(lambda: [None, None])
+    for player_id, from_last, from_first, rating_before, rating_after in ranked.values_list(
+        "player_id", "from_last", "from_first", "rating_before", "rating_after"
+    ):
+        if from_last == 1:
+            ends[player_id][0] = rating_after
+        if from_first == 1:
+            ends[player_id][1] = rating_before
     rated_overall = dict(
         PlayerRating.objects.filter(league=league).values_list("player_id", "rated_games")
     )
     rows = []
     for r in aggregated:
-        rating_end, rating_start = ends[r["player_id"]]
+        rating_end, rating_start = ends.get(r["player_id"], (None, None))
         rating = rating_end if rating_end is not None else league.initial_rating
         start = rating_start if rating_start is not None else rating
         rows.append({
