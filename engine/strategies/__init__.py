@@ -8,7 +8,7 @@ reproducible as its seed.
 >>> from engine import load_game
 >>> from engine.strategies import get, names
 >>> names()
-['greedy', 'mcts', 'random']
+['cat-player', 'greedy', 'mcts', 'random']
 >>> state = load_game(options={"players": 2}).new_initial_state(1)
 >>> bot = get("random")
 >>> action = bot.choose(state.observation(1), state.legal_actions(), random.Random(0))
@@ -41,11 +41,13 @@ class Strategy(Protocol):
 
 
 def _factories() -> dict[str, Callable[..., Strategy]]:
+    from engine.strategies.cat_player import CatPlayerStrategy
     from engine.strategies.greedy import GreedyStrategy
     from engine.strategies.mcts import MonteCarloStrategy
     from engine.strategies.random_bot import RandomStrategy
 
-    return {"random": RandomStrategy, "greedy": GreedyStrategy, "mcts": MonteCarloStrategy}
+    return {"random": RandomStrategy, "greedy": GreedyStrategy, "mcts": MonteCarloStrategy,
+            "cat-player": CatPlayerStrategy}
 
 
 def names() -> list[str]:
