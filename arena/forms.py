@@ -28,8 +28,11 @@ class BotFileField(forms.FileField):
 
 
 class VersionUploadForm(forms.Form):
-    file = BotFileField(label="Bot file", help_text=BOT_FILE_HELP,
-                        widget=forms.ClearableFileInput(attrs={"accept": ".py,text/x-python"}))
+    file = BotFileField(
+        label="Bot file",
+        help_text=BOT_FILE_HELP,
+        widget=forms.ClearableFileInput(attrs={"accept": ".py,text/x-python"}),
+    )
 
     def apply_service_errors(self, error: ValidationError) -> None:
         """Put a service's refusal beside the field it is about (the source is the file)."""
@@ -41,9 +44,14 @@ class VersionUploadForm(forms.Form):
 
 class BotCreateForm(VersionUploadForm):
     name = forms.SlugField(
-        label="Name", max_length=60,
+        label="Name",
+        max_length=60,
         help_text="Letters, digits, hyphens and underscores; shown on the ladders.",
     )
-    description = forms.CharField(label="Description", required=False, max_length=2000,
-                                  widget=forms.Textarea(attrs={"rows": 3}))
+    description = forms.CharField(
+        label="Description",
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
     field_order = ["name", "description", "file"]

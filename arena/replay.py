@@ -109,8 +109,9 @@ def _replayable(log: Mapping[str, Any]) -> tuple[Any, list[Any], str]:
         return None, [], "This match log has no engine log to replay."
     try:
         engine.replay(engine_log)  # checks rules and card-data versions, turns and result
-        game = engine.load_game(engine_log["game"], version=engine_log["version"],
-                                options=engine_log["options"])
+        game = engine.load_game(
+            engine_log["game"], version=engine_log["version"], options=engine_log["options"]
+        )
         actions = [game.action_from_json(a) for a in engine_log["actions"]]
     except EngineError as exc:
         return None, [], f"This match cannot be replayed here: {exc}"
@@ -124,13 +125,15 @@ def _moves(log: Mapping[str, Any], game: Any, actions: Sequence[Any]) -> list[di
             text = str(actions[number - 1])
         else:
             text = move_text(step.get("action", {}))
-        moves.append({
-            "n": number,
-            "seat": step.get("seat"),
-            "text": text,
-            "ms": step.get("ms"),
-            "status": step.get("status", "ok"),
-        })
+        moves.append(
+            {
+                "n": number,
+                "seat": step.get("seat"),
+                "text": text,
+                "ms": step.get("ms"),
+                "status": step.get("status", "ok"),
+            }
+        )
     return moves
 
 
@@ -146,18 +149,24 @@ def _result(log: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _split_views(observations: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any],
-                                                                    list[dict[str, Any]]]:
+def _split_views(
+    observations: Sequence[Mapping[str, Any]],
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """What every seat's observation shares, and per seat what differs from it."""
     first = observations[0]
     shared = {
-        key: value for key, value in first.items()
-        if key not in _CONSTANT_KEYS and key != "seat"
+        key: value
+        for key, value in first.items()
+        if key not in _CONSTANT_KEYS
+        and key != "seat"
         and all(obs.get(key) == value for obs in observations[1:])
     }
     own = [
-        {key: value for key, value in obs.items()
-         if key not in shared and key not in _CONSTANT_KEYS and key != "seat"}
+        {
+            key: value
+            for key, value in obs.items()
+            if key not in shared and key not in _CONSTANT_KEYS and key != "seat"
+        }
         for obs in observations
     ]
     return shared, own
@@ -191,20 +200,27 @@ def _cat_lady_frames(game: Any, states: Sequence[Any]) -> dict[str, Any]:
             keys.update(tableau["cats"])
             keys.update(tableau["hand"])
         score = state.score()
-        frames.append({
-            "turn": state.turn,
-            "phase": state.phase,
-            "to_move": state.current_player,
-            "public": shared,
-            "own": own,
-            "hidden": hidden,
-            "scores": [p.total for p in score.players],
-        })
+        frames.append(
+            {
+                "turn": state.turn,
+                "phase": state.phase,
+                "to_move": state.current_player,
+                "public": shared,
+                "own": own,
+                "hidden": hidden,
+                "scores": [p.total for p in score.players],
+            }
+        )
     by_key = {card.key: card for card in deck}
     cards = {key: _card_json(by_key[key]) for key in sorted(keys)}
     strays = {
-        s.name: {"colours": sorted(str(c) for c in s.colours), "needs": dict(s.needs),
-                 "vp": s.vp, "ability": s.ability, "note": s.note}
+        s.name: {
+            "colours": sorted(str(c) for c in s.colours),
+            "needs": dict(s.needs),
+            "vp": s.vp,
+            "ability": s.ability,
+            "note": s.note,
+        }
         for s in edition.strays
     }
     meta = {

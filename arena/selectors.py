@@ -17,8 +17,8 @@ from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat,
 
 RECENT_MATCHES = 15
 FAULT_REPORT_MATCHES = 10
-# The rating chart keeps the last this many points per ladder: older history reads as noise.
-CHART_POINTS_PER_LADDER = 400
+# The rating chart reads at most the last this many points per ladder (it thins them further).
+CHART_POINTS_PER_LADDER = 1000
 
 
 @dataclass(frozen=True)
@@ -83,12 +83,16 @@ def ladder_standings(ladder: Ladder, *, limit: int | None = None) -> list[Ladder
     rows: list[LadderRow] = []
     for index, entry in enumerate(entries):
         same = rows and round(rows[-1].entry.rating, 6) == round(entry.rating, 6)
-        rows.append(LadderRow(
-            position=rows[-1].position if same else index + 1,
-            entry=entry, bot=entry.version.bot, version=entry.version,
-            overall=Rate(entry.games, entry.wins),
-            seats=seat_rates(entry.seat_record, ladder.players),
-        ))
+        rows.append(
+            LadderRow(
+                position=rows[-1].position if same else index + 1,
+                entry=entry,
+                bot=entry.version.bot,
+                version=entry.version,
+                overall=Rate(entry.games, entry.wins),
+                seats=seat_rates(entry.seat_record, ladder.players),
+            )
+        )
     return rows
 
 
@@ -96,11 +100,14 @@ def ladder_summaries(*, top: int = 5) -> list[LadderSummary]:
     """Each active ladder with its top bots and how many bots it ranks."""
     counts = dict(
         LadderEntry.objects.filter(version__status=BotVersion.Status.ACTIVE)
-        .values_list("ladder").annotate(n=Count("id")).values_list("ladder", "n")
+        .values_list("ladder")
+        .annotate(n=Count("id"))
+        .values_list("ladder", "n")
     )
     return [
-        LadderSummary(ladder=ladder, rows=ladder_standings(ladder, limit=top),
-                      bots=counts.get(ladder.pk, 0))
+        LadderSummary(
+            ladder=ladder, rows=ladder_standings(ladder, limit=top), bots=counts.get(ladder.pk, 0)
+        )
         for ladder in Ladder.objects.filter(active=True)
     ]
 
@@ -112,8 +119,11 @@ def _with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
 
 def recent_matches(*, limit: int = RECENT_MATCHES, **filters: Any) -> list[Match]:
     """Finished matches, newest first (validation matches are the owners' business)."""
-    matches = (Match.objects.filter(status=Match.Status.FINISHED, **filters)
-               .exclude(kind=Match.Kind.VALIDATION).order_by("-finished_at", "-id"))
+    matches = (
+        Match.objects.filter(status=Match.Status.FINISHED, **filters)
+        .exclude(kind=Match.Kind.VALIDATION)
+        .order_by("-finished_at", "-id")
+    )
     return list(_with_seats(matches)[:limit])
 
 
@@ -132,8 +142,11 @@ def queued_count() -> int:
 
 
 def tournaments(*, limit: int = 10) -> list[Tournament]:
-    return list(Tournament.objects.annotate(entrant_count=Count("entrants", distinct=True))
-                .order_by("-created_at", "-id")[:limit])
+    return list(
+        Tournament.objects.annotate(entrant_count=Count("entrants", distinct=True)).order_by(
+            "-created_at", "-id"
+        )[:limit]
+    )
 
 
 # --- one bot ---------------------------------------------------------------------------------
@@ -148,21 +161,30 @@ def bot_ladder_rates(version: BotVersion | None) -> list[dict[str, Any]]:
     if version is None:
         return []
     rows = []
-    for entry in (LadderEntry.objects.filter(version=version).select_related("ladder")
-                  .order_by("ladder__players")):
-        rows.append({
-            "ladder": entry.ladder, "entry": entry, "overall": Rate(entry.games, entry.wins),
-            "seats": seat_rates(entry.seat_record, entry.ladder.players),
-        })
+    for entry in (
+        LadderEntry.objects.filter(version=version)
+        .select_related("ladder")
+        .order_by("ladder__players")
+    ):
+        rows.append(
+            {
+                "ladder": entry.ladder,
+                "entry": entry,
+                "overall": Rate(entry.games, entry.wins),
+                "seats": seat_rates(entry.seat_record, entry.ladder.players),
+            }
+        )
     return rows
 
 
 def bot_matches(bot: Bot, *, limit: int = RECENT_MATCHES) -> list[Match]:
     """The bot's latest matches of every kind (validation included: it is the bot's page)."""
-    ids = (MatchSeat.objects.filter(version__bot=bot).order_by("-match__created_at", "-match_id")
-           .values_list("match_id", flat=True)[:limit])
-    return list(_with_seats(Match.objects.filter(pk__in=list(ids)))
-                .order_by("-created_at", "-id"))
+    ids = (
+        MatchSeat.objects.filter(version__bot=bot)
+        .order_by("-match__created_at", "-match_id")
+        .values_list("match_id", flat=True)[:limit]
+    )
+    return list(_with_seats(Match.objects.filter(pk__in=list(ids))).order_by("-created_at", "-id"))
 
 
 def bot_rating_series(bot: Bot) -> list[tuple[str, list[tuple[dt.datetime, float]]]]:
@@ -171,14 +193,20 @@ def bot_rating_series(bot: Bot) -> list[tuple[str, list[tuple[dt.datetime, float
     points: dict[int, list[tuple[dt.datetime, float]]] = defaultdict(list)
     names: dict[int, str] = {}
     for ladder in Ladder.objects.filter(
-        matches__seats__version__bot=bot, matches__seats__rating_after__isnull=False,
+        matches__seats__version__bot=bot,
+        matches__seats__rating_after__isnull=False,
     ).distinct():
         names[ladder.pk] = f"{ladder.players} players"
-        rows = (MatchSeat.objects
-                .filter(version__bot=bot, match__ladder=ladder, rating_after__isnull=False,
-                        match__finished_at__isnull=False)
-                .order_by("-match__finished_at", "-match_id")
-                .values_list("match__finished_at", "rating_after")[:CHART_POINTS_PER_LADDER])
+        rows = (
+            MatchSeat.objects.filter(
+                version__bot=bot,
+                match__ladder=ladder,
+                rating_after__isnull=False,
+                match__finished_at__isnull=False,
+            )
+            .order_by("-match__finished_at", "-match_id")
+            .values_list("match__finished_at", "rating_after")[:CHART_POINTS_PER_LADDER]
+        )
         points[ladder.pk] = list(reversed(rows))
     return [(names[pk], points[pk]) for pk in sorted(names, key=lambda pk: names[pk])]
 
@@ -205,17 +233,23 @@ def owner_fault_reports(bot: Bot, *, limit: int = FAULT_REPORT_MATCHES) -> list[
     )
     parts = {
         pk: (faults or [], stderr or [])
-        for pk, faults, stderr in Match.objects.filter(pk__in=[s[0] for s in seats])
-        .values_list("pk", "log__faults", "log__stderr")
+        for pk, faults, stderr in Match.objects.filter(pk__in=[s[0] for s in seats]).values_list(
+            "pk", "log__faults", "log__stderr"
+        )
     }
     reports = []
     for match_id, finished_at, seat, number in seats:
         faults, stderr = parts.get(match_id, ([], []))
-        reports.append(FaultReport(
-            match_id=match_id, finished_at=finished_at, seat=seat, version=f"v{number}",
-            faults=faults[seat] if seat < len(faults) else [],
-            stderr=(stderr[seat] or "") if seat < len(stderr) else "",
-        ))
+        reports.append(
+            FaultReport(
+                match_id=match_id,
+                finished_at=finished_at,
+                seat=seat,
+                version=f"v{number}",
+                faults=faults[seat] if seat < len(faults) else [],
+                stderr=(stderr[seat] or "") if seat < len(stderr) else "",
+            )
+        )
     return reports
 
 
@@ -229,15 +263,48 @@ def owned_seats(match: Match, user: Any) -> set[int]:
 # --- tournaments ---------------------------------------------------------------------------------
 
 
+def tournament_overview(tournament: Tournament) -> dict[str, Any]:
+    """The tournament page's tables: cumulative points after each regular round (rows in the
+    order of the latest standings), the final table, and the places once it is over."""
+    from arena import services  # the points rules live with the tournament services
+
+    played = min(tournament.current_round, tournament.rounds)
+    after_round = [
+        services.tournament_standings(tournament, through_round=n) for n in range(1, played + 1)
+    ]
+    latest = after_round[-1] if after_round else services.tournament_standings(tournament)
+    by_round = [{v.pk: p for v, p in rows} for rows in after_round]
+    standings = [
+        {
+            "position": index + 1,
+            "version": version,
+            "points": points,
+            "per_round": [round_points[version.pk] for round_points in by_round],
+        }
+        for index, (version, points) in enumerate(latest)
+    ]
+    finished = tournament.status == Tournament.Status.FINISHED
+    return {
+        "round_numbers": list(range(1, played + 1)),
+        "standings": standings,
+        "final": services.tournament_final_table(tournament),
+        "placings": services.tournament_placings(tournament) if finished else None,
+    }
+
+
 def tournament_matches_by_round(tournament: Tournament) -> dict[int, list[Match]]:
     rounds: dict[int, list[Match]] = defaultdict(list)
-    for match in _with_seats(tournament.matches.order_by("tournament_round", "duplicate_set", "id")):
+    for match in _with_seats(
+        tournament.matches.order_by("tournament_round", "duplicate_set", "id")
+    ):
         rounds[match.tournament_round or 0].append(match)
     return dict(rounds)
 
 
-def matches_page(*, status: str | None = None) -> QuerySet[Match]:
+def matches_page(*, status: str | None = None, duplicate_set: str = "") -> QuerySet[Match]:
     matches = Match.objects.exclude(kind=Match.Kind.VALIDATION)
+    if duplicate_set:
+        matches = matches.filter(duplicate_set=duplicate_set)
     if status:
         matches = matches.filter(status=status)
     return _with_seats(matches.order_by("-created_at", "-id"))
@@ -248,8 +315,25 @@ def has_faults(match: Match) -> bool:
 
 
 __all__ = [
-    "FaultReport", "LadderRow", "LadderSummary", "Rate", "bot_ladder_rates", "bot_matches",
-    "bot_rating_series", "bot_versions", "has_faults", "ladder_standings", "ladder_summaries",
-    "live_matches", "matches_page", "owned_seats", "owner_fault_reports", "queued_count",
-    "recent_matches", "seat_rates", "tournament_matches_by_round", "tournaments",
+    "FaultReport",
+    "LadderRow",
+    "LadderSummary",
+    "Rate",
+    "bot_ladder_rates",
+    "bot_matches",
+    "bot_rating_series",
+    "bot_versions",
+    "has_faults",
+    "ladder_standings",
+    "ladder_summaries",
+    "live_matches",
+    "matches_page",
+    "owned_seats",
+    "owner_fault_reports",
+    "queued_count",
+    "recent_matches",
+    "seat_rates",
+    "tournament_matches_by_round",
+    "tournament_overview",
+    "tournaments",
 ]

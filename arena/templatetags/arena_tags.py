@@ -43,3 +43,11 @@ def points(value: float | None) -> str:
     if value is None:
         return "–"
     return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+@register.filter
+def get_item(mapping: dict | None, key: str):
+    """``mapping[key]``, or an en dash when it is missing (score-pad cells)."""
+    if not mapping or key not in mapping:
+        return "–"
+    return mapping[key]

@@ -21,10 +21,16 @@ def active_versions(authors, *sources):
     versions = []
     for index, source in enumerate(sources):
         bot = Bot.objects.create(owner=authors["ada"], name=f"bot-{index}")
-        versions.append(BotVersion.objects.create(
-            bot=bot, number=1, source=source, sha256=str(index), size=len(source),
-            status=BotVersion.Status.ACTIVE,
-        ))
+        versions.append(
+            BotVersion.objects.create(
+                bot=bot,
+                number=1,
+                source=source,
+                sha256=str(index),
+                size=len(source),
+                status=BotVersion.Status.ACTIVE,
+            )
+        )
     return versions
 
 
@@ -32,8 +38,13 @@ def test_round_robin_with_a_final_table_of_two(authors, django_capture_on_commit
     entrants = active_versions(authors, FIRST, LAST, MIDDLE)
     with django_capture_on_commit_callbacks(execute=True):
         tournament = services.tournament_start(
-            name="Cup", organiser=authors["bob"], entrants=entrants, table_size=2,
-            format="round_robin", seed=9, final_size=2,
+            name="Cup",
+            organiser=authors["bob"],
+            entrants=entrants,
+            table_size=2,
+            format="round_robin",
+            seed=9,
+            final_size=2,
         )
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
@@ -64,20 +75,30 @@ def test_no_final_means_the_standings_decide(authors, django_capture_on_commit_c
     entrants = active_versions(authors, FIRST, LAST, MIDDLE)
     with django_capture_on_commit_callbacks(execute=True):
         tournament = services.tournament_start(
-            name="Cup", organiser=authors["bob"], entrants=entrants, table_size=2,
-            format="round_robin", seed=9,
+            name="Cup",
+            organiser=authors["bob"],
+            entrants=entrants,
+            table_size=2,
+            format="round_robin",
+            seed=9,
         )
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED and tournament.current_round == 1
     assert services.tournament_final_table(tournament) is None
     standings = services.tournament_standings(tournament)
     assert [p.version for p in services.tournament_placings(tournament)] == [
-        v for v, _ in standings]
+        v for v, _ in standings
+    ]
 
 
 def finished_match(tournament, round_number, ranks):
-    match = Match.objects.create(kind=Match.Kind.TOURNAMENT, status=Match.Status.FINISHED,
-                                 tournament=tournament, tournament_round=round_number, seed=1)
+    match = Match.objects.create(
+        kind=Match.Kind.TOURNAMENT,
+        status=Match.Status.FINISHED,
+        tournament=tournament,
+        tournament_round=round_number,
+        seed=1,
+    )
     for seat, (version, rank) in enumerate(ranks):
         MatchSeat.objects.create(match=match, seat=seat, version=version, rank=rank, score=0)
     return match
@@ -85,8 +106,9 @@ def finished_match(tournament, round_number, ranks):
 
 def test_a_tie_in_the_final_goes_to_the_better_seed(authors):
     a, b, c = active_versions(authors, FIRST, LAST, MIDDLE)
-    tournament = Tournament.objects.create(name="Cup", format="swiss", table_size=2, rounds=1,
-                                           final_size=2, current_round=2, seed=1)
+    tournament = Tournament.objects.create(
+        name="Cup", format="swiss", table_size=2, rounds=1, final_size=2, current_round=2, seed=1
+    )
     tournament.entrants.set([a, b, c])
     # Regular round: c beats a, c beats b, b beats a -> c 2, b 1, a 0.
     finished_match(tournament, 1, [(c, 1), (a, 2)])
@@ -103,26 +125,48 @@ def test_a_tie_in_the_final_goes_to_the_better_seed(authors):
     assert [p.version for p in services.tournament_placings(tournament)] == [b, c, a]
 
 
-@pytest.mark.parametrize(("final_size", "message"), [
-    (1, "2 to 4"), (5, "2 to 4"), (4, "at least 4 entrants"),
-])
+@pytest.mark.parametrize(
+    ("final_size", "message"),
+    [
+        (1, "2 to 4"),
+        (5, "2 to 4"),
+        (4, "at least 4 entrants"),
+    ],
+)
 def test_impossible_final_tables_are_refused(authors, final_size, message):
     entrants = active_versions(authors, FIRST, LAST, MIDDLE)
     with pytest.raises(ValidationError) as caught:
-        services.tournament_start(name="Cup", organiser=authors["bob"], entrants=entrants,
-                                  table_size=2, format="swiss", rounds=2, final_size=final_size)
+        services.tournament_start(
+            name="Cup",
+            organiser=authors["bob"],
+            entrants=entrants,
+            table_size=2,
+            format="swiss",
+            rounds=2,
+            final_size=final_size,
+        )
     assert any(message in m for m in caught.value.message_dict["final_size"])
     assert not Tournament.objects.exists()
 
 
-def test_the_api_reports_the_final_and_the_places(authors, client_for,
-                                                  django_capture_on_commit_callbacks):
+def test_the_api_reports_the_final_and_the_places(
+    authors, client_for, django_capture_on_commit_callbacks
+):
     entrants = active_versions(authors, FIRST, LAST, MIDDLE)
     with django_capture_on_commit_callbacks(execute=True):
-        response = client_for("bob").post("/api/arena/tournaments/", {
-            "name": "Cup", "format": "swiss", "table_size": 2, "rounds": 2, "final_size": 2,
-            "entrants": [v.pk for v in entrants], "seed": 4,
-        }, format="json")
+        response = client_for("bob").post(
+            "/api/arena/tournaments/",
+            {
+                "name": "Cup",
+                "format": "swiss",
+                "table_size": 2,
+                "rounds": 2,
+                "final_size": 2,
+                "entrants": [v.pk for v in entrants],
+                "seed": 4,
+            },
+            format="json",
+        )
     assert response.status_code == 201, response.json()
     assert response.json()["final_size"] == 2
     body = client_for(None).get(f"/api/arena/tournaments/{response.json()['id']}/standings/").json()
@@ -130,8 +174,16 @@ def test_the_api_reports_the_final_and_the_places(authors, client_for,
     assert len(body["final"]) == 2
     assert [row["place"] for row in body["placings"]] == [1, 2, 3]
     assert [row["bot"] for row in body["placings"][:2]] == [row["bot"] for row in body["final"]]
-    bad = client_for("bob").post("/api/arena/tournaments/", {
-        "name": "Cup", "format": "swiss", "table_size": 2, "rounds": 2, "final_size": 4,
-        "entrants": [v.pk for v in entrants],
-    }, format="json")
+    bad = client_for("bob").post(
+        "/api/arena/tournaments/",
+        {
+            "name": "Cup",
+            "format": "swiss",
+            "table_size": 2,
+            "rounds": 2,
+            "final_size": 4,
+            "entrants": [v.pk for v in entrants],
+        },
+        format="json",
+    )
     assert bad.status_code == 400 and "final_size" in bad.json()["fields"]
