@@ -140,7 +140,9 @@
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     var target = event.target;
-    var inViewer = target === document.body || root.contains(target);
+    // The page itself (nothing focused, or the <main> a click or the skip link focused)
+    // counts as the viewer; keys typed into anything else are left alone.
+    var inViewer = target === document.body || target.tagName === "MAIN" || root.contains(target);
     if (!inViewer) return;
     var tag = target.tagName;
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || target.isContentEditable) return;
@@ -252,7 +254,10 @@
     if (stray.colours) label.appendChild(colourDots(stray.colours));
     label.appendChild(document.createTextNode(name));
     tile.appendChild(label);
-    if (stray.needs) tile.appendChild(el("span", { cls: "cl-card-detail", text: "eats " + amounts(stray.needs) }));
+    if (stray.needs) {
+      var diet = amounts(stray.needs);
+      tile.appendChild(el("span", { cls: "cl-card-detail", text: diet ? "eats " + diet : "eats as her card says" }));
+    }
     if (stray.note) tile.title = stray.note;
     return tile;
   }
