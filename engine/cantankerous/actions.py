@@ -229,9 +229,11 @@ def _int(text: str, what: str, source: str) -> int:
         raise EngineError(f"{what} in {source!r} must be a number, not {text!r}") from None
 
 
-_EXAMPLES = ("'bet 12', 'bank 3', 'score 50', 'play 71 on 2', 'attack 1 with 50', "
-             "'picky-eater', 'buy-token 3 9', 'discard 7', 'pass', 'pounce attack 1 with 50', "
-             "'pounce play 77', 'counter bank 5', 'counter play 77', 'done', 'instant 20'")
+_EXAMPLES = (
+    "'bet 12', 'bank 3', 'score 50', 'play 71 on 2', 'attack 1 with 50', "
+    "'picky-eater', 'buy-token 3 9', 'discard 7', 'pass', 'pounce attack 1 with 50', "
+    "'pounce play 77', 'counter bank 5', 'counter play 77', 'done', 'instant 20'"
+)
 
 
 def parse_action(text: str) -> Action:
@@ -292,8 +294,9 @@ def action_from_json(obj: object) -> Action:
     if kind in _TARGETED:
         if keys - {"target"} != {"type", "card"}:
             raise EngineError(f"a {kind!r} action has a 'card' and an optional 'target': {obj!r}")
-        return _TARGETED[kind](number("card", obj["card"]),
-                               number("target", obj.get("target"), optional=True))
+        return _TARGETED[kind](
+            number("card", obj["card"]), number("target", obj.get("target"), optional=True)
+        )
     if kind in _ATTACKS:
         if keys != {"type", "card", "target"}:
             raise EngineError(f"a {kind!r} action has exactly a 'card' and a 'target': {obj!r}")

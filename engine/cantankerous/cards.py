@@ -152,8 +152,11 @@ class Deck:
     def in_play(self, variant: str) -> tuple[int, ...]:
         """Indices of the cards shuffled into the Food Bowl: the Basic game removes the
         cards marked ``basic_removed``."""
-        return tuple(i for i, card in enumerate(self.cards)
-                     if not (variant == "basic" and card.basic_removed))
+        return tuple(
+            i
+            for i, card in enumerate(self.cards)
+            if not (variant == "basic" and card.basic_removed)
+        )
 
     def playable_problems(self) -> list[str]:
         """Why this deck cannot be dealt (empty when it can): unknown facts, missing
@@ -166,11 +169,15 @@ class Deck:
                 problems.append(f"{card.label}: unknown {', '.join(sorted(card.unknown))}")
             elif card.number is None:
                 problems.append(f"{card.label}: no number")
-            elif card.type is not None and card.type not in (CardType.AFFECTION,
-                                                             CardType.MISCHIEF) \
-                    and card.effect is None:
-                problems.append(f"{card.label}: a {card.type} card needs an effect the engine "
-                                "can run (see docs/cantankerous.md, effect vocabulary)")
+            elif (
+                card.type is not None
+                and card.type not in (CardType.AFFECTION, CardType.MISCHIEF)
+                and card.effect is None
+            ):
+                problems.append(
+                    f"{card.label}: {_a(card.type)} card needs an effect the "
+                    "engine can run (see docs/cantankerous.md, effect vocabulary)"
+                )
         types = Counter(card.type for card in self.cards)
         for needed in (CardType.AFFECTION, CardType.MISCHIEF):
             if not types[needed]:
@@ -184,14 +191,16 @@ class Deck:
             shown = problems[:12]
             more = f" (and {len(problems) - 12} more)" if len(problems) > 12 else ""
             raise CardDataError(
-                f"{self.label} cannot be played yet: " + "; ".join(shown) + more
+                f"{self.label} cannot be played yet: "
+                + "; ".join(shown)
+                + more
                 + ". Complete the file from your own copy of the cards, or use the demo deck."
             )
 
 
 def bundled_decks() -> list[str]:
     """Keys of the deck files shipped in ``engine/data``."""
-    return sorted(p.stem[len(_FILE_PREFIX):] for p in DATA_DIR.glob(f"{_FILE_PREFIX}*.json"))
+    return sorted(p.stem[len(_FILE_PREFIX) :] for p in DATA_DIR.glob(f"{_FILE_PREFIX}*.json"))
 
 
 def load_deck(name: str = "demo", *, path: str | Path | None = None) -> Deck:
@@ -218,9 +227,11 @@ def load_deck(name: str = "demo", *, path: str | Path | None = None) -> Deck:
 def _load_bundled(name: str) -> Deck:
     file = DATA_DIR / f"{_FILE_PREFIX}{name}.json"
     if "/" in name or not file.is_file():
-        raise CardDataError(f"no bundled Cantankerous Cats deck {name!r} (bundled: "
-                            f"{', '.join(bundled_decks())}); give a path to a .json file for "
-                            "your own")
+        raise CardDataError(
+            f"no bundled Cantankerous Cats deck {name!r} (bundled: "
+            f"{', '.join(bundled_decks())}); give a path to a .json file for "
+            "your own"
+        )
     return _load_path(file)
 
 
@@ -238,8 +249,21 @@ def _load_path(file: Path) -> Deck:
     return parse_deck(raw, origin=str(file))
 
 
-_CARD_KEYS = ("number", "name", "type", "rank", "hearts", "paws", "cost", "instant",
-              "basic_removed", "text", "effect", "source", "verified")
+_CARD_KEYS = (
+    "number",
+    "name",
+    "type",
+    "rank",
+    "hearts",
+    "paws",
+    "cost",
+    "instant",
+    "basic_removed",
+    "text",
+    "effect",
+    "source",
+    "verified",
+)
 _OPTIONAL_CARD_KEYS = ("notes",)
 _DECK_KEYS = ("format", "key", "name", "version", "complete", "demo", "about", "sources", "cards")
 
@@ -254,14 +278,17 @@ def parse_deck(raw: Any, *, origin: str = "deck") -> Deck:
     if not isinstance(raw, Mapping):
         raise CardDataError(f"{origin}: a deck file is a JSON object")
     if raw.get("format") != DECK_FORMAT:
-        raise CardDataError(f"{origin}: 'format' must be {DECK_FORMAT!r}, not {raw.get('format')!r}")
+        raise CardDataError(
+            f"{origin}: 'format' must be {DECK_FORMAT!r}, not {raw.get('format')!r}"
+        )
     missing = [k for k in _DECK_KEYS if k not in raw]
     extra = sorted(set(raw) - set(_DECK_KEYS))
     if missing:
         raise CardDataError(f"{origin}: missing {', '.join(missing)}")
     if extra:
-        raise CardDataError(f"{origin}: unknown key(s) {', '.join(extra)} "
-                            f"(a deck has {', '.join(_DECK_KEYS)})")
+        raise CardDataError(
+            f"{origin}: unknown key(s) {', '.join(extra)} (a deck has {', '.join(_DECK_KEYS)})"
+        )
     for key in ("key", "name", "version", "about"):
         if not isinstance(raw[key], str) or not raw[key].strip():
             raise CardDataError(f"{origin}: '{key}' must be a non-empty string")
@@ -269,31 +296,48 @@ def parse_deck(raw: Any, *, origin: str = "deck") -> Deck:
         if not isinstance(raw[key], bool):
             raise CardDataError(f"{origin}: '{key}' must be true or false")
     if raw["demo"] and "demo" not in raw["name"].lower():
-        raise CardDataError(f"{origin}: a demo deck's name must say 'demo' so nobody takes it "
-                            "for the published cards")
+        raise CardDataError(
+            f"{origin}: a demo deck's name must say 'demo' so nobody takes it "
+            "for the published cards"
+        )
     sources = raw["sources"]
     if not isinstance(sources, Mapping) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in sources.items()):
+        isinstance(k, str) and isinstance(v, str) for k, v in sources.items()
+    ):
         raise CardDataError(f"{origin}: 'sources' maps a source id to its description")
     if not isinstance(raw["cards"], list) or not raw["cards"]:
         raise CardDataError(f"{origin}: 'cards' must be a non-empty list")
-    cards = tuple(_parse_card(item, f"{origin}: card {i}", sources)
-                  for i, item in enumerate(raw["cards"], start=1))
+    cards = tuple(
+        _parse_card(item, f"{origin}: card {i}", sources)
+        for i, item in enumerate(raw["cards"], start=1)
+    )
     numbers = Counter(card.number for card in cards if card.number is not None)
     dupes = sorted(n for n, count in numbers.items() if count > 1)
     if dupes:
-        raise CardDataError(f"{origin}: card number(s) used more than once: "
-                            f"{', '.join(f'#{n}' for n in dupes)}")
+        raise CardDataError(
+            f"{origin}: card number(s) used more than once: {', '.join(f'#{n}' for n in dupes)}"
+        )
     if raw["complete"]:
         unknowns = [card.label for card in cards if card.unknown]
         if unknowns:
-            raise CardDataError(f"{origin}: the file says complete but these cards have "
-                                f"unknown facts: {', '.join(unknowns[:10])}")
+            raise CardDataError(
+                f"{origin}: the file says complete but these cards have "
+                f"unknown facts: {', '.join(unknowns[:10])}"
+            )
     digest = hashlib.sha256(
-        json.dumps(raw, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
-    return Deck(key=raw["key"], name=raw["name"], version=raw["version"],
-                complete=raw["complete"], demo=raw["demo"], about=raw["about"],
-                sources=dict(sources), cards=cards, digest=digest)
+        json.dumps(raw, sort_keys=True, ensure_ascii=False).encode()
+    ).hexdigest()
+    return Deck(
+        key=raw["key"],
+        name=raw["name"],
+        version=raw["version"],
+        complete=raw["complete"],
+        demo=raw["demo"],
+        about=raw["about"],
+        sources=dict(sources),
+        cards=cards,
+        digest=digest,
+    )
 
 
 def _parse_card(raw: Any, where: str, sources: Mapping[str, str]) -> Card:
@@ -305,24 +349,29 @@ def _parse_card(raw: Any, where: str, sources: Mapping[str, str]) -> Card:
     missing = [k for k in _CARD_KEYS if k not in raw]
     extra = sorted(set(raw) - set(_CARD_KEYS) - set(_OPTIONAL_CARD_KEYS))
     if missing:
-        raise CardDataError(f"{where}: missing {', '.join(missing)} (write \"unknown\" for a "
-                            "fact you do not know, null for one the card does not have)")
+        raise CardDataError(
+            f'{where}: missing {", ".join(missing)} (write "unknown" for a '
+            "fact you do not know, null for one the card does not have)"
+        )
     if extra:
         raise CardDataError(f"{where}: unknown key(s) {', '.join(extra)}")
     if not isinstance(name, str) or not name.strip():
         raise CardDataError(f"{where}: 'name' must be a non-empty string")
     unknown = frozenset(k for k in _CARD_KEYS if raw[k] == UNKNOWN and k not in ("name",))
     if "source" in unknown or "verified" in unknown:
-        raise CardDataError(f"{where}: every card names its source and says whether it was "
-                            "verified")
+        raise CardDataError(
+            f"{where}: every card names its source and says whether it was verified"
+        )
 
     def number_field(key: str, *, low: int) -> int | None:
         value = raw[key]
         if key in unknown or value is None:
             return None
         if not isinstance(value, int) or isinstance(value, bool) or value < low:
-            raise CardDataError(f"{where}: '{key}' must be a whole number >= {low}, null or "
-                                f"\"unknown\", not {value!r}")
+            raise CardDataError(
+                f"{where}: '{key}' must be a whole number >= {low}, null or "
+                f'"unknown", not {value!r}'
+            )
         return int(value)
 
     def type_field(key: str) -> CardType | None:
@@ -332,8 +381,10 @@ def _parse_card(raw: Any, where: str, sources: Mapping[str, str]) -> Card:
         try:
             return CardType(value)
         except ValueError:
-            raise CardDataError(f"{where}: '{key}' must be one of "
-                                f"{', '.join(t.value for t in CardType)}, not {value!r}") from None
+            raise CardDataError(
+                f"{where}: '{key}' must be one of "
+                f"{', '.join(t.value for t in CardType)}, not {value!r}"
+            ) from None
 
     number = number_field("number", low=1)
     card_type = type_field("type")
@@ -369,23 +420,76 @@ def _parse_card(raw: Any, where: str, sources: Mapping[str, str]) -> Card:
         raise CardDataError(f"{where}: 'notes' must be a string")
 
     if card_type is CardType.AFFECTION:
-        _require(where, "an Affection card", hearts=hearts, paws=paws, cost=cost,
-                 unknown=unknown, needs=("hearts",), forbids=("paws", "cost"))
+        _require(
+            where,
+            "an Affection card",
+            hearts=hearts,
+            paws=paws,
+            cost=cost,
+            unknown=unknown,
+            needs=("hearts",),
+            forbids=("paws", "cost"),
+        )
     elif card_type is CardType.MISCHIEF:
-        _require(where, "a Mischief card", hearts=hearts, paws=paws, cost=cost,
-                 unknown=unknown, needs=("paws", "cost"), forbids=("hearts",))
+        _require(
+            where,
+            "a Mischief card",
+            hearts=hearts,
+            paws=paws,
+            cost=cost,
+            unknown=unknown,
+            needs=("paws", "cost"),
+            forbids=("hearts",),
+        )
     elif card_type is not None:
-        _require(where, f"a {card_type} card", hearts=hearts, paws=paws, cost=cost,
-                 unknown=unknown, needs=(), forbids=("hearts", "paws", "cost"))
+        _require(
+            where,
+            f"{_a(card_type)} card",
+            hearts=hearts,
+            paws=paws,
+            cost=cost,
+            unknown=unknown,
+            needs=(),
+            forbids=("hearts", "paws", "cost"),
+        )
     if effect is not None and card_type in (CardType.AFFECTION, CardType.MISCHIEF):
         raise CardDataError(f"{where}: only Event, Frenzy and Dog cards have an effect")
-    return Card(number=number, name=name.strip(), type=card_type, rank=rank, hearts=hearts,
-                paws=paws, cost=cost, instant=instant, basic_removed=basic_removed, text=text,
-                effect=effect, source=source, verified=verified, notes=notes, unknown=unknown)
+    return Card(
+        number=number,
+        name=name.strip(),
+        type=card_type,
+        rank=rank,
+        hearts=hearts,
+        paws=paws,
+        cost=cost,
+        instant=instant,
+        basic_removed=basic_removed,
+        text=text,
+        effect=effect,
+        source=source,
+        verified=verified,
+        notes=notes,
+        unknown=unknown,
+    )
 
 
-def _require(where: str, what: str, *, hearts: int | None, paws: int | None, cost: int | None,
-             unknown: frozenset[str], needs: tuple[str, ...], forbids: tuple[str, ...]) -> None:
+def _a(kind: CardType) -> str:
+    """ "an Event", "a Frenzy": the card type with its article, for messages."""
+    name = kind.value.capitalize()
+    return f"{'an' if name[0] in 'AEIOU' else 'a'} {name}"
+
+
+def _require(
+    where: str,
+    what: str,
+    *,
+    hearts: int | None,
+    paws: int | None,
+    cost: int | None,
+    unknown: frozenset[str],
+    needs: tuple[str, ...],
+    forbids: tuple[str, ...],
+) -> None:
     values = {"hearts": hearts, "paws": paws, "cost": cost}
     for key in needs:
         if values[key] is None and key not in unknown:

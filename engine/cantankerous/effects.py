@@ -63,18 +63,27 @@ PRIMITIVES: dict[str, tuple[tuple[str, ...], str]] = {
     "draw": (("who", "n"), "draws n cards from the Food Bowl"),
     "discard_random": (("who", "n"), "puts n random cards from hand into the Litter Box"),
     "steal_random": (("n",), "you take n random cards from the target's hand"),
-    "discard_banked": (("who", "n", "pick"),
-                       "puts n banked Affection cards (largest or smallest first) into the Litter Box"),
-    "steal_banked": (("n", "pick"),
-                     "you move n of the target's banked Affection cards into your own House/Territory"),
-    "score": (("who", "n"),
-              "gains n Mischief points (n may be negative; never below 0; never the winning point)"),
+    "discard_banked": (
+        ("who", "n", "pick"),
+        "puts n banked Affection cards (largest or smallest first) into the Litter Box",
+    ),
+    "steal_banked": (
+        ("n", "pick"),
+        "you move n of the target's banked Affection cards into your own House/Territory",
+    ),
+    "score": (
+        ("who", "n"),
+        "gains n Mischief points (n may be negative; never below 0; never the winning point)",
+    ),
     "gain_token": (("who", "n"), "takes n Pounce Tokens from the Token Bank (while any are left)"),
     "lose_token": (("who", "n"), "returns n Pounce Tokens to the Token Bank"),
     "go_feral": (("who",), "a Domestic Cat discards all banked Affection and becomes Feral"),
     "adopt": (("who",), "a Feral Cat becomes Domestic, keeping its banked Affection"),
-    "cancel": ((), "the card this one answers (in a Pounce or a Counter) goes to the Litter Box "
-                   "without effect"),
+    "cancel": (
+        (),
+        "the card this one answers (in a Pounce or a Counter) goes to the Litter Box "
+        "without effect",
+    ),
 }
 
 # Steps the Basic game ignores ("ignore all card text that refers to Feral Cats or Pounce
@@ -101,8 +110,14 @@ class Step:
         return out
 
     def describe(self) -> str:
-        who = {"self": "you", "target": "the target", "toy_holder": "the Cat Toy holder",
-               "each_opponent": "each opponent", "everyone": "everyone", None: ""}[self.who]
+        who = {
+            "self": "you",
+            "target": "the target",
+            "toy_holder": "the Cat Toy holder",
+            "each_opponent": "each opponent",
+            "everyone": "everyone",
+            None: "",
+        }[self.who]
         n = self.n
         if self.do == "draw":
             return f"{who} draw{'' if who == 'you' else 's'} {n}"
@@ -111,15 +126,21 @@ class Step:
         if self.do == "steal_random":
             return f"you take {n} random card{'s' if n != 1 else ''} from the target's hand"
         if self.do == "discard_banked":
-            return f"{who} lose{'' if who == 'you' else 's'} {n} banked Affection ({self.pick} first)"
+            return (
+                f"{who} lose{'' if who == 'you' else 's'} {n} banked Affection ({self.pick} first)"
+            )
         if self.do == "steal_banked":
             return f"you take {n} of the target's banked Affection ({self.pick} first)"
         if self.do == "score":
             return f"{who} score{'' if who == 'you' else 's'} {n:+d} Mischief"
         if self.do == "gain_token":
-            return f"{who} gain{'' if who == 'you' else 's'} {n} Pounce Token{'s' if n != 1 else ''}"
+            return (
+                f"{who} gain{'' if who == 'you' else 's'} {n} Pounce Token{'s' if n != 1 else ''}"
+            )
         if self.do == "lose_token":
-            return f"{who} lose{'' if who == 'you' else 's'} {n} Pounce Token{'s' if n != 1 else ''}"
+            return (
+                f"{who} lose{'' if who == 'you' else 's'} {n} Pounce Token{'s' if n != 1 else ''}"
+            )
         if self.do == "go_feral":
             return f"{who} become{'' if who == 'you' else 's'} Feral"
         if self.do == "adopt":
@@ -152,38 +173,46 @@ def parse_effect(raw: Any, *, where: str) -> Effect:
     """Read and check an effect written in the vocabulary; raises :class:`CardDataError`
     naming the card, the step and what is wrong."""
     if not isinstance(raw, Mapping):
-        raise CardDataError(f"{where}: an effect is an object with 'target' and 'steps', "
-                            f"not {type(raw).__name__}")
+        raise CardDataError(
+            f"{where}: an effect is an object with 'target' and 'steps', not {type(raw).__name__}"
+        )
     extra = sorted(set(raw) - {"target", "steps"})
     if extra:
-        raise CardDataError(f"{where}: effect has unknown key(s) {', '.join(extra)} "
-                            "(an effect has 'target' and 'steps')")
+        raise CardDataError(
+            f"{where}: effect has unknown key(s) {', '.join(extra)} "
+            "(an effect has 'target' and 'steps')"
+        )
     target = raw.get("target")
     if target is not None and target not in TARGETS:
-        raise CardDataError(f"{where}: effect target {target!r} is not one of "
-                            f"{', '.join(TARGETS)} (or null for no pick)")
+        raise CardDataError(
+            f"{where}: effect target {target!r} is not one of "
+            f"{', '.join(TARGETS)} (or null for no pick)"
+        )
     steps_raw = raw.get("steps")
     if not isinstance(steps_raw, list):
         raise CardDataError(f"{where}: effect 'steps' must be a list of steps")
-    steps = tuple(_parse_step(item, f"{where}: effect step {i}", target)
-                  for i, item in enumerate(steps_raw, start=1))
+    steps = tuple(
+        _parse_step(item, f"{where}: effect step {i}", target)
+        for i, item in enumerate(steps_raw, start=1)
+    )
     return Effect(target=target, steps=steps)
 
 
 def _parse_step(raw: Any, where: str, target: str | None) -> Step:
     if not isinstance(raw, Mapping):
-        raise CardDataError(f"{where}: a step is an object like {{\"do\": \"draw\", ...}}")
+        raise CardDataError(f'{where}: a step is an object like {{"do": "draw", ...}}')
     do = raw.get("do")
     if do not in PRIMITIVES:
-        raise CardDataError(f"{where}: unknown primitive {do!r}; the engine knows: "
-                            f"{', '.join(sorted(PRIMITIVES))}")
+        raise CardDataError(
+            f"{where}: unknown primitive {do!r}; the engine knows: {', '.join(sorted(PRIMITIVES))}"
+        )
     params = PRIMITIVES[do][0]
     given = set(raw) - {"do"}
     missing = [p for p in params if p not in given]
     extra = sorted(given - set(params))
     if missing or extra:
         wanted = ", ".join(params) or "nothing else"
-        problem = (f"missing {', '.join(missing)}" if missing else f"unexpected {', '.join(extra)}")
+        problem = f"missing {', '.join(missing)}" if missing else f"unexpected {', '.join(extra)}"
         raise CardDataError(f"{where}: '{do}' takes {wanted} ({problem})")
     who = raw.get("who")
     if "who" in params:
@@ -199,8 +228,9 @@ def _parse_step(raw: Any, where: str, target: str | None) -> Step:
             raise CardDataError(f"{where}: n must be a whole number, not {n!r}")
         low = -_MAX_N if do == "score" else 1
         if not low <= n <= _MAX_N or (do == "score" and n == 0):
-            raise CardDataError(f"{where}: n={n} is out of range "
-                                f"({'-20..20, not 0' if do == 'score' else '1..20'})")
+            raise CardDataError(
+                f"{where}: n={n} is out of range ({'-20..20, not 0' if do == 'score' else '1..20'})"
+            )
     pick = raw.get("pick")
     if "pick" in params and pick not in _PICKS:
         raise CardDataError(f"{where}: pick must be 'largest' or 'smallest', not {pick!r}")

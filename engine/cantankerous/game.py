@@ -91,8 +91,10 @@ class Game:
         return self.deck.data_version
 
     def __repr__(self) -> str:
-        return (f"<Game {self.name} v{self.version}, {self.num_players} players, "
-                f"{self.variant}, deck {self.deck.key} {self.data_version}>")
+        return (
+            f"<Game {self.name} v{self.version}, {self.num_players} players, "
+            f"{self.variant}, deck {self.deck.key} {self.data_version}>"
+        )
 
     def is_playable_incident(self, card: int) -> bool:
         """Whether ``card`` is played for its effect (Event, Frenzy; Dog unless pounce-only)."""
@@ -135,16 +137,39 @@ class State:
     private, :meth:`observation` is what a seat may see."""
 
     __slots__ = (
-        "game", "seed", "_rng", "_bowl", "_litter", "_hands", "_houses", "_points",
-        "_feral", "_tokens", "_bank", "_toy", "_turn", "_dir", "_high", "_stack", "_plays",
-        "_next_play", "_no_refill", "_depth", "_decision", "_winner", "_win_type", "_over",
-        "_hist", "_events", "_result",
+        "game",
+        "seed",
+        "_rng",
+        "_bowl",
+        "_litter",
+        "_hands",
+        "_houses",
+        "_points",
+        "_feral",
+        "_tokens",
+        "_bank",
+        "_toy",
+        "_turn",
+        "_dir",
+        "_high",
+        "_stack",
+        "_plays",
+        "_next_play",
+        "_no_refill",
+        "_depth",
+        "_decision",
+        "_winner",
+        "_win_type",
+        "_over",
+        "_hist",
+        "_events",
+        "_result",
     )
 
     game: Game
     seed: int
     _rng: int
-    _bowl: list[int]       # top of the Food Bowl is the end of the list
+    _bowl: list[int]  # top of the Food Bowl is the end of the list
     _litter: list[int]
     _hands: list[list[int]]
     _houses: list[list[int]]  # banked Affection (House or Territory)
@@ -152,15 +177,15 @@ class State:
     _feral: list[bool]
     _tokens: list[int]
     _bank: int
-    _toy: int              # Cat Toy holder; -1 during the First Bite
+    _toy: int  # Cat Toy holder; -1 during the First Bite
     _turn: int
-    _dir: int              # +1 clockwise (seat order), -1 counter-clockwise
-    _high: bool            # the Turn Indicator: high rank wins the First Bite
+    _dir: int  # +1 clockwise (seat order), -1 counter-clockwise
+    _high: bool  # the Turn Indicator: high rank wins the First Bite
     _stack: list[Frame]
     _plays: dict[int, PlayRecord]
     _next_play: int
     _no_refill: list[bool]
-    _depth: int            # Pounce windows being resolved
+    _depth: int  # Pounce windows being resolved
     _decision: tuple[str, int] | None
     _winner: int
     _win_type: str | None
@@ -297,12 +322,38 @@ class State:
 
     def _identity(self) -> tuple[object, ...]:
         g = self.game
-        return (g.name, g.version, g.num_players, g.data_version, dict(g.options), self._rng,
-                self._bowl, self._litter, self._hands, self._houses, self._points, self._feral,
-                self._tokens, self._bank, self._toy, self._turn, self._dir, self._high,
-                self._stack, self._plays, self._next_play, self._no_refill, self._depth,
-                self._decision, self._winner, self._win_type, self._over)
+        return (
+            g.name,
+            g.version,
+            g.num_players,
+            g.data_version,
+            dict(g.options),
+            self._rng,
+            self._bowl,
+            self._litter,
+            self._hands,
+            self._houses,
+            self._points,
+            self._feral,
+            self._tokens,
+            self._bank,
+            self._toy,
+            self._turn,
+            self._dir,
+            self._high,
+            self._stack,
+            self._plays,
+            self._next_play,
+            self._no_refill,
+            self._depth,
+            self._decision,
+            self._winner,
+            self._win_type,
+            self._over,
+        )
 
     def __repr__(self) -> str:
-        return (f"<State {self.game.name} seed={self.seed} turn={self._turn} "
-                f"phase={self.phase} to_move={self.current_player}>")
+        return (
+            f"<State {self.game.name} seed={self.seed} turn={self._turn} "
+            f"phase={self.phase} to_move={self.current_player}>"
+        )

@@ -33,10 +33,12 @@ def turn_summaries(states: list[State]) -> list[dict[str, Any]]:
         if current is None or current["turn"] != before.turn:
             current = {"turn": before.turn, "toy_holder": before.toy_holder, "steps": []}
             summaries.append(current)
-        current["steps"].append({
-            "seat": before.current_player,
-            "phase": before.phase,
-            "action": str(action),
-            "events": [event["text"] for event in after.events],
-        })
+        current["steps"].append(
+            {
+                "seat": before.current_player,
+                "phase": before.phase,
+                "action": str(action),
+                "events": [event["text"] for event in after.events],
+            }
+        )
     return summaries

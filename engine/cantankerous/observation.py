@@ -94,19 +94,28 @@ def _public(state: State) -> dict[str, Any]:
     numbers = game.numbers
     cats = []
     for seat in range(game.num_players):
-        cats.append({
-            "seat": seat,
-            "status": "feral" if state._feral[seat] else "domestic",
-            "mischief": state._points[seat],
-            "affection": state.affection(seat),
-            "house": [numbers[c] for c in state._houses[seat]],
-            "tokens": state._tokens[seat],
-            "hand_size": len(state._hands[seat]),
-        })
+        cats.append(
+            {
+                "seat": seat,
+                "status": "feral" if state._feral[seat] else "domestic",
+                "mischief": state._points[seat],
+                "affection": state.affection(seat),
+                "house": [numbers[c] for c in state._houses[seat]],
+                "tokens": state._tokens[seat],
+                "hand_size": len(state._hands[seat]),
+            }
+        )
     table = [
-        {"play": play.id, "seat": play.seat, "card": numbers[play.card], "as": play.mode,
-         "origin": play.origin, "target": play.target, "answers": play.answers,
-         "cancelled": play.cancelled}
+        {
+            "play": play.id,
+            "seat": play.seat,
+            "card": numbers[play.card],
+            "as": play.mode,
+            "origin": play.origin,
+            "target": play.target,
+            "answers": play.answers,
+            "cancelled": play.cancelled,
+        }
         for play in state._plays.values()
     ]
     view: dict[str, Any] = {
@@ -114,8 +123,12 @@ def _public(state: State) -> dict[str, Any]:
         "game": game.name,
         "version": game.version,
         "options": dict(game.options),
-        "deck": {"key": game.deck.key, "name": game.deck.name, "demo": game.deck.demo,
-                 "data_version": game.data_version},
+        "deck": {
+            "key": game.deck.key,
+            "name": game.deck.name,
+            "demo": game.deck.demo,
+            "data_version": game.data_version,
+        },
         "players": game.num_players,
         "variant": game.variant,
         "current_player": state.current_player,
@@ -142,24 +155,47 @@ def _window(state: State) -> dict[str, Any] | None:
     frame = state._stack[-1]
     numbers = state.game.numbers
     if isinstance(frame, Bets):
-        return {"kind": "first-bite", "round": frame.round, "bettors": list(frame.bettors),
-                "placed": [seat for seat, _ in frame.bets]}
+        return {
+            "kind": "first-bite",
+            "round": frame.round,
+            "bettors": list(frame.bettors),
+            "placed": [seat for seat, _ in frame.bets],
+        }
     if isinstance(frame, PounceWindow):
         play = state._plays[frame.play]
-        return {"kind": "pounce", "after_play": frame.play, "after_card": numbers[play.card],
-                "after_seat": play.seat, "last_chance": frame.last_chance,
-                "seats": list(frame.seats or ()),
-                "decided": [seat for seat, _ in frame.choices]}
+        return {
+            "kind": "pounce",
+            "after_play": frame.play,
+            "after_card": numbers[play.card],
+            "after_seat": play.seat,
+            "last_chance": frame.last_chance,
+            "seats": list(frame.seats or ()),
+            "decided": [seat for seat, _ in frame.choices],
+        }
     if isinstance(frame, CounterWindow):
         play = state._plays[frame.play]
-        return {"kind": "counter", "against_play": frame.play, "against_card": numbers[play.card],
-                "by_seat": play.seat, "as": play.mode, "seat": state.current_player}
+        return {
+            "kind": "counter",
+            "against_play": frame.play,
+            "against_card": numbers[play.card],
+            "by_seat": play.seat,
+            "as": play.mode,
+            "seat": state.current_player,
+        }
     if isinstance(frame, CounterBanking):
-        return {"kind": "counter-bank", "against_play": frame.play, "seat": frame.seat,
-                "banked": [numbers[c] for c in frame.banked]}
+        return {
+            "kind": "counter-bank",
+            "against_play": frame.play,
+            "seat": frame.seat,
+            "banked": [numbers[c] for c in frame.banked],
+        }
     if isinstance(frame, InstantWindow):
-        return {"kind": "instant", "trigger": str(frame.trigger), "user": frame.user,
-                "seat": state.current_player}
+        return {
+            "kind": "instant",
+            "trigger": str(frame.trigger),
+            "user": frame.user,
+            "seat": state.current_player,
+        }
     if isinstance(frame, FeralKeep):
         return {"kind": "feral-keep", "seat": state._toy, "drawn_count": len(frame.drawn)}
     if isinstance(frame, PlayTime):

@@ -21,8 +21,23 @@ from engine.errors import EngineError
 
 __all__ = ["state_from_position"]
 
-_KEYS = {"hands", "houses", "points", "feral", "tokens", "token_bank", "toy", "turn",
-         "litter", "bowl", "phase", "actions_taken", "rng", "turn_indicator", "direction"}
+_KEYS = {
+    "hands",
+    "houses",
+    "points",
+    "feral",
+    "tokens",
+    "token_bank",
+    "toy",
+    "turn",
+    "litter",
+    "bowl",
+    "phase",
+    "actions_taken",
+    "rng",
+    "turn_indicator",
+    "direction",
+}
 
 
 def state_from_position(game: Game, position: Mapping[str, Any]) -> State:

@@ -40,28 +40,37 @@ class PlayerResult:
     def to_json(self) -> dict[str, Any]:
         # winner / win_type / mischief_points are the league's Cantankerous Cats result fields.
         return {
-            "seat": self.seat, "winner": self.winner, "win_type": self.win_type,
-            "mischief_points": self.total, "total": self.total, "rank": self.rank,
-            "status": "feral" if self.feral else "domestic", "affection": self.affection,
+            "seat": self.seat,
+            "winner": self.winner,
+            "win_type": self.win_type,
+            "mischief_points": self.total,
+            "total": self.total,
+            "rank": self.rank,
+            "status": "feral" if self.feral else "domestic",
+            "affection": self.affection,
         }
 
 
 @dataclass(frozen=True)
 class Result:
     players: tuple[PlayerResult, ...]
-    winners: tuple[int, ...]          # the winner's seat, or () when the turn limit stopped it
-    win_type: str | None              # "nine_mischief", "feral_victory" or None
+    winners: tuple[int, ...]  # the winner's seat, or () when the turn limit stopped it
+    win_type: str | None  # "nine_mischief", "feral_victory" or None
     turns: int
-    finished: bool                    # False: stopped by the turn limit (or not over yet)
+    finished: bool  # False: stopped by the turn limit (or not over yet)
     deck: str
     data_version: str
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "game": "cantankerous-cats", "deck": self.deck, "data_version": self.data_version,
+            "game": "cantankerous-cats",
+            "deck": self.deck,
+            "data_version": self.data_version,
             "players": [p.to_json() for p in self.players],
-            "winner_seats": list(self.winners), "win_type": self.win_type,
-            "turns": self.turns, "finished": self.finished,
+            "winner_seats": list(self.winners),
+            "win_type": self.win_type,
+            "turns": self.turns,
+            "finished": self.finished,
         }
 
 
@@ -72,11 +81,23 @@ def build_result(state: State) -> Result:
     keys = [(seat == winner, state._points[seat]) for seat in range(n)]
     ranks = [1 + sum(other > key for other in keys) for key in keys]
     players = tuple(
-        PlayerResult(seat=seat, total=state._points[seat], rank=ranks[seat],
-                     winner=seat == winner, win_type=state._win_type if seat == winner else None,
-                     feral=state._feral[seat], affection=state.affection(seat))
+        PlayerResult(
+            seat=seat,
+            total=state._points[seat],
+            rank=ranks[seat],
+            winner=seat == winner,
+            win_type=state._win_type if seat == winner else None,
+            feral=state._feral[seat],
+            affection=state.affection(seat),
+        )
         for seat in range(n)
     )
-    return Result(players=players, winners=(winner,) if winner >= 0 else (),
-                  win_type=state._win_type if winner >= 0 else None, turns=state._turn,
-                  finished=winner >= 0, deck=game.deck.name, data_version=game.data_version)
+    return Result(
+        players=players,
+        winners=(winner,) if winner >= 0 else (),
+        win_type=state._win_type if winner >= 0 else None,
+        turns=state._turn,
+        finished=winner >= 0,
+        deck=game.deck.name,
+        data_version=game.data_version,
+    )

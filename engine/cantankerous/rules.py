@@ -71,10 +71,10 @@ class PlayRecord(NamedTuple):
     id: int
     seat: int
     card: int
-    mode: str             # bank | score | incident | attack
+    mode: str  # bank | score | incident | attack
     target: int | None
-    origin: str           # action | instant | pounce | counter
-    answers: int | None   # the play a Pounce or Counter answers (what "cancel" cancels)
+    origin: str  # action | instant | pounce | counter
+    answers: int | None  # the play a Pounce or Counter answers (what "cancel" cancels)
     cancelled: bool = False
 
 
@@ -110,7 +110,7 @@ class Nap(NamedTuple):
 class PounceWindow(NamedTuple):
     tag: str
     play: int
-    seats: tuple[int, ...] | None      # who may Pounce (None: not yet worked out)
+    seats: tuple[int, ...] | None  # who may Pounce (None: not yet worked out)
     choices: tuple[tuple[int, Action], ...]  # hidden until everyone has decided
     last_chance: bool
 
@@ -151,8 +151,21 @@ class InstantWindow(NamedTuple):
     index: int
 
 
-Frame = (Bets | TurnStart | FeralKeep | PlayTime | Grooming | Nap | PounceWindow | PounceStart
-         | WindowEnd | CounterWindow | CounterBanking | Resolve | InstantWindow)
+Frame = (
+    Bets
+    | TurnStart
+    | FeralKeep
+    | PlayTime
+    | Grooming
+    | Nap
+    | PounceWindow
+    | PounceStart
+    | WindowEnd
+    | CounterWindow
+    | CounterBanking
+    | Resolve
+    | InstantWindow
+)
 
 # -- randomness (SplitMix64, like the Cat Lady engine: logs replay on any Python) -----------
 
@@ -253,8 +266,14 @@ def legal_actions(s: State) -> list[Action]:
     if isinstance(frame, CounterWindow):
         return [Pass(), *_counters(s, seat, s._plays[frame.play])]
     if isinstance(frame, CounterBanking):
-        return [Done(), *(CounterBank(g.numbers[c]) for c in _sorted(s, s._hands[seat])
-                          if g.types[c] is CardType.AFFECTION)]
+        return [
+            Done(),
+            *(
+                CounterBank(g.numbers[c])
+                for c in _sorted(s, s._hands[seat])
+                if g.types[c] is CardType.AFFECTION
+            ),
+        ]
     if isinstance(frame, InstantWindow):
         return [Pass(), *_instants(s, seat, frame.trigger)]
     raise AssertionError(f"no decision in frame {frame!r}")
@@ -308,16 +327,24 @@ def _h_bets(s: State, f: Bets) -> bool:
         ranks[seat] = g.cards[card].rank or 0
     best = max(ranks.values()) if s._high else min(ranks.values())
     tied = [seat for seat in f.bettors if ranks[seat] == best]
-    shown = ", ".join(f"seat {seat} {g.cards[card].label} (rank {ranks[seat]})"
-                      for seat, card in f.bets)
-    _event(s, "bets-revealed", text=f"First Bite bets ({'high' if s._high else 'low'} rank "
-                                    f"wins): {shown}",
-           bets={str(seat): g.numbers[card] for seat, card in f.bets})
+    shown = ", ".join(
+        f"seat {seat} {g.cards[card].label} (rank {ranks[seat]})" for seat, card in f.bets
+    )
+    _event(
+        s,
+        "bets-revealed",
+        text=f"First Bite bets ({'high' if s._high else 'low'} rank wins): {shown}",
+        bets={str(seat): g.numbers[card] for seat, card in f.bets},
+    )
     if len(tied) > 1:
         again = tuple(seat for seat in tied if s._hands[seat])
         if len(again) > 1:
-            _event(s, "bets-tied", text=f"tie between seats {_seats(tied)}: they bet again",
-                   seats=list(again))
+            _event(
+                s,
+                "bets-tied",
+                text=f"tie between seats {_seats(tied)}: they bet again",
+                seats=list(again),
+            )
             s._stack.append(Bets("bets", again, (), f.round + 1))
             return False
         # Nobody (or one Cat) can bet again: the only one left, else a coin among the tied.
@@ -326,8 +353,7 @@ def _h_bets(s: State, f: Bets) -> bool:
         winner = tied[0]
     s._toy = winner
     s._turn = 1
-    _event(s, "first-bite", seat=winner, text=f"seat {winner} takes the First Bite and the "
-                                              "Cat Toy")
+    _event(s, "first-bite", seat=winner, text=f"seat {winner} takes the First Bite and the Cat Toy")
     s._stack.append(TurnStart("turn-start"))
     return False
 
@@ -336,17 +362,26 @@ def _h_turn_start(s: State, f: TurnStart) -> bool:
     s._stack.pop()
     g = s.game
     if s._turn > g.turn_limit:
-        _end(s, -1, None, f"the turn limit ({g.turn_limit}) is reached: the game stops "
-                          "unfinished")
+        _end(s, -1, None, f"the turn limit ({g.turn_limit}) is reached: the game stops unfinished")
         return False
     seat = s._toy
     if g.standard and s._feral[seat] and _hearts(s, seat) >= ADOPTION_HEARTS:
         s._feral[seat] = False
-        _event(s, "adopted", seat=seat, text=f"seat {seat} has {_hearts(s, seat)} Affection at "
-                                             "the start of its turn: adopted, Domestic again")
+        _event(
+            s,
+            "adopted",
+            seat=seat,
+            text=f"seat {seat} has {_hearts(s, seat)} Affection at "
+            "the start of its turn: adopted, Domestic again",
+        )
     drawn = _draw(s, seat, g.meal_draw)
-    _event(s, "meal-time", seat=seat, count=len(drawn),
-           text=f"turn {s._turn}: seat {seat} takes the Cat Toy and draws {len(drawn)}")
+    _event(
+        s,
+        "meal-time",
+        seat=seat,
+        count=len(drawn),
+        text=f"turn {s._turn}: seat {seat} takes the Cat Toy and draws {len(drawn)}",
+    )
     s._stack.append(PlayTime("play-time", 0))
     if s._feral[seat] and len(drawn) > 1:
         s._stack.append(FeralKeep("feral-keep", tuple(drawn)))
@@ -374,12 +409,21 @@ def _h_grooming(s: State, f: Grooming) -> bool:
     s._stack.pop()
     if len(hand) < HAND_LIMIT:
         if s._no_refill[seat]:
-            _event(s, "no-refill", seat=seat, text=f"seat {seat} Pounced or Countered this "
-                                                   "turn: no draw up at Grooming Time")
+            _event(
+                s,
+                "no-refill",
+                seat=seat,
+                text=f"seat {seat} Pounced or Countered this turn: no draw up at Grooming Time",
+            )
         else:
             drawn = _draw(s, seat, HAND_LIMIT - len(hand))
-            _event(s, "grooming", seat=seat, count=len(drawn),
-                   text=f"seat {seat} draws {len(drawn)} up to {len(s._hands[seat])}")
+            _event(
+                s,
+                "grooming",
+                seat=seat,
+                count=len(drawn),
+                text=f"seat {seat} draws {len(drawn)} up to {len(s._hands[seat])}",
+            )
     return False
 
 
@@ -403,21 +447,29 @@ def _h_pounce_window(s: State, f: PounceWindow) -> bool:
         f = f._replace(seats=seats)
         _replace_top(s, f)
         play = s._plays[f.play]
-        _event(s, "pounce-window", seats=list(seats), last_chance=f.last_chance,
-               card=s.game.numbers[play.card],
-               text=("LAST CHANCE: " if f.last_chance else "")
-               + f"Pounce window after seat {play.seat}'s {s.game.cards[play.card].label}: "
-                 f"seats {_seats(seats)} decide")
+        _event(
+            s,
+            "pounce-window",
+            seats=list(seats),
+            last_chance=f.last_chance,
+            card=s.game.numbers[play.card],
+            text=("LAST CHANCE: " if f.last_chance else "")
+            + f"Pounce window after seat {play.seat}'s {s.game.cards[play.card].label}: "
+            f"seats {_seats(seats)} decide",
+        )
     decided = {seat for seat, _ in f.choices}
     for seat in f.seats:
         if seat not in decided:
             return _wait(s, "pounce", seat)
     s._stack.pop()
     pounces = [(seat, action) for seat, action in f.choices if not isinstance(action, Pass)]
-    _event(s, "pounces-revealed",
-           choices={str(seat): str(action) for seat, action in f.choices},
-           text="Pounces revealed: " + ", ".join(f"seat {seat} {action}"
-                                                for seat, action in f.choices))
+    _event(
+        s,
+        "pounces-revealed",
+        choices={str(seat): str(action) for seat, action in f.choices},
+        text="Pounces revealed: "
+        + ", ".join(f"seat {seat} {action}" for seat, action in f.choices),
+    )
     if pounces:
         s._depth += 1
         s._stack.append(WindowEnd("window-end"))
@@ -433,9 +485,13 @@ def _h_pounce_start(s: State, f: PounceStart) -> bool:
     assert isinstance(action, PounceAttack | PouncePlay)
     # The Pounce was decided before earlier Pounces resolved: it may no longer be possible.
     if s._tokens[f.seat] < 1 or action not in _pounces(s, f.seat):
-        _event(s, "pounce-withdrawn", seat=f.seat,
-               text=f"seat {f.seat}'s Pounce ({action}) is no longer possible: withdrawn, "
-                    "card and token kept")
+        _event(
+            s,
+            "pounce-withdrawn",
+            seat=f.seat,
+            text=f"seat {f.seat}'s Pounce ({action}) is no longer possible: withdrawn, "
+            "card and token kept",
+        )
         return False
     s._tokens[f.seat] -= 1
     s._bank += 1
@@ -472,33 +528,69 @@ def _h_resolve(s: State, f: Resolve) -> bool:
     label = g.cards[card].label
     if play.cancelled:
         s._litter.append(card)
-        _event(s, "cancelled", seat=seat, card=g.numbers[card],
-               text=f"seat {seat}'s {label} is cancelled: no effect")
+        _event(
+            s,
+            "cancelled",
+            seat=seat,
+            card=g.numbers[card],
+            text=f"seat {seat}'s {label} is cancelled: no effect",
+        )
         return False
     if play.mode == "bank":
         s._houses[seat].append(card)
-        _event(s, "banked", seat=seat, card=g.numbers[card],
-               text=f"seat {seat} banks {label}: {_hearts(s, seat)} Affection")
-        if (g.standard and s._feral[seat] and seat == s._toy and play.origin in
-                ("action", "instant") and _hearts(s, seat) >= FERAL_VICTORY_HEARTS):
-            _end(s, seat, WIN_FERAL, f"seat {seat}, a Feral Cat holding the Cat Toy, has banked "
-                                     f"{_hearts(s, seat)} Affection: Feral victory")
+        _event(
+            s,
+            "banked",
+            seat=seat,
+            card=g.numbers[card],
+            text=f"seat {seat} banks {label}: {_hearts(s, seat)} Affection",
+        )
+        if (
+            g.standard
+            and s._feral[seat]
+            and seat == s._toy
+            and play.origin in ("action", "instant")
+            and _hearts(s, seat) >= FERAL_VICTORY_HEARTS
+        ):
+            _end(
+                s,
+                seat,
+                WIN_FERAL,
+                f"seat {seat}, a Feral Cat holding the Cat Toy, has banked "
+                f"{_hearts(s, seat)} Affection: Feral victory",
+            )
     elif play.mode == "score":
         s._litter.append(card)
         if s._feral[seat]:
-            _event(s, "no-score", seat=seat, card=g.numbers[card],
-                   text=f"seat {seat} is Feral and cannot score {label}")
+            _event(
+                s,
+                "no-score",
+                seat=seat,
+                card=g.numbers[card],
+                text=f"seat {seat} is Feral and cannot score {label}",
+            )
         elif play.origin != "instant" and not _pay(s, seat, g.costs[card]):
             _fail_to_pay(s, seat, label)
         else:
             paws = g.paws[card]
             if seat == s._toy and play.origin in ("action", "instant"):
                 s._points[seat] += paws
-                _event(s, "scored", seat=seat, card=g.numbers[card], points=paws,
-                       text=f"seat {seat} scores {label}: +{paws}, {s._points[seat]} Mischief")
+                _event(
+                    s,
+                    "scored",
+                    seat=seat,
+                    card=g.numbers[card],
+                    points=paws,
+                    text=f"seat {seat} scores {label}: +{paws}, {s._points[seat]} Mischief",
+                )
                 if s._points[seat] >= WINNING_POINTS:
-                    _end(s, seat, WIN_MISCHIEF, f"seat {seat} scores its ninth Mischief point "
-                                                "in its House holding the Cat Toy: victory")
+                    _end(
+                        s,
+                        seat,
+                        WIN_MISCHIEF,
+                        f"seat {seat} scores its ninth Mischief point "
+                        "in its House holding the Cat Toy: victory",
+                    )
             else:
                 _gain_points(s, seat, paws, f"{label} (Instant Action)")
     elif play.mode == "attack":
@@ -506,13 +598,22 @@ def _h_resolve(s: State, f: Resolve) -> bool:
         assert target is not None
         s._litter.append(card)
         if s._feral[target]:
-            _event(s, "attack-fizzles", seat=seat, target=target,
-                   text=f"seat {target} is Feral now: seat {seat}'s attack has no effect")
+            _event(
+                s,
+                "attack-fizzles",
+                seat=seat,
+                target=target,
+                text=f"seat {target} is Feral now: seat {seat}'s attack has no effect",
+            )
         elif not _pay(s, target, g.costs[card]):
             _fail_to_pay(s, target, f"seat {seat}'s attack with {label}")
         else:
-            _gain_points(s, target, g.paws[card] // 2,
-                         f"half of {label} after paying for seat {seat}'s attack")
+            _gain_points(
+                s,
+                target,
+                g.paws[card] // 2,
+                f"half of {label} after paying for seat {seat}'s attack",
+            )
     else:
         _run_effect(s, play)
         s._litter.append(card)
@@ -568,17 +669,27 @@ def _decide(s: State, action: Action) -> None:
         for c in thrown:
             s._hands[seat].remove(c)
             s._litter.append(c)
-        _event(s, "feral-keep", seat=seat, cards=[g.numbers[c] for c in thrown],
-               text=f"seat {seat} (Feral) keeps one card and puts "
-                    f"{', '.join(g.cards[c].label for c in thrown)} in the Litter Box")
+        _event(
+            s,
+            "feral-keep",
+            seat=seat,
+            cards=[g.numbers[c] for c in thrown],
+            text=f"seat {seat} (Feral) keeps one card and puts "
+            f"{', '.join(g.cards[c].label for c in thrown)} in the Litter Box",
+        )
     elif isinstance(frame, PlayTime):
         _replace_top(s, frame._replace(done=frame.done + 1))
         _take_action(s, seat, action, card)
     elif isinstance(frame, Grooming):
         s._hands[seat].remove(card)
         s._litter.append(card)
-        _event(s, "discard", seat=seat, card=g.numbers[card],
-               text=f"seat {seat} discards {g.cards[card].label} at Grooming Time")
+        _event(
+            s,
+            "discard",
+            seat=seat,
+            card=g.numbers[card],
+            text=f"seat {seat} discards {g.cards[card].label} at Grooming Time",
+        )
     elif isinstance(frame, PounceWindow):
         _replace_top(s, frame._replace(choices=(*frame.choices, (seat, action))))
         _event(s, "pounce-decided", seat=seat, text=f"seat {seat} has decided")
@@ -593,13 +704,23 @@ def _decide(s: State, action: Action) -> None:
         if isinstance(action, CounterBank):
             s._hands[seat].remove(card)
             s._houses[seat].append(card)
-            _event(s, "counter-bank", seat=seat, card=g.numbers[card],
-                   text=f"seat {seat} Counters: banks {g.cards[card].label}")
+            _event(
+                s,
+                "counter-bank",
+                seat=seat,
+                card=g.numbers[card],
+                text=f"seat {seat} Counters: banks {g.cards[card].label}",
+            )
             s._stack.append(CounterBanking("counter-banking", frame.play, seat, (card,)))
         else:
             assert isinstance(action, CounterPlay)
-            _event(s, "counter-play", seat=seat, card=g.numbers[card],
-                   text=f"seat {seat} Counters with {g.cards[card].label}")
+            _event(
+                s,
+                "counter-play",
+                seat=seat,
+                card=g.numbers[card],
+                text=f"seat {seat} Counters with {g.cards[card].label}",
+            )
             _start_play(s, seat, card, "incident", action.target, "counter", frame.play)
     elif isinstance(frame, CounterBanking):
         if isinstance(action, Done):
@@ -609,16 +730,31 @@ def _decide(s: State, action: Action) -> None:
             s._hands[seat].remove(card)
             s._houses[seat].append(card)
             _replace_top(s, frame._replace(banked=(*frame.banked, card)))
-            _event(s, "counter-bank", seat=seat, card=g.numbers[card],
-                   text=f"seat {seat} also banks {g.cards[card].label}")
+            _event(
+                s,
+                "counter-bank",
+                seat=seat,
+                card=g.numbers[card],
+                text=f"seat {seat} also banks {g.cards[card].label}",
+            )
     elif isinstance(frame, InstantWindow):
         _replace_top(s, frame._replace(index=frame.index + 1))
         if isinstance(action, Instant):
             kind = g.types[card]
-            mode = ("bank" if kind is CardType.AFFECTION else
-                    "score" if kind is CardType.MISCHIEF else "incident")
-            _event(s, "instant", seat=seat, card=g.numbers[card],
-                   text=f"Instant Action: seat {seat} uses {g.cards[card].label}")
+            mode = (
+                "bank"
+                if kind is CardType.AFFECTION
+                else "score"
+                if kind is CardType.MISCHIEF
+                else "incident"
+            )
+            _event(
+                s,
+                "instant",
+                seat=seat,
+                card=g.numbers[card],
+                text=f"Instant Action: seat {seat} uses {g.cards[card].label}",
+            )
             _start_play(s, seat, card, mode, action.target, "instant", None)
     else:  # pragma: no cover - legal_actions() would have refused
         raise AssertionError(frame)
@@ -633,8 +769,13 @@ def _take_action(s: State, seat: int, action: Action, card: int) -> None:
         s._litter.extend(hand)
         hand.clear()
         _draw(s, seat, count)
-        _event(s, "picky-eater", seat=seat, count=count,
-               text=f"seat {seat} is a Picky Eater: discards {shown} and draws {count}")
+        _event(
+            s,
+            "picky-eater",
+            seat=seat,
+            count=count,
+            text=f"seat {seat} is a Picky Eater: discards {shown} and draws {count}",
+        )
     elif isinstance(action, BuyToken):
         for number in action.cards:
             c = g.index_of[number]
@@ -642,9 +783,14 @@ def _take_action(s: State, seat: int, action: Action, card: int) -> None:
             s._litter.append(c)
         s._bank -= 1
         s._tokens[seat] += 1
-        _event(s, "buy-token", seat=seat, cards=list(action.cards),
-               text=f"seat {seat} buys a Pounce Token with "
-                    f"{', '.join(g.cards[g.index_of[n]].label for n in action.cards)}")
+        _event(
+            s,
+            "buy-token",
+            seat=seat,
+            cards=list(action.cards),
+            text=f"seat {seat} buys a Pounce Token with "
+            f"{', '.join(g.cards[g.index_of[n]].label for n in action.cards)}",
+        )
     elif isinstance(action, Bank):
         _start_play(s, seat, card, "bank", None, "action", None)
     elif isinstance(action, Score):
@@ -656,8 +802,9 @@ def _take_action(s: State, seat: int, action: Action, card: int) -> None:
         _start_play(s, seat, card, "attack", action.target, "action", None)
 
 
-def _start_play(s: State, seat: int, card: int, mode: str, target: int | None, origin: str,
-                answers: int | None) -> None:
+def _start_play(
+    s: State, seat: int, card: int, mode: str, target: int | None, origin: str, answers: int | None
+) -> None:
     """Put ``card`` on the table and queue what follows: a Pounce window (the Cat Toy
     holder's own cards), a Counter window (attacks and Pounces), its resolution, and the
     Instant Actions its type triggers."""
@@ -667,12 +814,24 @@ def _start_play(s: State, seat: int, card: int, mode: str, target: int | None, o
     s._hands[seat].remove(card)
     play = PlayRecord(pid, seat, card, mode, target, origin, answers)
     s._plays[pid] = play
-    verb = {"bank": "banks", "score": "plays to score", "incident": "plays",
-            "attack": "attacks with"}[mode]
+    verb = {
+        "bank": "banks",
+        "score": "plays to score",
+        "incident": "plays",
+        "attack": "attacks with",
+    }[mode]
     on = "" if target is None else f" (target: seat {target})"
-    _event(s, "play", seat=seat, card=g.numbers[card], mode=mode, origin=origin, target=target,
-           text=f"seat {seat} {verb} {g.cards[card].label}{on}"
-                + ("" if origin == "action" else f" [{origin}]"))
+    _event(
+        s,
+        "play",
+        seat=seat,
+        card=g.numbers[card],
+        mode=mode,
+        origin=origin,
+        target=target,
+        text=f"seat {seat} {verb} {g.cards[card].label}{on}"
+        + ("" if origin == "action" else f" [{origin}]"),
+    )
     kind = g.types[card]
     assert kind is not None
     s._stack.append(InstantWindow("instant-window", kind, seat, None, 0))
@@ -692,11 +851,15 @@ def _would_win(s: State, play: PlayRecord) -> bool:
     if play.seat != s._toy or play.origin not in ("action", "instant"):
         return False
     if play.mode == "score":
-        return not s._feral[play.seat] and s._points[play.seat] + g.paws[play.card] >= \
-            WINNING_POINTS
+        return (
+            not s._feral[play.seat] and s._points[play.seat] + g.paws[play.card] >= WINNING_POINTS
+        )
     if play.mode == "bank":
-        return (g.standard and s._feral[play.seat]
-                and _hearts(s, play.seat) + g.hearts[play.card] >= FERAL_VICTORY_HEARTS)
+        return (
+            g.standard
+            and s._feral[play.seat]
+            and _hearts(s, play.seat) + g.hearts[play.card] >= FERAL_VICTORY_HEARTS
+        )
     return False
 
 
@@ -750,8 +913,9 @@ def _actions(s: State, seat: int) -> list[Action]:
             if not feral:
                 out.append(Score(number))
             elif g.standard:
-                out.extend(Attack(number, t) for t in _order(s, seat)
-                           if t != seat and not s._feral[t])
+                out.extend(
+                    Attack(number, t) for t in _order(s, seat) if t != seat and not s._feral[t]
+                )
         elif _played_for_effect(s, c, pounce_or_counter=False):
             effect = g.cards[c].effect
             assert effect is not None
@@ -772,8 +936,13 @@ def _pounces(s: State, seat: int) -> list[Action]:
         return []
     feral = s._feral[seat]
     # "You may only Pounce on the Cat who is holding the Cat Toy unless you are FERAL."
-    victims = ([t for t in _order(s, seat) if t != seat and not s._feral[t]] if feral
-               else [toy] if not s._feral[toy] else [])
+    victims = (
+        [t for t in _order(s, seat) if t != seat and not s._feral[t]]
+        if feral
+        else [toy]
+        if not s._feral[toy]
+        else []
+    )
     out: list[Action] = []
     for c in _sorted(s, s._hands[seat]):
         kind = g.types[c]
@@ -896,9 +1065,13 @@ def _draw(s: State, seat: int, n: int) -> list[int]:
             s._bowl = s._litter
             s._litter = []
             _shuffle(s, s._bowl)
-            _event(s, "reshuffle", count=len(s._bowl),
-                   text=f"the Food Bowl is empty: the Litter Box ({len(s._bowl)} cards) is "
-                        "shuffled into a new Food Bowl")
+            _event(
+                s,
+                "reshuffle",
+                count=len(s._bowl),
+                text=f"the Food Bowl is empty: the Litter Box ({len(s._bowl)} cards) is "
+                "shuffled into a new Food Bowl",
+            )
         drawn.append(s._bowl.pop())
     s._hands[seat].extend(drawn)
     return drawn
@@ -926,9 +1099,14 @@ def _pay(s: State, seat: int, cost: int) -> bool:
     paid = [c for pos, c in enumerate(house) if pos in used]
     s._houses[seat] = [c for pos, c in enumerate(house) if pos not in used]
     s._litter.extend(paid)
-    _event(s, "paid", seat=seat, cards=[s.game.numbers[c] for c in paid],
-           text=f"seat {seat} pays {cost} with "
-                f"{', '.join(s.game.cards[c].label for c in paid)} ({total} hearts)")
+    _event(
+        s,
+        "paid",
+        seat=seat,
+        cards=[s.game.numbers[c] for c in paid],
+        text=f"seat {seat} pays {cost} with "
+        f"{', '.join(s.game.cards[c].label for c in paid)} ({total} hearts)",
+    )
     return True
 
 
@@ -938,12 +1116,20 @@ def _fail_to_pay(s: State, seat: int, what: str) -> None:
     s._houses[seat] = []
     if s.game.standard and not s._feral[seat]:
         s._feral[seat] = True
-        _event(s, "feral", seat=seat, text=f"seat {seat} cannot pay for {what}: loses all "
-                                           f"{len(lost)} banked Affection cards and becomes Feral")
+        _event(
+            s,
+            "feral",
+            seat=seat,
+            text=f"seat {seat} cannot pay for {what}: loses all "
+            f"{len(lost)} banked Affection cards and becomes Feral",
+        )
     else:
-        _event(s, "lost-affection", seat=seat,
-               text=f"seat {seat} cannot pay for {what}: loses all {len(lost)} banked "
-                    "Affection cards")
+        _event(
+            s,
+            "lost-affection",
+            seat=seat,
+            text=f"seat {seat} cannot pay for {what}: loses all {len(lost)} banked Affection cards",
+        )
 
 
 def _gain_points(s: State, seat: int, n: int, why: str) -> None:
@@ -954,13 +1140,22 @@ def _gain_points(s: State, seat: int, n: int, why: str) -> None:
         return
     new = max(0, s._points[seat] + n)
     if new >= WINNING_POINTS:
-        _event(s, "no-win", seat=seat,
-               text=f"seat {seat} would reach {new} with {why}, but the winning point must "
-                    "be a Mischief card it plays holding the Cat Toy: scores 0")
+        _event(
+            s,
+            "no-win",
+            seat=seat,
+            text=f"seat {seat} would reach {new} with {why}, but the winning point must "
+            "be a Mischief card it plays holding the Cat Toy: scores 0",
+        )
         return
     s._points[seat] = new
-    _event(s, "points", seat=seat, points=n,
-           text=f"seat {seat} scores {n:+d} for {why}: {new} Mischief")
+    _event(
+        s,
+        "points",
+        seat=seat,
+        points=n,
+        text=f"seat {seat} scores {n:+d} for {why}: {new} Mischief",
+    )
 
 
 def _end(s: State, winner: int, win_type: str | None, text: str) -> None:
@@ -990,41 +1185,69 @@ def _run_effect(s: State, play: PlayRecord) -> None:
         if step.do == "draw":
             for seat in who:
                 got = _draw(s, seat, n)
-                _event(s, "effect-draw", seat=seat, count=len(got),
-                       text=f"{label}: seat {seat} draws {len(got)}")
+                _event(
+                    s,
+                    "effect-draw",
+                    seat=seat,
+                    count=len(got),
+                    text=f"{label}: seat {seat} draws {len(got)}",
+                )
         elif step.do == "discard_random":
             for seat in who:
-                thrown = [_take_random(s, s._hands[seat]) for _ in range(min(n, len(s._hands[seat])))]
+                thrown = [
+                    _take_random(s, s._hands[seat]) for _ in range(min(n, len(s._hands[seat])))
+                ]
                 s._litter.extend(thrown)
-                _event(s, "effect-discard", seat=seat, cards=[g.numbers[c] for c in thrown],
-                       text=f"{label}: seat {seat} discards "
-                            f"{', '.join(g.cards[c].label for c in thrown) or 'nothing'}")
+                _event(
+                    s,
+                    "effect-discard",
+                    seat=seat,
+                    cards=[g.numbers[c] for c in thrown],
+                    text=f"{label}: seat {seat} discards "
+                    f"{', '.join(g.cards[c].label for c in thrown) or 'nothing'}",
+                )
         elif step.do == "steal_random":
             if play.target is None:
                 continue
             victim = s._hands[play.target]
             taken = [_take_random(s, victim) for _ in range(min(n, len(victim)))]
             s._hands[play.seat].extend(taken)
-            _event(s, "effect-steal", seat=play.seat, target=play.target, count=len(taken),
-                   text=f"{label}: seat {play.seat} takes {len(taken)} card(s) from seat "
-                        f"{play.target}'s hand")
+            _event(
+                s,
+                "effect-steal",
+                seat=play.seat,
+                target=play.target,
+                count=len(taken),
+                text=f"{label}: seat {play.seat} takes {len(taken)} card(s) from seat "
+                f"{play.target}'s hand",
+            )
         elif step.do == "discard_banked":
             for seat in who:
                 lost = _take_banked(s, seat, n, step.pick or "largest")
                 s._litter.extend(lost)
-                _event(s, "effect-lose-affection", seat=seat, cards=[g.numbers[c] for c in lost],
-                       text=f"{label}: seat {seat} loses "
-                            f"{', '.join(g.cards[c].label for c in lost) or 'nothing'}")
+                _event(
+                    s,
+                    "effect-lose-affection",
+                    seat=seat,
+                    cards=[g.numbers[c] for c in lost],
+                    text=f"{label}: seat {seat} loses "
+                    f"{', '.join(g.cards[c].label for c in lost) or 'nothing'}",
+                )
         elif step.do == "steal_banked":
             if play.target is None:
                 continue
             taken = _take_banked(s, play.target, n, step.pick or "largest")
             s._houses[play.seat].extend(taken)
-            _event(s, "effect-take-affection", seat=play.seat, target=play.target,
-                   cards=[g.numbers[c] for c in taken],
-                   text=f"{label}: seat {play.seat} takes "
-                        f"{', '.join(g.cards[c].label for c in taken) or 'nothing'} from seat "
-                        f"{play.target}")
+            _event(
+                s,
+                "effect-take-affection",
+                seat=play.seat,
+                target=play.target,
+                cards=[g.numbers[c] for c in taken],
+                text=f"{label}: seat {play.seat} takes "
+                f"{', '.join(g.cards[c].label for c in taken) or 'nothing'} from seat "
+                f"{play.target}",
+            )
         elif step.do == "score":
             for seat in who:
                 _gain_points(s, seat, n, label)
@@ -1033,24 +1256,37 @@ def _run_effect(s: State, play: PlayRecord) -> None:
                 got = min(n, s._bank)
                 s._bank -= got
                 s._tokens[seat] += got
-                _event(s, "effect-token", seat=seat, count=got,
-                       text=f"{label}: seat {seat} gains {got} Pounce Token(s)")
+                _event(
+                    s,
+                    "effect-token",
+                    seat=seat,
+                    count=got,
+                    text=f"{label}: seat {seat} gains {got} Pounce Token(s)",
+                )
         elif step.do == "lose_token":
             for seat in who:
                 lost_n = min(n, s._tokens[seat])
                 s._tokens[seat] -= lost_n
                 s._bank += lost_n
-                _event(s, "effect-token", seat=seat, count=-lost_n,
-                       text=f"{label}: seat {seat} returns {lost_n} Pounce Token(s)")
+                _event(
+                    s,
+                    "effect-token",
+                    seat=seat,
+                    count=-lost_n,
+                    text=f"{label}: seat {seat} returns {lost_n} Pounce Token(s)",
+                )
         elif step.do == "go_feral":
             for seat in who:
                 if not s._feral[seat]:
                     s._litter.extend(s._houses[seat])
                     s._houses[seat] = []
                     s._feral[seat] = True
-                    _event(s, "feral", seat=seat,
-                           text=f"{label}: seat {seat} loses its banked Affection and "
-                                "becomes Feral")
+                    _event(
+                        s,
+                        "feral",
+                        seat=seat,
+                        text=f"{label}: seat {seat} loses its banked Affection and becomes Feral",
+                    )
         elif step.do == "adopt":
             for seat in who:
                 if s._feral[seat]:
@@ -1060,9 +1296,14 @@ def _run_effect(s: State, play: PlayRecord) -> None:
             answered = s._plays.get(play.answers) if play.answers is not None else None
             if answered is not None:
                 s._plays[answered.id] = answered._replace(cancelled=True)
-                _event(s, "cancel", seat=play.seat, card=g.numbers[answered.card],
-                       text=f"{label}: seat {answered.seat}'s "
-                            f"{g.cards[answered.card].label} is cancelled")
+                _event(
+                    s,
+                    "cancel",
+                    seat=play.seat,
+                    card=g.numbers[answered.card],
+                    text=f"{label}: seat {answered.seat}'s "
+                    f"{g.cards[answered.card].label} is cancelled",
+                )
 
 
 def _who(s: State, play: PlayRecord, who: str | None) -> list[int]:
@@ -1083,8 +1324,10 @@ def _take_random(s: State, cards: list[int]) -> int:
 def _take_banked(s: State, seat: int, n: int, pick: str) -> list[int]:
     hearts = s.game.hearts
     house = s._houses[seat]
-    ranked = sorted(range(len(house)), key=lambda pos: (-hearts[house[pos]] if pick == "largest"
-                                                       else hearts[house[pos]], pos))
+    ranked = sorted(
+        range(len(house)),
+        key=lambda pos: (-hearts[house[pos]] if pick == "largest" else hearts[house[pos]], pos),
+    )
     chosen = set(ranked[:n])
     taken = [house[pos] for pos in sorted(chosen)]
     s._houses[seat] = [c for pos, c in enumerate(house) if pos not in chosen]

@@ -61,9 +61,14 @@ class GreedyStrategy:
         view = _View(observation)
         phase = observation["phase"]
         chooser = {
-            "bet": self._bet, "keep": self._keep, "action": self._action,
-            "discard": self._discard, "pounce": self._pounce, "counter": self._counter,
-            "counter-bank": self._counter_bank, "instant": self._instant,
+            "bet": self._bet,
+            "keep": self._keep,
+            "action": self._action,
+            "discard": self._discard,
+            "pounce": self._pounce,
+            "counter": self._counter,
+            "counter-bank": self._counter_bank,
+            "instant": self._instant,
         }[phase]
         return chooser(view, legal_actions)
 
@@ -71,8 +76,7 @@ class GreedyStrategy:
 
     def _bet(self, v: _View, legal: list[Action]) -> Action:
         high = v.obs["turn_indicator"] == "high"
-        return max(legal, key=lambda a: ((v.rank(a) if high else -v.rank(a)),
-                                         -v.worth(_card(a))))
+        return max(legal, key=lambda a: ((v.rank(a) if high else -v.rank(a)), -v.worth(_card(a))))
 
     def _keep(self, v: _View, legal: list[Action]) -> Action:
         return max(legal, key=lambda a: (v.hearts(_card(a)), v.worth(_card(a))))
@@ -87,8 +91,11 @@ class GreedyStrategy:
             return max(scores, key=lambda a: (v.paws(a.card), -v.cost(a.card)))
         banks = [a for a in legal if isinstance(a, Bank)]
         if me["status"] == "feral":
-            attacks = [a for a in legal if isinstance(a, Attack)
-                       and v.cats[a.target]["affection"] < v.cost(a.card)]
+            attacks = [
+                a
+                for a in legal
+                if isinstance(a, Attack) and v.cats[a.target]["affection"] < v.cost(a.card)
+            ]
             if banks and (not attacks or me["affection"] + v.hearts(banks[0].card) < 4):
                 return max(banks, key=lambda a: v.hearts(a.card))
             if attacks:
@@ -118,8 +125,11 @@ class GreedyStrategy:
             if hurting:
                 return hurting[0]
             return legal[0]
-        ruin = [a for a in attacks if v.cats[a.target]["affection"] < v.cost(a.card)
-                and v.cats[a.target]["mischief"] >= 3]
+        ruin = [
+            a
+            for a in attacks
+            if v.cats[a.target]["affection"] < v.cost(a.card) and v.cats[a.target]["mischief"] >= 3
+        ]
         if ruin:
             return max(ruin, key=lambda a: (v.cats[a.target]["mischief"], -v.paws(a.card)))
         return legal[0]
@@ -132,14 +142,16 @@ class GreedyStrategy:
         if window.get("as") == "attack":
             cost = v.cost(window["against_card"])
             banks = [a for a in legal if isinstance(a, CounterBank)]
-            if v.me["affection"] < cost and banks and \
-                    v.me["affection"] + sum(v.hearts(a.card) for a in banks) >= cost:
+            if (
+                v.me["affection"] < cost
+                and banks
+                and v.me["affection"] + sum(v.hearts(a.card) for a in banks) >= cost
+            ):
                 return max(banks, key=lambda a: v.hearts(a.card))
         return legal[0]
 
     def _counter_bank(self, v: _View, legal: list[Action]) -> Action:
-        cost = v.cost(v.obs["window"]["against_card"]) if "against_card" in v.obs["window"] \
-            else 0
+        cost = v.cost(v.obs["window"]["against_card"]) if "against_card" in v.obs["window"] else 0
         banks = [a for a in legal if isinstance(a, CounterBank)]
         if banks and v.me["affection"] < cost:
             return max(banks, key=lambda a: v.hearts(a.card))
@@ -222,8 +234,9 @@ class _View:
         for step in effect.get("steps", ()):
             do, who, n = step.get("do"), step.get("who"), step.get("n") or 0
             on_me = who == "self" or (who == "target" and target == self.seat)
-            on_other = (who == "target" and target is not None and target != self.seat) or \
-                who == "each_opponent"
+            on_other = (
+                who == "target" and target is not None and target != self.seat
+            ) or who == "each_opponent"
             sign = 1.0 if on_me else -1.0 if on_other else 0.0
             leader_bonus = 0.5 if target == self.leader() else 0.0
             if do == "draw":
@@ -247,8 +260,20 @@ class _View:
 
 
 def _card(action: Action) -> int:
-    if isinstance(action, Bet | Keep | Discard | Bank | Score | Play | Attack | PounceAttack
-                  | PouncePlay | CounterBank | CounterPlay | Instant):
+    if isinstance(
+        action,
+        Bet
+        | Keep
+        | Discard
+        | Bank
+        | Score
+        | Play
+        | Attack
+        | PounceAttack
+        | PouncePlay
+        | CounterBank
+        | CounterPlay
+        | Instant,
+    ):
         return action.card
     raise ValueError(f"{action} names no card")
-

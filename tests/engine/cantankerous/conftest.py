@@ -21,15 +21,19 @@ def deck_path(tmp_path_factory):
 @pytest.fixture(scope="session")
 def make_game(deck_path):
     def make(players=2, **options):
-        return load_game("cantankerous-cats", options={"players": players, "deck": deck_path,
-                                                       **options})
+        return load_game(
+            "cantankerous-cats", options={"players": players, "deck": deck_path, **options}
+        )
+
     return make
 
 
 @pytest.fixture(scope="session")
 def position(make_game):
     """position(players=2, variant="standard", **position_keys) -> State on the test deck."""
+
     def build(players=2, variant="standard", options=None, **keys):
         game = make_game(players, variant=variant, **(options or {}))
         return state_from_position(game, keys)
+
     return build

@@ -57,18 +57,23 @@ def test_first_bite_bets_are_hidden_until_everyone_has_bet(position):
     assert one.observation(1)["cats"][0]["hand_size"] == 2  # the bet stays in hand
     assert one.observation(1)["window"]["placed"] == [0]
     assert one.observation(0)["window"]["my_bet"] == 5
-    assert "my_bet" in one.observation(1)["window"] and one.observation(1)["window"]["my_bet"] is None
+    assert (
+        "my_bet" in one.observation(1)["window"] and one.observation(1)["window"]["my_bet"] is None
+    )
 
 
 def test_new_game_flips_the_turn_indicator_and_deals_six_cards(make_game):
     game = make_game(4)
-    indicators = {game.new_initial_state(seed).observation(0)["turn_indicator"]
-                  for seed in range(20)}
+    indicators = {
+        game.new_initial_state(seed).observation(0)["turn_indicator"] for seed in range(20)
+    }
     assert indicators == {"high", "low"}
     state = game.new_initial_state(3)
     assert [len(state.hand(seat)) for seat in range(4)] == [6, 6, 6, 6]
-    assert make_game(4, turn_indicator="low").new_initial_state(3).observation(0)[
-        "turn_indicator"] == "low"
+    assert (
+        make_game(4, turn_indicator="low").new_initial_state(3).observation(0)["turn_indicator"]
+        == "low"
+    )
 
 
 # -- the Domestic turn ----------------------------------------------------------------------
@@ -109,8 +114,10 @@ def test_counter_clockwise_direction_passes_the_cat_toy_the_other_way(position):
 def test_direction_option(make_game):
     game = make_game(3, direction="counter-clockwise")
     assert game.new_initial_state(1).observation(0)["direction"] == "counter-clockwise"
-    flips = {make_game(3, direction="flip").new_initial_state(seed).observation(0)["direction"]
-             for seed in range(20)}
+    flips = {
+        make_game(3, direction="flip").new_initial_state(seed).observation(0)["direction"]
+        for seed in range(20)
+    }
     assert flips == {"clockwise", "counter-clockwise"}
 
 
@@ -136,13 +143,17 @@ def test_bank_puts_an_affection_card_in_the_house(position):
     assert "bank 21" not in legal(s) and "score 21" in legal(s)
 
 
-@pytest.mark.parametrize(("house", "card", "paid", "left"), [
-    ([11, 1, 6], 25, [11], (1, 6)),         # cost 3: one Affection 3 (fewest cards)
-    ([6, 7, 11], 29, [6, 7], (11,)),        # cost 4: 2 + 2 exactly, keep the 3
-    ([16], 21, [16], ()),                   # cost 1 with a 4: no change given
-])
-def test_scoring_pays_the_cost_with_the_least_waste_and_no_change(position, house, card,
-                                                                  paid, left):
+@pytest.mark.parametrize(
+    ("house", "card", "paid", "left"),
+    [
+        ([11, 1, 6], 25, [11], (1, 6)),  # cost 3: one Affection 3 (fewest cards)
+        ([6, 7, 11], 29, [6, 7], (11,)),  # cost 4: 2 + 2 exactly, keep the 3
+        ([16], 21, [16], ()),  # cost 1 with a 4: no change given
+    ],
+)
+def test_scoring_pays_the_cost_with_the_least_waste_and_no_change(
+    position, house, card, paid, left
+):
     s = act(position(hands=[[card], []], houses=[house, []]), f"score {card}")
     assert s.house(0) == left
     assert s.points[0] == s.game.paws[s.game.index_of[card]]
@@ -237,10 +248,9 @@ def test_pounce_choices_are_hidden_until_everyone_has_decided(position):
 
 
 def test_attacked_cat_pays_and_scores_half_rounded_down_the_attacker_nothing(position):
-    s = act(position(hands=[[6], [32]], houses=[[11, 12], []]), "bank 6",
-            "pounce attack 0 with 32")
-    assert s.points == (2, 0)         # 5 paws: half rounded down
-    assert s.house(0) == (6,)         # paid 3 + 3, then the banked card resolved
+    s = act(position(hands=[[6], [32]], houses=[[11, 12], []]), "bank 6", "pounce attack 0 with 32")
+    assert s.points == (2, 0)  # 5 paws: half rounded down
+    assert s.house(0) == (6,)  # paid 3 + 3, then the banked card resolved
     assert s.tokens == (1, 0) and s.token_bank == 3  # the spent token went to the bank
 
 
@@ -257,8 +267,7 @@ def test_a_pounce_incident_can_cancel_the_current_card(position):
 
 
 def test_counter_by_banking_affection_from_hand_meets_the_cost(position):
-    s = act(position(hands=[[6, 16], [32]], houses=[[11], []]), "bank 6",
-            "pounce attack 0 with 32")
+    s = act(position(hands=[[6, 16], [32]], houses=[[11], []]), "bank 6", "pounce attack 0 with 32")
     assert (s.phase, s.current_player) == ("counter", 0)
     assert legal(s) == ["pass", "counter bank 16"]
     s = act(s, "counter bank 16")
@@ -268,27 +277,46 @@ def test_counter_by_banking_affection_from_hand_meets_the_cost(position):
 
 
 def test_counter_by_playing_an_incident_can_cancel_the_pounce(position):
-    s = act(position(hands=[[6, 37], [32]], houses=[[1], []]), "bank 6",
-            "pounce attack 0 with 32", "counter play 37")
+    s = act(
+        position(hands=[[6, 37], [32]], houses=[[1], []]),
+        "bank 6",
+        "pounce attack 0 with 32",
+        "counter play 37",
+    )
     assert not s.feral[0] and s.house(0) == (1, 6) and s.tokens == (0, 0)
 
 
 def test_countering_is_never_required(position):
-    s = act(position(hands=[[6, 16], [32]], houses=[[1], []]), "bank 6",
-            "pounce attack 0 with 32", "pass")
+    s = act(
+        position(hands=[[6, 16], [32]], houses=[[1], []]),
+        "bank 6",
+        "pounce attack 0 with 32",
+        "pass",
+    )
     assert s.feral[0]
 
 
 def test_a_cat_cannot_win_with_a_counter(position):
-    s = act(position(points=[7, 0], hands=[[6, 16], [33]], houses=[[11], []]), "bank 6",
-            "pounce attack 0 with 33", "counter bank 16", "done")
+    s = act(
+        position(points=[7, 0], hands=[[6, 16], [33]], houses=[[11], []]),
+        "bank 6",
+        "pounce attack 0 with 33",
+        "counter bank 16",
+        "done",
+    )
     assert s.points[0] == 7 and not s.is_terminal()
     assert "no-win" in kinds(s)
 
 
 def test_no_hand_refill_after_a_counter(position):
-    s = act(position(hands=[[6, 16], [32]], houses=[[11], []]), "bank 6",
-            "pounce attack 0 with 32", "counter bank 16", "done", "picky-eater")
+    s = act(
+        position(hands=[[6, 16], [32]], houses=[[11], []]),
+        "bank 6",
+        "pounce attack 0 with 32",
+        "counter bank 16",
+        "done",
+        "picky-eater",
+    )
     assert s.toy_holder == 1 and s.hand(0) == ()
     assert "no-refill" in kinds(s)
 
@@ -301,8 +329,12 @@ def test_a_domestic_cat_pounces_only_on_the_cat_toy_holder_a_feral_on_any_domest
 
 
 def test_a_pounce_that_is_no_longer_possible_is_withdrawn_card_and_token_kept(position):
-    s = act(position(3, hands=[[6], [32], [33]], houses=[[1], [], []]), "bank 6",
-            "pounce attack 0 with 32", "pounce attack 0 with 33")
+    s = act(
+        position(3, hands=[[6], [32], [33]], houses=[[1], [], []]),
+        "bank 6",
+        "pounce attack 0 with 32",
+        "pounce attack 0 with 33",
+    )
     assert s.feral[0]
     assert s.hand(2) == (33,) and s.tokens[2] == 1
     assert "pounce-withdrawn" in kinds(s)
@@ -335,8 +367,9 @@ def test_feral_meal_time_keeps_one_of_the_three_cards_drawn(position):
 
 
 def test_feral_pounce_tokens_cost_three_cards(position):
-    assert not any(a.startswith("buy-token") for a in
-                   legal(position(feral=[True, False], hands=[[6, 7], []])))
+    assert not any(
+        a.startswith("buy-token") for a in legal(position(feral=[True, False], hands=[[6, 7], []]))
+    )
     assert "buy-token 6 7 8" in legal(position(feral=[True, False], hands=[[6, 7, 8], []]))
 
 
@@ -348,8 +381,10 @@ def test_a_feral_cat_cannot_score_nor_be_attacked_with_mischief(position):
 
 
 def test_troublemaker_a_feral_attacks_any_domestic_cat_as_an_action_without_a_token(position):
-    s = act(position(feral=[True, False], hands=[[25], []], houses=[[], [1]], tokens=[0, 1]),
-            "attack 1 with 25")
+    s = act(
+        position(feral=[True, False], hands=[[25], []], houses=[[], [1]], tokens=[0, 1]),
+        "attack 1 with 25",
+    )
     assert s.feral == (True, True) and s.tokens == (0, 1) and s.house(1) == ()
 
 
@@ -413,14 +448,18 @@ def test_the_ninth_mischief_point_wins_after_a_last_chance_pounce(position):
 
 
 def test_a_last_chance_pounce_can_cancel_the_winning_card(position):
-    s = act(position(points=[7, 0], hands=[[25], [37]], houses=[[11], []]), "score 25",
-            "pounce play 37")
+    s = act(
+        position(points=[7, 0], hands=[[25], [37]], houses=[[11], []]), "score 25", "pounce play 37"
+    )
     assert not s.is_terminal() and s.points[0] == 7
 
 
 def test_a_last_chance_attack_can_leave_the_winner_unable_to_pay(position):
-    s = act(position(points=[7, 0], hands=[[25], [21]], houses=[[11], []]), "score 25",
-            "pounce attack 0 with 21")
+    s = act(
+        position(points=[7, 0], hands=[[25], [21]], houses=[[11], []]),
+        "score 25",
+        "pounce attack 0 with 21",
+    )
     assert not s.is_terminal() and s.feral[0] and s.points[0] == 7
 
 
@@ -444,8 +483,12 @@ def test_points_from_anything_but_the_winning_play_never_reach_nine(position):
 
 
 def test_an_instant_score_by_a_cat_not_holding_the_toy_cannot_win(position):
-    s = act(position(points=[0, 8], hands=[[21], [53]], houses=[[1], []]), "score 21", "pass",
-            "instant 53")
+    s = act(
+        position(points=[0, 8], hands=[[21], [53]], houses=[[1], []]),
+        "score 21",
+        "pass",
+        "instant 53",
+    )
     assert s.points == (1, 8) and not s.is_terminal()
 
 
@@ -457,17 +500,23 @@ def test_turn_limit_stops_an_unfinished_game_without_a_winner(position):
 # -- effects --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("card", "setup", "check"), [
-    (38, {"hands": [[38], [6, 7]]}, lambda s: len(s.hand(0)) == 1 and len(s.hand(1)) == 1),
-    (39, {"hands": [[39], [6, 7]]}, lambda s: len(s.hand(1)) == 1),
-    (40, {"hands": [[40], []], "houses": [[], [1, 16]]}, lambda s: s.house(1) == (1,)),
-    (41, {"hands": [[41], []], "houses": [[], [1, 16]]},
-     lambda s: s.house(1) == (16,) and s.house(0) == (1,)),
-    (43, {"hands": [[43], []], "token_bank": 1}, lambda s: s.tokens == (2, 1)),
-    (44, {"hands": [[44], []]}, lambda s: s.tokens == (1, 0) and s.token_bank == 3),
-    (45, {"hands": [[45], []], "houses": [[], [1]]}, lambda s: s.feral[1] and not s.house(1)),
-    (46, {"hands": [[46], []], "feral": [False, True]}, lambda s: not s.feral[1]),
-])
+@pytest.mark.parametrize(
+    ("card", "setup", "check"),
+    [
+        (38, {"hands": [[38], [6, 7]]}, lambda s: len(s.hand(0)) == 1 and len(s.hand(1)) == 1),
+        (39, {"hands": [[39], [6, 7]]}, lambda s: len(s.hand(1)) == 1),
+        (40, {"hands": [[40], []], "houses": [[], [1, 16]]}, lambda s: s.house(1) == (1,)),
+        (
+            41,
+            {"hands": [[41], []], "houses": [[], [1, 16]]},
+            lambda s: s.house(1) == (16,) and s.house(0) == (1,),
+        ),
+        (43, {"hands": [[43], []], "token_bank": 1}, lambda s: s.tokens == (2, 1)),
+        (44, {"hands": [[44], []]}, lambda s: s.tokens == (1, 0) and s.token_bank == 3),
+        (45, {"hands": [[45], []], "houses": [[], [1]]}, lambda s: s.feral[1] and not s.house(1)),
+        (46, {"hands": [[46], []], "feral": [False, True]}, lambda s: not s.feral[1]),
+    ],
+)
 def test_each_effect_primitive(position, card, setup, check):
     s = position(**setup)
     play = next(a for a in legal(s) if a.startswith(f"play {card}"))
