@@ -6,7 +6,7 @@ from league import views as league_views
 
 urlpatterns = [
     path("", league_views.home, name="home"),
-    path("leagues/<slug:slug>/", league_views.league_detail, name="league-detail"),
+    path("", include("league.urls")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),

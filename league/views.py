@@ -14,6 +14,11 @@ def home(request):
     return render(request, "league/home.html", {"leagues": leagues, "recent": recent})
 
 
+def league_list(request):
+    leagues = League.objects.visible_to(request.user)
+    return render(request, "league/league_list.html", {"leagues": leagues})
+
+
 def league_detail(request, slug):
     league = get_object_or_404(League, slug=slug)
     if not can_view(league, request.user):
@@ -21,7 +26,13 @@ def league_detail(request, slug):
     season = None
     if request.GET.get("season", "").isdigit():
         season = league.seasons.filter(pk=int(request.GET["season"])).first()
-    return render(request, "league/league_detail.html", {
-        "league": league, "season": season, "seasons": league.seasons.all(),
-        "standings": selectors.standings(league=league, season=season),
-    })
+    return render(
+        request,
+        "league/league_detail.html",
+        {
+            "league": league,
+            "season": season,
+            "seasons": league.seasons.all(),
+            "standings": selectors.standings(league=league, season=season),
+        },
+    )

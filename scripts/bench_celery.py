@@ -1,0 +1,197 @@
+#!/usr/bin/env python
+"""Sandboxed 4-bot matches per second through real Celery workers, Redis and PostgreSQL.
+
+Everything a ladder match goes through is real: `arena.services.match_create` queues the task
+on commit, a Celery worker (prefork, one process per core by default) claims the match, runs
+the four bots in the sandbox through `arena.runner.run_match`, and `services.match_record`
+stores the log. The bots are trivial (first legal action), so the figure is the arena's own
+overhead, not the bots' thinking. Prints figures; asserts nothing.
+
+    .venv/bin/python scripts/bench_celery.py [--matches 200] [--concurrency 2]
+
+DATABASE_URL names the server and a scratch database (default
+postgres://postgres@127.0.0.1:5432/catleague_bench_celery), DROPPED and re-created here, so its
+name must contain "bench". CELERY_BROKER_URL defaults to redis://127.0.0.1:6379/15; the
+benchmark uses a queue of its own and deletes it at the end. Run it as root on a machine
+with bubblewrap (or set ARENA_SANDBOX_MODE) so the workers use the real sandbox.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scripts.bench_league import _drop_database, _recreate_database  # noqa: E402
+
+DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/catleague_bench_celery"
+DEFAULT_BROKER = "redis://127.0.0.1:6379/15"
+TRIVIAL_BOT = "def choose(observation, legal_actions):\n    return 0\n"
+TARGET_MATCHES_PER_S = 10.0
+TIMING_PARTS = ("sandbox_start_ms", "bot_think_ms", "engine_ms", "teardown_ms")
+
+
+def _configure(database_url: str, broker_url: str, queue: str) -> None:
+    os.environ.update({
+        "DATABASE_URL": database_url,
+        "CELERY_BROKER_URL": broker_url,
+        "CELERY_RESULT_BACKEND": broker_url,
+        "CELERY_TASK_ALWAYS_EAGER": "0",
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    })
+    import django
+
+    django.setup()
+
+
+def _bench_bots(count: int):
+    """Four active versions of the trivial bot. Validation is skipped: it is not what is timed."""
+    import hashlib
+
+    from django.contrib.auth import get_user_model
+
+    from arena.models import Bot, BotVersion
+
+    owner = get_user_model().objects.create_user("bench-owner", password=None)
+    versions = []
+    for index in range(count):
+        source = f"{TRIVIAL_BOT}# trivial bot {index}\n"
+        bot = Bot.objects.create(owner=owner, name=f"trivial-{index}")
+        version = BotVersion.objects.create(
+            bot=bot, number=1, source=source, size=len(source.encode()), author=owner,
+            sha256=hashlib.sha256(source.encode()).hexdigest(), status=BotVersion.Status.ACTIVE,
+        )
+        bot.active_version = version
+        bot.save(update_fields=["active_version"])
+        versions.append(version)
+    return versions
+
+
+def _queue_matches(versions, count: int, first_seed: int) -> list[int]:
+    from django.db import transaction
+
+    from arena import services
+    from arena.models import Match
+
+    with transaction.atomic():  # every task is sent on commit, all at once
+        return [
+            services.match_create(
+                kind=Match.Kind.CHALLENGE, seed=first_seed + index,
+                seats=[services.SeatInput(version=v) for v in versions],
+            ).pk
+            for index in range(count)
+        ]
+
+
+def _wait_settled(match_ids: list[int], timeout_s: float) -> float:
+    from arena.models import Match
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        unsettled = Match.objects.filter(pk__in=match_ids).exclude(
+            status__in=[Match.Status.FINISHED, Match.Status.FAILED]).count()
+        if unsettled == 0:
+            return time.perf_counter()
+        time.sleep(0.05)
+    sys.exit(f"bench_celery: {unsettled} matches still unsettled after {timeout_s:.0f} s")
+
+
+def _start_worker(queue: str, concurrency: int) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue,
+         "-c", str(concurrency), "--without-heartbeat", "--without-mingle", "--without-gossip",
+         "-l", "warning"],
+        cwd=ROOT, env=os.environ.copy(),
+    )
+
+
+def _report(match_ids: list[int], wall_s: float, concurrency: int) -> None:
+    from arena.models import Match
+
+    matches = list(Match.objects.filter(pk__in=match_ids))
+    failed = [m for m in matches if m.status != Match.Status.FINISHED]
+    finished = [m for m in matches if m.status == Match.Status.FINISHED]
+    rate = len(finished) / wall_s
+    mode = sorted({m.sandbox_mode for m in finished})
+    print(f"sandboxed 4-bot matches through Celery ({', '.join(mode)} sandbox, trivial bots, "
+          f"{concurrency} worker processes, {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.1f}):")
+    print(f"  {len(finished)} finished in {wall_s:.2f} s = {rate:.1f} matches/s "
+          f"(target {TARGET_MATCHES_PER_S:.0f}: {'met' if rate >= TARGET_MATCHES_PER_S else 'MISSED'})")
+    if failed:
+        print(f"  {len(failed)} FAILED, first reason: {failed[0].failure}")
+    if not finished:
+        return
+    timings = [m.log["timing"] for m in finished]
+    # Worker time per match: claimed (started_at) to recorded (finished_at) is the runner plus
+    # the claim/record transactions; the rest of a worker's share of the wall clock is Celery.
+    in_task_ms = [(m.finished_at - m.started_at).total_seconds() * 1000 for m in finished]
+    worker_ms_per_match = wall_s * 1000 * concurrency / len(finished)
+    print(f"  worker time per match: {worker_ms_per_match:.1f} ms "
+          f"({concurrency} processes × wall ÷ matches), split:")
+    runner_ms = statistics.fmean(t["total_ms"] for t in timings)
+    for key in TIMING_PARTS:
+        part = statistics.fmean(t[key] for t in timings)
+        print(f"    {key.removesuffix('_ms'):<22} {part:7.1f} ms  ({100 * part / worker_ms_per_match:4.1f}%)")
+    other_runner = runner_ms - sum(statistics.fmean(t[k] for t in timings) for k in TIMING_PARTS)
+    record_ms = statistics.fmean(in_task_ms) - runner_ms
+    celery_ms = worker_ms_per_match - statistics.fmean(in_task_ms)
+    print(f"    {'runner (other)':<22} {other_runner:7.1f} ms  ({100 * other_runner / worker_ms_per_match:4.1f}%)")
+    print(f"    {'claim + record (DB)':<22} {record_ms:7.1f} ms  ({100 * record_ms / worker_ms_per_match:4.1f}%)")
+    print(f"    {'Celery + idle':<22} {celery_ms:7.1f} ms  ({100 * celery_ms / worker_ms_per_match:4.1f}%)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 2,
+                        help="worker processes (default: one per core)")
+    parser.add_argument("--keep", action="store_true", help="keep the scratch database")
+    args = parser.parse_args()
+    if args.matches < 1 or args.concurrency < 1:
+        parser.error("--matches and --concurrency must be at least 1")
+
+    database_url = os.environ.get("DATABASE_URL", DEFAULT_DATABASE)
+    if "bench" not in database_url.rsplit("/", 1)[-1]:
+        database_url = DEFAULT_DATABASE  # never the development or test database
+    broker_url = os.environ.get("CELERY_BROKER_URL") or DEFAULT_BROKER
+    queue = f"bench-{uuid.uuid4().hex[:8]}"
+    _recreate_database(database_url)
+    _configure(database_url, broker_url, queue)
+
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    versions = _bench_bots(4)
+    worker = _start_worker(queue, args.concurrency)
+    try:
+        # Warm-up: the worker starts, detects its sandbox and imports the engine.
+        _wait_settled(_queue_matches(versions, args.concurrency * 2, first_seed=1), timeout_s=120)
+        begun = time.perf_counter()  # queueing is part of what a ladder tick costs
+        match_ids = _queue_matches(versions, args.matches, first_seed=1000)
+        ended = _wait_settled(match_ids, timeout_s=max(120, args.matches * 2))
+        _report(match_ids, ended - begun, args.concurrency)
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+        import redis
+
+        redis.Redis.from_url(broker_url).delete(queue)
+        if not args.keep:
+            _drop_database(database_url)
+
+
+if __name__ == "__main__":
+    main()
