@@ -176,6 +176,11 @@ def match_detail(request, pk: int):
             "moves": _moves_with_names(replay, names) if replay else [],
             "score_rows": _score_rows(replay, names) if replay else [],
             "score_categories": _score_categories(replay) if replay else [],
+            "has_feeding": bool(replay)
+            and any(
+                "feeding" in p
+                for p in (replay["result"].get("score_sheet") or {}).get("players", [])
+            ),
             "owned": owned,
             "owner_stderr": stderr,
             "owner_faults": faults,

@@ -367,3 +367,23 @@ def test_matches_of_one_duplicate_set(clients, arena):
         )
     }
     assert shown == expected and len(expected) == 2
+
+
+def test_a_game_without_a_viewer_shows_moves_result_and_its_deck_label(clients, authors):
+    from arena.runner import run_match
+
+    log = run_match(game="cantankerous-cats", seed=3, bots=["random", "random", "random"])
+    match = Match.objects.create(
+        kind="challenge", seed=3, game="cantankerous-cats", status=Match.Status.FINISHED, log=log
+    )
+    for seat in range(3):
+        match.seats.create(
+            seat=seat,
+            builtin="random",
+            score=log["result"]["scores"][seat],
+            rank=log["result"]["ranks"][seat],
+        )
+    html = clients[None].get(f"/arena/matches/{match.pk}/").content.decode()
+    assert "no replay viewer for &#x27;cantankerous-cats&#x27;" in html
+    assert len(re.findall(r'<li id="move-\d+"', html)) == len(log["steps"])
+    assert "demo deck" in html and "Feeding chosen" not in html
