@@ -3,9 +3,14 @@
     python -m engine play --players 4 --bots random greedy greedy random --seed 7
     python -m engine play --players 2 --bots greedy mcts:iterations=50 --games 20 --seed 1
     python -m engine play --players 3 --bots random random greedy --seed 3 --log match.json
+<<<<<<< HEAD
     python -m engine play --players 6 --edition box-of-treats-placeholder --bots random --seed 1
     python -m engine play --players 4 --edition box-of-treats-placeholder --shared-goals --bots greedy random random random
     python -m engine play --solitaire --edition box-of-treats-placeholder --bots greedy
+=======
+    python -m engine play --game cantankerous-cats --players 4 --bots greedy random random random
+    python -m engine play --game cantankerous-cats --players 3 --option variant=basic --deck club.json ...
+>>>>>>> main
     python -m engine replay match.json
     python -m engine score endgame.json [--json]
 
@@ -54,6 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--game", default=DEFAULT_GAME)
     play.add_argument("--version", default=None, help="rules version (default: latest)")
     play.add_argument("--players", type=int, default=4)
+<<<<<<< HEAD
     play.add_argument("--edition", default="base")
     play.add_argument("--shared-goals", action="store_true",
                       help="play with Box of Treats shared goals (3 or more players)")
@@ -63,6 +69,13 @@ def _parser() -> argparse.ArgumentParser:
                       help="solitaire: the cat player's starting cards (harder 3, easier 1)")
     play.add_argument("--custom-strays", metavar="FILE",
                       help="a JSON list of the club's custom stray cats")
+=======
+    play.add_argument("--edition", default=None, help="Cat Lady card data (default: base)")
+    play.add_argument("--deck", default=None,
+                      help="Cantankerous Cats deck: demo (default), or a club's .json file")
+    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                      help="any other game option, e.g. variant=basic (repeatable)")
+>>>>>>> main
     play.add_argument("--bots", nargs="+", required=True, metavar="BOT",
                       help=f"one per seat: {', '.join(names())}, optionally name:key=value,...; "
                            "one bot for --solitaire")
@@ -96,7 +109,21 @@ def _positive(text: str) -> int:
     return value
 
 
-def _bot(spec: str) -> Strategy:
+def _options(options: argparse.Namespace) -> dict[str, Any]:
+    chosen: dict[str, Any] = {"players": options.players}
+    if options.edition is not None:
+        chosen["edition"] = options.edition
+    if options.deck is not None:
+        chosen["deck"] = options.deck
+    for item in options.option:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise EngineError(f"--option {item!r} is not KEY=VALUE")
+        chosen[key] = int(value) if value.lstrip("-").isdigit() else value
+    return chosen
+
+
+def _bot(spec: str, game: str | None = None) -> Strategy:
     name, _, raw = spec.partition(":")
     params: dict[str, Any] = {}
     for item in filter(None, raw.split(",")):
@@ -104,10 +131,11 @@ def _bot(spec: str) -> Strategy:
         if not sep:
             raise EngineError(f"bot parameter {item!r} in {spec!r} is not key=value")
         params[key] = json.loads(value) if value[:1].isdigit() or value in ("true", "false") else value
-    return get(name, **params)
+    return get(name, game=game, **params)
 
 
 def _play(options: argparse.Namespace) -> int:
+<<<<<<< HEAD
     game_options: dict[str, Any] = {"players": options.players, "edition": options.edition}
     bot_specs = list(options.bots)
     if options.solitaire:
@@ -135,6 +163,13 @@ def _play(options: argparse.Namespace) -> int:
                           f"got {len(bot_specs)}")
     options.bots = bot_specs
     bots = [_bot(spec) for spec in bot_specs]
+=======
+    game = load_game(options.game, version=options.version, options=_options(options))
+    if len(options.bots) != game.num_players:
+        raise EngineError(f"{game.num_players} players need {game.num_players} --bots, "
+                          f"got {len(options.bots)}")
+    bots = [_bot(spec, game.name) for spec in options.bots]
+>>>>>>> main
     finals = []
     for seed in range(options.seed, options.seed + options.games):
         finals.append((seed, play_match(game, bots, seed)))
@@ -160,6 +195,10 @@ def _play(options: argparse.Namespace) -> int:
 
 
 def _describe_game(game: Game, seed: int, bots: Sequence[str], final: State) -> str:
+    if game.name == "cantankerous-cats":
+        from engine.cantankerous.cli import describe_game
+
+        return describe_game(game, seed, bots, final)
     result = final.result()
     lines = [f"{game.name} rules v{game.version}, {game.edition.label} data v"
              f"{game.edition.version}, {game.num_players} players, seed {seed}: "

@@ -7,7 +7,7 @@ A version that is no longer implemented is refused with a clear message.
 
 >>> from engine.registry import load_game, registered_games
 >>> registered_games()
-[('cat-lady', '1')]
+[('cat-lady', '1'), ('cantankerous-cats', '1')]
 >>> load_game("cat-lady", options={"players": 3}).num_players
 3
 """
@@ -108,9 +108,16 @@ def _scoring_rules(settings: dict[str, Any]) -> Any:
         raise EngineError(f"bad 'scoring' option {settings!r}: {exc}") from None
 
 
+def _cantankerous_v1(options: Mapping[str, Any]) -> Any:
+    from engine.cantankerous.game import build_game
+
+    return build_game("1", options)
+
+
 # name -> version -> factory. Keep old versions when adding a new one.
-_GAMES: dict[str, dict[str, Callable[[Mapping[str, Any]], Game]]] = {
+_GAMES: dict[str, dict[str, Callable[[Mapping[str, Any]], Any]]] = {
     "cat-lady": {"1": _cat_lady_v1},
+    "cantankerous-cats": {"1": _cantankerous_v1},
 }
 
 
@@ -124,7 +131,7 @@ def latest_version(name: str = DEFAULT_GAME) -> str:
     return list(_versions(name))[-1]
 
 
-def _versions(name: str) -> dict[str, Callable[[Mapping[str, Any]], Game]]:
+def _versions(name: str) -> dict[str, Callable[[Mapping[str, Any]], Any]]:
     try:
         return _GAMES[name]
     except KeyError:
@@ -138,8 +145,11 @@ def load_game(
     *,
     version: str | None = None,
     options: Mapping[str, Any] | None = None,
-) -> Game:
+) -> Any:
     """A configured game: the latest rules version unless ``version`` is given.
+
+    ``"cat-lady"`` gives an :class:`engine.game.Game`, ``"cantankerous-cats"`` an
+    :class:`engine.cantankerous.game.Game`; both have the same game API.
 
     >>> load_game(options={"players": 2}).version
     '1'
