@@ -3,14 +3,11 @@
     python -m engine play --players 4 --bots random greedy greedy random --seed 7
     python -m engine play --players 2 --bots greedy mcts:iterations=50 --games 20 --seed 1
     python -m engine play --players 3 --bots random random greedy --seed 3 --log match.json
-<<<<<<< HEAD
     python -m engine play --players 6 --edition box-of-treats-placeholder --bots random --seed 1
     python -m engine play --players 4 --edition box-of-treats-placeholder --shared-goals --bots greedy random random random
     python -m engine play --solitaire --edition box-of-treats-placeholder --bots greedy
-=======
     python -m engine play --game cantankerous-cats --players 4 --bots greedy random random random
     python -m engine play --game cantankerous-cats --players 3 --option variant=basic --deck club.json ...
->>>>>>> main
     python -m engine replay match.json
     python -m engine score endgame.json [--json]
 
@@ -59,23 +56,20 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--game", default=DEFAULT_GAME)
     play.add_argument("--version", default=None, help="rules version (default: latest)")
     play.add_argument("--players", type=int, default=4)
-<<<<<<< HEAD
-    play.add_argument("--edition", default="base")
+    play.add_argument("--edition", default=None, help="Cat Lady card data (default: base)")
     play.add_argument("--shared-goals", action="store_true",
-                      help="play with Box of Treats shared goals (3 or more players)")
+                      help="Cat Lady: play with Box of Treats shared goals (3 or more players)")
     play.add_argument("--solitaire", action="store_true",
-                      help="solitaire against the cat player (one bot; the cat player is seat 1)")
+                      help="Cat Lady: solitaire against the cat player (one bot; the cat "
+                           "player is seat 1)")
     play.add_argument("--starting-cards", type=int, default=None,
                       help="solitaire: the cat player's starting cards (harder 3, easier 1)")
     play.add_argument("--custom-strays", metavar="FILE",
-                      help="a JSON list of the club's custom stray cats")
-=======
-    play.add_argument("--edition", default=None, help="Cat Lady card data (default: base)")
+                      help="Cat Lady: a JSON list of the club's custom stray cats")
     play.add_argument("--deck", default=None,
                       help="Cantankerous Cats deck: demo (default), or a club's .json file")
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                       help="any other game option, e.g. variant=basic (repeatable)")
->>>>>>> main
     play.add_argument("--bots", nargs="+", required=True, metavar="BOT",
                       help=f"one per seat: {', '.join(names())}, optionally name:key=value,...; "
                            "one bot for --solitaire")
@@ -135,8 +129,7 @@ def _bot(spec: str, game: str | None = None) -> Strategy:
 
 
 def _play(options: argparse.Namespace) -> int:
-<<<<<<< HEAD
-    game_options: dict[str, Any] = {"players": options.players, "edition": options.edition}
+    game_options = _options(options)
     bot_specs = list(options.bots)
     if options.solitaire:
         if len(bot_specs) != 1:
@@ -162,14 +155,7 @@ def _play(options: argparse.Namespace) -> int:
         raise EngineError(f"{game.num_players} players need {game.num_players} --bots, "
                           f"got {len(bot_specs)}")
     options.bots = bot_specs
-    bots = [_bot(spec) for spec in bot_specs]
-=======
-    game = load_game(options.game, version=options.version, options=_options(options))
-    if len(options.bots) != game.num_players:
-        raise EngineError(f"{game.num_players} players need {game.num_players} --bots, "
-                          f"got {len(options.bots)}")
-    bots = [_bot(spec, game.name) for spec in options.bots]
->>>>>>> main
+    bots = [_bot(spec, game.name) for spec in bot_specs]
     finals = []
     for seed in range(options.seed, options.seed + options.games):
         finals.append((seed, play_match(game, bots, seed)))
@@ -203,14 +189,14 @@ def _describe_game(game: Game, seed: int, bots: Sequence[str], final: State) -> 
     lines = [f"{game.name} rules v{game.version}, {game.edition.label} data v"
              f"{game.edition.version}, {game.num_players} players, seed {seed}: "
              f"{final.turn} turns" + (" (solitaire: seat 1 is the cat player)"
-                                      if game.solitaire else "")]
+                                      if getattr(game, "solitaire", False) else "")]
     for seat, player in enumerate(result.players):
         parts = ", ".join(f"{k.replace('_', ' ')} {v:+d}" for k, v in player.breakdown.items())
         lines.append(f"  seat {seat} {bots[seat]:<10} rank {player.rank}  total {player.total:>3}"
                      f"  fed cats {player.fed_cat_count}  ({parts})")
         for cat in player.feeding:
             lines.append(f"      {cat.describe()}")
-        for choice in player.choices:
+        for choice in getattr(player, "choices", ()):
             lines.append(f"      ({choice})")
     winners = ", ".join(f"seat {s} ({bots[s]})" for s in result.winners)
     lines.append(f"winner: {winners}" + (" (shared)" if len(result.winners) > 1 else ""))
