@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -74,7 +75,7 @@ def test_marked_cards_are_removed_per_player_count():
 
 
 def test_biddy_is_replaced_when_goals_are_not_used(tmp_path):
-    data = json.loads((EDITION.path and open(EDITION.path, encoding="utf-8").read()))
+    data = json.loads(Path(EDITION.path).read_text(encoding="utf-8"))
     data["strays"].append({"key": "ph-stray/biddy", "name": "Biddy (test)", "colours": ["white"],
                            "vp": 2, "needs": {"milk": 1}, "ability": None, "source": "test",
                            "confidence": "PH", "provisional": True, "requires_goals": True})
