@@ -249,12 +249,18 @@ class _Search:
         # twin[d]: the previous depth holds a plain cat identical in needs, colours and
         # cat count and worth at least as much; feeding this one while it starves is a
         # mirror image of the other way round, so it is skipped.
+        # Colours only matter to colour abilities, multicoloured counts and coloured boxes.
+        colour_blind = not any(
+            c.spec.ability in ("per_colour_fed", "colour_sets", "per_multicoloured_fed")
+            for c in self.cats) and not any(b.colour is not None for b in holdings.boxes)
         self.twin = [False] * len(self.order)
         for d in range(1, len(self.order)):
             a, b = self.order[d - 1].spec, self.order[d].spec
             self.twin[d] = (a.ability is None and b.ability is None and a.needs == b.needs
-                            and a.needs_any == b.needs_any and a.colours == b.colours
-                            and a.members == b.members and a.stray == b.stray
+                            and a.needs_any == b.needs_any and a.cat_count == b.cat_count
+                            and a.stray == b.stray and a.can_fill_box == b.can_fill_box
+                            and (colour_blind or (a.colours == b.colours
+                                                  and a.members == b.members))
                             and (a.vp or 0) >= (b.vp or 0))
         self.sherry = [c.index for c in self.cats if c.spec.ability == "reduce_needs"]
         self.full_mask = sum(1 << i for i, c in enumerate(edition.colours)
