@@ -238,3 +238,37 @@ def test_tournament_tables_follow_the_games_player_counts(authors,
     assert tournament.game == GAME
     matches = Match.objects.filter(tournament=tournament)
     assert matches.count() == 5 and {m.game for m in matches} == {GAME}
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("eager_celery")
+def test_the_new_bot_page_offers_the_game_labelled_with_its_demo_deck(
+        authors, django_capture_on_commit_callbacks):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test import Client
+
+    sandbox_mode()
+    client = Client()
+    client.force_login(authors["ada"])
+    page = client.get("/arena/bots/new/").content.decode()
+    assert f"Cantankerous Cats (deck: {DEMO})" in page
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/arena/bots/new/", {
+            "name": "grumpy", "game": GAME,
+            "file": SimpleUploadedFile("grumpy.py", STARTER.read_bytes())})
+    assert response.status_code == 302
+    bot = Bot.objects.get(name="grumpy")
+    assert bot.game == GAME and bot.active_version.status == "active"
+    response = client.post("/arena/bots/new/", {
+        "name": "chessy", "game": "chess", "file": SimpleUploadedFile("c.py", b"def choose(o, l):\n    return 0\n")})
+    assert response.status_code == 400 and not Bot.objects.filter(name="chessy").exists()
+
+
+@pytest.mark.django_db
+def test_a_cantankerous_match_page_shows_the_moves_and_the_demo_deck(authors, client_for):
+    from arena.replay import build_replay
+
+    log = run_match(game=GAME, seed=6, bots=["greedy", "random"])
+    replay = build_replay(log)
+    assert replay["game"] == GAME and replay["moves"] and replay["result"]["ranks"]
+    assert replay["moves"][0]["text"].startswith("bet ")

@@ -18,5 +18,5 @@ def remove_ladders(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("arena", "0002_ladders")]
+    dependencies = [("arena", "0003_tournament_final_table")]
     operations = [migrations.RunPython(create_ladders, remove_ladders)]
