@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('arena', '0003_tournament_final_table'),
+        ('arena', '0004_cantankerous_ladders'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
