@@ -168,6 +168,9 @@ class Match(models.Model):
                                      on_delete=models.SET_NULL)
     sandbox_mode = models.CharField(max_length=30, blank=True)
     limits = models.JSONField(default=dict)
+    # Game options beyond the player count (Cat Lady: the edition, shared goals, solitaire).
+    # Ranked matches keep the game's defaults: complete card data only (engine.editions).
+    options = models.JSONField(default=dict, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     failure = models.TextField(blank=True)
     log = models.JSONField(null=True, blank=True)
