@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('arena', '0004_cantankerous_ladders'),
+        ('arena', '0005_match_options'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
