@@ -23,13 +23,14 @@ Bot stderr is never copied into a replay: the page that embeds it is public.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import engine
 from engine.errors import EngineError
 
-__all__ = ["FRAME_BUILDERS", "REPLAY_SCHEMA", "build_replay", "move_text"]
+__all__ = ["FRAME_BUILDERS", "REPLAY_SCHEMA", "build_replay", "expand_frames", "move_text"]
 
 REPLAY_SCHEMA = "catleague.replay/1"
 
@@ -37,6 +38,8 @@ REPLAY_SCHEMA = "catleague.replay/1"
 _CONSTANT_KEYS = ("schema", "game", "version", "edition", "data_version", "options", "players")
 # How many of the next deck cards the full view shows (the whole deck would bloat the page).
 NEXT_CARDS_SHOWN = 9
+# Time the running score of every position may take when a replay is built.
+RUNNING_SCORE_BUDGET_S = 0.15
 
 FrameBuilder = Callable[[Any, Sequence[Any]], dict[str, Any]]
 
@@ -68,7 +71,7 @@ def build_replay(log: Mapping[str, Any]) -> dict[str, Any]:
         "problem": "",
     }
     builder = FRAME_BUILDERS.get(game_name)
-    game, actions, problem = _replayable(log)
+    game, actions, last, problem = _replayable(log)
     replay["moves"] = _moves(log, game, actions)
     if game is None:
         replay["problem"] = problem
@@ -79,6 +82,7 @@ def build_replay(log: Mapping[str, Any]) -> dict[str, Any]:
     states = [game.new_initial_state(int(log["engine_log"]["seed"]))]
     for action in actions:
         states.append(states[-1].apply(action))
+    states[-1] = last  # the same position, with its result already scored
     built = builder(game, states)
     replay.update(renderer=game_name, meta=built["meta"], frames=built["frames"])
     return replay
@@ -102,20 +106,22 @@ def move_text(action: Mapping[str, Any]) -> str:
 # --- internals -----------------------------------------------------------------------------
 
 
-def _replayable(log: Mapping[str, Any]) -> tuple[Any, list[Any], str]:
-    """(game, actions, "") when the engine replays the log's engine part, else (None, [], why)."""
+def _replayable(log: Mapping[str, Any]) -> tuple[Any, list[Any], Any, str]:
+    """(game, actions, last state, "") when the engine replays the log's engine part, else
+    (None, [], None, why). The last state comes from :func:`engine.replay`, which checked it
+    against the log and has its result computed already."""
     engine_log = log.get("engine_log")
     if not isinstance(engine_log, Mapping):
-        return None, [], "This match log has no engine log to replay."
+        return None, [], None, "This match log has no engine log to replay."
     try:
-        engine.replay(engine_log)  # checks rules and card-data versions, turns and result
+        last = engine.replay(engine_log)  # checks rules and data versions, turns and result
         game = engine.load_game(
             engine_log["game"], version=engine_log["version"], options=engine_log["options"]
         )
         actions = [game.action_from_json(a) for a in engine_log["actions"]]
     except EngineError as exc:
-        return None, [], f"This match cannot be replayed here: {exc}"
-    return game, actions, ""
+        return None, [], None, f"This match cannot be replayed here: {exc}"
+    return game, actions, last, ""
 
 
 def _moves(log: Mapping[str, Any], game: Any, actions: Sequence[Any]) -> list[dict[str, Any]]:
@@ -147,6 +153,56 @@ def _result(log: Mapping[str, Any]) -> dict[str, Any]:
         "score_sheet": result.get("score_sheet"),
         "faults": [len(f) for f in log.get("faults", [])],
     }
+
+
+def _changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
+    """The keys of ``after`` whose values differ from ``before``; a changed ``tableaux`` list
+    is sent as {seat: tableau} for the seats that changed. A position differs from the one
+    before by one move, so this keeps a replay's frames small."""
+    changed: dict[str, Any] = {}
+    for key, value in after.items():
+        if (
+            key == "tableaux"
+            and isinstance(before.get(key), list)
+            and len(before[key]) == len(value)
+        ):
+            seats = {
+                str(i): t
+                for i, (t, old) in enumerate(zip(value, before[key], strict=True))
+                if t != old
+            }
+            if seats:
+                changed[key] = seats
+        elif before.get(key, _MISSING) != value:
+            changed[key] = value
+    return changed
+
+
+_MISSING = object()
+
+
+def expand_frames(replay: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The frames with each ``public`` made whole again, as static/js/replay.js does: frame 0
+    holds everything, each later frame only what changed (tableaux by seat).
+
+    >>> expand_frames({"frames": [{"public": {"a": 1, "tableaux": [{"x": 1}, {"x": 2}]}},
+    ...                           {"public": {"tableaux": {"1": {"x": 3}}}}]})[1]["public"]
+    {'a': 1, 'tableaux': [{'x': 1}, {'x': 3}]}
+    """
+    whole: dict[str, Any] = {}
+    frames = []
+    for frame in replay["frames"]:
+        whole = dict(whole)
+        for key, value in frame["public"].items():
+            if key == "tableaux" and isinstance(value, dict):
+                tableaux = list(whole[key])
+                for seat, tableau in value.items():
+                    tableaux[int(seat)] = tableau
+                whole[key] = tableaux
+            else:
+                whole[key] = value
+        frames.append({**frame, "public": whole})
+    return frames
 
 
 def _split_views(
@@ -181,6 +237,8 @@ def _cat_lady_frames(game: Any, states: Sequence[Any]) -> dict[str, Any]:
     seats = range(game.num_players)
     frames = []
     keys: set[str] = set()
+    running_scores = _running_scores_affordable(states)
+    previous: dict[str, Any] = {}
     for state in states:
         observations = [state.observation(seat) for seat in seats]
         shared, own = _split_views(observations)
@@ -200,16 +258,23 @@ def _cat_lady_frames(game: Any, states: Sequence[Any]) -> dict[str, Any]:
             keys.update(tableau["cats"])
             keys.update(tableau["hand"])
             keys.update(tableau.get("boxes", []))
-        score = state.score()
+        changes = _changes(previous, shared)
+        previous = shared
+        if state is states[-1] and state.is_terminal():
+            scores = [p.total for p in state.result().players]
+        elif running_scores or state is states[-1]:
+            scores = [p.total for p in state.score().players]
+        else:
+            scores = None
         frames.append(
             {
                 "turn": state.turn,
                 "phase": state.phase,
                 "to_move": state.current_player,
-                "public": shared,
+                "public": changes,
                 "own": own,
                 "hidden": hidden,
-                "scores": [p.total for p in score.players],
+                "scores": scores,
             }
         )
     by_key = {card.key: card for card in deck}
@@ -241,6 +306,18 @@ def _cat_lady_frames(game: Any, states: Sequence[Any]) -> dict[str, Any]:
         "food_tokens": list(getattr(game, "food_tokens", engine.FOOD_TOKENS)),
     }
     return {"meta": meta, "frames": frames}
+
+
+def _running_scores_affordable(states: Sequence[Any]) -> bool:
+    """Whether scoring every position fits RUNNING_SCORE_BUDGET_S. The position before the
+    last holds (nearly) the most cards, so its scoring time bounds the others'. The base game
+    scores a position in well under a millisecond; an expansion's general scorer can take
+    tens of milliseconds, and then only the final position is scored (the viewer says so)."""
+    if len(states) < 2:
+        return True
+    begun = time.perf_counter()
+    states[-2].score()
+    return (time.perf_counter() - begun) * len(states) <= RUNNING_SCORE_BUDGET_S
 
 
 def _cat_lady_hidden(state: Any) -> dict[str, Any]:

@@ -20,6 +20,25 @@
   var render = renderers[data.renderer];
   if (!data.frames || !data.frames.length || !render) return;
 
+  // Each frame after the first holds only what changed (arena/replay.py expand_frames).
+  (function expandFrames() {
+    var whole = {};
+    data.frames.forEach(function (frame) {
+      whole = Object.assign({}, whole);
+      Object.keys(frame.public).forEach(function (key) {
+        var value = frame.public[key];
+        if (key === "tableaux" && !Array.isArray(value)) {
+          var tableaux = whole.tableaux.slice();
+          Object.keys(value).forEach(function (seat) { tableaux[Number(seat)] = value[seat]; });
+          whole.tableaux = tableaux;
+        } else {
+          whole[key] = value;
+        }
+      });
+      frame.public = whole;
+    });
+  })();
+
   var app = root.querySelector(".replay-app");
   var stage = document.getElementById("replay-stage");
   var status = document.getElementById("replay-status");
@@ -413,8 +432,8 @@
       "aria-label": seatName(seat) + ", " + playerName(seat) });
     var header = el("header", { cls: "cl-player-head" },
       el("h4", null, seatName(seat) + " ", el("span", { cls: "muted", text: playerName(seat) })),
-      el("p", { cls: "cl-score" }, el("span", { cls: "cl-score-label", text: ctx.final ? "Final score " : "Score now " }),
-        el("strong", { text: String(frame.scores[seat]) })));
+      frame.scores ? el("p", { cls: "cl-score" }, el("span", { cls: "cl-score-label", text: ctx.final ? "Final score " : "Score now " }),
+        el("strong", { text: String(frame.scores[seat]) })) : null);
     if (toMove) header.appendChild(el("span", { cls: "badge badge-accent", text: "to move" }));
     if (ctx.seat === seat) header.appendChild(el("span", { cls: "badge", text: "this view" }));
     if (tableau.cat_player) header.appendChild(el("span", { cls: "badge", text: "cat player" }));
@@ -451,6 +470,10 @@
 
   function renderCatLady(target, ctx) {
     var board = el("div", { cls: "cl-board" + (ctx.seat === null ? " cl-full" : " cl-seat-view") });
+    if (!ctx.frame.scores) {
+      board.appendChild(el("p", { cls: "muted", text: "Running scores are not shown for this edition " +
+        "(scoring every position takes too long); the final scores are on the last move and in the score pad." }));
+    }
     var table = el("div", { cls: "cl-table" });
     var gridBox = el("div", { cls: "cl-grid-box" });
     gridBox.appendChild(gridBlock(ctx.view, ctx.move));
