@@ -202,6 +202,7 @@ def _cat_lady_frames(game: Any, states: Sequence[Any]) -> dict[str, Any]:
         for tableau in shared.get("tableaux", []):
             keys.update(tableau["cats"])
             keys.update(tableau["hand"])
+            keys.update(tableau.get("boxes", []))
         score = state.score()
         frames.append(
             {
@@ -215,7 +216,12 @@ def _cat_lady_frames(game: Any, states: Sequence[Any]) -> dict[str, Any]:
             }
         )
     by_key = {card.key: card for card in deck}
-    cards = {key: _card_json(by_key[key]) for key in sorted(keys)}
+    # A key the deck does not hold (an expansion's extra card) is shown by its key, never
+    # with made-up facts.
+    cards = {
+        key: _card_json(by_key[key]) if key in by_key else {"name": key, "kind": "other"}
+        for key in sorted(keys)
+    }
     strays = {
         s.name: {
             "colours": sorted(str(c) for c in s.colours),
@@ -235,7 +241,7 @@ def _cat_lady_frames(game: Any, states: Sequence[Any]) -> dict[str, Any]:
         "cards": cards,
         "strays": strays,
         "toy_types": [list(t) for t in edition.toy_types],
-        "food_tokens": list(engine.FOOD_TOKENS),
+        "food_tokens": list(getattr(game, "food_tokens", engine.FOOD_TOKENS)),
     }
     return {"meta": meta, "frames": frames}
 
@@ -244,12 +250,14 @@ def _cat_lady_hidden(state: Any) -> dict[str, Any]:
     """What no seat's observation contains: the deck's order, the cards removed unseen at the
     deal and the strays never dealt face up. The engine has no public accessor for these (bots
     must never see them), so the replay reads the state's own fields here, and only here."""
-    deck = state.game.edition.deck
-    strays = state.game.edition.strays
+    game = state.game
+    deck = game.edition.deck
+    key = getattr(game, "card_key", None) or (lambda card: deck[card].key)
+    strays = game.edition.strays
     upcoming = state._deck[state._pos : state._pos + NEXT_CARDS_SHOWN]
     return {
-        "next_cards": [deck[card].key for card in upcoming],
-        "removed": sorted(deck[card].key for card in state._removed),
+        "next_cards": [key(card) for card in upcoming],
+        "removed": sorted(key(card) for card in state._removed),
         "strays_face_down": [strays[s].name for s in state._strays_hidden],
     }
 

@@ -352,7 +352,39 @@
       }
     }
     side.appendChild(hiddenBox);
+    var expansion = expansionBlock(observed);
+    if (expansion) side.insertBefore(expansion, hiddenBox);
     return side;
+  }
+
+  // Expansion state (Premium / Box of Treats: shared goals, the solitaire cat player), drawn
+  // from whatever of it the observation holds.
+  function expansionBlock(observed) {
+    if (!observed.goals && !observed.solitaire && !observed.edition_label) return null;
+    var box = section(observed.edition_label || "Expansion");
+    if (observed.edition_status && observed.edition_status !== "complete") {
+      box.appendChild(el("p", null, el("span", { cls: "badge badge-placeholder", text: "card data: " + observed.edition_status })));
+    }
+    if (observed.goals) {
+      box.appendChild(el("p", { cls: "cl-label", text: "Shared goals" }));
+      var goals = el("ul", { cls: "cl-goals" });
+      observed.goals.shared.forEach(function (goal) {
+        goals.appendChild(el("li", { text: goal.seats.map(seatName).join(" & ") + ": " + goal.goal +
+          (goal.vp !== undefined && goal.vp !== null ? " (" + goal.vp + " VP)" : "") }));
+      });
+      box.appendChild(goals);
+    }
+    var solo = observed.solitaire;
+    if (solo) {
+      box.appendChild(el("p", { cls: "cl-label", text: "Cat player (" + seatName(solo.cat_player_seat) + ")" }));
+      if (solo.placeholder_cards) {
+        box.appendChild(el("p", null, el("span", { cls: "badge badge-placeholder", text: "placeholder turn cards, not the published ones" })));
+      }
+      box.appendChild(el("p", { text: "Turn card: " + (solo.turn_card ? solo.turn_card.name : "none yet") +
+        (solo.cat_choice && solo.cat_choice.length ? " · takes " + solo.cat_choice.join(" or ") : "") }));
+      box.appendChild(el("p", { cls: "muted", text: solo.turn_cards_face_down + " turn cards face down" }));
+    }
+    return box;
   }
 
   function handSummary(hand) {
@@ -385,6 +417,7 @@
         el("strong", { text: String(frame.scores[seat]) })));
     if (toMove) header.appendChild(el("span", { cls: "badge badge-accent", text: "to move" }));
     if (ctx.seat === seat) header.appendChild(el("span", { cls: "badge", text: "this view" }));
+    if (tableau.cat_player) header.appendChild(el("span", { cls: "badge", text: "cat player" }));
     box.appendChild(header);
 
     var cats = el("div", { cls: "cl-row cl-cats" });
@@ -402,6 +435,16 @@
     box.appendChild(el("p", { cls: "cl-label", text: "Food" }));
     box.appendChild(food);
     box.appendChild(handSummary(tableau.hand));
+    if (tableau.boxes && tableau.boxes.length) {
+      var boxes = el("div", { cls: "cl-row" });
+      tableau.boxes.forEach(function (key) { boxes.appendChild(cardTile(key, "cl-small")); });
+      box.appendChild(el("p", { cls: "cl-label", text: "Boxes (" + tableau.boxes.length + ")" }));
+      box.appendChild(boxes);
+    }
+    [["cat_brushes", "Cat brushes"], ["laser_pointers", "Laser pointers"], ["shopping_bags", "Shopping bags"]]
+      .forEach(function (pair) {
+        if (tableau[pair[0]]) box.appendChild(el("p", { text: pair[1] + ": " + tableau[pair[0]] }));
+      });
     if (tableau.vp_tokens) box.appendChild(el("p", { text: "VP tokens: " + tableau.vp_tokens }));
     return box;
   }
