@@ -275,12 +275,12 @@ def test_a_cantankerous_match_page_shows_the_moves_and_the_demo_deck(authors, cl
 
 
 def test_replay_frames_hide_hands_per_seat_and_show_pounce_windows():
-    from arena.replay import build_replay
+    from arena.replay import build_replay, expand_frames
 
     log = run_match(game=GAME, seed=3, bots=["greedy", "random", "random", "greedy"])
     replay = build_replay(log)
     assert replay["renderer"] == GAME and not replay["problem"]
-    frames = replay["frames"]
+    frames = expand_frames(replay)  # frames are sent as changes; make them whole
     assert len(frames) == len(replay["moves"]) + 1
     assert replay["meta"]["deck"]["name"] == DEMO and replay["meta"]["deck"]["demo"]
     final = engine.replay(log["engine_log"])
