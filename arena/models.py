@@ -181,7 +181,13 @@ class Match(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "matches"
-        indexes = [models.Index(fields=["status", "started_at"], name="match_status_started")]
+        indexes = [
+            models.Index(fields=["status", "started_at"], name="match_status_started"),
+            # The pages' "recent matches" lists: all of them, and per ladder.
+            models.Index(fields=["-finished_at", "-id"], name="match_finished_order"),
+            models.Index(fields=["ladder", "-finished_at", "-id"], name="match_ladder_finished"),
+            models.Index(fields=["-created_at", "-id"], name="match_created_order"),
+        ]
 
     def __str__(self) -> str:
         return f"Match {self.pk} ({self.kind}, {self.status})"

@@ -15,6 +15,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from arena import selectors, services
@@ -42,14 +43,25 @@ def home(request):
     )
 
 
+LADDER_PAGE_SIZE = 100
+
+
 def ladder_detail(request, pk: int):
     ladder = get_object_or_404(Ladder, pk=pk)
+    # Positions come from the whole ladder; a page shows LADDER_PAGE_SIZE of them.
+    page = Paginator(selectors.ladder_standings(ladder), LADDER_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    rows = page.object_list
     return render(
         request,
         "arena/ladder.html",
         {
             "ladder": ladder,
-            "rows": selectors.ladder_standings(ladder),
+            "rows": rows,
+            "page": page,
+            # One reverse() for the page, not one per row: a ladder can rank hundreds of bots.
+            "bot_url": reverse("arena:bot", args=["-"])[:-2],
             "seat_numbers": range(1, ladder.players + 1),
             "recent": selectors.recent_matches(limit=10, ladder=ladder),
         },
@@ -90,6 +102,7 @@ def bot_detail(request, name: str):
             selectors.bot_rating_series(bot),
             width=720,
             height=260,
+            max_points=selectors.CHART_POINTS_DRAWN,
             title=f"Rating of {bot.name} per ladder",
         ),
         "matches": selectors.bot_matches(bot),
