@@ -369,8 +369,14 @@ def test_matches_of_one_duplicate_set(clients, arena):
     assert shown == expected and len(expected) == 2
 
 
-def test_a_game_without_a_viewer_shows_moves_result_and_its_deck_label(clients, authors):
+def test_a_game_without_a_viewer_shows_moves_result_and_its_deck_label(
+    clients, authors, monkeypatch
+):
+    from arena import replay
     from arena.runner import run_match
+
+    # Cantankerous Cats has a viewer now: take it away to see the page of a game without one.
+    monkeypatch.delitem(replay.FRAME_BUILDERS, "cantankerous-cats")
 
     log = run_match(game="cantankerous-cats", seed=3, bots=["random", "random", "random"])
     match = Match.objects.create(
