@@ -27,15 +27,27 @@ HEAVY = ("Cow", "Waffle", "Moonbeam", "Truffle", "LeVar Purrton", "Hemingway", "
 
 def plain(options):
     """Options as plain tuples, meals included, so two modules' dataclasses compare."""
-    return [(o.vp, o.fed, o.leftover, o.bonus,
-             tuple(None if m is None else (m.amounts, m.rest) for m in o.meals),
-             o.catnip, o.cat_vp, o.bonus_cat, o.any_eaten) for o in options]
+    return [
+        (
+            o.vp,
+            o.fed,
+            o.leftover,
+            o.bonus,
+            tuple(None if m is None else (m.amounts, m.rest) for m in o.meals),
+            o.catnip,
+            o.cat_vp,
+            o.bonus_cat,
+            o.any_eaten,
+        )
+        for o in options
+    ]
 
 
 def both(cats, food, catnip, toys, costumes, macak_optional):
     specs = [BASE.cat(name) for name in cats]
-    kwargs = dict(edition=BASE, catnip=catnip, toys=toys, costumes=costumes,
-                  macak_optional=macak_optional)
+    kwargs = dict(
+        edition=BASE, catnip=catnip, toys=toys, costumes=costumes, macak_optional=macak_optional
+    )
     feeding._cached_options.cache_clear()
     new = feeding.feeding_options(specs, food, **kwargs)
     old = reference_feeding._Search(specs, food, **kwargs).run()
@@ -43,26 +55,32 @@ def both(cats, food, catnip, toys, costumes, macak_optional):
     return plain(new), plain(old)
 
 
-tableaux = st.fixed_dictionaries({
-    "cats": st.lists(st.sampled_from(ALL_CATS), min_size=0, max_size=9, unique=True),
-    "food": st.fixed_dictionaries({f: st.integers(0, 5) for f in (*FOODS, "wild")}),
-    "catnip": st.integers(0, 5),
-    "toys": st.integers(0, 4),
-    "costumes": st.integers(0, 3),
-    "macak_optional": st.booleans(),
-})
+tableaux = st.fixed_dictionaries(
+    {
+        "cats": st.lists(st.sampled_from(ALL_CATS), min_size=0, max_size=9, unique=True),
+        "food": st.fixed_dictionaries({f: st.integers(0, 5) for f in (*FOODS, "wild")}),
+        "catnip": st.integers(0, 5),
+        "toys": st.integers(0, 4),
+        "costumes": st.integers(0, 3),
+        "macak_optional": st.booleans(),
+    }
+)
 
 # Tableaux built around the cats that switch pruning off or change what is feasible.
-heavy_tableaux = st.fixed_dictionaries({
-    "cats": st.lists(st.sampled_from(HEAVY), min_size=1, max_size=4, unique=True).flatmap(
-        lambda heavy: st.lists(st.sampled_from(ALL_CATS), max_size=5, unique=True).map(
-            lambda rest: list(dict.fromkeys([*heavy, *rest])))),
-    "food": st.fixed_dictionaries({f: st.integers(0, 4) for f in (*FOODS, "wild")}),
-    "catnip": st.integers(0, 5),
-    "toys": st.integers(0, 2),
-    "costumes": st.integers(0, 2),
-    "macak_optional": st.booleans(),
-})
+heavy_tableaux = st.fixed_dictionaries(
+    {
+        "cats": st.lists(st.sampled_from(HEAVY), min_size=1, max_size=4, unique=True).flatmap(
+            lambda heavy: st.lists(st.sampled_from(ALL_CATS), max_size=5, unique=True).map(
+                lambda rest: list(dict.fromkeys([*heavy, *rest]))
+            )
+        ),
+        "food": st.fixed_dictionaries({f: st.integers(0, 4) for f in (*FOODS, "wild")}),
+        "catnip": st.integers(0, 5),
+        "toys": st.integers(0, 2),
+        "costumes": st.integers(0, 2),
+        "macak_optional": st.booleans(),
+    }
+)
 
 
 @settings(max_examples=1500, deadline=None)
@@ -89,8 +107,7 @@ def test_known_tricky_tableaux_match():
     ]
     for cats, food in cases:
         for macak_optional in (False, True):
-            new, old = both(cats, food, catnip=1, toys=1, costumes=1,
-                            macak_optional=macak_optional)
+            new, old = both(cats, food, catnip=1, toys=1, costumes=1, macak_optional=macak_optional)
             assert new == old, cats
 
 
@@ -100,11 +117,10 @@ def random_end_states(n_states, seed):
     for _ in range(n_states):
         deck = list(BASE.deck)
         rng.shuffle(deck)
-        hands = [{"cats": [], "food": {}, "toys": {}, "costumes": 0, "catnip": 0}
-                 for _ in range(4)]
+        hands = [{"cats": [], "food": {}, "toys": {}, "costumes": 0, "catnip": 0} for _ in range(4)]
         for turn in range(32):
             hand = hands[turn % 4]
-            for card in deck[turn * 3:turn * 3 + 3]:
+            for card in deck[turn * 3 : turn * 3 + 3]:
                 if card.kind is CardKind.CAT:
                     hand["cats"].append(card.name)
                 elif card.kind is CardKind.FOOD:
@@ -119,19 +135,33 @@ def random_end_states(n_states, seed):
         for stray in rng.sample(BASE.strays, 3):
             if rng.random() < 0.6:
                 rng.choice(hands)["cats"].append(stray.name)
-        yield [Tableau(name=f"p{i}", cats=tuple(h["cats"]), food=h["food"], toys=h["toys"],
-                       costumes=h["costumes"], catnip=h["catnip"]) for i, h in enumerate(hands)]
+        yield [
+            Tableau(
+                name=f"p{i}",
+                cats=tuple(h["cats"]),
+                food=h["food"],
+                toys=h["toys"],
+                costumes=h["costumes"],
+                catnip=h["catnip"],
+            )
+            for i, h in enumerate(hands)
+        ]
 
 
 def score_with_oracle(tableaux, rules):
-    with mock.patch("engine.scoring.feeding_options", reference_feeding.feeding_options), \
-            mock.patch("engine.scoring.allocate_tokens", reference_feeding.allocate_tokens):
+    with (
+        mock.patch("engine.scoring.feeding_options", reference_feeding.feeding_options),
+        mock.patch("engine.scoring.allocate_tokens", reference_feeding.allocate_tokens),
+    ):
         return score_game(tableaux, edition=BASE, rules=rules, validate=False).to_json()
 
 
-RULES = [ScoringRules(),
-         ScoringRules(costume_split="down", penalty_when_nobody_has_leftover=True,
-                      macak_catnip_optional=True)]
+RULES = [
+    ScoringRules(),
+    ScoringRules(
+        costume_split="down", penalty_when_nobody_has_leftover=True, macak_catnip_optional=True
+    ),
+]
 
 
 def test_whole_dealt_end_states_score_identically():
