@@ -6,7 +6,7 @@ import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Max, Q, QuerySet, Sum, Window
+from django.db.models import Count, F, Max, Prefetch, Q, QuerySet, Sum, Window
 from django.db.models.functions import RowNumber
 
 from league.models import Game, League, Participant, Player, PlayerRating, Season
@@ -152,12 +152,27 @@ class HeadToHead:
     behind: int
     level: int
 
+    @property
+    def ahead_share(self) -> float:
+        return self.ahead / self.games if self.games else 0.0
 
-def head_to_head(*, player: Player, league: League | None = None) -> list[HeadToHead]:
-    """For each opponent: games shared, and how often the player finished ahead, behind or level."""
+
+def head_to_head(
+    *,
+    player: Player,
+    league: League | None = None,
+    leagues: QuerySet[League] | list[League] | None = None,
+) -> list[HeadToHead]:
+    """For each opponent: games shared, and how often the player finished ahead, behind or level.
+
+    `league` narrows to one league; `leagues` to the games of those leagues (the ones a
+    visitor may see).
+    """
     mine = Participant.objects.filter(player=player)
     if league is not None:
         mine = mine.filter(game__league=league)
+    if leagues is not None:
+        mine = mine.filter(game__league__in=leagues)
     my_ranks = dict(mine.values_list("game_id", "rank"))
     others = (
         Participant.objects.filter(game_id__in=list(my_ranks))
@@ -180,4 +195,114 @@ def head_to_head(*, player: Player, league: League | None = None) -> list[HeadTo
         (HeadToHead(opponent_id=o, opponent_name=r[0], games=r[1], ahead=r[2], behind=r[3], level=r[4])
          for o, r in tally.items()),
         key=lambda h: (-h.games, h.opponent_name.lower()),
+    )
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LeagueSummary:
+    league: League
+    games: int
+    players: int
+    last_played_on: dt.date | None
+
+
+def league_summaries(*, leagues: QuerySet[League]) -> list[LeagueSummary]:
+    """Each league with its number of games and rated players and the last day played."""
+    leagues = list(leagues)
+    counts = {
+        row["league_id"]: row
+        for row in Game.objects.filter(league__in=leagues)
+        .order_by()
+        .values("league_id")
+        .annotate(games=Count("id"), last_played_on=Max("played_on"))
+    }
+    players = dict(
+        PlayerRating.objects.filter(league__in=leagues)
+        .order_by()
+        .values("league_id")
+        .annotate(n=Count("id"))
+        .values_list("league_id", "n")
+    )
+    return [
+        LeagueSummary(
+            league=league,
+            games=counts.get(league.pk, {}).get("games", 0),
+            players=players.get(league.pk, 0),
+            last_played_on=counts.get(league.pk, {}).get("last_played_on"),
+        )
+        for league in leagues
+    ]
+
+
+def recent_games(
+    *, leagues: QuerySet[League] | list[League], season: Season | None = None
+) -> QuerySet[Game]:
+    """Games of these leagues (or of one season), newest first, with their players ranked.
+
+    Slice it: the participants are prefetched per game in finishing order.
+    """
+    participants = Participant.objects.select_related("player").order_by("rank", "seat")
+    queryset = Game.objects.filter(league__in=leagues).select_related("league", "season")
+    if season is not None:
+        queryset = queryset.filter(season=season)
+    return queryset.prefetch_related(Prefetch("participants", queryset=participants)).order_by(
+        "-played_on", F("played_time").desc(nulls_last=True), "-content_key", "-id"
+    )
+
+
+def game_detail(*, game_id: int) -> Game | None:
+    """One game with its league, season and participants in finishing order (then seat)."""
+    participants = Participant.objects.select_related("player").order_by("rank", "seat")
+    return (
+        Game.objects.select_related("league", "season", "logged_by")
+        .prefetch_related(Prefetch("participants", queryset=participants))
+        .filter(pk=game_id)
+        .first()
+    )
+
+
+def player_leagues(*, player: Player, leagues: QuerySet[League]) -> list[League]:
+    """The leagues among `leagues` where the player has played or is a member, by name."""
+    return list(
+        leagues.filter(Q(games__participants__player=player) | Q(memberships__player=player))
+        .distinct()
+        .order_by("name")
+    )
+
+
+@dataclass(frozen=True)
+class PlayerStanding:
+    league: League
+    row: StandingRow
+    of: int  # players in the standings
+
+
+def player_standings(*, player: Player, leagues: list[League]) -> list[PlayerStanding]:
+    """The player's line of each league's standings (position among how many), where rated."""
+    result = []
+    for league in leagues:
+        rows = standings(league=league)
+        mine = next((r for r in rows if r.player_id == player.pk), None)
+        if mine is not None:
+            result.append(PlayerStanding(league=league, row=mine, of=len(rows)))
+    return result
+
+
+def player_games(
+    *, player: Player, leagues: QuerySet[League] | list[League]
+) -> QuerySet[Participant]:
+    """The player's own result in each game of these leagues, newest first; paginate it.
+
+    Each row carries its game (with league) and the game's other participants in finishing
+    order, so a page of rows costs three queries.
+    """
+    table = Participant.objects.select_related("player").order_by("rank", "seat")
+    return (
+        Participant.objects.filter(player=player, game__league__in=leagues)
+        .select_related("game", "game__league")
+        .prefetch_related(Prefetch("game__participants", queryset=table))
+        .order_by(*_PLAY_ORDER_DESC)
     )
