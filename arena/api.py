@@ -225,11 +225,15 @@ class TournamentSerializer(serializers.ModelSerializer):
     )
     rounds = serializers.IntegerField(required=False, min_value=1, max_value=20)
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+    final_size = serializers.IntegerField(
+        required=False, default=0, min_value=0, max_value=4,
+        help_text="The top N after the regular rounds play one final table (0: no final).",
+    )
 
     class Meta:
         model = Tournament
-        fields = ["id", "name", "format", "table_size", "rounds", "current_round", "status",
-                  "seed", "entrants", "created_at"]
+        fields = ["id", "name", "format", "table_size", "rounds", "final_size", "current_round",
+                  "status", "seed", "entrants", "created_at"]
         read_only_fields = ["current_round", "status", "created_at"]
 
 
@@ -245,12 +249,26 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
     @extend_schema(responses={200: dict})
     @action(detail=True, methods=["get"])
     def standings(self, request, pk=None):
-        """Points after each round: a win is 1, last place 0, in between shared evenly."""
+        """Points after each regular round (a win is 1, last place 0, in between shared
+        evenly), the final table's result when there is one, and the places."""
         tournament = self.get_object()
         rounds = []
-        for number in range(1, tournament.current_round + 1):
+        for number in range(1, min(tournament.current_round, tournament.rounds) + 1):
             rows = services.tournament_standings(tournament, through_round=number)
             rounds.append({"round": number, "standings": [
                 {"version": v.pk, "bot": v.bot.name, "points": round(p, 4)} for v, p in rows
             ]})
-        return Response({"status": tournament.status, "rounds": rounds})
+        final = services.tournament_final_table(tournament)
+        return Response({
+            "status": tournament.status,
+            "rounds": rounds,
+            "final": None if final is None else [
+                {"version": v.pk, "bot": v.bot.name, "points": round(p, 4)} for v, p in final
+            ],
+            "placings": [
+                {"place": p.place, "version": p.version.pk, "bot": p.version.bot.name,
+                 "points": round(p.points, 4),
+                 "final_points": None if p.final_points is None else round(p.final_points, 4)}
+                for p in services.tournament_placings(tournament)
+            ] if tournament.status == Tournament.Status.FINISHED else None,
+        })

@@ -117,6 +117,9 @@ class Tournament(models.Model):
     format = models.CharField(max_length=20, choices=Format.choices)
     table_size = models.PositiveSmallIntegerField(default=2)
     rounds = models.PositiveSmallIntegerField()
+    # The top this many after the regular rounds play one final table (seat rotations of one
+    # deal) whose result decides the top places; 0: no final, the standings decide.
+    final_size = models.PositiveSmallIntegerField(default=0)
     current_round = models.PositiveSmallIntegerField(default=0)
     seed = models.BigIntegerField()
     entrants = models.ManyToManyField(BotVersion, related_name="tournaments")
@@ -125,6 +128,15 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def final_round(self) -> int | None:
+        """The round number the final table plays as (after the regular rounds), if any."""
+        return self.rounds + 1 if self.final_size else None
+
+    @property
+    def in_final(self) -> bool:
+        return self.final_round is not None and self.current_round == self.final_round
 
 
 class Match(models.Model):

@@ -378,7 +378,14 @@ def ladder_tick(*, backlog: int = 4) -> int:
 
 @transaction.atomic
 def tournament_start(*, name: str, organiser, entrants: Sequence[BotVersion], table_size: int,
-                     format: str, rounds: int | None = None, seed: int | None = None) -> Tournament:
+                     format: str, rounds: int | None = None, seed: int | None = None,
+                     final_size: int = 0) -> Tournament:
+    """Start a tournament and queue its first round.
+
+    ``final_size`` (2 to 4, or 0 for none): after the regular rounds the top that many in the
+    standings play one final table — one deal, once per seat rotation — and its result decides
+    the top places; everyone else keeps their place from the standings.
+    """
     errors: dict[str, list[str]] = {}
     if not 2 <= table_size <= 4:
         errors["table_size"] = ["Tables seat 2 to 4 bots."]
@@ -389,13 +396,18 @@ def tournament_start(*, name: str, organiser, entrants: Sequence[BotVersion], ta
         errors["entrants"] = [f"Not active: {', '.join(inactive)}."]
     if format not in Tournament.Format.values:
         errors["format"] = [f"Format must be one of: {', '.join(Tournament.Format.values)}."]
+    if final_size and not 2 <= final_size <= 4:
+        errors["final_size"] = ["A final table seats 2 to 4 bots (0: no final)."]
+    elif final_size > len(entrants):
+        errors["final_size"] = [f"A final of {final_size} needs at least {final_size} entrants."]
     if errors:
         raise ValidationError(errors)
     if format == Tournament.Format.ROUND_ROBIN:
         rounds = 1
     tournament = Tournament.objects.create(
         name=name, organiser=organiser, format=format, table_size=table_size,
-        rounds=rounds or 3, seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+        rounds=rounds or 3, final_size=final_size,
+        seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
     )
     tournament.entrants.set(entrants)
     _start_round(tournament)
@@ -417,9 +429,13 @@ def _tables_for_round(tournament: Tournament, standings: list[tuple[BotVersion, 
 def _start_round(tournament: Tournament) -> None:
     tournament.current_round += 1
     tournament.save(update_fields=["current_round"])
-    rng = random.Random(f"{tournament.seed}/{tournament.current_round}")
     standings = tournament_standings(tournament)
-    for table in _tables_for_round(tournament, standings):
+    if tournament.in_final:
+        tables = [[v for v, _ in standings[: tournament.final_size]]]
+    else:
+        tables = _tables_for_round(tournament, standings)
+    rng = random.Random(f"{tournament.seed}/{tournament.current_round}")
+    for table in tables:
         seed = rng.randrange(2**31)
         set_id = uuid.uuid4().hex
         for shift in range(len(table)):
@@ -431,23 +447,68 @@ def _start_round(tournament: Tournament) -> None:
             )
 
 
+def _points(tournament: Tournament, versions: Sequence[int], *, rounds: tuple[int, int]
+            ) -> dict[int, float]:
+    """Points per version from the finished matches of rounds ``rounds[0]..rounds[1]``: per
+    match, (players - rank) / (players - 1), so a win is 1 and last place 0."""
+    points: dict[int, float] = dict.fromkeys(versions, 0.0)
+    first, last = rounds
+    matches = Match.objects.filter(tournament=tournament, tournament_round__gte=first,
+                                   tournament_round__lte=last)
+    sizes = dict(matches.annotate(n=Count("seats")).values_list("pk", "n"))
+    seats = MatchSeat.objects.filter(match__in=matches, match__status=Match.Status.FINISHED,
+                                     version_id__in=versions)
+    for match_id, version_id, rank in seats.values_list("match_id", "version_id", "rank"):
+        n = sizes[match_id]
+        points[version_id] += (n - rank) / (n - 1)
+    return points
+
+
 def tournament_standings(tournament: Tournament, *, through_round: int | None = None
                          ) -> list[tuple[BotVersion, float]]:
-    """Entrants by points: per match, (players - rank) / (players - 1), so a win is 1, last 0."""
-    points: dict[int, float] = {v.pk: 0.0 for v in tournament.entrants.all()}
-    seats = MatchSeat.objects.filter(match__tournament=tournament,
-                                     match__status=Match.Status.FINISHED)
-    if through_round is not None:
-        seats = seats.filter(match__tournament_round__lte=through_round)
-    sizes = dict(
-        Match.objects.filter(tournament=tournament).annotate(n=Count("seats")).values_list("pk", "n")
-    )
-    for seat in seats:
-        n = sizes[seat.match_id]
-        points[seat.version_id] += (n - seat.rank) / (n - 1)
+    """Entrants by points in the regular rounds (the final table is not part of them): per
+    match, (players - rank) / (players - 1), so a win is 1, last 0."""
+    last = tournament.rounds if through_round is None else min(through_round, tournament.rounds)
     versions = {v.pk: v for v in tournament.entrants.select_related("bot")}
+    points = _points(tournament, list(versions), rounds=(1, last))
     return sorted(((versions[pk], p) for pk, p in points.items()),
                   key=lambda item: (-item[1], item[0].bot.name, item[0].number))
+
+
+def tournament_final_table(tournament: Tournament) -> list[tuple[BotVersion, float]] | None:
+    """The final table's players by their points in it, ties broken by the regular standings
+    (the better seed ahead); None when the tournament has no final or it has not started."""
+    final_round = tournament.final_round
+    if final_round is None or tournament.current_round < final_round:
+        return None
+    players = list(BotVersion.objects.filter(
+        seats__match__tournament=tournament, seats__match__tournament_round=final_round,
+    ).select_related("bot").distinct())
+    seeding = {v.pk: index for index, (v, _) in enumerate(tournament_standings(tournament))}
+    points = _points(tournament, [v.pk for v in players], rounds=(final_round, final_round))
+    return sorted(((v, points[v.pk]) for v in players),
+                  key=lambda item: (-item[1], seeding.get(item[0].pk, len(seeding))))
+
+
+@dataclass(frozen=True)
+class Placing:
+    place: int
+    version: BotVersion
+    points: float  # in the regular rounds
+    final_points: float | None  # None: did not play the final table
+
+
+def tournament_placings(tournament: Tournament) -> list[Placing]:
+    """Final places: the final table's order first (when there is one), then everyone else in
+    the order of the regular standings."""
+    standings = tournament_standings(tournament)
+    final = tournament_final_table(tournament) or []
+    final_points = {v.pk: p for v, p in final}
+    regular = {v.pk: p for v, p in standings}
+    ordered = [v for v, _ in final] + [v for v, _ in standings if v.pk not in final_points]
+    return [Placing(place=index + 1, version=v, points=regular.get(v.pk, 0.0),
+                    final_points=final_points.get(v.pk))
+            for index, v in enumerate(ordered)]
 
 
 def _advance_tournament(tournament_id: int) -> None:
@@ -457,7 +518,8 @@ def _advance_tournament(tournament_id: int) -> None:
     ).filter(~Q(status__in=[Match.Status.FINISHED, Match.Status.FAILED])).exists()
     if pending or tournament.status == Tournament.Status.FINISHED:
         return
-    if tournament.current_round >= tournament.rounds:
+    last_round = tournament.final_round or tournament.rounds
+    if tournament.current_round >= last_round:
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
         return

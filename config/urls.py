@@ -7,6 +7,7 @@ from league import views as league_views
 urlpatterns = [
     path("", league_views.home, name="home"),
     path("", include("league.urls")),
+    path("arena/", include("arena.urls")),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),

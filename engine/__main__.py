@@ -3,6 +3,8 @@
     python -m engine play --players 4 --bots random greedy greedy random --seed 7
     python -m engine play --players 2 --bots greedy mcts:iterations=50 --games 20 --seed 1
     python -m engine play --players 3 --bots random random greedy --seed 3 --log match.json
+    python -m engine play --game cantankerous-cats --players 4 --bots greedy random random random
+    python -m engine play --game cantankerous-cats --players 3 --option variant=basic --deck club.json ...
     python -m engine replay match.json
     python -m engine score endgame.json [--json]
 
@@ -51,7 +53,11 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--game", default=DEFAULT_GAME)
     play.add_argument("--version", default=None, help="rules version (default: latest)")
     play.add_argument("--players", type=int, default=4)
-    play.add_argument("--edition", default="base")
+    play.add_argument("--edition", default=None, help="Cat Lady card data (default: base)")
+    play.add_argument("--deck", default=None,
+                      help="Cantankerous Cats deck: demo (default), or a club's .json file")
+    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                      help="any other game option, e.g. variant=basic (repeatable)")
     play.add_argument("--bots", nargs="+", required=True, metavar="BOT",
                       help=f"one per seat: {', '.join(names())}, optionally name:key=value,...")
     play.add_argument("--seed", type=_non_negative, default=0)
@@ -84,7 +90,21 @@ def _positive(text: str) -> int:
     return value
 
 
-def _bot(spec: str) -> Strategy:
+def _options(options: argparse.Namespace) -> dict[str, Any]:
+    chosen: dict[str, Any] = {"players": options.players}
+    if options.edition is not None:
+        chosen["edition"] = options.edition
+    if options.deck is not None:
+        chosen["deck"] = options.deck
+    for item in options.option:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise EngineError(f"--option {item!r} is not KEY=VALUE")
+        chosen[key] = int(value) if value.lstrip("-").isdigit() else value
+    return chosen
+
+
+def _bot(spec: str, game: str | None = None) -> Strategy:
     name, _, raw = spec.partition(":")
     params: dict[str, Any] = {}
     for item in filter(None, raw.split(",")):
@@ -92,16 +112,15 @@ def _bot(spec: str) -> Strategy:
         if not sep:
             raise EngineError(f"bot parameter {item!r} in {spec!r} is not key=value")
         params[key] = json.loads(value) if value[:1].isdigit() or value in ("true", "false") else value
-    return get(name, **params)
+    return get(name, game=game, **params)
 
 
 def _play(options: argparse.Namespace) -> int:
-    game = load_game(options.game, version=options.version,
-                     options={"players": options.players, "edition": options.edition})
+    game = load_game(options.game, version=options.version, options=_options(options))
     if len(options.bots) != game.num_players:
         raise EngineError(f"{game.num_players} players need {game.num_players} --bots, "
                           f"got {len(options.bots)}")
-    bots = [_bot(spec) for spec in options.bots]
+    bots = [_bot(spec, game.name) for spec in options.bots]
     finals = []
     for seed in range(options.seed, options.seed + options.games):
         finals.append((seed, play_match(game, bots, seed)))
@@ -127,6 +146,10 @@ def _play(options: argparse.Namespace) -> int:
 
 
 def _describe_game(game: Game, seed: int, bots: Sequence[str], final: State) -> str:
+    if game.name == "cantankerous-cats":
+        from engine.cantankerous.cli import describe_game
+
+        return describe_game(game, seed, bots, final)
     result = final.result()
     lines = [f"{game.name} rules v{game.version}, {game.edition.label} data v"
              f"{game.edition.version}, {game.num_players} players, seed {seed}: "

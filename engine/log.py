@@ -35,7 +35,7 @@ _REQUIRED = ("schema", "game", "version", "data_version", "options", "seed", "pl
              "actions", "turns", "result")
 
 
-def make_log(game: Game, seed: int, actions: Iterable[Action]) -> dict[str, Any]:
+def make_log(game: Game | Any, seed: int, actions: Iterable[Action]) -> dict[str, Any]:
     """The match log of ``actions`` played from ``game.new_initial_state(seed)``.
 
     ``result`` is the final :meth:`GameScore.to_json` when the actions end the game, else
@@ -50,14 +50,26 @@ def make_log(game: Game, seed: int, actions: Iterable[Action]) -> dict[str, Any]
         "schema": LOG_SCHEMA,
         "game": game.name,
         "version": game.version,
-        "data_version": game.edition.version,
+        "data_version": _data_version(game),
         "options": dict(game.options),
         "seed": seed,
         "players": game.num_players,
         "actions": [a.to_json() for a in state.history],
-        "turns": turn_summaries(states),
+        "turns": _summaries(game, states),
         "result": _json_roundtrip(state.result().to_json()) if state.is_terminal() else None,
     }
+
+
+def _data_version(game: Any) -> str:
+    """The card data's version: Cat Lady's edition version, or a game's own ``data_version``."""
+    version = getattr(game, "data_version", None)
+    return str(version) if version is not None else str(game.edition.version)
+
+
+def _summaries(game: Any, states: list[Any]) -> list[dict[str, Any]]:
+    """Turn summaries: a game may define its own (``game.turn_summaries``)."""
+    custom = getattr(game, "turn_summaries", None)
+    return custom(states) if custom is not None else turn_summaries(states)
 
 
 def turn_summaries(states: list[State]) -> list[dict[str, Any]]:
@@ -87,7 +99,7 @@ def turn_summaries(states: list[State]) -> list[dict[str, Any]]:
     return summaries
 
 
-def replay(log: Mapping[str, Any]) -> State:
+def replay(log: Mapping[str, Any]) -> State | Any:
     """Replay a match log and return its last state.
 
     Raises :class:`ReplayError` (saying what is wrong) when the log is malformed, names a
@@ -105,10 +117,11 @@ def replay(log: Mapping[str, Any]) -> State:
         game = load_game(log["game"], version=log["version"], options=log["options"])
     except EngineError as exc:
         raise ReplayError(f"cannot set up the logged game: {exc}") from None
-    if log["data_version"] != game.edition.version:
+    if log["data_version"] != _data_version(game):
+        data = getattr(game, "deck", None) or game.edition
         raise ReplayError(
-            f"the log was played with {game.edition.name} card data version "
-            f"{log['data_version']!r}; this engine has version {game.edition.version!r}"
+            f"the log was played with {data.name} card data version "
+            f"{log['data_version']!r}; this engine has version {_data_version(game)!r}"
         )
     if log["players"] != game.num_players:
         raise ReplayError(
@@ -128,7 +141,7 @@ def replay(log: Mapping[str, Any]) -> State:
         except EngineError as exc:
             raise ReplayError(f"action {number} ({obj!r}) does not replay: {exc}") from None
         states.append(state)
-    turns = _json_roundtrip(turn_summaries(states))
+    turns = _json_roundtrip(_summaries(game, states))
     if _json_roundtrip(log["turns"]) != turns:
         first = next((i for i, (a, b) in enumerate(zip(log["turns"], turns, strict=False))
                       if a != b), min(len(turns), len(log["turns"])))

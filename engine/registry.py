@@ -7,7 +7,7 @@ A version that is no longer implemented is refused with a clear message.
 
 >>> from engine.registry import load_game, registered_games
 >>> registered_games()
-[('cat-lady', '1')]
+[('cat-lady', '1'), ('cantankerous-cats', '1')]
 >>> load_game("cat-lady", options={"players": 3}).num_players
 3
 """
@@ -32,7 +32,11 @@ _CAT_LADY_OPTIONS: dict[str, tuple[object, str]] = {
     "players": (4, "number of players, 2-4"),
     "edition": ("base", "card data file engine/data/catlady-<edition>.json"),
     "scoring": ({}, "ScoringRules settings, e.g. a club's costume-split rounding"),
+    "custom_strays": ([], "a club's own stray cats (Premium blank cards), see docs/engine.md"),
 }
+# Options added after the first match logs were written: stored only when not the default, so
+# a base game's options (and so its log) stay exactly what they were.
+_STORED_WHEN_USED = frozenset({"custom_strays"})
 
 
 @functools.cache
@@ -50,12 +54,17 @@ def _cat_lady_v1(options: Mapping[str, Any]) -> Game:
     scoring = resolved["scoring"]
     if not isinstance(scoring, Mapping):
         raise EngineError(f"option 'scoring' must be an object, not {scoring!r}")
+    edition = _edition(resolved["edition"])
+    # An edition with unknown card facts can be shown but not dealt: say what is missing.
+    edition.require_playable()
+    if resolved.get("custom_strays"):
+        edition = edition.with_custom_strays(resolved["custom_strays"])
     return Game(
         name="cat-lady",
         version="1",
         num_players=players,
         options=resolved,
-        edition=_edition(resolved["edition"]),
+        edition=edition,
         scoring_rules=_scoring_rules(dict(scoring)),
     )
 
@@ -65,8 +74,12 @@ def _resolve_options(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
     if unknown:
         known = ", ".join(f"{k} ({desc})" for k, (_, desc) in _CAT_LADY_OPTIONS.items())
         raise EngineError(f"unknown option(s) for {game}: {', '.join(unknown)}; known: {known}")
-    resolved = {key: default for key, (default, _) in _CAT_LADY_OPTIONS.items()}
+    resolved = {key: default for key, (default, _) in _CAT_LADY_OPTIONS.items()
+                if key not in _STORED_WHEN_USED}
     resolved.update(options)
+    for key in _STORED_WHEN_USED:
+        if key in resolved and resolved[key] == _CAT_LADY_OPTIONS[key][0]:
+            del resolved[key]  # a default value of a later option is not stored
     return resolved
 
 
@@ -79,9 +92,16 @@ def _scoring_rules(settings: dict[str, Any]) -> Any:
         raise EngineError(f"bad 'scoring' option {settings!r}: {exc}") from None
 
 
+def _cantankerous_v1(options: Mapping[str, Any]) -> Any:
+    from engine.cantankerous.game import build_game
+
+    return build_game("1", options)
+
+
 # name -> version -> factory. Keep old versions when adding a new one.
-_GAMES: dict[str, dict[str, Callable[[Mapping[str, Any]], Game]]] = {
+_GAMES: dict[str, dict[str, Callable[[Mapping[str, Any]], Any]]] = {
     "cat-lady": {"1": _cat_lady_v1},
+    "cantankerous-cats": {"1": _cantankerous_v1},
 }
 
 
@@ -95,7 +115,7 @@ def latest_version(name: str = DEFAULT_GAME) -> str:
     return list(_versions(name))[-1]
 
 
-def _versions(name: str) -> dict[str, Callable[[Mapping[str, Any]], Game]]:
+def _versions(name: str) -> dict[str, Callable[[Mapping[str, Any]], Any]]:
     try:
         return _GAMES[name]
     except KeyError:
@@ -109,8 +129,11 @@ def load_game(
     *,
     version: str | None = None,
     options: Mapping[str, Any] | None = None,
-) -> Game:
+) -> Any:
     """A configured game: the latest rules version unless ``version`` is given.
+
+    ``"cat-lady"`` gives an :class:`engine.game.Game`, ``"cantankerous-cats"`` an
+    :class:`engine.cantankerous.game.Game`; both have the same game API.
 
     >>> load_game(options={"players": 2}).version
     '1'

@@ -13,12 +13,20 @@ from typing import Any, TextIO
 
 from engine.cards import load_edition
 from engine.errors import EngineError
-from engine.scoring import BREAKDOWN, GameScore, ScoringRules, score_game, tableaux_from_json
+from engine.scoring import (
+    BREAKDOWN,
+    GameScore,
+    ScoringRules,
+    context_from_json,
+    score_game,
+    tableaux_from_json,
+)
 
 __all__ = ["main", "format_text"]
 
 _LABELS = {"fed_cats": "Fed cats", "toys": "Toys", "costumes": "Costumes", "catnip": "Catnip",
-           "vp_tokens": "VP tokens", "food_penalty": "Food penalty"}
+           "vp_tokens": "VP tokens", "food_penalty": "Food penalty", "boxes": "Boxes",
+           "goals": "Shared goals", "items": "Cat player items"}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -28,6 +36,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("file", help="JSON file with the players' holdings, or - for stdin")
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
     parser.add_argument("--edition", help="card data edition (default: the file's, else base)")
+    parser.add_argument("--card-data", metavar="FILE",
+                        help="a club's own card data file (instead of a bundled edition)")
     parser.add_argument("--costume-split", choices=("up", "down"), default="up",
                         help="round a costume split that is not whole up or down (default up)")
     parser.add_argument("--penalty-when-nobody-has-leftover", action="store_true",
@@ -68,12 +78,21 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None,
         edition_name = args.edition or (data.get("edition") if isinstance(data, dict) else None)
         if edition_name is not None and not isinstance(edition_name, str):
             raise EngineError("edition: expected a string")
-        edition = load_edition(edition_name or "base")
+        if args.card_data:
+            edition = load_edition(path=args.card_data)
+        else:
+            edition = load_edition(edition_name or "base")
+        edition.require_playable()
+        if isinstance(data, dict) and data.get("custom_strays"):
+            edition = edition.with_custom_strays(data["custom_strays"])
         rules = ScoringRules(
             costume_split=args.costume_split,
             penalty_when_nobody_has_leftover=args.penalty_when_nobody_has_leftover,
             macak_catnip_optional=args.macak_catnip_optional)
-        score = score_game(tableaux_from_json(data, edition), edition=edition, rules=rules)
+        tableaux = tableaux_from_json(data, edition)
+        grid, goals = context_from_json(data, edition, tableaux)
+        score = score_game(tableaux, edition=edition, rules=rules, grid=grid, goals=goals)
+        label = edition.label
     except EngineError as exc:
         print(f"error: {exc}", file=stderr)
         return 2
@@ -81,17 +100,20 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None,
         json.dump(score.to_json(), stdout, indent=2)
         stdout.write("\n")
     else:
-        stdout.write(format_text(score))
+        stdout.write(format_text(score, label=label))
     return 0
 
 
-def format_text(score: GameScore) -> str:
+def format_text(score: GameScore, *, label: str | None = None) -> str:
     """The human-readable report: a score pad, then each player's feeding, then the winner."""
     players = score.players
     width = max(14, *(len(p.name) for p in players))
     lines = [f"Cat Lady ({score.edition} card data v{score.edition_version})", ""]
+    if label and "placeholder" in label.lower():
+        lines[0] += f" -- {label}"
     lines.append(" " * 14 + "".join(f"{p.name:>{width + 2}}" for p in players))
-    for key in BREAKDOWN:
+    keys = list(BREAKDOWN) + [k for k in players[0].breakdown if k not in BREAKDOWN]
+    for key in keys:
         lines.append(f"{_LABELS[key]:<14}" + "".join(f"{p.breakdown[key]:>{width + 2}}"
                                                      for p in players))
     lines.append(f"{'Total':<14}" + "".join(f"{p.total:>{width + 2}}" for p in players))
@@ -102,6 +124,7 @@ def format_text(score: GameScore) -> str:
         lines += [f"  {f.describe()}" for f in p.feeding] or ["  (no cats)"]
         left = ", ".join(f"{n} {token}" for token, n in p.leftover.items()) or "none"
         lines.append(f"  leftover food: {left}; catnip counted: {p.catnip_counted}")
+        lines += [f"  choice: {c}" for c in p.choices]
     names = [players[i].name for i in score.winners]
     lines.append("")
     lines.append(("Winner: " if len(names) == 1 else "Shared win: ") + ", ".join(names))

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Literal
 
-from engine.cards import Edition, normalise_name
+from engine.cards import CardKind, Edition, normalise_name
 from engine.errors import ScoreInputError
 from engine.feeding import FeedingOption, allocate_tokens, feeding_options
 
@@ -40,6 +40,7 @@ __all__ = [
     "ScoringRules",
     "Tableau",
     "score_game",
+    "context_from_json",
     "tableaux_from_json",
     "toy_sets_vp",
 ]
@@ -47,6 +48,8 @@ __all__ = [
 MAX_ROUNDS = 20
 BREAKDOWN = ("fed_cats", "toys", "costumes", "catnip", "vp_tokens", "food_penalty")
 _COUNT_FIELDS = ("costumes", "catnip", "vp_tokens", "lost_cats", "spray_bottles")
+# Box of Treats hand cards (worthless at the end except to the solitaire cat player).
+_BOT_COUNT_FIELDS = ("cat_brushes", "laser_pointers", "shopping_bags")
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,15 @@ class Tableau:
     vp_tokens: int = 0
     lost_cats: int = 0
     spray_bottles: int = 0
+    # Box of Treats
+    boxes: tuple[str, ...] = ()  # box card names (or keys) in front of the player
+    cat_brushes: int = 0
+    laser_pointers: int = 0
+    shopping_bags: int = 0
+    # Solitaire: the cat player (all its chicken, tuna and milk are wild; its wild toy)
+    cat_player: bool = False
+    wild_toys: int = 0
+    starting_cards: tuple[str, ...] = ()  # solitaire starting cards (their effects count)
 
 
 @dataclass(frozen=True)
@@ -139,19 +151,32 @@ class PlayerScore:
     leftover: Mapping[str, int]
     feeding: tuple[CatFeeding, ...]
     catnip_counted: int
+    # Expansion lines (``boxes``, ``goals``, ``items``), present only when the game has them
+    extra_lines: Mapping[str, int] = field(default_factory=dict)
+    # End-of-game choices the scorer made for the player (Choupette, Little Nicky...)
+    choices: tuple[str, ...] = ()
+    cat_player: bool = False
 
     @property
     def breakdown(self) -> dict[str, int]:
-        return {key: getattr(self, key) for key in BREAKDOWN}
+        lines = {key: getattr(self, key) for key in BREAKDOWN}
+        lines.update(self.extra_lines)
+        return lines
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        result = {
             "name": self.name, "rank": self.rank, "total": self.total,
             "fed_cat_count": self.fed_cat_count, "breakdown": self.breakdown,
             "leftover_food": self.leftover_food, "leftover": dict(self.leftover),
             "catnip_counted": self.catnip_counted,
             "feeding": [f.to_json() for f in self.feeding],
         }
+        # Only expansion games carry these keys, so base results stay as they were.
+        if self.choices:
+            result["choices"] = list(self.choices)
+        if self.cat_player:
+            result["cat_player"] = True
+        return result
 
 
 @dataclass(frozen=True)
@@ -204,7 +229,8 @@ def _toy_sets(counts: tuple[int, ...], table: tuple[int, ...]) -> int:
 
 
 def score_game(tableaux: Sequence[Tableau], *, edition: Edition,
-               rules: ScoringRules = DEFAULT_RULES, validate: bool = True) -> GameScore:
+               rules: ScoringRules = DEFAULT_RULES, validate: bool = True,
+               grid: Sequence[str] = (), goals: Sequence[Any] = ()) -> GameScore:
     """Score the end of a game, feeding every player's cats optimally.
 
     Raises :class:`ScoreInputError` for an impossible end state (unknown cat, negative or
@@ -218,8 +244,12 @@ def score_game(tableaux: Sequence[Tableau], *, edition: Edition,
     >>> [f.describe() for f in score.players[0].feeding]
     ['Waffle: tuna, tuna, tuna, tuna -> 12 VP', 'Bronte: hungry -> -2 VP']
     """
+    from engine.scoring_general import needs_general_scoring, score_general
+
     if validate:
         _validate(tableaux, edition)
+    if needs_general_scoring(edition, tableaux, goals):
+        return score_general(tableaux, edition=edition, rules=rules, grid=grid, goals=goals)
     consts = edition.scoring
     cats = [tuple(edition.cat(name) for name in t.cats) for t in tableaux]
     options: list[tuple[FeedingOption, ...]] = []
@@ -369,9 +399,24 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
                 raise ScoreInputError(f"{where}.toys.{toy}: unknown toy; use "
                                       f"{', '.join(edition.toy_types)}")
             _check_count(amount, f"{where}.toys.{toy}")
-        for name in _COUNT_FIELDS:
+        for name in (*_COUNT_FIELDS, *_BOT_COUNT_FIELDS):
             _check_count(getattr(t, name), f"{where}.{name}")
+        if (t.boxes or any(getattr(t, f) for f in _BOT_COUNT_FIELDS)) and not (
+                edition.kinds & {CardKind.BOX, CardKind.CAT_BRUSH, CardKind.LASER_POINTER,
+                                 CardKind.SHOPPING_BAG}):
+            raise ScoreInputError(f"{where}: boxes, cat brushes, laser pointers and shopping "
+                                  f"bags are Box of Treats cards; the {edition.name} edition "
+                                  "has none")
+        if (t.cat_player or t.starting_cards) and edition.solitaire is None:
+            raise ScoreInputError(f"{where}.cat_player: the {edition.name} edition has no "
+                                  "solitaire cards")
+        if t.cat_player and i != n - 1:
+            raise ScoreInputError(f"{where}.cat_player: the cat player is the last of the two "
+                                  "players")
 
+    # The cat player's starting cards are not deck cards: check the deck part only.
+    extra_strays = sum(starting_effects(t, edition).get("extra_strays", 0) for t in tableaux)
+    tableaux = [_without_starting_cards(t, edition) for t in tableaux]
     copies = edition.copies(n)
     limits = _limits(edition, n)
     by_key: dict[str, int] = {}
@@ -389,7 +434,7 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
                     raise ScoreInputError(f"{where}: {spec.name} is not in the deck for {n} players")
                 raise ScoreInputError(f"{where}: more copies of {spec.name} than exist ({limit})")
     setup = edition.player_counts[n]
-    if strays_taken > setup.strays_dealt:
+    if strays_taken > setup.strays_dealt + extra_strays:
         raise ScoreInputError(f"players[*].cats: {strays_taken} stray cats taken, but only "
                               f"{setup.strays_dealt} are dealt face up")
 
@@ -410,6 +455,21 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
         if have > limit:
             raise ScoreInputError(f"players[*].toys.{toy}: {have} in all, but the deck for {n} "
                                   f"players has {limit}")
+    for box in sorted({b for t in tableaux for b in t.boxes}):
+        have = sum(1 for t in tableaux for b in t.boxes if b == box)
+        key = next((c.key for c in edition.deck if c.box is not None and (
+            normalise_name(c.name) == normalise_name(box) or c.key == box)), None)
+        if key is None:
+            raise ScoreInputError(f"players[*].boxes: unknown box {box!r}")
+        if have > copies.get(key, 0):
+            raise ScoreInputError(f"players[*].boxes: {have} x {box!r}, but the deck for {n} "
+                                  f"players has {copies.get(key, 0)}")
+    for field_name, kind in (("cat_brushes", CardKind.CAT_BRUSH),
+                             ("laser_pointers", CardKind.LASER_POINTER),
+                             ("shopping_bags", CardKind.SHOPPING_BAG)):
+        if total(field_name) > limit_of(kind.value):
+            raise ScoreInputError(f"players[*].{field_name}: {total(field_name)} in all, but "
+                                  f"the deck for {n} players has {limit_of(kind.value)}")
     for token in edition.food_tokens:
         have = sum(t.food.get(token, 0) for t in tableaux)
         limit = limits.get(f"food:{token}", 0)
@@ -425,6 +485,48 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
     if total("vp_tokens") > edition.components["vp_tokens"]:
         raise ScoreInputError(f"players[*].vp_tokens: {total('vp_tokens')} in all, but the game "
                               f"has {edition.components['vp_tokens']}")
+
+
+def starting_effects(t: Tableau, edition: Edition) -> dict[str, Any]:
+    """What the solitaire starting cards ``t.starting_cards`` add up to."""
+    totals: dict[str, Any] = {}
+    if not t.starting_cards or edition.solitaire is None:
+        return totals
+    by_name = {c.name: c for c in edition.solitaire.starting_cards}
+    for name in t.starting_cards:
+        for effect, value in by_name[name].effect.items():
+            if effect == "food":
+                food = totals.setdefault("food", {})
+                for token, n in value.items():
+                    food[token] = food.get(token, 0) + n
+            else:
+                totals[effect] = totals.get(effect, 0) + value
+    return totals
+
+
+def with_starting_cards(t: Tableau, edition: Edition) -> Tableau:
+    """The cat player's holdings with its starting cards' VP tokens, catnip, costumes, food
+    and wild toys added (an extra stray is already among its cats)."""
+    effects = starting_effects(t, edition)
+    if not effects:
+        return t
+    food = dict(t.food)
+    for token, n in effects.get("food", {}).items():
+        food[token] = food.get(token, 0) + n
+    return replace(t, food=food, vp_tokens=t.vp_tokens + effects.get("vp_tokens", 0),
+                   catnip=t.catnip + effects.get("catnip", 0),
+                   costumes=t.costumes + effects.get("costumes", 0),
+                   wild_toys=t.wild_toys + effects.get("wild_toys", 0), starting_cards=())
+
+
+def _without_starting_cards(t: Tableau, edition: Edition) -> Tableau:
+    effects = starting_effects(t, edition)
+    if not effects:
+        return t
+    food = {k: max(0, v - effects.get("food", {}).get(k, 0)) for k, v in t.food.items()}
+    return replace(t, food=food, vp_tokens=max(0, t.vp_tokens - effects.get("vp_tokens", 0)),
+                   catnip=max(0, t.catnip - effects.get("catnip", 0)),
+                   costumes=max(0, t.costumes - effects.get("costumes", 0)))
 
 
 @lru_cache(maxsize=64)
@@ -450,7 +552,9 @@ def _check_count(value: object, where: str) -> None:
         raise ScoreInputError(f"{where}: must not be negative (got {value})")
 
 
-_PLAYER_FIELDS = frozenset({"name", "cats", "food", "toys", *_COUNT_FIELDS})
+_PLAYER_FIELDS = frozenset({"name", "cats", "food", "toys", *_COUNT_FIELDS, *_BOT_COUNT_FIELDS,
+                            "boxes", "cat_player", "starting_cards"})
+_TOP_FIELDS = frozenset({"edition", "players", "grid", "goals", "custom_strays"})
 
 
 def tableaux_from_json(obj: object, edition: Edition) -> list[Tableau]:
@@ -469,7 +573,7 @@ def tableaux_from_json(obj: object, edition: Edition) -> list[Tableau]:
     (('Bronte',), {'mouse_toy': 3})
     """
     if isinstance(obj, dict):
-        unknown = set(obj) - {"edition", "players"}
+        unknown = set(obj) - _TOP_FIELDS
         if unknown:
             raise ScoreInputError(f"unknown top-level field(s): {', '.join(sorted(unknown))}")
         if "players" not in obj:
@@ -509,13 +613,89 @@ def tableaux_from_json(obj: object, edition: Edition) -> list[Tableau]:
         food = _counts(raw.get("food", {}), f"{where}.food",
                        {t: t for t in edition.food_tokens}, "food token")
         toys = _counts(raw.get("toys", {}), f"{where}.toys", toy_lookup, "toy")
-        counts = {}
-        for name_ in _COUNT_FIELDS:
+        counts: dict[str, Any] = {}
+        for name_ in (*_COUNT_FIELDS, *_BOT_COUNT_FIELDS):
             value = raw.get(name_, 0)
             _check_count(value, f"{where}.{name_}")
             counts[name_] = value
+        counts["boxes"] = _names(raw.get("boxes", []), f"{where}.boxes", {
+            **{normalise_name(c.name): c.name for c in edition.deck if c.box is not None},
+            **{normalise_name(c.key): c.name for c in edition.deck if c.box is not None}}, "box")
+        cat_player = raw.get("cat_player", False)
+        if not isinstance(cat_player, bool):
+            raise ScoreInputError(f"{where}.cat_player: expected true or false")
+        counts["cat_player"] = cat_player
+        starts = edition.solitaire.starting_cards if edition.solitaire else ()
+        counts["starting_cards"] = _names(
+            raw.get("starting_cards", []), f"{where}.starting_cards",
+            {**{normalise_name(c.name): c.name for c in starts},
+             **{normalise_name(c.key): c.name for c in starts}}, "starting card")
+        if counts["starting_cards"] and not cat_player:
+            raise ScoreInputError(f"{where}.starting_cards: only the cat player has starting cards")
         result.append(Tableau(name=name, cats=tuple(cats), food=food, toys=toys, **counts))
     return result
+
+
+def _names(raw: object, where: str, lookup: Mapping[str, str], what: str) -> tuple[str, ...]:
+    if not isinstance(raw, list):
+        raise ScoreInputError(f"{where}: expected a list of names")
+    result = []
+    for k, item in enumerate(raw):
+        canonical = lookup.get(normalise_name(str(item))) if isinstance(item, str) else None
+        if canonical is None:
+            known = ", ".join(sorted(set(lookup.values()))) or "none in this edition"
+            raise ScoreInputError(f"{where}[{k}]: unknown {what} {json.dumps(item)}; use {known}")
+        result.append(canonical)
+    return tuple(result)
+
+
+def context_from_json(obj: object, edition: Edition, tableaux: Sequence[Tableau],
+                      ) -> tuple[tuple[str, ...], tuple[Any, ...]]:
+    """The calculator's game-level fields: ``grid`` (the cards left in the grid, by key or
+    name, for Choupette) and ``goals`` (shared goals: ``{"goal": name, "players": [a, b]}``
+    between neighbours in seat order). Raises :class:`ScoreInputError` naming the field."""
+    from engine.scoring_general import SharedGoal
+
+    if not isinstance(obj, dict):
+        return (), ()
+    grid = obj.get("grid", [])
+    if not isinstance(grid, list) or not all(isinstance(g, str) for g in grid):
+        raise ScoreInputError("grid: expected a list of card keys or names")
+    if len(grid) > 9:
+        raise ScoreInputError("grid: the grid has at most 9 cards")
+    raw_goals = obj.get("goals", [])
+    if not isinstance(raw_goals, list):
+        raise ScoreInputError("goals: expected a list of {goal, players}")
+    names = [t.name for t in tableaux]
+    n = len(names)
+    goals = []
+    pairs: set[frozenset[int]] = set()
+    by_name = {normalise_name(g.name): g for g in edition.goals}
+    for k, item in enumerate(raw_goals):
+        where = f"goals[{k}]"
+        if n < 3:
+            raise ScoreInputError(f"{where}: shared goals need 3 or more players")
+        if any(t.cat_player for t in tableaux):
+            raise ScoreInputError(f"{where}: shared goals are not used in solitaire")
+        if not isinstance(item, dict) or set(item) != {"goal", "players"}:
+            raise ScoreInputError(f"{where}: expected exactly 'goal' and 'players'")
+        goal = by_name.get(normalise_name(str(item["goal"])))
+        if goal is None:
+            known = ", ".join(g.name for g in edition.goals) or "none in this edition"
+            raise ScoreInputError(f"{where}.goal: unknown goal {item['goal']!r}; goals: {known}")
+        seats = item["players"]
+        if (not isinstance(seats, list) or len(seats) != 2
+                or not all(isinstance(p, str) and p in names for p in seats)):
+            raise ScoreInputError(f"{where}.players: expected the names of two players")
+        a, b = names.index(seats[0]), names.index(seats[1])
+        if (a - b) % n not in (1, n - 1):
+            raise ScoreInputError(f"{where}.players: a goal lies between neighbours "
+                                  f"({seats[0]} and {seats[1]} are not)")
+        if frozenset((a, b)) in pairs:
+            raise ScoreInputError(f"{where}.players: {seats[0]} and {seats[1]} already share a goal")
+        pairs.add(frozenset((a, b)))
+        goals.append(SharedGoal(goal, (a, b)))
+    return tuple(grid), tuple(goals)
 
 
 def _counts(raw: object, where: str, lookup: Mapping[str, str], what: str) -> dict[str, int]:

@@ -40,27 +40,39 @@ class Strategy(Protocol):
         ...
 
 
-def _factories() -> dict[str, Callable[..., Strategy]]:
+def _factories(game: str | None = None) -> dict[str, Callable[..., Strategy]]:
+    from engine.strategies.random_bot import RandomStrategy
+
+    if game == "cantankerous-cats":
+        from engine.cantankerous.strategy import GreedyStrategy as CantankerousGreedy
+
+        return {"random": RandomStrategy, "greedy": CantankerousGreedy}
     from engine.strategies.greedy import GreedyStrategy
     from engine.strategies.mcts import MonteCarloStrategy
-    from engine.strategies.random_bot import RandomStrategy
 
     return {"random": RandomStrategy, "greedy": GreedyStrategy, "mcts": MonteCarloStrategy}
 
 
-def names() -> list[str]:
-    """The names :func:`get` accepts."""
-    return sorted(_factories())
+def names(game: str | None = None) -> list[str]:
+    """The names :func:`get` accepts (for ``game``; default: Cat Lady)."""
+    return sorted(_factories(game))
 
 
-def get(name: str, **params: Any) -> Strategy:
-    """A new strategy by name; ``params`` tune it (e.g. ``get("mcts", iterations=50)``).
+def get(name: str, game: str | None = None, **params: Any) -> Strategy:
+    """A new strategy by name for ``game`` (default: Cat Lady); ``params`` tune it (e.g.
+    ``get("mcts", iterations=50)``).
 
-    Raises :class:`EngineError` for an unknown name or parameter.
+    >>> get("greedy", game="cantankerous-cats").choose.__module__
+    'engine.cantankerous.strategy'
+
+    Raises :class:`EngineError` for an unknown name or parameter, or a strategy that does
+    not play that game.
     """
-    factories = _factories()
+    factories = _factories(game)
     if name not in factories:
-        raise EngineError(f"unknown strategy {name!r}; known: {', '.join(sorted(factories))}")
+        for_game = f" for {game}" if game else ""
+        raise EngineError(f"unknown strategy {name!r}{for_game}; known: "
+                          f"{', '.join(sorted(factories))}")
     try:
         return factories[name](**params)
     except TypeError as exc:

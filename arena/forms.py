@@ -1,0 +1,57 @@
+"""Forms of the arena pages: a new bot, a new version. They only read the input; the checks
+that make a bot acceptable live in ``arena.services`` and come back as field errors."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from arena.runner import MAX_BOT_BYTES
+
+BOT_FILE_HELP = (
+    f"One Python file (standard library only), at most {MAX_BOT_BYTES // 1024} KiB, defining "
+    "choose(observation, legal_actions). It is checked, then plays a validation match "
+    "against the house bot before it joins the ladders."
+)
+
+
+class BotFileField(forms.FileField):
+    """Reads the uploaded file's bytes, one byte past the limit so the service can say how
+    big is too big without reading a huge upload into memory."""
+
+    def clean(self, data, initial=None):
+        upload = super().clean(data, initial)
+        if upload is None:
+            return None
+        upload.seek(0)
+        return upload.read(MAX_BOT_BYTES + 1)
+
+
+class VersionUploadForm(forms.Form):
+    file = BotFileField(
+        label="Bot file",
+        help_text=BOT_FILE_HELP,
+        widget=forms.ClearableFileInput(attrs={"accept": ".py,text/x-python"}),
+    )
+
+    def apply_service_errors(self, error: ValidationError) -> None:
+        """Put a service's refusal beside the field it is about (the source is the file)."""
+        for key, messages in error.message_dict.items():
+            field_name = {"source": "file"}.get(key, key)
+            for message in messages:
+                self.add_error(field_name if field_name in self.fields else None, message)
+
+
+class BotCreateForm(VersionUploadForm):
+    name = forms.SlugField(
+        label="Name",
+        max_length=60,
+        help_text="Letters, digits, hyphens and underscores; shown on the ladders.",
+    )
+    description = forms.CharField(
+        label="Description",
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    field_order = ["name", "description", "file"]

@@ -1,0 +1,339 @@
+"""Reads of the arena's data for pages: ordering, win rates and who may see what live here.
+
+Lists never load match logs (they can be tens of kilobytes each); the few reads that need a
+part of a log fetch only that part.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, Prefetch, QuerySet
+
+from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat, Tournament
+
+RECENT_MATCHES = 15
+FAULT_REPORT_MATCHES = 10
+# The rating chart reads at most the last this many points per ladder (it thins them further).
+CHART_POINTS_PER_LADDER = 1000
+
+
+@dataclass(frozen=True)
+class Rate:
+    """Wins out of games, with the rate as a fraction (None before any game)."""
+
+    games: int
+    wins: int
+
+    @property
+    def rate(self) -> float | None:
+        return self.wins / self.games if self.games else None
+
+
+@dataclass(frozen=True)
+class LadderRow:
+    position: int
+    entry: LadderEntry
+    bot: Bot
+    version: BotVersion
+    overall: Rate
+    seats: list[Rate]
+
+    @property
+    def provisional(self) -> bool:
+        return self.entry.provisional
+
+
+@dataclass
+class LadderSummary:
+    ladder: Ladder
+    rows: list[LadderRow] = field(default_factory=list)
+    bots: int = 0
+
+
+def seat_rates(seat_record: dict[str, list[int]], players: int) -> list[Rate]:
+    """Per seat (0-based, all of them) the games and wins a ladder entry recorded.
+
+    >>> [r.rate for r in seat_rates({"0": [4, 1], "2": [2, 2]}, 3)]
+    [0.25, None, 1.0]
+    """
+    rates = []
+    for seat in range(players):
+        games, wins = seat_record.get(str(seat), [0, 0])
+        rates.append(Rate(games, wins))
+    return rates
+
+
+def _ladder_entries(ladder: Ladder) -> QuerySet[LadderEntry]:
+    return (
+        LadderEntry.objects.filter(ladder=ladder, version__status=BotVersion.Status.ACTIVE)
+        .select_related("version__bot__owner", "ladder")
+        .order_by("-rating", "version__bot__name", "version__number")
+    )
+
+
+def ladder_standings(ladder: Ladder, *, limit: int | None = None) -> list[LadderRow]:
+    """The ladder's active bot versions, best rating first; equal ratings share a position."""
+    entries = _ladder_entries(ladder)
+    if limit is not None:
+        entries = entries[:limit]
+    rows: list[LadderRow] = []
+    for index, entry in enumerate(entries):
+        same = rows and round(rows[-1].entry.rating, 6) == round(entry.rating, 6)
+        rows.append(
+            LadderRow(
+                position=rows[-1].position if same else index + 1,
+                entry=entry,
+                bot=entry.version.bot,
+                version=entry.version,
+                overall=Rate(entry.games, entry.wins),
+                seats=seat_rates(entry.seat_record, ladder.players),
+            )
+        )
+    return rows
+
+
+def ladder_summaries(*, top: int = 5) -> list[LadderSummary]:
+    """Each active ladder with its top bots and how many bots it ranks."""
+    counts = dict(
+        LadderEntry.objects.filter(version__status=BotVersion.Status.ACTIVE)
+        .values_list("ladder")
+        .annotate(n=Count("id"))
+        .values_list("ladder", "n")
+    )
+    return [
+        LadderSummary(
+            ladder=ladder, rows=ladder_standings(ladder, limit=top), bots=counts.get(ladder.pk, 0)
+        )
+        for ladder in Ladder.objects.filter(active=True)
+    ]
+
+
+def _with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
+    seats = MatchSeat.objects.select_related("version__bot").order_by("seat")
+    return matches.defer("log", "limits").prefetch_related(Prefetch("seats", queryset=seats))
+
+
+def recent_matches(*, limit: int = RECENT_MATCHES, **filters: Any) -> list[Match]:
+    """Finished matches, newest first (validation matches are the owners' business)."""
+    matches = (
+        Match.objects.filter(status=Match.Status.FINISHED, **filters)
+        .exclude(kind=Match.Kind.VALIDATION)
+        .order_by("-finished_at", "-id")
+    )
+    return list(_with_seats(matches)[:limit])
+
+
+def live_matches(*, limit: int = RECENT_MATCHES) -> list[Match]:
+    """Running matches first, then the oldest queued ones."""
+    running = Match.objects.filter(status=Match.Status.RUNNING).order_by("started_at", "id")
+    queued = Match.objects.filter(status=Match.Status.QUEUED).order_by("created_at", "id")
+    found = list(_with_seats(running)[:limit])
+    if len(found) < limit:
+        found += list(_with_seats(queued)[: limit - len(found)])
+    return found
+
+
+def queued_count() -> int:
+    return Match.objects.filter(status__in=[Match.Status.QUEUED, Match.Status.RUNNING]).count()
+
+
+def tournaments(*, limit: int = 10) -> list[Tournament]:
+    return list(
+        Tournament.objects.annotate(entrant_count=Count("entrants", distinct=True)).order_by(
+            "-created_at", "-id"
+        )[:limit]
+    )
+
+
+# --- one bot ---------------------------------------------------------------------------------
+
+
+def bot_versions(bot: Bot) -> list[BotVersion]:
+    return list(bot.versions.defer("source").order_by("-number"))
+
+
+def bot_ladder_rates(version: BotVersion | None) -> list[dict[str, Any]]:
+    """Per ladder the version plays: rating, games, overall and per-seat win rates."""
+    if version is None:
+        return []
+    rows = []
+    for entry in (
+        LadderEntry.objects.filter(version=version)
+        .select_related("ladder")
+        .order_by("ladder__players")
+    ):
+        rows.append(
+            {
+                "ladder": entry.ladder,
+                "entry": entry,
+                "overall": Rate(entry.games, entry.wins),
+                "seats": seat_rates(entry.seat_record, entry.ladder.players),
+            }
+        )
+    return rows
+
+
+def bot_matches(bot: Bot, *, limit: int = RECENT_MATCHES) -> list[Match]:
+    """The bot's latest matches of every kind (validation included: it is the bot's page)."""
+    ids = (
+        MatchSeat.objects.filter(version__bot=bot)
+        .order_by("-match__created_at", "-match_id")
+        .values_list("match_id", flat=True)[:limit]
+    )
+    return list(_with_seats(Match.objects.filter(pk__in=list(ids))).order_by("-created_at", "-id"))
+
+
+def bot_rating_series(bot: Bot) -> list[tuple[str, list[tuple[dt.datetime, float]]]]:
+    """Rating after each rated ladder match, one series per ladder (every version of the bot:
+    a new version starts again from the ladder's initial rating)."""
+    points: dict[int, list[tuple[dt.datetime, float]]] = defaultdict(list)
+    names: dict[int, str] = {}
+    for ladder in Ladder.objects.filter(
+        matches__seats__version__bot=bot,
+        matches__seats__rating_after__isnull=False,
+    ).distinct():
+        names[ladder.pk] = f"{ladder.players} players"
+        rows = (
+            MatchSeat.objects.filter(
+                version__bot=bot,
+                match__ladder=ladder,
+                rating_after__isnull=False,
+                match__finished_at__isnull=False,
+            )
+            .order_by("-match__finished_at", "-match_id")
+            .values_list("match__finished_at", "rating_after")[:CHART_POINTS_PER_LADDER]
+        )
+        points[ladder.pk] = list(reversed(rows))
+    return [(names[pk], points[pk]) for pk in sorted(names, key=lambda pk: names[pk])]
+
+
+@dataclass(frozen=True)
+class FaultReport:
+    match_id: int
+    finished_at: dt.datetime | None
+    seat: int
+    version: str
+    faults: list[dict[str, Any]]
+    stderr: str
+
+
+def owner_fault_reports(bot: Bot, *, limit: int = FAULT_REPORT_MATCHES) -> list[FaultReport]:
+    """For the bot's owner only: faults and stderr of its latest finished matches.
+
+    Only the two parts of each log that are needed are read from the database.
+    """
+    seats = list(
+        MatchSeat.objects.filter(version__bot=bot, match__status=Match.Status.FINISHED)
+        .order_by("-match__finished_at", "-match_id")[:limit]
+        .values_list("match_id", "match__finished_at", "seat", "version__number")
+    )
+    parts = {
+        pk: (faults or [], stderr or [])
+        for pk, faults, stderr in Match.objects.filter(pk__in=[s[0] for s in seats]).values_list(
+            "pk", "log__faults", "log__stderr"
+        )
+    }
+    reports = []
+    for match_id, finished_at, seat, number in seats:
+        faults, stderr = parts.get(match_id, ([], []))
+        reports.append(
+            FaultReport(
+                match_id=match_id,
+                finished_at=finished_at,
+                seat=seat,
+                version=f"v{number}",
+                faults=faults[seat] if seat < len(faults) else [],
+                stderr=(stderr[seat] or "") if seat < len(stderr) else "",
+            )
+        )
+    return reports
+
+
+def owned_seats(match: Match, user: Any) -> set[int]:
+    """The seats of ``match`` whose bot ``user`` owns (empty for visitors)."""
+    if not getattr(user, "is_authenticated", False):
+        return set()
+    return {s.seat for s in match.seats.all() if s.version_id and s.version.bot.owner_id == user.pk}
+
+
+# --- tournaments ---------------------------------------------------------------------------------
+
+
+def tournament_overview(tournament: Tournament) -> dict[str, Any]:
+    """The tournament page's tables: cumulative points after each regular round (rows in the
+    order of the latest standings), the final table, and the places once it is over."""
+    from arena import services  # the points rules live with the tournament services
+
+    played = min(tournament.current_round, tournament.rounds)
+    after_round = [
+        services.tournament_standings(tournament, through_round=n) for n in range(1, played + 1)
+    ]
+    latest = after_round[-1] if after_round else services.tournament_standings(tournament)
+    by_round = [{v.pk: p for v, p in rows} for rows in after_round]
+    standings = [
+        {
+            "position": index + 1,
+            "version": version,
+            "points": points,
+            "per_round": [round_points[version.pk] for round_points in by_round],
+        }
+        for index, (version, points) in enumerate(latest)
+    ]
+    finished = tournament.status == Tournament.Status.FINISHED
+    return {
+        "round_numbers": list(range(1, played + 1)),
+        "standings": standings,
+        "final": services.tournament_final_table(tournament),
+        "placings": services.tournament_placings(tournament) if finished else None,
+    }
+
+
+def tournament_matches_by_round(tournament: Tournament) -> dict[int, list[Match]]:
+    rounds: dict[int, list[Match]] = defaultdict(list)
+    for match in _with_seats(
+        tournament.matches.order_by("tournament_round", "duplicate_set", "id")
+    ):
+        rounds[match.tournament_round or 0].append(match)
+    return dict(rounds)
+
+
+def matches_page(*, status: str | None = None, duplicate_set: str = "") -> QuerySet[Match]:
+    matches = Match.objects.exclude(kind=Match.Kind.VALIDATION)
+    if duplicate_set:
+        matches = matches.filter(duplicate_set=duplicate_set)
+    if status:
+        matches = matches.filter(status=status)
+    return _with_seats(matches.order_by("-created_at", "-id"))
+
+
+def has_faults(match: Match) -> bool:
+    return any(s.faults for s in match.seats.all())
+
+
+__all__ = [
+    "FaultReport",
+    "LadderRow",
+    "LadderSummary",
+    "Rate",
+    "bot_ladder_rates",
+    "bot_matches",
+    "bot_rating_series",
+    "bot_versions",
+    "has_faults",
+    "ladder_standings",
+    "ladder_summaries",
+    "live_matches",
+    "matches_page",
+    "owned_seats",
+    "owner_fault_reports",
+    "queued_count",
+    "recent_matches",
+    "seat_rates",
+    "tournament_matches_by_round",
+    "tournament_overview",
+    "tournaments",
+]

@@ -1,0 +1,284 @@
+"""The arena's public pages: home, ladders, bots, matches with their replay, tournaments.
+
+Views read through ``arena.selectors`` and write through ``arena.services``. A bot's source,
+its fault reasons and its stderr are shown to its owner and nobody else.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+
+from arena import selectors, services
+from arena.forms import BotCreateForm, VersionUploadForm
+from arena.models import Bot, BotVersion, Ladder, Match, Tournament
+from arena.replay import build_replay
+from league.charts import rating_chart
+
+
+def _owns(bot: Bot, user) -> bool:
+    return user.is_authenticated and bot.owner_id == user.pk
+
+
+def home(request):
+    return render(
+        request,
+        "arena/home.html",
+        {
+            "ladders": selectors.ladder_summaries(top=5),
+            "live": selectors.live_matches(limit=8),
+            "waiting": selectors.queued_count(),
+            "recent": selectors.recent_matches(limit=12),
+            "tournaments": selectors.tournaments(limit=8),
+        },
+    )
+
+
+def ladder_detail(request, pk: int):
+    ladder = get_object_or_404(Ladder, pk=pk)
+    return render(
+        request,
+        "arena/ladder.html",
+        {
+            "ladder": ladder,
+            "rows": selectors.ladder_standings(ladder),
+            "seat_numbers": range(1, ladder.players + 1),
+            "recent": selectors.recent_matches(limit=10, ladder=ladder),
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def bot_detail(request, name: str):
+    bot = get_object_or_404(Bot.objects.select_related("owner", "active_version"), name=name)
+    owner = _owns(bot, request.user)
+    form = VersionUploadForm()
+    if request.method == "POST":
+        if not owner:
+            raise PermissionDenied("Only the bot's owner may upload versions.")
+        form = VersionUploadForm(request.POST, request.FILES)
+        if form.is_valid():
+            try:
+                version = services.version_upload(
+                    bot=bot, source=form.cleaned_data["file"], by=request.user
+                )
+            except ValidationError as exc:
+                form.apply_service_errors(exc)
+            else:
+                messages.success(request, f"Version {version.number} uploaded.")
+                return redirect("arena:bot", name=bot.name)
+    versions = selectors.bot_versions(bot)
+    shown = bot.active_version or next(
+        (v for v in versions if v.status == BotVersion.Status.RETIRED), None
+    )
+    context = {
+        "bot": bot,
+        "owner": owner,
+        "versions": versions,
+        "latest": versions[0] if versions else None,
+        "stats_version": shown,
+        "ladder_rates": selectors.bot_ladder_rates(shown),
+        "chart": rating_chart(
+            selectors.bot_rating_series(bot),
+            width=720,
+            height=260,
+            title=f"Rating of {bot.name} per ladder",
+        ),
+        "matches": selectors.bot_matches(bot),
+        "form": form,
+        "fault_reports": selectors.owner_fault_reports(bot) if owner else [],
+    }
+    return render(request, "arena/bot.html", context, status=400 if form.errors else 200)
+
+
+def version_source(request, name: str, number: int):
+    version = get_object_or_404(
+        BotVersion.objects.select_related("bot"), bot__name=name, number=number
+    )
+    if not _owns(version.bot, request.user):
+        # Not a 403: to anyone else the source does not exist.
+        raise Http404("No such source.")
+    return render(request, "arena/version_source.html", {"version": version, "bot": version.bot})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def bot_create(request):
+    form = BotCreateForm()
+    if request.method == "POST":
+        form = BotCreateForm(request.POST, request.FILES)
+        if form.is_valid():
+            try:
+                bot = services.bot_create(
+                    owner=request.user,
+                    name=form.cleaned_data["name"],
+                    description=form.cleaned_data["description"],
+                    source=form.cleaned_data["file"],
+                )
+            except ValidationError as exc:
+                form.apply_service_errors(exc)
+            else:
+                messages.success(request, f"{bot.name} created; its first version is validating.")
+                return redirect("arena:bot", name=bot.name)
+    return render(
+        request,
+        "arena/bot_new.html",
+        {"form": form, "starter": _starter_source()},
+        status=400 if form.errors else 200,
+    )
+
+
+@functools.cache
+def _starter_source() -> str:
+    return (Path(__file__).resolve().parent / "botkit" / "starter_bot.py").read_text()
+
+
+def match_detail(request, pk: int):
+    match = get_object_or_404(
+        Match.objects.select_related("ladder", "tournament").prefetch_related(
+            "seats__version__bot"
+        ),
+        pk=pk,
+    )
+    seats = list(match.seats.all())
+    for seat in seats:
+        seat.rating_delta = (
+            None
+            if seat.rating_after is None or seat.rating_before is None
+            else seat.rating_after - seat.rating_before
+        )
+    owned = selectors.owned_seats(match, request.user)
+    replay = None
+    stderr: list[tuple[int, str]] = []
+    faults: list[tuple[int, list]] = []
+    if match.log is not None:
+        replay = build_replay(match.log)
+        for seat in sorted(owned):
+            text = (match.log.get("stderr") or [""] * len(seats))[seat] or ""
+            stderr.append((seat, text))
+            faults.append((seat, (match.log.get("faults") or [[]] * len(seats))[seat]))
+    names = [seat.label for seat in seats]
+    return render(
+        request,
+        "arena/match.html",
+        {
+            "match": match,
+            "seats": seats,
+            "replay": replay,
+            "moves": _moves_with_names(replay, names) if replay else [],
+            "score_rows": _score_rows(replay, names) if replay else [],
+            "score_categories": _score_categories(replay) if replay else [],
+            "has_feeding": bool(replay)
+            and any(
+                "feeding" in p
+                for p in (replay["result"].get("score_sheet") or {}).get("players", [])
+            ),
+            "owned": owned,
+            "owner_stderr": stderr,
+            "owner_faults": faults,
+            "page_data": _page_data(replay, names, owned, match) if replay else None,
+        },
+    )
+
+
+def _moves_with_names(replay: dict, names: list[str]) -> list[dict]:
+    return [
+        {
+            **move,
+            "player": names[move["seat"]]
+            if move["seat"] is not None and move["seat"] < len(names)
+            else "?",
+        }
+        for move in replay["moves"]
+    ]
+
+
+def _score_rows(replay: dict, names: list[str]) -> list[dict]:
+    """The final score pad: one row per seat, the breakdown and each cat's feeding."""
+    sheet = replay["result"].get("score_sheet") or {}
+    rows = []
+    for seat, player in enumerate(sheet.get("players", [])):
+        rows.append(
+            {
+                "seat": seat,
+                "name": names[seat] if seat < len(names) else player.get("name"),
+                "rank": replay["result"]["ranks"][seat]
+                if seat < len(replay["result"]["ranks"])
+                else player.get("rank"),
+                "forfeited": seat in replay["result"]["forfeited"],
+                "total": player.get("total"),
+                "breakdown": player.get("breakdown", {}),
+                "feeding": player.get("feeding", []),
+                "leftover": player.get("leftover", {}),
+            }
+        )
+    return rows
+
+
+# Score-pad row labels; a game whose breakdown has other keys gets them title-cased.
+SCORE_LABELS = {
+    "fed_cats": "Fed cats",
+    "toys": "Toys",
+    "costumes": "Costumes",
+    "catnip": "Catnip",
+    "vp_tokens": "VP tokens",
+    "food_penalty": "Food penalty",
+}
+
+
+def _score_categories(replay: dict) -> list[tuple[str, str]]:
+    sheet = replay["result"].get("score_sheet") or {}
+    keys = [
+        key
+        for key in SCORE_LABELS
+        if any(key in p.get("breakdown", {}) for p in sheet.get("players", []))
+    ]
+    for player in sheet.get("players", []):
+        keys += [key for key in player.get("breakdown", {}) if key not in keys]
+    return [(key, SCORE_LABELS.get(key, key.replace("_", " ").capitalize())) for key in keys]
+
+
+def _page_data(replay: dict, names: list[str], owned: set[int], match: Match) -> dict:
+    """What replay.js reads: the replay plus the seat names. Fault reasons stay out: they can
+    quote a bot's error text, which only its owner sees (in the page, not in this data)."""
+    return {**replay, "names": names, "owned": sorted(owned), "match": match.pk}
+
+
+def matches_list(request):
+    status = request.GET.get("status") or None
+    if status not in (None, *Match.Status.values):
+        status = None
+    duplicate_set = request.GET.get("set", "")[:40]
+    matches = selectors.matches_page(status=status, duplicate_set=duplicate_set)
+    page = Paginator(matches, 30).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "arena/matches.html",
+        {
+            "page": page,
+            "status": status,
+            "duplicate_set": duplicate_set,
+            "statuses": Match.Status.choices,
+        },
+    )
+
+
+def tournament_detail(request, pk: int):
+    tournament = get_object_or_404(Tournament.objects.select_related("organiser"), pk=pk)
+    return render(
+        request,
+        "arena/tournament.html",
+        {
+            "tournament": tournament,
+            **selectors.tournament_overview(tournament),
+            "rounds": selectors.tournament_matches_by_round(tournament),
+        },
+    )

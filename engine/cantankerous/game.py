@@ -1,0 +1,359 @@
+"""Cantankerous Cats as a game object (immutable configuration) and its states.
+
+>>> from engine import load_game
+>>> game = load_game("cantankerous-cats", options={"players": 3})
+>>> game.deck.name
+'demo — not the published cards'
+>>> state = game.new_initial_state(seed=5)
+>>> state.phase, state.current_player      # the First Bite: everyone bets a card
+('bet', 0)
+>>> state = state.apply(state.legal_actions()[0])
+>>> state.current_player
+1
+
+``State.apply`` returns a new state and never changes the one it is called on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.actions import Action
+from engine.cantankerous import actions as actions_module
+from engine.cantankerous.cards import Card, CardType, Deck, load_deck
+from engine.cantankerous.options import PLAYERS, resolve_options
+from engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from engine.cantankerous.result import Result
+    from engine.cantankerous.rules import Frame, PlayRecord
+
+__all__ = ["HAND_LIMIT", "Game", "State", "build_game"]
+
+HAND_LIMIT = 5
+WINNING_POINTS = 9
+FERAL_VICTORY_HEARTS = 9
+ADOPTION_HEARTS = 4
+
+
+def build_game(version: str, options: Mapping[str, Any]) -> Game:
+    """The registry's factory: options checked, deck loaded and checked for play."""
+    resolved = resolve_options(options)
+    deck = load_deck(resolved["deck"])
+    deck.require_playable()
+    return Game(version=version, options=resolved, deck=deck)
+
+
+class Game:
+    """One configured game of Cantankerous Cats. Immutable; build it with
+    :func:`engine.load_game` (``"cantankerous-cats"``)."""
+
+    name = "cantankerous-cats"
+    supported_players = PLAYERS
+
+    def __init__(self, *, version: str, options: Mapping[str, Any], deck: Deck) -> None:
+        from engine.game import _ReadOnlyDict
+
+        self.version = version
+        self.options = _ReadOnlyDict(options)
+        self.deck = deck
+        self.num_players: int = options["players"]
+        self.variant: str = options["variant"]
+        self.standard = self.variant == "standard"
+        self.start_hand: int = options["start_hand"]
+        self.meal_draw: int = options["meal_draw"]
+        bank = options["token_bank"]
+        self.token_bank: int = self.num_players if bank == "players" else int(bank)
+        self.dog_as_incident = options["dog_cards"] == "incident"
+        self.turn_limit: int = options["turn_limit"]
+        self.in_play = deck.in_play(self.variant)
+        cards = deck.cards
+        self.cards: tuple[Card, ...] = cards
+        self.numbers = tuple(card.number if card.number is not None else -1 for card in cards)
+        self.index_of = {number: i for i, number in enumerate(self.numbers)}
+        self.types = tuple(card.type for card in cards)
+        self.hearts = tuple(card.hearts or 0 for card in cards)
+        self.paws = tuple(card.paws or 0 for card in cards)
+        self.costs = tuple(card.cost or 0 for card in cards)
+        self.icons = tuple(card.instant for card in cards)
+        needed = self.num_players * self.start_hand + self.meal_draw
+        if len(self.in_play) < needed:
+            raise EngineError(
+                f"{deck.label} has {len(self.in_play)} cards in the {self.variant} game; "
+                f"{self.num_players} players with {self.start_hand}-card hands need at least "
+                f"{needed}"
+            )
+
+    @property
+    def data_version(self) -> str:
+        """The deck file's version and digest, stored in match logs."""
+        return self.deck.data_version
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.name} v{self.version}, {self.num_players} players, "
+            f"{self.variant}, deck {self.deck.key} {self.data_version}>"
+        )
+
+    def is_playable_incident(self, card: int) -> bool:
+        """Whether ``card`` is played for its effect (Event, Frenzy; Dog unless pounce-only)."""
+        kind = self.types[card]
+        return kind is not None and (kind.is_incident or kind is CardType.DOG)
+
+    def new_initial_state(self, seed: int) -> State:
+        """A freshly shuffled and dealt game. The seed fixes every random event of the game
+        (shuffles, coin flips, random discards); no global RNG is used.
+
+        Raises :class:`EngineError` for a seed that is not a non-negative integer.
+        """
+        from engine.cantankerous import rules
+
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise EngineError(f"a seed is a non-negative integer, not {seed!r}")
+        return rules.setup(self, seed)
+
+    def parse_action(self, text: str) -> Action:
+        """Read an action's short text form, e.g. ``"score 50"`` or ``"pounce play 77"``.
+
+        Raises :class:`EngineError` for text that is not an action of this game.
+        """
+        return actions_module.parse_action(text)
+
+    def action_from_json(self, obj: object) -> Action:
+        """Read an action's JSON form; raises :class:`EngineError` for malformed input."""
+        return actions_module.action_from_json(obj)
+
+    def turn_summaries(self, states: list[State]) -> list[dict[str, Any]]:
+        """Per-turn summaries for the match log (see docs/cantankerous.md)."""
+        from engine.cantankerous.log import turn_summaries
+
+        return turn_summaries(states)
+
+
+class State:
+    """A position of Cantankerous Cats. Immutable from the outside: :meth:`apply` returns a
+    new state. Cards are indices into ``game.cards``; hands and the Food Bowl's order are
+    private, :meth:`observation` is what a seat may see."""
+
+    __slots__ = (
+        "game",
+        "seed",
+        "_rng",
+        "_bowl",
+        "_litter",
+        "_hands",
+        "_houses",
+        "_points",
+        "_feral",
+        "_tokens",
+        "_bank",
+        "_toy",
+        "_turn",
+        "_dir",
+        "_high",
+        "_stack",
+        "_plays",
+        "_next_play",
+        "_no_refill",
+        "_depth",
+        "_decision",
+        "_winner",
+        "_win_type",
+        "_over",
+        "_hist",
+        "_events",
+        "_result",
+    )
+
+    game: Game
+    seed: int
+    _rng: int
+    _bowl: list[int]  # top of the Food Bowl is the end of the list
+    _litter: list[int]
+    _hands: list[list[int]]
+    _houses: list[list[int]]  # banked Affection (House or Territory)
+    _points: list[int]
+    _feral: list[bool]
+    _tokens: list[int]
+    _bank: int
+    _toy: int  # Cat Toy holder; -1 during the First Bite
+    _turn: int
+    _dir: int  # +1 clockwise (seat order), -1 counter-clockwise
+    _high: bool  # the Turn Indicator: high rank wins the First Bite
+    _stack: list[Frame]
+    _plays: dict[int, PlayRecord]
+    _next_play: int
+    _no_refill: list[bool]
+    _depth: int  # Pounce windows being resolved
+    _decision: tuple[str, int] | None
+    _winner: int
+    _win_type: str | None
+    _over: bool
+    _hist: tuple[Any, Action] | None
+    _events: tuple[dict[str, Any], ...]
+    _result: Result | None
+
+    # -- the game-library API ----------------------------------------------------------
+
+    @property
+    def current_player(self) -> int:
+        """The seat to decide now (also during Pounce windows and First Bite bets), or -1
+        when the game is over."""
+        return -1 if self._decision is None else self._decision[1]
+
+    @property
+    def phase(self) -> str:
+        """The kind of decision pending: ``bet``, ``keep``, ``action``, ``discard``,
+        ``pounce``, ``counter``, ``counter-bank``, ``instant``, or ``over``."""
+        return "over" if self._decision is None else self._decision[0]
+
+    @property
+    def turn(self) -> int:
+        """The turn in progress (1-based; 0 during the First Bite)."""
+        return self._turn
+
+    @property
+    def toy_holder(self) -> int:
+        """The seat holding the Cat Toy (-1 before the First Bite is decided)."""
+        return self._toy
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """Mischief points by seat."""
+        return tuple(self._points)
+
+    @property
+    def feral(self) -> tuple[bool, ...]:
+        return tuple(self._feral)
+
+    @property
+    def tokens(self) -> tuple[int, ...]:
+        return tuple(self._tokens)
+
+    @property
+    def token_bank(self) -> int:
+        return self._bank
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every action applied since the deal, in order."""
+        out: list[Action] = []
+        node = self._hist
+        while node is not None:
+            node, action = node
+            out.append(action)
+        out.reverse()
+        return tuple(out)
+
+    @property
+    def events(self) -> tuple[dict[str, Any], ...]:
+        """The public events the last action caused (reveals, draws, Pounces, scores)."""
+        return self._events
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        """Card numbers in ``seat``'s hand, sorted (private to that seat; for tests and
+        viewers)."""
+        return tuple(sorted(self.game.numbers[c] for c in self._hands[seat]))
+
+    def house(self, seat: int) -> tuple[int, ...]:
+        """Card numbers banked in ``seat``'s House or Territory (public)."""
+        return tuple(self.game.numbers[c] for c in self._houses[seat])
+
+    def affection(self, seat: int) -> int:
+        """Affection points (hearts) banked by ``seat``."""
+        return sum(self.game.hearts[c] for c in self._houses[seat])
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the seat to decide may take (empty when the game is over). The
+        first is always a safe default (``pass``, ``done``, ``picky-eater`` or a card)."""
+        from engine.cantankerous import rules
+
+        return rules.legal_actions(self)
+
+    def is_legal(self, action: Action) -> bool:
+        return action in self.legal_actions()
+
+    def apply(self, action: Action) -> State:
+        """The state after ``action``. Raises :class:`IllegalActionError` with the reason if
+        it is not legal here; this state is unchanged either way."""
+        from engine.cantankerous import rules
+
+        return rules.apply(self, action)
+
+    def is_terminal(self) -> bool:
+        return self._over
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may know, as JSON: see :func:`engine.cantankerous.observation.observe`."""
+        from engine.cantankerous.observation import observe
+
+        return observe(self, seat)
+
+    def full_view(self) -> dict[str, Any]:
+        """Everything but the Food Bowl's order (every hand, pending bets and Pounces), for
+        replay viewers of finished matches."""
+        from engine.cantankerous.observation import full_view
+
+        return full_view(self)
+
+    def result(self) -> Result:
+        """The outcome. Raises :class:`EngineError` before the game is over."""
+        if not self._over:
+            raise EngineError("the game is not over yet")
+        if self._result is None:
+            from engine.cantankerous.result import build_result
+
+            self._result = build_result(self)
+        return self._result
+
+    def score(self) -> Result:
+        """The standing as it is now (Mischief points, no winner unless the game is over)."""
+        from engine.cantankerous.result import build_result
+
+        return build_result(self)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self._identity() == other._identity() and self.history == other.history
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _identity(self) -> tuple[object, ...]:
+        g = self.game
+        return (
+            g.name,
+            g.version,
+            g.num_players,
+            g.data_version,
+            dict(g.options),
+            self._rng,
+            self._bowl,
+            self._litter,
+            self._hands,
+            self._houses,
+            self._points,
+            self._feral,
+            self._tokens,
+            self._bank,
+            self._toy,
+            self._turn,
+            self._dir,
+            self._high,
+            self._stack,
+            self._plays,
+            self._next_play,
+            self._no_refill,
+            self._depth,
+            self._decision,
+            self._winner,
+            self._win_type,
+            self._over,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"<State {self.game.name} seed={self.seed} turn={self._turn} "
+            f"phase={self.phase} to_move={self.current_player}>"
+        )

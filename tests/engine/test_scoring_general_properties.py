@@ -1,0 +1,46 @@
+"""The general feeding search (used with expansion cards) against the base search, which is
+itself checked against a brute force: on base tableaux both must find the same outcomes."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.cards import load_edition
+from engine.feeding import feeding_options
+from engine.feeding_general import Holdings, options_for
+
+BASE = load_edition()
+ALL_CATS = sorted({c.cat.name for c in BASE.deck if c.cat} | {s.name for s in BASE.strays})
+FOODS = ("chicken", "tuna", "milk", "wild")
+
+tableaux = st.fixed_dictionaries({
+    "cats": st.lists(st.sampled_from(ALL_CATS), min_size=0, max_size=5, unique=True),
+    "food": st.fixed_dictionaries({f: st.integers(0, 3) for f in FOODS}),
+    "catnip": st.integers(0, 4),
+    "toys": st.integers(0, 3),
+    "costumes": st.integers(0, 2),
+})
+
+
+@settings(max_examples=400, deadline=None)
+@given(tableaux)
+def test_general_search_finds_what_the_base_search_finds(t):
+    cats = tuple(BASE.cat(name) for name in t["cats"])
+    base = feeding_options(cats, t["food"], edition=BASE, catnip=t["catnip"], toys=t["toys"],
+                           costumes=t["costumes"])
+    holdings = Holdings(cats=cats, food_items=tuple(sorted(t["food"].items())),
+                        toys=(t["toys"], 0, 0, 0, 0), costumes=t["costumes"], catnip=t["catnip"])
+    general = options_for(holdings, BASE)
+
+    def outcome(o):  # fed-cat VP + catnip (the base option's vp), with Hemingway's bonus
+        return (o.lines["fed_cats"] + o.lines["catnip"], o.fed, o.leftover, o.bonus)
+
+    general_outcomes = [outcome(o) for o in general]
+    assert max(v for v, *_ in general_outcomes) == base[0].vp
+    for b in base:
+        assert any(v >= b.vp and f >= b.fed and left <= b.leftover and v + bonus >= b.vp + b.bonus
+                   for v, f, left, bonus in general_outcomes), (b, general_outcomes)
+    for v, f, left, bonus in general_outcomes:
+        assert any(b.vp >= v and b.fed >= f and b.leftover <= left
+                   and b.vp + b.bonus >= v + bonus for b in base), ((v, f, left, bonus), base)
