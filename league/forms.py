@@ -259,6 +259,15 @@ class SeatForm(forms.Form):
                 choices=result_entry.stray_choices(edition),
                 widget=forms.CheckboxSelectMultiple,
             )
+            boxes = result_entry.box_choices(edition)
+            if boxes:
+                self.fields["boxes"] = forms.MultipleChoiceField(
+                    label="Boxes",
+                    required=False,
+                    choices=boxes,
+                    widget=forms.CheckboxSelectMultiple,
+                    help_text="Box cards in front of this player.",
+                )
             for f in result_entry.count_fields(edition):
                 self.fields[f.key] = forms.IntegerField(
                     label=f.label,
@@ -293,5 +302,6 @@ class SeatForm(forms.Form):
             name=name,
             cats=self.cleaned_data.get("cats") or [],
             strays=self.cleaned_data.get("strays") or [],
+            boxes=self.cleaned_data.get("boxes") or [],
             counts={f.key: self.cleaned_data.get(f.key) or 0 for f in self.count_fields},
         )

@@ -39,6 +39,13 @@ PAD_LABELS = {
     "vp_tokens": "VP tokens",
     "food_penalty": "Food penalty",
 }
+
+
+def pad_label(key: str) -> str:
+    """The score-pad name of one of the engine's lines (expansion lines included)."""
+    return PAD_LABELS.get(key) or _humanise(key)
+
+
 _STATUS_NOTES = {
     "placeholder": "placeholder — not the published card list",
     "incomplete": "incomplete card data",
@@ -110,10 +117,19 @@ def _humanise(name: str) -> str:
     return " ".join(w.upper() if w == "vp" else w for w in words).capitalize().replace("Vp ", "VP ")
 
 
+def _holds_cards_of_this_edition(field_name: str, edition: Edition) -> bool:
+    """Whether a count on the calculator's tableau is about a kind of card the edition has
+    (``cat_brushes`` needs Box of Treats' cat brushes); VP tokens are in every box."""
+    if field_name == "vp_tokens":
+        return True
+    kinds = {kind.value for kind in edition.kinds}
+    return any(singular in kinds for singular in (field_name, field_name[:-1], field_name[:-2]))
+
+
 def count_fields(edition: Edition) -> list[CountField]:
-    """The numbers a seat enters for this edition, from its data (food tokens, toy types) and
-    from the calculator's tableau (every other whole-number holding), so new components of a
-    new edition appear here without a change to the form."""
+    """The numbers a seat enters for this edition, from its data (food tokens, toy types, card
+    kinds) and from the calculator's tableau (its whole-number holdings), so the components of
+    a new edition appear here without a change to the form."""
     fields = [
         CountField(f"food_{token}", f"{_humanise(token)} tokens", "food", token)
         for token in edition.food_tokens
@@ -123,11 +139,20 @@ def count_fields(edition: Edition) -> list[CountField]:
         for toy in edition.toy_types
     ]
     for f in dataclasses.fields(Tableau):
-        if f.name in ("name", "cats", "food", "toys"):
-            continue
-        if f.type in ("int", int):
+        if f.type in ("int", int) and _holds_cards_of_this_edition(f.name, edition):
             fields.append(CountField(f.name, _humanise(f.name), "counts", f.name))
     return fields
+
+
+def box_choices(edition: Edition) -> list[tuple[str, str]]:
+    """(value, label) of each kind of box card (Box of Treats), with the cat that fills it."""
+    seen: set[str] = set()
+    choices = []
+    for card in edition.deck:
+        if card.box is not None and card.name not in seen:
+            seen.add(card.name)
+            choices.append((card.name, f"{card.name} (filled by: {card.box.describe()})"))
+    return choices
 
 
 def _describe_needs(cat) -> str:
@@ -164,6 +189,7 @@ class SeatHoldings:
     cats: Sequence[str]  # main-deck cats
     strays: Sequence[str]
     counts: Mapping[str, int]  # CountField.key -> number
+    boxes: Sequence[str] = ()
 
 
 class TableError(ValueError):
@@ -186,6 +212,8 @@ def _error_target(
     if rest is None:
         return None
     head, _, tail = rest.partition(".")
+    if head.startswith("boxes"):
+        return "boxes"
     if head.startswith("cats"):
         # The calculator sees one list, main-deck cats then strays; a table-wide cat error is
         # about the strays (only their number is limited across the table).
@@ -223,7 +251,11 @@ def table_errors(exc: EngineError, seats: Sequence[SeatHoldings], edition: Editi
             i
             for i, s in enumerate(seats)
             if target is not None
-            and (getattr(s, target) if target in ("cats", "strays") else s.counts.get(target, 0))
+            and (
+                getattr(s, target)
+                if target in ("cats", "strays", "boxes")
+                else s.counts.get(target, 0)
+            )
         ]
         if not holders:
             return TableError({(None, None): [message]})
@@ -242,6 +274,8 @@ def score_table(seats: Sequence[SeatHoldings], edition: Edition) -> GameScore:
             "food": {},
             "toys": {},
         }
+        if seat.boxes:
+            entry["boxes"] = list(seat.boxes)
         for f in fields:
             value = seat.counts.get(f.key) or 0
             if f.group == "food":

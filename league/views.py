@@ -372,7 +372,7 @@ def _evaluate(setup, game_form, seat_forms, names, problems) -> tuple[list[dict]
     pad = []
     if scored is not None:
         pad = [
-            (result_entry.PAD_LABELS.get(key, key), [s.score.breakdown[key] for s in seats])
+            (result_entry.pad_label(key), [s.score.breakdown[key] for s in seats])
             for key in scored.players[0].breakdown
         ]
     preview = Preview(

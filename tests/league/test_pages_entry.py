@@ -125,7 +125,12 @@ def test_setup_offers_the_engine_card_data_and_the_catalogue_editions(mia, leagu
         and "Solitaire (against the cat player) (1 players, not rated)" in html
     )
     for deck in result_entry.available_decks():
-        assert f'value="cards:{deck.name}"' in html and deck.label in html
+        option = re.search(rf'value="cards:{deck.name}".*?</label>', html, re.S).group(0)
+        assert deck.label in option
+        if deck.is_placeholder:
+            assert f'<span class="badge badge-placeholder">{deck.status_note}</span>' in option
+        else:
+            assert "badge-placeholder" not in option
 
 
 def test_placeholder_and_incomplete_card_data_are_labelled_and_incomplete_data_refused(
@@ -163,6 +168,47 @@ def test_setup_errors_sit_beside_their_fields(mia, league):
     ]
     html = page(mia.get("/games/new/?league=tuesday&edition=nope&players=2&mode=totals"))
     assert "Select a valid choice" in field_errors(html, "id_edition")[0]
+
+
+def test_box_of_treats_placeholder_cards_are_scored_with_boxes_and_treats(mia, league, players):
+    from engine.cards import DATA_DIR
+
+    if not (DATA_DIR / "catlady-box-of-treats-placeholder.json").exists():
+        pytest.fail("the Box of Treats placeholder deck is missing from engine/data")
+    url = "/games/new/?league=tuesday&edition=box-of-treats&players=2&mode=cards:box-of-treats-placeholder"
+    html = page(mia.get(url))
+    assert 'name="seat1-food_treat"' in html and 'name="seat1-cat_brushes"' in html
+    assert 'name="seat1-boxes" value="Placeholder Gray Cat Box"' in html
+    assert "placeholder — not the published card list" in html
+    data = {
+        "played_on": DAY,
+        "seat1-player": players["mia"].pk,
+        "seat1-seat": 1,
+        "seat1-cats": ["Shadow", "Placeholder Gray Cat 1"],
+        "seat1-boxes": ["Placeholder Gray Cat Box"],
+        "seat1-food_treat": 1,
+        "seat1-food_tuna": 3,
+        "seat2-player": players["ned"].pk,
+        "seat2-seat": 2,
+        "seat2-cats": ["Keaton"],
+        "seat2-food_milk": 2,
+    }
+    html = page(mia.post(url, {**data, "action": "preview"}))
+    pad = re.sub(
+        r"\s+",
+        " ",
+        re.sub(r"<[^>]+>", " ", html[html.index("preview-caption") : html.index("</table>")]),
+    )
+    assert "Boxes 1 0" in pad and "Placeholder Gray Cat 1: treat -&gt; 1 VP" in html
+    digest = re.search(r'name="previewed" value="(\w+)"', html).group(1)
+    mia.post(url, {**data, "action": "save", "previewed": digest})
+    # The pad has a line the league does not record: total VP and fed cats are kept.
+    game = Game.objects.get()
+    assert game.edition == "box-of-treats"
+    assert [p.result for p in game.participants.order_by("seat")] == [
+        {"total_vp": -1, "fed_cats": 2},
+        {"total_vp": 2, "fed_cats": 1},
+    ]
 
 
 def test_entry_form_has_a_labelled_control_for_every_input(mia, league):

@@ -1,11 +1,9 @@
 """Scoring a table for the result form: fields from the engine's data, errors mapped to seats."""
 
-import dataclasses
 
 import pytest
 
 from engine.errors import ScoreInputError
-from engine.scoring import Tableau
 from league import result_entry
 from league.result_entry import SeatHoldings, TableError, score_table, table_errors
 
@@ -30,13 +28,18 @@ def test_count_fields_follow_the_edition_and_the_calculators_tableau(base):
     counts = [f.source for f in fields if f.group == "counts"]
     assert food == list(base.food_tokens)
     assert toys == [base.toy_names[t] for t in base.toy_types]
-    tableau_ints = [
-        f.name
-        for f in dataclasses.fields(Tableau)
-        if f.name not in ("name", "cats", "food", "toys")
-    ]
-    assert counts == tableau_ints
+    assert counts == ["costumes", "catnip", "vp_tokens", "lost_cats", "spray_bottles"]
     assert {f.key for f in fields} >= {"food_wild", "toy_yarn_ball", "vp_tokens", "spray_bottles"}
+
+
+def test_box_of_treats_components_appear_only_where_the_edition_has_them(base):
+    treats = result_entry.deck("box-of-treats-placeholder").edition
+    keys = {f.key for f in result_entry.count_fields(treats)}
+    assert {"food_treat", "cat_brushes", "laser_pointers", "shopping_bags"} <= keys
+    assert "wild_toys" not in keys  # the solitaire cat player's, not a member's
+    base_keys = {f.key for f in result_entry.count_fields(base)}
+    assert not base_keys & {"food_treat", "cat_brushes", "laser_pointers", "shopping_bags"}
+    assert result_entry.box_choices(base) == [] and result_entry.box_choices(treats)
 
 
 def test_cat_choices_list_each_deck_cat_once_and_the_strays(base):
@@ -98,6 +101,7 @@ def test_score_table_gives_the_league_result_fields(base):
         ),
         ("players[0].toys.cat_tower: too many", {(0, "toy_cat_tower"): ["too many"]}),
         ("players[0].vp_tokens: too many", {(0, "vp_tokens"): ["too many"]}),
+        ("players[1].boxes[0]: unknown box", {(1, "boxes"): ["unknown box"]}),
         ("players[*].costumes: 9 in all", {(0, "costumes"): ["9 in all"]}),
         ("players: 5 players given", {(None, None): ["5 players given"]}),
         ("something unexpected", {(None, None): ["something unexpected"]}),
