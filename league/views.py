@@ -26,6 +26,8 @@ from league.permissions import can_log_games, can_view
 
 RECENT_ON_HOME = 10
 GAMES_PER_PAGE = 20
+# Opponents listed on a player page unless all are asked for (most shared games first).
+HEAD_TO_HEAD_SHOWN = 25
 
 
 def _page(request, items, per_page: int):
@@ -40,7 +42,7 @@ def home(request):
         "league/home.html",
         {
             "summaries": selectors.league_summaries(leagues=leagues),
-            "recent": selectors.recent_games(leagues=leagues)[:RECENT_ON_HOME],
+            "recent": selectors.latest_games(leagues=leagues, limit=RECENT_ON_HOME),
         },
     )
 
@@ -76,7 +78,7 @@ def league_detail(request, slug):
         if not raw_season.isdigit():
             raise Http404("No such season.")
         season = get_object_or_404(league.seasons, pk=int(raw_season))
-    games = _page(request, selectors.recent_games(leagues=[league], season=season), GAMES_PER_PAGE)
+    games = _page(request, selectors.recent_games(league=league, season=season), GAMES_PER_PAGE)
     return render(
         request,
         "league/league_detail.html",
@@ -192,6 +194,9 @@ def player_detail(request, player_id):
     ]
     chart = charts.rating_chart(series, title=f"{player.name}'s rating over time")
     standings = selectors.player_standings(player=player, leagues=shown)
+    opponents = selectors.head_to_head(player=player, leagues=shown)
+    games = _page(request, selectors.player_game_ids(player=player, leagues=shown), GAMES_PER_PAGE)
+    all_opponents = request.GET.get("opponents") == "all"
     return render(
         request,
         "league/player_detail.html",
@@ -201,10 +206,10 @@ def player_detail(request, player_id):
             "chosen": chosen,
             "chart": chart,
             "standings": standings,
-            "games": _page(
-                request, selectors.player_games(player=player, leagues=shown), GAMES_PER_PAGE
-            ),
-            "head_to_head": selectors.head_to_head(player=player, leagues=shown),
+            "games": games,
+            "game_rows": selectors.player_game_rows(ids=list(games.object_list)),
+            "head_to_head": opponents if all_opponents else opponents[:HEAD_TO_HEAD_SHOWN],
+            "opponents_count": len(opponents),
         },
     )
 

@@ -295,9 +295,22 @@ def test_recent_games_are_newest_first_with_players_in_finishing_order(league, p
         (players["mia"], 20, 1),
         played_time=dt.time(21, 0),
     )
-    games = list(selectors.recent_games(leagues=[league]))
+    games = list(selectors.recent_games(league=league))
     assert games[0].pk == late.pk
     assert [p.player.name for p in games[0].participants.all()] == ["Mia", "Ned"]
+    assert [g.pk for g in selectors.latest_games(leagues=[league], limit=1)] == [late.pk]
+
+
+def test_latest_games_merge_the_newest_of_every_league(league, private_league, players, users):
+    old = record(league, users["olive"], D, (players["mia"], 30, 5), (players["ned"], 2, 1))
+    new = record(private_league, users["olive"], D + dt.timedelta(days=1), (players["mia"], 3, 1),
+                 (players["quinn"], 2, 1))
+    newest = record(league, users["olive"], D + dt.timedelta(days=2), (players["pat"], 3, 1),
+                    (players["ned"], 2, 1))
+    both = [league, private_league]
+    assert [g.pk for g in selectors.latest_games(leagues=both, limit=2)] == [newest.pk, new.pk]
+    assert [g.pk for g in selectors.latest_games(leagues=both, limit=5)] == [newest.pk, new.pk, old.pk]
+    assert [g.pk for g in selectors.latest_games(leagues=[league], limit=5)] == [newest.pk, old.pk]
 
 
 def test_player_games_and_head_to_head_keep_to_the_given_leagues(
@@ -306,14 +319,25 @@ def test_player_games_and_head_to_head_keep_to_the_given_leagues(
     mia = players["mia"]
     record(league, users["olive"], D, (mia, 30, 5), (players["ned"], 2, 1))
     record(private_league, users["olive"], D, (players["quinn"], 30, 5), (mia, 2, 1))
-    assert [p.game.league.slug for p in selectors.player_games(player=mia, leagues=[league])] == [
-        "tuesday"
-    ]
+    ids = selectors.player_game_ids(player=mia, leagues=[league])
+    assert [p.game.league.slug for p in selectors.player_game_rows(ids=ids)] == ["tuesday"]
     assert [h.opponent_name for h in selectors.head_to_head(player=mia, leagues=[league])] == [
         "Ned"
     ]
     both = selectors.head_to_head(player=mia, leagues=[league, private_league])
     assert {(h.opponent_name, h.ahead, h.behind) for h in both} == {("Ned", 1, 0), ("Quinn", 0, 1)}
+
+
+def test_player_games_are_newest_first_in_play_order(league, players, users):
+    mia, ned = players["mia"], players["ned"]
+    first = record(league, users["olive"], D, (mia, 30, 5), (ned, 2, 1))
+    timed = record(league, users["olive"], D, (mia, 30, 5), (ned, 2, 1), played_time=dt.time(20, 0))
+    later = record(league, users["olive"], D + dt.timedelta(days=1), (ned, 30, 5), (mia, 2, 1))
+    ids = selectors.player_game_ids(player=mia, leagues=[league])
+    rows = selectors.player_game_rows(ids=ids[:2])
+    assert [r.game_id for r in rows] == [later.pk, timed.pk]
+    assert [r.game_id for r in selectors.player_game_rows(ids=ids[2:])] == [first.pk]
+    assert [p.player.name for p in rows[0].game.participants.all()] == ["Ned", "Mia"]
 
 
 def test_player_standings_give_position_among_players(league, players, users):
@@ -328,3 +352,39 @@ def test_player_standings_give_position_among_players(league, players, users):
     [standing] = selectors.player_standings(player=players["ned"], leagues=[league])
     assert (standing.row.position, standing.of, standing.row.games_played) == (2, 3, 1)
     assert selectors.player_standings(player=players["quinn"], leagues=[league]) == []
+
+
+def test_cached_season_standings_follow_every_change_to_the_league(league, players, users):
+    spring = services.season_create(
+        league=league, name="Spring", starts_on=dt.date(2026, 3, 1), ends_on=dt.date(2026, 5, 31),
+        by=users["olive"],
+    )
+    record(league, users["olive"], dt.date(2026, 3, 5), (players["mia"], 30, 5), (players["ned"], 2, 1))
+    first = selectors.standings(league=league, season=spring)
+    assert [(r.player_name, r.games_played) for r in first] == [("Mia", 1), ("Ned", 1)]
+    assert selectors.standings(league=league, season=spring) == first  # from the cache
+    game = record(league, users["olive"], dt.date(2026, 3, 6), (players["ned"], 30, 5), (players["pat"], 2, 1))
+    assert {r.player_name: r.games_played for r in selectors.standings(league=league, season=spring)} == {
+        "Mia": 1, "Ned": 2, "Pat": 1}
+    services.game_delete(game=game, by=users["olive"])
+    assert selectors.standings(league=league, season=spring) == first
+    # A game logged before the season re-rates the season's games: the standings follow.
+    record(league, users["olive"], dt.date(2026, 2, 1), (players["ned"], 30, 5), (players["mia"], 2, 1))
+    after = {r.player_name: round(r.rating) for r in selectors.standings(league=league, season=spring)}
+    assert after != {r.player_name: round(r.rating) for r in first}
+
+
+def test_player_page_lists_the_opponents_met_most_then_all_on_request(client, league, players, users, monkeypatch):
+    from league import views
+
+    monkeypatch.setattr(views, "HEAD_TO_HEAD_SHOWN", 2)
+    mia = players["mia"]
+    record(league, users["olive"], D, (mia, 30, 5), (players["ned"], 20, 1), (players["pat"], 10, 1))
+    record(league, users["olive"], D, (mia, 30, 5), (players["ned"], 20, 1), (players["olive"], 10, 1))
+    page = text(client.get(f"/players/{mia.pk}/"))
+    h2h = page[page.index("Head to head") :]
+    assert "Ned 2" in h2h and "Show all 3 opponents" in h2h
+    assert "Olive 1" in h2h or "Pat 1" in h2h
+    everyone = text(client.get(f"/players/{mia.pk}/?opponents=all"))
+    everyone = everyone[everyone.index("Head to head") :]
+    assert "Olive 1" in everyone and "Pat 1" in everyone and "Show all" not in everyone
