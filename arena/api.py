@@ -52,8 +52,16 @@ class BotSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "owner", "game", "description", "active_version", "created_at"]
 
 
+def _game_choices() -> list[str]:
+    from engine.registry import registered_games
+
+    return sorted({name for name, _ in registered_games()})
+
+
 class BotCreateSerializer(serializers.Serializer):
     name = serializers.SlugField(max_length=60)
+    game = serializers.ChoiceField(choices=_game_choices(), default="cat-lady",
+                                   help_text="The game the bot plays.")
     description = serializers.CharField(required=False, allow_blank=True, default="")
     source = serializers.CharField(required=False, trim_whitespace=False)
     file = serializers.FileField(required=False)
@@ -87,7 +95,7 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
         bot = services.bot_create(
             owner=request.user, name=data.validated_data["name"],
             description=data.validated_data["description"],
-            source=_source_from(request.data, request.FILES),
+            source=_source_from(request.data, request.FILES), game=data.validated_data["game"],
         )
         bot.refresh_from_db()
         return Response(BotSerializer(bot).data, status=status.HTTP_201_CREATED)
@@ -130,11 +138,14 @@ class MatchSerializer(serializers.ModelSerializer):
 
 class ChallengeSerializer(serializers.Serializer):
     seats = serializers.ListField(
-        child=serializers.CharField(), min_length=2, max_length=4,
+        child=serializers.CharField(), min_length=2, max_length=6,
         help_text="Each seat: a bot version id, or a house bot's name "
                   f"({', '.join(builtin_names())}).",
     )
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+    game = serializers.ChoiceField(choices=_game_choices(), required=False,
+                                   help_text="Only needed when every seat is a house bot "
+                                             "(default: the bots' game, else cat-lady).")
 
 
 def redact_log(log: dict, match: Match, user) -> dict:
@@ -172,7 +183,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         if errors:
             raise serializers.ValidationError(errors)
         match = services.challenge_create(seats=seats, by=request.user,
-                                          seed=data.validated_data.get("seed"))
+                                          seed=data.validated_data.get("seed"),
+                                          game=data.validated_data.get("game"))
         return Response(MatchSerializer(match).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: dict})

@@ -42,11 +42,27 @@ class VersionUploadForm(forms.Form):
                 self.add_error(field_name if field_name in self.fields else None, message)
 
 
+def game_choices() -> list[tuple[str, str]]:
+    """Every game the engine plays, labelled as on the ladders (a demo deck says so)."""
+    from arena.services import game_label
+    from engine.registry import registered_games
+
+    names = sorted({name for name, _ in registered_games()}, key=lambda n: n != "cat-lady")
+    return [(name, game_label(name)) for name in names]
+
+
 class BotCreateForm(VersionUploadForm):
     name = forms.SlugField(
         label="Name",
         max_length=60,
         help_text="Letters, digits, hyphens and underscores; shown on the ladders.",
+    )
+    game = forms.ChoiceField(
+        label="Game",
+        choices=game_choices,
+        initial="cat-lady",
+        required=False,  # Cat Lady when not given
+        help_text="The game the bot plays: its validation match, ladders and challenges.",
     )
     description = forms.CharField(
         label="Description",
@@ -54,4 +70,4 @@ class BotCreateForm(VersionUploadForm):
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 3}),
     )
-    field_order = ["name", "description", "file"]
+    field_order = ["name", "game", "description", "file"]

@@ -132,12 +132,13 @@ def run_match(
 
 
 class _Seat:
-    def __init__(self, seat: int, spec: BotSpec, seed: int) -> None:
+    def __init__(self, seat: int, spec: BotSpec, seed: int, game: str) -> None:
         self.seat = seat
         self.spec = spec
         self.process: BotProcess | None = None
         # Trusted built-ins may be seeded from the match seed; sandboxed bots never see it.
-        self.strategy = get_strategy(spec.name) if spec.kind == "builtin" else None
+        # Each game has its own built-ins ("greedy" differs); an unknown one raises here.
+        self.strategy = get_strategy(spec.name, game=game) if spec.kind == "builtin" else None
         self.rng = random.Random(f"{seed}/{seat}/{spec.name}")
         self.bank_ms = 0.0
         self.faults: list[dict[str, Any]] = []
@@ -151,7 +152,7 @@ class _Match:
         self.seed = seed
         self.limits = limits
         self.mode = mode
-        self.seats = [_Seat(i, spec, seed) for i, spec in enumerate(specs)]
+        self.seats = [_Seat(i, spec, seed, game.name) for i, spec in enumerate(specs)]
         self.steps: list[dict[str, Any]] = []
         self.timing = {"sandbox_start_ms": 0.0, "bot_think_ms": 0.0, "engine_ms": 0.0,
                        "teardown_ms": 0.0, "total_ms": 0.0}

@@ -26,6 +26,7 @@ from django.utils import timezone
 import engine
 from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat, Tournament
 from arena.runner import MAX_BOT_BYTES
+from engine.strategies import names as strategy_names
 from league.ratings import Seat, rate_game
 
 VALIDATION_OPPONENT = "random"
@@ -82,9 +83,27 @@ def check_source(source: str | bytes) -> str:
     return text
 
 
+def check_game(game: str) -> str:
+    """The game's name if the engine plays it, else a ValidationError listing the games."""
+    known = sorted({name for name, _ in engine.registered_games()})
+    if game not in known:
+        raise ValidationError({"game": [f"Unknown game {game!r}; the arena plays: "
+                                        f"{', '.join(known)}."]})
+    return game
+
+
+def game_label(game: str) -> str:
+    """A game's display name, saying when its default deck is a demo (never the real cards)."""
+    loaded = engine.load_game(game)
+    deck = getattr(loaded, "deck", None)
+    name = {"cat-lady": "Cat Lady", "cantankerous-cats": "Cantankerous Cats"}.get(game, game)
+    return f"{name} (deck: {deck.name})" if deck is not None and deck.demo else name
+
+
 @transaction.atomic
 def bot_create(*, owner, name: str, source: str | bytes, description: str = "",
                game: str = "cat-lady") -> Bot:
+    check_game(game)
     if Bot.objects.filter(name=name).exists():
         raise ValidationError({"name": [f"A bot called {name!r} already exists."]})
     check_source(source)
@@ -107,7 +126,7 @@ def version_upload(*, bot: Bot, source: str | bytes, by) -> BotVersion:
     match_create(
         kind=Match.Kind.VALIDATION, seats=[SeatInput(version=version),
                                            SeatInput(builtin=VALIDATION_OPPONENT)],
-        seed=random.SystemRandom().randrange(2**31), requested_by=by,
+        seed=random.SystemRandom().randrange(2**31), requested_by=by, game=bot.game,
     )
     return version
 
@@ -125,6 +144,14 @@ def match_create(
     versions = [s.version.pk for s in seats if s.version is not None]
     if len(versions) != len(set(versions)):
         errors.setdefault("seats", []).append("A bot version can take only one seat in a match.")
+    for index, seat in enumerate(seats):
+        if seat.version is not None and seat.version.bot.game != game:
+            errors.setdefault(f"seats.{index}", []).append(
+                f"{seat.version} plays {seat.version.bot.game}, not {game}.")
+        if seat.builtin and seat.builtin not in strategy_names(game):
+            errors.setdefault(f"seats.{index}", []).append(
+                f"{game} has no house bot {seat.builtin!r} (house bots: "
+                f"{', '.join(strategy_names(game))}).")
     try:
         engine.load_game(game, options={"players": len(seats)})
     except engine.EngineError as exc:
@@ -147,14 +174,21 @@ def match_create(
 
 
 @transaction.atomic
-def challenge_create(*, seats: Sequence[SeatInput], by, seed: int | None = None) -> Match:
+def challenge_create(*, seats: Sequence[SeatInput], by, seed: int | None = None,
+                     game: str | None = None) -> Match:
+    """A match the user asked for. Its game is the bots' game (``game`` when only house bots
+    play; default Cat Lady)."""
     for index, seat in enumerate(seats):
         if seat.version is not None and seat.version.status != BotVersion.Status.ACTIVE:
             raise ValidationError(
                 {f"seats.{index}": [f"{seat.version} is {seat.version.status}, not active."]}
             )
+    if game is None:
+        games = [s.version.bot.game for s in seats if s.version is not None]
+        game = games[0] if games else "cat-lady"
+    check_game(game)
     return match_create(
-        kind=Match.Kind.CHALLENGE, seats=seats, requested_by=by,
+        kind=Match.Kind.CHALLENGE, seats=seats, requested_by=by, game=game,
         seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
     )
 
@@ -314,11 +348,14 @@ def _rate_ladder_match(ladder: Ladder, seats: list[MatchSeat]) -> None:
 
 
 def ladders_ensure(game: str = "cat-lady") -> list[Ladder]:
+    """One ladder per player count the game is played by (named with its demo deck, if any)."""
+    check_game(game)
+    label = game_label(game)
     ladders = []
-    for players in (2, 3, 4):
+    for players in engine.supported_players(game):
         ladder, _ = Ladder.objects.get_or_create(
             game=game, players=players,
-            defaults={"name": f"Cat Lady, {players} players"},
+            defaults={"name": f"{label}, {players} players"},
         )
         ladders.append(ladder)
     return ladders
@@ -387,8 +424,13 @@ def tournament_start(*, name: str, organiser, entrants: Sequence[BotVersion], ta
     the top places; everyone else keeps their place from the standings.
     """
     errors: dict[str, list[str]] = {}
-    if not 2 <= table_size <= 4:
-        errors["table_size"] = ["Tables seat 2 to 4 bots."]
+    games = sorted({v.bot.game for v in entrants})
+    if len(games) > 1:
+        errors["entrants"] = [f"Entrants play different games: {', '.join(games)}."]
+    game = games[0] if games else "cat-lady"
+    sizes = engine.supported_players(game)
+    if table_size not in sizes:
+        errors["table_size"] = [f"{game_label(game)} tables seat {min(sizes)} to {max(sizes)} bots."]
     if len(entrants) < table_size:
         errors["entrants"] = [f"At least {table_size} entrants are needed."]
     inactive = [str(v) for v in entrants if v.status != BotVersion.Status.ACTIVE]
@@ -396,8 +438,9 @@ def tournament_start(*, name: str, organiser, entrants: Sequence[BotVersion], ta
         errors["entrants"] = [f"Not active: {', '.join(inactive)}."]
     if format not in Tournament.Format.values:
         errors["format"] = [f"Format must be one of: {', '.join(Tournament.Format.values)}."]
-    if final_size and not 2 <= final_size <= 4:
-        errors["final_size"] = ["A final table seats 2 to 4 bots (0: no final)."]
+    if final_size and final_size not in sizes:
+        errors["final_size"] = [f"A final table seats {min(sizes)} to {max(sizes)} bots "
+                                "(0: no final)."]
     elif final_size > len(entrants):
         errors["final_size"] = [f"A final of {final_size} needs at least {final_size} entrants."]
     if errors:
@@ -405,7 +448,7 @@ def tournament_start(*, name: str, organiser, entrants: Sequence[BotVersion], ta
     if format == Tournament.Format.ROUND_ROBIN:
         rounds = 1
     tournament = Tournament.objects.create(
-        name=name, organiser=organiser, format=format, table_size=table_size,
+        name=name, organiser=organiser, format=format, table_size=table_size, game=game,
         rounds=rounds or 3, final_size=final_size,
         seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
     )

@@ -122,6 +122,7 @@ def bot_create(request):
                     name=form.cleaned_data["name"],
                     description=form.cleaned_data["description"],
                     source=form.cleaned_data["file"],
+                    game=form.cleaned_data["game"] or "cat-lady",
                 )
             except ValidationError as exc:
                 form.apply_service_errors(exc)

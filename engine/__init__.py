@@ -1,7 +1,8 @@
 """Catleague's game engine: the rules of the cat card games, in pure Python (no Django).
 
 The public surface: load a game, deal a state, list and apply actions, observe, score,
-log and replay.
+log and replay. Two games: ``"cat-lady"`` (the default) and ``"cantankerous-cats"``
+(:mod:`engine.cantankerous`), with the same game API.
 
 >>> import engine
 >>> game = engine.load_game("cat-lady", options={"players": 2})
@@ -43,7 +44,7 @@ from engine.errors import (
 )
 from engine.game import Game, State
 from engine.log import LOG_SCHEMA, make_log, replay
-from engine.registry import load_game, registered_games
+from engine.registry import load_game, registered_games, supported_players
 from engine.scoring import GameScore, PlayerScore, ScoringRules, Tableau, score_game
 
 __all__ = [
@@ -80,4 +81,5 @@ __all__ = [
     "registered_games",
     "replay",
     "score_game",
+    "supported_players",
 ]

@@ -22,7 +22,7 @@ from engine.cards import Edition, load_edition
 from engine.errors import EngineError
 from engine.game import Game
 
-__all__ = ["DEFAULT_GAME", "load_game", "latest_version", "registered_games"]
+__all__ = ["DEFAULT_GAME", "load_game", "latest_version", "registered_games", "supported_players"]
 
 DEFAULT_GAME = "cat-lady"
 
@@ -108,6 +108,19 @@ _GAMES: dict[str, dict[str, Callable[[Mapping[str, Any]], Any]]] = {
 def registered_games() -> list[tuple[str, str]]:
     """Every (game name, rules version) this engine can play and replay."""
     return [(name, version) for name, versions in _GAMES.items() for version in versions]
+
+
+def supported_players(name: str = DEFAULT_GAME) -> tuple[int, ...]:
+    """The player counts a game is played by with its default options.
+
+    >>> supported_players("cantankerous-cats")
+    (2, 3, 4, 5, 6)
+
+    Raises :class:`EngineError` for an unknown game.
+    """
+    game = load_game(name)
+    players = getattr(game, "supported_players", None)
+    return tuple(players if players is not None else game.edition.supported_players)
 
 
 def latest_version(name: str = DEFAULT_GAME) -> str:

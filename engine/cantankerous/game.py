@@ -77,6 +77,13 @@ class Game:
         self.paws = tuple(card.paws or 0 for card in cards)
         self.costs = tuple(card.cost or 0 for card in cards)
         self.icons = tuple(card.instant for card in cards)
+        # Actions naming one card, built once: legal_actions() is the hot loop of playouts.
+        self.bet_actions = tuple(actions_module.Bet(n) for n in self.numbers)
+        self.keep_actions = tuple(actions_module.Keep(n) for n in self.numbers)
+        self.bank_actions = tuple(actions_module.Bank(n) for n in self.numbers)
+        self.score_actions = tuple(actions_module.Score(n) for n in self.numbers)
+        self.discard_actions = tuple(actions_module.Discard(n) for n in self.numbers)
+        self.counter_bank_actions = tuple(actions_module.CounterBank(n) for n in self.numbers)
         needed = self.num_players * self.start_hand + self.meal_draw
         if len(self.in_play) < needed:
             raise EngineError(
@@ -164,6 +171,7 @@ class State:
         "_hist",
         "_events",
         "_result",
+        "_legal",
     )
 
     game: Game
@@ -193,6 +201,7 @@ class State:
     _hist: tuple[Any, Action] | None
     _events: tuple[dict[str, Any], ...]
     _result: Result | None
+    _legal: list[Action] | None  # computed once per state: bots and apply both ask
 
     # -- the game-library API ----------------------------------------------------------
 
@@ -269,7 +278,9 @@ class State:
         first is always a safe default (``pass``, ``done``, ``picky-eater`` or a card)."""
         from engine.cantankerous import rules
 
-        return rules.legal_actions(self)
+        if self._legal is None:
+            self._legal = rules.legal_actions(self)
+        return list(self._legal)
 
     def is_legal(self, action: Action) -> bool:
         return action in self.legal_actions()

@@ -121,6 +121,7 @@ def state_from_position(game: Game, position: Mapping[str, Any]) -> State:
     s._over = False
     s._hist = None
     s._result = None
+    s._legal = None
     events: list[dict[str, Any]] = []
     s._events = events  # type: ignore[assignment]
     _run(s)

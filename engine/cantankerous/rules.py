@@ -21,6 +21,7 @@ Pounce stay in hand, and observations do not show other seats' choices.
 
 from __future__ import annotations
 
+import functools
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -28,14 +29,11 @@ from engine.actions import Action
 from engine.cantankerous.actions import (
     Attack,
     Bank,
-    Bet,
     BuyToken,
     CounterBank,
     CounterPlay,
-    Discard,
     Done,
     Instant,
-    Keep,
     Pass,
     PickyEater,
     Play,
@@ -236,6 +234,7 @@ def setup(game: Game, seed: int) -> State:
     s._over = False
     s._hist = None
     s._result = None
+    s._legal = None
     events: list[dict[str, Any]] = []
     s._events = events  # type: ignore[assignment]
     _run(s)
@@ -254,13 +253,13 @@ def legal_actions(s: State) -> list[Action]:
     seat = s._decision[1]
     g = s.game
     if isinstance(frame, Bets):
-        return [Bet(g.numbers[c]) for c in _sorted(s, s._hands[seat])]
+        return [g.bet_actions[c] for c in _sorted(s, s._hands[seat])]
     if isinstance(frame, FeralKeep):
-        return [Keep(g.numbers[c]) for c in _sorted(s, frame.drawn)]
+        return [g.keep_actions[c] for c in _sorted(s, frame.drawn)]
     if isinstance(frame, PlayTime):
         return _actions(s, seat)
     if isinstance(frame, Grooming):
-        return [Discard(g.numbers[c]) for c in _sorted(s, s._hands[seat])]
+        return [g.discard_actions[c] for c in _sorted(s, s._hands[seat])]
     if isinstance(frame, PounceWindow):
         return [Pass(), *_pounces(s, seat)]
     if isinstance(frame, CounterWindow):
@@ -269,7 +268,7 @@ def legal_actions(s: State) -> list[Action]:
         return [
             Done(),
             *(
-                CounterBank(g.numbers[c])
+                g.counter_bank_actions[c]
                 for c in _sorted(s, s._hands[seat])
                 if g.types[c] is CardType.AFFECTION
             ),
@@ -281,7 +280,7 @@ def legal_actions(s: State) -> list[Action]:
 
 def apply(s: State, action: Action) -> State:
     """The state after ``action``; raises :class:`IllegalActionError` saying why not."""
-    legal = legal_actions(s)
+    legal = s.legal_actions()
     if action not in legal:
         raise IllegalActionError(_why_illegal(s, action, legal))
     new = _clone(s, action)
@@ -908,10 +907,10 @@ def _actions(s: State, seat: int) -> list[Action]:
         kind = g.types[c]
         number = g.numbers[c]
         if kind is CardType.AFFECTION:
-            out.append(Bank(number))
+            out.append(g.bank_actions[c])
         elif kind is CardType.MISCHIEF:
             if not feral:
-                out.append(Score(number))
+                out.append(g.score_actions[c])
             elif g.standard:
                 out.extend(
                     Attack(number, t) for t in _order(s, seat) if t != seat and not s._feral[t]
@@ -924,8 +923,13 @@ def _actions(s: State, seat: int) -> list[Action]:
         price = 3 if feral else 2
         if len(hand) >= price:
             numbers = [g.numbers[c] for c in hand]
-            out.extend(BuyToken(combo) for combo in combinations(numbers, price))
+            out.extend(_buy_token(combo) for combo in combinations(numbers, price))
     return out
+
+
+@functools.lru_cache(maxsize=65536)
+def _buy_token(cards: tuple[int, ...]) -> BuyToken:
+    return BuyToken(cards)
 
 
 def _pounces(s: State, seat: int) -> list[Action]:
@@ -981,7 +985,7 @@ def _counters(s: State, seat: int, play: PlayRecord) -> list[Action]:
     out: list[Action] = []
     hand = _sorted(s, s._hands[seat])
     if play.mode == "attack":
-        out.extend(CounterBank(g.numbers[c]) for c in hand if g.types[c] is CardType.AFFECTION)
+        out.extend(g.counter_bank_actions[c] for c in hand if g.types[c] is CardType.AFFECTION)
     for c in hand:
         if _played_for_effect(s, c, pounce_or_counter=True):
             effect = g.cards[c].effect
@@ -1362,4 +1366,5 @@ def _clone(s: State, action: Action) -> State:
     new._over = s._over
     new._hist = (s._hist, action)
     new._result = None
+    new._legal = None
     return new

@@ -59,7 +59,7 @@ def arena(authors, django_capture_on_commit_callbacks):
             by=authors["bob"],
             seed=5,
         )
-        ladder = Ladder.objects.get(players=2)
+        ladder = Ladder.objects.get(game="cat-lady", players=2)
         services.ladder_schedule(ladder=ladder, rng=random.Random(2))
     challenge.refresh_from_db()
     assert challenge.status == Match.Status.FINISHED

@@ -30,7 +30,8 @@ def test_good_bot_is_validated_and_joins_every_ladder(client_for, source,
     assert Bot.objects.get(name="firsty").active_version == version
     validation = Match.objects.get(kind="validation")
     assert validation.status == "finished" and validation.sandbox_mode
-    assert LadderEntry.objects.filter(version=version).count() == Ladder.objects.count() == 3
+    cat_lady = Ladder.objects.filter(game="cat-lady")  # a Cat Lady bot joins only its game's ladders
+    assert LadderEntry.objects.filter(version=version).count() == cat_lady.count() == 3
 
 
 @pytest.mark.parametrize(("code", "message"), [
@@ -102,7 +103,7 @@ def test_ladder_plays_duplicate_sets_and_rates_zero_sum(client_for, source,
     for name in ("one", "two", "three"):
         upload(client_for("ada"), name, source("first_legal") + f"\n# {name}\n",
                django_capture_on_commit_callbacks)
-    ladder = Ladder.objects.get(players=3)
+    ladder = Ladder.objects.get(game="cat-lady", players=3)
     with django_capture_on_commit_callbacks(execute=True):
         matches = services.ladder_schedule(ladder=ladder, rng=random.Random(3))
     assert len(matches) == 3 and len({m.seed for m in matches}) == 1

@@ -70,7 +70,7 @@ def test_submit_validate_schedule_play_and_rate(worker, client_for, source):
                                                     + f"\n# {name}\n"}, format="json")
         assert response.status_code == 201, response.json()
     _wait(lambda: BotVersion.objects.filter(status="active").count() == 2, what="validation")
-    ladder = Ladder.objects.get(players=2)
+    ladder = Ladder.objects.get(game="cat-lady", players=2)
     matches = services.ladder_schedule(ladder=ladder)
     assert len(matches) == 2
     _wait(lambda: Match.objects.filter(pk__in=[m.pk for m in matches], status="finished").count() == 2,

@@ -40,11 +40,11 @@ def ladder_with_bots(author):
         ("middling", other, MIDDLE),
     ):
         services.bot_create(owner=owner, name=name, source=code, description=f"{name} bot")
-    ladder = Ladder.objects.get(players=3)
+    ladder = Ladder.objects.get(game="cat-lady", players=3)
     rng = random.Random(4)
     for _ in range(2):
         services.ladder_schedule(ladder=ladder, rng=rng)
-    services.ladder_schedule(ladder=Ladder.objects.get(players=2), rng=rng)
+    services.ladder_schedule(ladder=Ladder.objects.get(game="cat-lady", players=2), rng=rng)
     assert not Match.objects.exclude(status=Match.Status.FINISHED).exists()
     return ladder
 

@@ -1,4 +1,4 @@
-"""python manage.py play BOT_OR_BUILTIN... --seed N [--games K] [--sandbox MODE] [--log-dir DIR]
+"""python manage.py play BOT_OR_BUILTIN... --seed N [--games K] [--game G] [--option K=V] [--sandbox MODE]
 
 Plays local matches through the same sandbox and runner the arena's workers use, so bot
 authors test exactly what the arena runs. A bot is a ``.py`` file; anything else names a
@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from arena.runner import BotSpec, BotSpecError, Limits, run_match
 from arena.sandbox import SandboxUnavailable, UnsafeSandboxWarning
 from engine.errors import EngineError
+from engine.registry import supported_players
 
 
 class Command(BaseCommand):
@@ -31,15 +32,29 @@ class Command(BaseCommand):
                             help="bwrap, rlimits-seccomp or unsafe (default: strongest that works)")
         parser.add_argument("--log-dir", default="var/match-logs", help="where match logs are written")
         parser.add_argument("--move-ms", type=int, default=Limits().move_ms, help="per-move time limit")
-        parser.add_argument("--game", default="cat-lady")
+        parser.add_argument("--game", default="cat-lady",
+                            help="cat-lady (default) or cantankerous-cats")
+        parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                            help="a game option, e.g. variant=basic (repeatable)")
         parser.add_argument("--rules-version", dest="game_version", default=None,
                             help="rules version (default: latest)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["games"] < 1:
             raise CommandError("--games must be at least 1")
-        if not 2 <= len(options["bots"]) <= 4:
-            raise CommandError(f"Cat Lady seats 2 to 4 players; {len(options['bots'])} given")
+        try:
+            sizes = supported_players(options["game"])
+        except EngineError as exc:
+            raise CommandError(str(exc)) from None
+        if len(options["bots"]) not in sizes:
+            raise CommandError(f"{options['game']} seats {min(sizes)} to {max(sizes)} players; "
+                               f"{len(options['bots'])} given")
+        game_options: dict[str, Any] = {}
+        for item in options["option"]:
+            key, sep, value = item.partition("=")
+            if not sep or not key:
+                raise CommandError(f"--option {item!r} is not KEY=VALUE")
+            game_options[key] = int(value) if value.lstrip("-").isdigit() else value
         if options["seed"] < 0:
             raise CommandError("--seed must be a non-negative integer")
         try:
@@ -58,7 +73,8 @@ class Command(BaseCommand):
                 warnings.simplefilter("ignore", UnsafeSandboxWarning)  # reported below instead
                 try:
                     log = run_match(game=options["game"], version=options["game_version"], seed=seed,
-                                    bots=specs, limits=limits, mode=options["sandbox"])
+                                    bots=specs, limits=limits, mode=options["sandbox"],
+                                    options=game_options)
                 except (SandboxUnavailable, EngineError) as exc:
                     raise CommandError(str(exc)) from None
             if game_number == 0 and log["sandbox_mode"] == "unsafe":

@@ -545,3 +545,19 @@ def test_cards_are_named_by_number_and_an_illegal_action_says_why(position):
         s.apply(s.game.parse_action("bank 500"))
     with pytest.raises(IllegalActionError, match="seat 0 must take an action"):
         s.apply(s.game.parse_action("pass"))
+
+
+def test_token_bank_size_is_an_option_defaulting_to_one_per_player(make_game):
+    assert make_game(3).new_initial_state(1).token_bank == 3
+    state = make_game(3, token_bank=0).new_initial_state(1)
+    assert state.token_bank == 0 and state.tokens == (1, 1, 1)
+    assert make_game(5, token_bank=7).new_initial_state(1).token_bank == 7
+    basic = make_game(3, variant="basic").new_initial_state(1)
+    assert basic.token_bank == 0 and basic.tokens == (0, 0, 0)
+
+
+def test_the_log_records_each_simultaneous_choice_and_its_reveal(position):
+    s = act(position(3, hands=[[6], [21], [22]]), "bank 6", "pounce attack 0 with 21", "pass")
+    history = [str(a) for a in s.history]
+    assert history == ["bank 6", "pounce attack 0 with 21", "pass"]
+    assert "Pounces revealed: seat 1 pounce attack 0 with 21, seat 2 pass" in texts(s)
