@@ -146,6 +146,10 @@ class ChallengeSerializer(serializers.Serializer):
     game = serializers.ChoiceField(choices=_game_choices(), required=False,
                                    help_text="Only needed when every seat is a house bot "
                                              "(default: the bots' game, else cat-lady).")
+    options = serializers.DictField(
+        required=False,
+        help_text="Unranked game options, e.g. {\"edition\": \"box-of-treats-placeholder\"}, "
+                  "{\"shared_goals\": true} or {\"solitaire\": true} (seat 2: cat-player).")
 
 
 def redact_log(log: dict, match: Match, user) -> dict:
@@ -184,7 +188,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             raise serializers.ValidationError(errors)
         match = services.challenge_create(seats=seats, by=request.user,
                                           seed=data.validated_data.get("seed"),
-                                          game=data.validated_data.get("game"))
+                                          game=data.validated_data.get("game"),
+                                          options=data.validated_data.get("options"))
         return Response(MatchSerializer(match).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: dict})

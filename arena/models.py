@@ -168,6 +168,9 @@ class Match(models.Model):
                                      on_delete=models.SET_NULL)
     sandbox_mode = models.CharField(max_length=30, blank=True)
     limits = models.JSONField(default=dict)
+    # Game options beyond the player count (Cat Lady: the edition, shared goals, solitaire).
+    # Ranked matches keep the game's defaults: complete card data only (engine.editions).
+    options = models.JSONField(default=dict, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     failure = models.TextField(blank=True)
     log = models.JSONField(null=True, blank=True)
@@ -178,7 +181,13 @@ class Match(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "matches"
-        indexes = [models.Index(fields=["status", "started_at"], name="match_status_started")]
+        indexes = [
+            models.Index(fields=["status", "started_at"], name="match_status_started"),
+            # The pages' "recent matches" lists: all of them, and per ladder.
+            models.Index(fields=["-finished_at", "-id"], name="match_finished_order"),
+            models.Index(fields=["ladder", "-finished_at", "-id"], name="match_ladder_finished"),
+            models.Index(fields=["-created_at", "-id"], name="match_created_order"),
+        ]
 
     def __str__(self) -> str:
         return f"Match {self.pk} ({self.kind}, {self.status})"

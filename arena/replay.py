@@ -23,13 +23,15 @@ Bot stderr is never copied into a replay: the page that embeds it is public.
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import engine
 from engine.errors import EngineError
 
-__all__ = ["FRAME_BUILDERS", "REPLAY_SCHEMA", "build_replay", "move_text"]
+__all__ = ["FRAME_BUILDERS", "REPLAY_SCHEMA", "build_replay", "expand_frames", "move_text"]
 
 REPLAY_SCHEMA = "catleague.replay/1"
 
@@ -37,6 +39,8 @@ REPLAY_SCHEMA = "catleague.replay/1"
 _CONSTANT_KEYS = ("schema", "game", "version", "edition", "data_version", "options", "players")
 # How many of the next deck cards the full view shows (the whole deck would bloat the page).
 NEXT_CARDS_SHOWN = 9
+# Time the running score of every position may take when a replay is built.
+RUNNING_SCORE_BUDGET_S = 0.15
 
 FrameBuilder = Callable[[Any, Sequence[Any]], dict[str, Any]]
 
@@ -68,7 +72,7 @@ def build_replay(log: Mapping[str, Any]) -> dict[str, Any]:
         "problem": "",
     }
     builder = FRAME_BUILDERS.get(game_name)
-    game, actions, problem = _replayable(log)
+    game, actions, last, problem = _replayable(log)
     replay["moves"] = _moves(log, game, actions)
     if game is None:
         replay["problem"] = problem
@@ -79,8 +83,11 @@ def build_replay(log: Mapping[str, Any]) -> dict[str, Any]:
     states = [game.new_initial_state(int(log["engine_log"]["seed"]))]
     for action in actions:
         states.append(states[-1].apply(action))
+    states[-1] = last  # the same position, with its result already scored
     built = builder(game, states)
-    replay.update(renderer=game_name, meta=built["meta"], frames=built["frames"])
+    replay.update(renderer=game_name, meta=built["meta"], frames=_compact(built["frames"]))
+    for move, text in zip(replay["moves"], built.get("move_texts", ()), strict=False):
+        move["text"] = text  # a builder may word moves for people (seats counted from 1)
     return replay
 
 
@@ -102,20 +109,22 @@ def move_text(action: Mapping[str, Any]) -> str:
 # --- internals -----------------------------------------------------------------------------
 
 
-def _replayable(log: Mapping[str, Any]) -> tuple[Any, list[Any], str]:
-    """(game, actions, "") when the engine replays the log's engine part, else (None, [], why)."""
+def _replayable(log: Mapping[str, Any]) -> tuple[Any, list[Any], Any, str]:
+    """(game, actions, last state, "") when the engine replays the log's engine part, else
+    (None, [], None, why). The last state comes from :func:`engine.replay`, which checked it
+    against the log and has its result computed already."""
     engine_log = log.get("engine_log")
     if not isinstance(engine_log, Mapping):
-        return None, [], "This match log has no engine log to replay."
+        return None, [], None, "This match log has no engine log to replay."
     try:
-        engine.replay(engine_log)  # checks rules and card-data versions, turns and result
+        last = engine.replay(engine_log)  # checks rules and data versions, turns and result
         game = engine.load_game(
             engine_log["game"], version=engine_log["version"], options=engine_log["options"]
         )
         actions = [game.action_from_json(a) for a in engine_log["actions"]]
     except EngineError as exc:
-        return None, [], f"This match cannot be replayed here: {exc}"
-    return game, actions, ""
+        return None, [], None, f"This match cannot be replayed here: {exc}"
+    return game, actions, last, ""
 
 
 def _moves(log: Mapping[str, Any], game: Any, actions: Sequence[Any]) -> list[dict[str, Any]]:
@@ -147,6 +156,67 @@ def _result(log: Mapping[str, Any]) -> dict[str, Any]:
         "score_sheet": result.get("score_sheet"),
         "faults": [len(f) for f in log.get("faults", [])],
     }
+
+
+def _changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
+    """The keys of ``after`` whose values differ from ``before``; a changed ``tableaux`` list
+    is sent as {seat: tableau} for the seats that changed. A position differs from the one
+    before by one move, so this keeps a replay's frames small."""
+    changed: dict[str, Any] = {}
+    for key, value in after.items():
+        if (
+            key == "tableaux"
+            and isinstance(before.get(key), list)
+            and len(before[key]) == len(value)
+        ):
+            seats = {
+                str(i): t
+                for i, (t, old) in enumerate(zip(value, before[key], strict=True))
+                if t != old
+            }
+            if seats:
+                changed[key] = seats
+        elif before.get(key, _MISSING) != value:
+            changed[key] = value
+    return changed
+
+
+_MISSING = object()
+
+
+def _compact(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each frame's ``public`` cut to what changed since the frame before (every builder's
+    frames; :func:`expand_frames` and the viewer make them whole again)."""
+    previous: Mapping[str, Any] = {}
+    compact = []
+    for frame in frames:
+        compact.append({**frame, "public": _changes(previous, frame["public"])})
+        previous = frame["public"]
+    return compact
+
+
+def expand_frames(replay: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The frames with each ``public`` made whole again, as static/js/replay.js does: frame 0
+    holds everything, each later frame only what changed (tableaux by seat).
+
+    >>> expand_frames({"frames": [{"public": {"a": 1, "tableaux": [{"x": 1}, {"x": 2}]}},
+    ...                           {"public": {"tableaux": {"1": {"x": 3}}}}]})[1]["public"]
+    {'a': 1, 'tableaux': [{'x': 1}, {'x': 3}]}
+    """
+    whole: dict[str, Any] = {}
+    frames = []
+    for frame in replay["frames"]:
+        whole = dict(whole)
+        for key, value in frame["public"].items():
+            if key == "tableaux" and isinstance(value, dict):
+                tableaux = list(whole[key])
+                for seat, tableau in value.items():
+                    tableaux[int(seat)] = tableau
+                whole[key] = tableaux
+            else:
+                whole[key] = value
+        frames.append({**frame, "public": whole})
+    return frames
 
 
 def _split_views(
@@ -181,6 +251,7 @@ def _cat_lady_frames(game: Any, states: Sequence[Any]) -> dict[str, Any]:
     seats = range(game.num_players)
     frames = []
     keys: set[str] = set()
+    running_scores = _running_scores_affordable(states)
     for state in states:
         observations = [state.observation(seat) for seat in seats]
         shared, own = _split_views(observations)
@@ -199,7 +270,13 @@ def _cat_lady_frames(game: Any, states: Sequence[Any]) -> dict[str, Any]:
         for tableau in shared.get("tableaux", []):
             keys.update(tableau["cats"])
             keys.update(tableau["hand"])
-        score = state.score()
+            keys.update(tableau.get("boxes", []))
+        if state is states[-1] and state.is_terminal():
+            scores = [p.total for p in state.result().players]
+        elif running_scores or state is states[-1]:
+            scores = [p.total for p in state.score().players]
+        else:
+            scores = None
         frames.append(
             {
                 "turn": state.turn,
@@ -208,11 +285,16 @@ def _cat_lady_frames(game: Any, states: Sequence[Any]) -> dict[str, Any]:
                 "public": shared,
                 "own": own,
                 "hidden": hidden,
-                "scores": [p.total for p in score.players],
+                "scores": scores,
             }
         )
     by_key = {card.key: card for card in deck}
-    cards = {key: _card_json(by_key[key]) for key in sorted(keys)}
+    # A key the deck does not hold (an expansion's extra card) is shown by its key, never
+    # with made-up facts.
+    cards = {
+        key: _card_json(by_key[key]) if key in by_key else {"name": key, "kind": "other"}
+        for key in sorted(keys)
+    }
     strays = {
         s.name: {
             "colours": sorted(str(c) for c in s.colours),
@@ -232,21 +314,35 @@ def _cat_lady_frames(game: Any, states: Sequence[Any]) -> dict[str, Any]:
         "cards": cards,
         "strays": strays,
         "toy_types": [list(t) for t in edition.toy_types],
-        "food_tokens": list(engine.FOOD_TOKENS),
+        "food_tokens": list(getattr(game, "food_tokens", engine.FOOD_TOKENS)),
     }
     return {"meta": meta, "frames": frames}
+
+
+def _running_scores_affordable(states: Sequence[Any]) -> bool:
+    """Whether scoring every position fits RUNNING_SCORE_BUDGET_S. The position before the
+    last holds (nearly) the most cards, so its scoring time bounds the others'. The base game
+    scores a position in well under a millisecond; an expansion's general scorer can take
+    tens of milliseconds, and then only the final position is scored (the viewer says so)."""
+    if len(states) < 2:
+        return True
+    begun = time.perf_counter()
+    states[-2].score()
+    return (time.perf_counter() - begun) * len(states) <= RUNNING_SCORE_BUDGET_S
 
 
 def _cat_lady_hidden(state: Any) -> dict[str, Any]:
     """What no seat's observation contains: the deck's order, the cards removed unseen at the
     deal and the strays never dealt face up. The engine has no public accessor for these (bots
     must never see them), so the replay reads the state's own fields here, and only here."""
-    deck = state.game.edition.deck
-    strays = state.game.edition.strays
+    game = state.game
+    deck = game.edition.deck
+    key = getattr(game, "card_key", None) or (lambda card: deck[card].key)
+    strays = game.edition.strays
     upcoming = state._deck[state._pos : state._pos + NEXT_CARDS_SHOWN]
     return {
-        "next_cards": [deck[card].key for card in upcoming],
-        "removed": sorted(deck[card].key for card in state._removed),
+        "next_cards": [key(card) for card in upcoming],
+        "removed": sorted(key(card) for card in state._removed),
         "strays_face_down": [strays[s].name for s in state._strays_hidden],
     }
 
@@ -267,6 +363,110 @@ def _card_json(card: Any) -> dict[str, Any]:
     return data
 
 
-FRAME_BUILDERS: dict[str, FrameBuilder] = {"cat-lady": _cat_lady_frames}
+# --- Cantankerous Cats ------------------------------------------------------------------------
+
+# Observation keys constant through a Cantankerous Cats match: sent once in "meta".
+_CC_CONSTANT = ("deck", "variant", "turn_indicator", "direction")
+# How many of the Food Bowl's next cards the full view shows.
+NEXT_BOWL_CARDS_SHOWN = 6
+
+
+def _cantankerous_frames(game: Any, states: Sequence[Any]) -> dict[str, Any]:
+    """Frames of a Cantankerous Cats match. ``public`` is what every seat sees (every Cat's
+    status, points, House, tokens and hand size; the table; the Litter Box; the pending
+    decision's public side) and ``own[seat]`` what only that seat sees (its hand, its bet or
+    Pounce choice before the reveal, a Feral's Meal Time draw, its legal moves). ``hidden``
+    is the rest, for the full view: every hand, every pending bet and Pounce choice, the
+    Food Bowl's next cards. ``events`` are what the move made happen, as the table saw it."""
+    seats = range(game.num_players)
+    frames = []
+    numbers: set[int] = set()
+    for state in states:
+        observations = [state.observation(seat) for seat in seats]
+        for obs in observations:
+            numbers.update(int(n) for n in obs.pop("cards"))
+        shared, own = _split_views(observations)
+        for key in ("current_player", "phase", "turn", *_CC_CONSTANT):
+            shared.pop(key, None)
+            for mine in own:
+                mine.pop(key, None)
+        litter = shared.pop("litter_box", [])
+        shared["litter_box"] = {"count": len(litter), "top": litter[-1] if litter else None}
+        numbers.update(litter[-1:])
+        full = state.full_view()
+        bowl = state._bowl  # the replay, and only the replay, reads the deck order
+        hidden = {
+            "hands": full["hands"],
+            "window": full["window"],
+            "bowl_next": [game.numbers[c] for c in reversed(bowl[-NEXT_BOWL_CARDS_SHOWN:])],
+        }
+        numbers.update(n for hand in full["hands"] for n in hand)
+        numbers.update(hidden["bowl_next"])
+        frames.append(
+            {
+                "turn": state.turn,
+                "phase": state.phase,
+                "to_move": state.current_player,
+                "public": shared,
+                "own": own,
+                "hidden": hidden,
+                "scores": list(state.points),
+                "events": [event["text"] for event in state.events],
+            }
+        )
+    first = states[0].observation(0)
+    move_texts = [_cc_people_text(str(state.history[-1])) for state in states[1:]]
+    for frame in frames:  # every text a person reads counts seats from 1, as the viewer does
+        frame["events"] = [_cc_people_text(text) for text in frame["events"]]
+        choices = (frame["hidden"]["window"] or {}).get("choices")
+        if choices:
+            frame["hidden"]["window"]["choices"] = {
+                seat: _cc_people_text(text) for seat, text in choices.items()
+            }
+        for own in frame["own"]:
+            if own.get("legal_actions"):
+                own["legal_actions"] = [_cc_people_text(text) for text in own["legal_actions"]]
+            if (own.get("window") or {}).get("my_choice"):
+                own["window"]["my_choice"] = _cc_people_text(own["window"]["my_choice"])
+    meta = {
+        "deck": first["deck"],
+        "variant": first["variant"],
+        "turn_indicator": first["turn_indicator"],
+        "direction": first["direction"],
+        "players": game.num_players,
+        "cards": {str(n): game.deck.card(n).summary() for n in sorted(numbers)},
+    }
+    return {"meta": meta, "frames": frames, "move_texts": move_texts}
+
+
+_CC_SEATS = re.compile(r"\b([Ss])eats? (\d+(?:, \d+)*)")
+_CC_ATTACK = re.compile(r"\battack (\d+) with\b")
+_CC_ON = re.compile(r" on (\d+)\b")
+
+
+def _cc_people_text(text: str) -> str:
+    """Engine texts count seats from 0 (bots index them); the viewer says "Seat 1" for seat 0.
+
+    >>> _cc_people_text("seat 0 banks #6: seats 1, 2 decide")
+    'Seat 1 banks #6: Seats 2, 3 decide'
+    >>> _cc_people_text("pounce attack 0 with 70"), _cc_people_text("play 71 on 2")
+    ('pounce attack Seat 1 with 70', 'play 71 on Seat 3')
+    >>> _cc_people_text("Pounces revealed: seat 1 pounce attack 0 with 21, seat 2 pass")
+    'Pounces revealed: Seat 2 pounce attack Seat 1 with 21, Seat 3 pass'
+    """
+
+    def seats(found: re.Match[str]) -> str:
+        numbers = [str(int(n) + 1) for n in found.group(2).split(", ")]
+        return f"{'Seats' if len(numbers) > 1 else 'Seat'} {', '.join(numbers)}"
+
+    text = _CC_SEATS.sub(seats, text)
+    text = _CC_ATTACK.sub(lambda m: f"attack Seat {int(m.group(1)) + 1} with", text)
+    return _CC_ON.sub(lambda m: f" on Seat {int(m.group(1)) + 1}", text)
+
+
+FRAME_BUILDERS: dict[str, FrameBuilder] = {
+    "cat-lady": _cat_lady_frames,
+    "cantankerous-cats": _cantankerous_frames,
+}
 """Game name -> frame builder. A game added to the engine registers its builder here, and its
 drawing code in static/js/replay.js under the same name."""

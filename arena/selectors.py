@@ -17,8 +17,10 @@ from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat,
 
 RECENT_MATCHES = 15
 FAULT_REPORT_MATCHES = 10
-# The rating chart reads at most the last this many points per ladder (it thins them further).
+# The rating chart reads at most the last this many points per ladder; the chart thins them
+# further to CHART_POINTS_DRAWN, which is plenty for a line and keeps the page light.
 CHART_POINTS_PER_LADDER = 1000
+CHART_POINTS_DRAWN = 80
 
 
 @dataclass(frozen=True)
@@ -32,19 +34,34 @@ class Rate:
     def rate(self) -> float | None:
         return self.wins / self.games if self.games else None
 
+    @property
+    def percent(self) -> str:
+        """The rate as a whole percentage, or an en dash before any game.
+
+        >>> Rate(4, 1).percent, Rate(0, 0).percent
+        ('25%', '–')
+        """
+        return "–" if not self.games else f"{self.wins * 100 / self.games:.0f}%"
+
 
 @dataclass(frozen=True)
 class LadderRow:
+    """One line of a ladder's standings, in plain values: a ladder page draws hundreds."""
+
     position: int
-    entry: LadderEntry
-    bot: Bot
-    version: BotVersion
+    bot_name: str
+    owner: str
+    version_number: int
+    rating: float
+    provisional: bool
+    games: int
+    forfeits: int
     overall: Rate
     seats: list[Rate]
 
     @property
-    def provisional(self) -> bool:
-        return self.entry.provisional
+    def rating_shown(self) -> int:
+        return round(self.rating)
 
 
 @dataclass
@@ -67,30 +84,42 @@ def seat_rates(seat_record: dict[str, list[int]], players: int) -> list[Rate]:
     return rates
 
 
-def _ladder_entries(ladder: Ladder) -> QuerySet[LadderEntry]:
-    return (
-        LadderEntry.objects.filter(ladder=ladder, version__status=BotVersion.Status.ACTIVE)
-        .select_related("version__bot__owner", "ladder")
-        .order_by("-rating", "version__bot__name", "version__number")
-    )
-
-
 def ladder_standings(ladder: Ladder, *, limit: int | None = None) -> list[LadderRow]:
     """The ladder's active bot versions, best rating first; equal ratings share a position."""
-    entries = _ladder_entries(ladder)
+    entries = (
+        LadderEntry.objects.filter(ladder=ladder, version__status=BotVersion.Status.ACTIVE)
+        .order_by("-rating", "version__bot__name", "version__number")
+        # Plain values, not model instances: a ladder page lists hundreds of entries.
+        .values_list(
+            "rating",
+            "games",
+            "wins",
+            "forfeits",
+            "seat_record",
+            "version__number",
+            "version__bot__name",
+            "version__bot__owner__username",
+        )
+    )
     if limit is not None:
         entries = entries[:limit]
     rows: list[LadderRow] = []
-    for index, entry in enumerate(entries):
-        same = rows and round(rows[-1].entry.rating, 6) == round(entry.rating, 6)
+    for index, (rating, games, wins, forfeits, seat_record, number, name, owner) in enumerate(
+        entries
+    ):
+        same = rows and round(rows[-1].rating, 6) == round(rating, 6)
         rows.append(
             LadderRow(
                 position=rows[-1].position if same else index + 1,
-                entry=entry,
-                bot=entry.version.bot,
-                version=entry.version,
-                overall=Rate(entry.games, entry.wins),
-                seats=seat_rates(entry.seat_record, ladder.players),
+                bot_name=name,
+                owner=owner,
+                version_number=number,
+                rating=rating,
+                provisional=games < ladder.provisional_games,
+                games=games,
+                forfeits=forfeits,
+                overall=Rate(games, wins),
+                seats=seat_rates(seat_record, ladder.players),
             )
         )
     return rows
@@ -177,38 +206,42 @@ def bot_ladder_rates(version: BotVersion | None) -> list[dict[str, Any]]:
     return rows
 
 
+def _bot_seats(bot: Bot) -> QuerySet[MatchSeat]:
+    # Through the bot's version ids, newest match first by id (ids grow with creation): the
+    # seat index on version_id answers this without joining every match to sort by date.
+    return MatchSeat.objects.filter(
+        version_id__in=BotVersion.objects.filter(bot=bot).values("pk")
+    ).order_by("-match_id")
+
+
 def bot_matches(bot: Bot, *, limit: int = RECENT_MATCHES) -> list[Match]:
     """The bot's latest matches of every kind (validation included: it is the bot's page)."""
-    ids = (
-        MatchSeat.objects.filter(version__bot=bot)
-        .order_by("-match__created_at", "-match_id")
-        .values_list("match_id", flat=True)[:limit]
-    )
-    return list(_with_seats(Match.objects.filter(pk__in=list(ids))).order_by("-created_at", "-id"))
+    ids = list(_bot_seats(bot).values_list("match_id", flat=True)[:limit])
+    return list(_with_seats(Match.objects.filter(pk__in=ids)).order_by("-id"))
 
 
 def bot_rating_series(bot: Bot) -> list[tuple[str, list[tuple[dt.datetime, float]]]]:
     """Rating after each rated ladder match, one series per ladder (every version of the bot:
-    a new version starts again from the ladder's initial rating)."""
-    points: dict[int, list[tuple[dt.datetime, float]]] = defaultdict(list)
-    names: dict[int, str] = {}
-    for ladder in Ladder.objects.filter(
-        matches__seats__version__bot=bot,
-        matches__seats__rating_after__isnull=False,
-    ).distinct():
-        names[ladder.pk] = f"{ladder.players} players"
-        rows = (
-            MatchSeat.objects.filter(
-                version__bot=bot,
-                match__ladder=ladder,
-                rating_after__isnull=False,
-                match__finished_at__isnull=False,
-            )
-            .order_by("-match__finished_at", "-match_id")
-            .values_list("match__finished_at", "rating_after")[:CHART_POINTS_PER_LADDER]
+    a new version starts again from the ladder's initial rating). At most the last
+    CHART_POINTS_PER_LADDER matches per ladder."""
+    rows = (
+        _bot_seats(bot)
+        .filter(
+            rating_after__isnull=False,
+            match__ladder__isnull=False,
+            match__finished_at__isnull=False,
         )
-        points[ladder.pk] = list(reversed(rows))
-    return [(names[pk], points[pk]) for pk in sorted(names, key=lambda pk: names[pk])]
+        .values_list("match__ladder_id", "match__finished_at", "rating_after")
+    )
+    ladders = dict(Ladder.objects.values_list("pk", "players"))
+    points: dict[int, list[tuple[dt.datetime, float]]] = defaultdict(list)
+    for ladder_id, finished_at, rating in rows[: CHART_POINTS_PER_LADDER * len(ladders)]:
+        if len(points[ladder_id]) < CHART_POINTS_PER_LADDER:
+            points[ladder_id].append((finished_at, rating))
+    return [
+        (f"{ladders[pk]} players", list(reversed(points[pk])))
+        for pk in sorted(points, key=lambda pk: ladders[pk])
+    ]
 
 
 @dataclass(frozen=True)
@@ -227,8 +260,8 @@ def owner_fault_reports(bot: Bot, *, limit: int = FAULT_REPORT_MATCHES) -> list[
     Only the two parts of each log that are needed are read from the database.
     """
     seats = list(
-        MatchSeat.objects.filter(version__bot=bot, match__status=Match.Status.FINISHED)
-        .order_by("-match__finished_at", "-match_id")[:limit]
+        _bot_seats(bot)
+        .filter(match__status=Match.Status.FINISHED)[:limit]
         .values_list("match_id", "match__finished_at", "seat", "version__number")
     )
     parts = {

@@ -139,8 +139,15 @@ def match_create(
     *, kind: str, seats: Sequence[SeatInput], seed: int, ladder: Ladder | None = None,
     tournament: Tournament | None = None, tournament_round: int | None = None,
     duplicate_set: str = "", requested_by=None, game: str = "cat-lady",
+    options: dict[str, Any] | None = None,
 ) -> Match:
     errors: dict[str, list[str]] = {}
+    options = dict(options or {})
+    if "players" in options:
+        errors.setdefault("options", []).append("The player count is the number of seats.")
+    if options and kind in (Match.Kind.LADDER, Match.Kind.TOURNAMENT, Match.Kind.VALIDATION):
+        errors.setdefault("options", []).append(
+            "Ranked and validation matches use the game's default options.")
     versions = [s.version.pk for s in seats if s.version is not None]
     if len(versions) != len(set(versions)):
         errors.setdefault("seats", []).append("A bot version can take only one seat in a match.")
@@ -152,14 +159,15 @@ def match_create(
             errors.setdefault(f"seats.{index}", []).append(
                 f"{game} has no house bot {seat.builtin!r} (house bots: "
                 f"{', '.join(strategy_names(game))}).")
-    try:
-        engine.load_game(game, options={"players": len(seats)})
-    except engine.EngineError as exc:
-        errors.setdefault("seats", []).append(str(exc))
+    if not errors:
+        try:
+            engine.load_game(game, options={**options, "players": len(seats)})
+        except engine.EngineError as exc:
+            errors.setdefault("options" if options else "seats", []).append(str(exc))
     if errors:
         raise ValidationError(errors)
     match = Match.objects.create(
-        kind=kind, seed=seed, ladder=ladder, tournament=tournament,
+        kind=kind, seed=seed, ladder=ladder, tournament=tournament, options=options,
         tournament_round=tournament_round, duplicate_set=duplicate_set, game=game,
         requested_by=requested_by if requested_by is not None and requested_by.is_authenticated
         else None,
@@ -175,9 +183,11 @@ def match_create(
 
 @transaction.atomic
 def challenge_create(*, seats: Sequence[SeatInput], by, seed: int | None = None,
-                     game: str | None = None) -> Match:
+                     game: str | None = None, options: dict[str, Any] | None = None) -> Match:
     """A match the user asked for. Its game is the bots' game (``game`` when only house bots
-    play; default Cat Lady)."""
+    play; default Cat Lady). ``options`` choose an unranked setup, e.g. Cat Lady's placeholder
+    Box of Treats deck at 5-6 players, shared goals, or solitaire against the ``cat-player``
+    house bot (``engine.editions.play_setups``)."""
     for index, seat in enumerate(seats):
         if seat.version is not None and seat.version.status != BotVersion.Status.ACTIVE:
             raise ValidationError(
@@ -188,7 +198,7 @@ def challenge_create(*, seats: Sequence[SeatInput], by, seed: int | None = None,
         game = games[0] if games else "cat-lady"
     check_game(game)
     return match_create(
-        kind=Match.Kind.CHALLENGE, seats=seats, requested_by=by, game=game,
+        kind=Match.Kind.CHALLENGE, seats=seats, requested_by=by, game=game, options=options,
         seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
     )
 

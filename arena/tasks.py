@@ -58,7 +58,8 @@ def match_run(match_id: int) -> None:
                                 reason=f"ranked matches refuse the development-only sandbox {mode!r}")
             return
         log = run_match(game=match.game, seed=match.seed, bots=_specs(match),
-                        limits=Limits.from_json(match.limits), mode=mode)
+                        limits=Limits.from_json(match.limits), mode=mode,
+                        options=match.options or None)
     except (BotSpecError, SandboxUnavailable, EngineError, ValueError) as exc:
         services.match_fail(match_id=match.pk, reason=f"{type(exc).__name__}: {exc}")
         return

@@ -11,16 +11,18 @@ from pathlib import Path
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from arena import selectors, services
 from arena.forms import BotCreateForm, VersionUploadForm
 from arena.models import Bot, BotVersion, Ladder, Match, Tournament
-from arena.replay import build_replay
+from arena.replay import REPLAY_SCHEMA, build_replay
 from league.charts import rating_chart
 
 
@@ -42,14 +44,25 @@ def home(request):
     )
 
 
+LADDER_PAGE_SIZE = 100
+
+
 def ladder_detail(request, pk: int):
     ladder = get_object_or_404(Ladder, pk=pk)
+    # Positions come from the whole ladder; a page shows LADDER_PAGE_SIZE of them.
+    page = Paginator(selectors.ladder_standings(ladder), LADDER_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    rows = page.object_list
     return render(
         request,
         "arena/ladder.html",
         {
             "ladder": ladder,
-            "rows": selectors.ladder_standings(ladder),
+            "rows": rows,
+            "page": page,
+            # One reverse() for the page, not one per row: a ladder can rank hundreds of bots.
+            "bot_url": reverse("arena:bot", args=["-"])[:-2],
             "seat_numbers": range(1, ladder.players + 1),
             "recent": selectors.recent_matches(limit=10, ladder=ladder),
         },
@@ -90,6 +103,7 @@ def bot_detail(request, name: str):
             selectors.bot_rating_series(bot),
             width=720,
             height=260,
+            max_points=selectors.CHART_POINTS_DRAWN,
             title=f"Rating of {bot.name} per ladder",
         ),
         "matches": selectors.bot_matches(bot),
@@ -161,7 +175,7 @@ def match_detail(request, pk: int):
     stderr: list[tuple[int, str]] = []
     faults: list[tuple[int, list]] = []
     if match.log is not None:
-        replay = build_replay(match.log)
+        replay = _replay_of(match)
         for seat in sorted(owned):
             text = (match.log.get("stderr") or [""] * len(seats))[seat] or ""
             stderr.append((seat, text))
@@ -188,6 +202,21 @@ def match_detail(request, pk: int):
             "page_data": _page_data(replay, names, owned, match) if replay else None,
         },
     )
+
+
+REPLAY_CACHE_SECONDS = 24 * 3600
+
+
+def _replay_of(match: Match) -> dict:
+    """The match's replay, built once per process and day: a finished match's log never
+    changes, and an expansion game's replay can take a good part of a second to build."""
+    finished = match.finished_at.timestamp() if match.finished_at else 0
+    key = f"arena:{REPLAY_SCHEMA}:{match.pk}:{finished}"
+    replay = cache.get(key)
+    if replay is None:
+        replay = build_replay(match.log)
+        cache.set(key, replay, REPLAY_CACHE_SECONDS)
+    return replay
 
 
 def _moves_with_names(replay: dict, names: list[str]) -> list[dict]:

@@ -3,6 +3,9 @@
     python -m engine play --players 4 --bots random greedy greedy random --seed 7
     python -m engine play --players 2 --bots greedy mcts:iterations=50 --games 20 --seed 1
     python -m engine play --players 3 --bots random random greedy --seed 3 --log match.json
+    python -m engine play --players 6 --edition box-of-treats-placeholder --bots random --seed 1
+    python -m engine play --players 4 --edition box-of-treats-placeholder --shared-goals --bots greedy random random random
+    python -m engine play --solitaire --edition box-of-treats-placeholder --bots greedy
     python -m engine play --game cantankerous-cats --players 4 --bots greedy random random random
     python -m engine play --game cantankerous-cats --players 3 --option variant=basic --deck club.json ...
     python -m engine replay match.json
@@ -54,12 +57,22 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--version", default=None, help="rules version (default: latest)")
     play.add_argument("--players", type=int, default=4)
     play.add_argument("--edition", default=None, help="Cat Lady card data (default: base)")
+    play.add_argument("--shared-goals", action="store_true",
+                      help="Cat Lady: play with Box of Treats shared goals (3 or more players)")
+    play.add_argument("--solitaire", action="store_true",
+                      help="Cat Lady: solitaire against the cat player (one bot; the cat "
+                           "player is seat 1)")
+    play.add_argument("--starting-cards", type=int, default=None,
+                      help="solitaire: the cat player's starting cards (harder 3, easier 1)")
+    play.add_argument("--custom-strays", metavar="FILE",
+                      help="Cat Lady: a JSON list of the club's custom stray cats")
     play.add_argument("--deck", default=None,
                       help="Cantankerous Cats deck: demo (default), or a club's .json file")
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                       help="any other game option, e.g. variant=basic (repeatable)")
     play.add_argument("--bots", nargs="+", required=True, metavar="BOT",
-                      help=f"one per seat: {', '.join(names())}, optionally name:key=value,...")
+                      help=f"one per seat: {', '.join(names())}, optionally name:key=value,...; "
+                           "one bot for --solitaire")
     play.add_argument("--seed", type=_non_negative, default=0)
     play.add_argument("--games", type=_positive, default=1,
                       help="play N games with seeds seed, seed+1, ...")
@@ -116,11 +129,33 @@ def _bot(spec: str, game: str | None = None) -> Strategy:
 
 
 def _play(options: argparse.Namespace) -> int:
-    game = load_game(options.game, version=options.version, options=_options(options))
-    if len(options.bots) != game.num_players:
+    game_options = _options(options)
+    bot_specs = list(options.bots)
+    if options.solitaire:
+        if len(bot_specs) != 1:
+            raise EngineError(f"solitaire is one bot against the cat player: give one --bots, "
+                              f"not {len(bot_specs)}")
+        game_options.update(players=2, solitaire=True)
+        bot_specs.append("cat-player")
+        if options.starting_cards is not None:
+            game_options["starting_cards"] = options.starting_cards
+    elif options.starting_cards is not None:
+        raise EngineError("--starting-cards is for --solitaire")
+    if options.shared_goals:
+        game_options["shared_goals"] = True
+    if options.custom_strays:
+        try:
+            game_options["custom_strays"] = json.loads(_read(options.custom_strays))
+        except OSError as exc:
+            raise EngineError(f"cannot read {options.custom_strays}: {exc.strerror}") from None
+        except json.JSONDecodeError as exc:
+            raise EngineError(f"{options.custom_strays} is not JSON: {exc}") from None
+    game = load_game(options.game, version=options.version, options=game_options)
+    if len(bot_specs) != game.num_players:
         raise EngineError(f"{game.num_players} players need {game.num_players} --bots, "
-                          f"got {len(options.bots)}")
-    bots = [_bot(spec, game.name) for spec in options.bots]
+                          f"got {len(bot_specs)}")
+    options.bots = bot_specs
+    bots = [_bot(spec, game.name) for spec in bot_specs]
     finals = []
     for seed in range(options.seed, options.seed + options.games):
         finals.append((seed, play_match(game, bots, seed)))
@@ -153,13 +188,16 @@ def _describe_game(game: Game, seed: int, bots: Sequence[str], final: State) -> 
     result = final.result()
     lines = [f"{game.name} rules v{game.version}, {game.edition.label} data v"
              f"{game.edition.version}, {game.num_players} players, seed {seed}: "
-             f"{final.turn} turns"]
+             f"{final.turn} turns" + (" (solitaire: seat 1 is the cat player)"
+                                      if getattr(game, "solitaire", False) else "")]
     for seat, player in enumerate(result.players):
         parts = ", ".join(f"{k.replace('_', ' ')} {v:+d}" for k, v in player.breakdown.items())
         lines.append(f"  seat {seat} {bots[seat]:<10} rank {player.rank}  total {player.total:>3}"
                      f"  fed cats {player.fed_cat_count}  ({parts})")
         for cat in player.feeding:
             lines.append(f"      {cat.describe()}")
+        for choice in getattr(player, "choices", ()):
+            lines.append(f"      ({choice})")
     winners = ", ".join(f"seat {s} ({bots[s]})" for s in result.winners)
     lines.append(f"winner: {winners}" + (" (shared)" if len(result.winners) > 1 else ""))
     return "\n".join(lines)

@@ -26,12 +26,17 @@ from engine.errors import EngineError
 
 __all__ = [
     "Action",
+    "Brush",
+    "CatTake",
     "EndTurn",
+    "Laser",
     "Line",
     "LostCatsForStray",
     "LostCatsForVP",
     "PlaceToken",
+    "ShoppingBag",
     "Spray",
+    "SwapGoal",
     "Take",
     "action_from_json",
     "parse_action",
@@ -180,8 +185,79 @@ class EndTurn(Action):
     type: ClassVar[str] = "end-turn"
 
 
+@dataclass(frozen=True, slots=True, repr=False)
+class CatTake(_LineAction):
+    """Solitaire: the cat player takes this line (the turn card names it; when lines tie the
+    human chooses). Ends the cat player's turn."""
+
+    type: ClassVar[str] = "cat-take"
+
+
+# --- Box of Treats ---------------------------------------------------------------------------
+
+def _slot(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 9:
+        raise EngineError(f"a grid slot is 1-9 (row by row), not {value!r}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Brush(Action):
+    """Play a cat brush: swap one of your cats (``cat``) with the cat in grid ``slot`` (1-9,
+    row by row). The cat token does not block it."""
+
+    type: ClassVar[str] = "brush"
+    slot: int
+    cat: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"type": self.type, "slot": self.slot, "cat": self.cat}
+
+    def __str__(self) -> str:
+        return f"brush slot {self.slot} {self.cat}"
+
+
+@dataclass(frozen=True, slots=True)
+class Laser(Action):
+    """Play a laser pointer instead of drafting: take the cards in slots ``take`` (two, 1-9),
+    discard the card in slot ``discard``; the cat token does not move."""
+
+    type: ClassVar[str] = "laser"
+    take: tuple[int, int]
+    discard: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"type": self.type, "take": list(self.take), "discard": self.discard}
+
+    def __str__(self) -> str:
+        return f"laser {self.take[0]} {self.take[1]} discard {self.discard}"
+
+
+@dataclass(frozen=True, slots=True)
+class ShoppingBag(Action):
+    """Play a shopping bag: gain 1 chicken, 1 tuna and 1 milk; every opponent takes a VP token."""
+
+    type: ClassVar[str] = "shopping-bag"
+
+
+@dataclass(frozen=True, slots=True)
+class SwapGoal(Action):
+    """Shared goals: swap your goal with your ``partner`` (``"next"``: the player after you,
+    ``"prev"``: the player before you) for the pool goal ``goal``. Once a turn."""
+
+    type: ClassVar[str] = "swap-goal"
+    partner: str
+    goal: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"type": self.type, "partner": self.partner, "goal": self.goal}
+
+    def __str__(self) -> str:
+        return f"swap-goal {self.partner} {self.goal}"
+
+
 _LINE_ACTIONS: dict[str, type[_LineAction]] = {
-    cls.type: cls for cls in (PlaceToken, Take, Spray)
+    cls.type: cls for cls in (PlaceToken, Take, Spray, CatTake)
 }
 
 
@@ -207,6 +283,15 @@ def parse_action(text: str) -> Action:
         return _LINE_ACTIONS[head](Line.parse(rest))
     if head == "end-turn" and not rest:
         return EndTurn()
+    if head == "shopping-bag" and not rest:
+        return ShoppingBag()
+    if head == "brush" and len(words) >= 4 and words[1].lower() == "slot" and words[2].isdigit():
+        return Brush(_slot(int(words[2])), " ".join(words[3:]))
+    if head == "laser" and len(words) == 5 and words[3].lower() == "discard" and all(
+            w.isdigit() for w in (words[1], words[2], words[4])):
+        return Laser((_slot(int(words[1])), _slot(int(words[2]))), _slot(int(words[4])))
+    if head == "swap-goal" and len(words) >= 3 and words[1].lower() in ("next", "prev"):
+        return SwapGoal(words[1].lower(), " ".join(words[2:]))
     if head == "lost-cats" and len(words) >= 2:
         target = words[1].lower()
         if target == "vp" and len(words) == 2:
@@ -215,7 +300,9 @@ def parse_action(text: str) -> Action:
             return LostCatsForStray(" ".join(words[2:]))
     raise EngineError(
         f"not an action: {text!r} (expected e.g. 'place-token row 1', 'take row 2', "
-        "'spray col 1', 'lost-cats stray Florence', 'lost-cats vp', 'end-turn')"
+        "'spray col 1', 'lost-cats stray Florence', 'lost-cats vp', 'end-turn', "
+        "'brush slot 5 Bronte', 'laser 1 5 discard 9', 'shopping-bag', 'swap-goal next 8 Toys', "
+        "'cat-take row 3')"
     )
 
 
@@ -241,8 +328,25 @@ def action_from_json(obj: object) -> Action:
         if keys != {"type", "stray"} or not isinstance(stray, str) or not stray.strip():
             raise EngineError(f"a 'lost-cats-stray' action needs exactly a 'stray' name: {obj!r}")
         return LostCatsForStray(stray)
-    if kind in (LostCatsForVP.type, EndTurn.type):
+    if kind in (LostCatsForVP.type, EndTurn.type, ShoppingBag.type):
         if keys != {"type"}:
             raise EngineError(f"a {kind!r} action takes no other keys: {obj!r}")
-        return LostCatsForVP() if kind == LostCatsForVP.type else EndTurn()
+        return {LostCatsForVP.type: LostCatsForVP, EndTurn.type: EndTurn,
+                ShoppingBag.type: ShoppingBag}[kind]()
+    if kind == Brush.type:
+        cat = obj.get("cat")
+        if keys != {"type", "slot", "cat"} or not isinstance(cat, str) or not cat.strip():
+            raise EngineError(f"a 'brush' action needs exactly a 'slot' and a 'cat': {obj!r}")
+        return Brush(_slot(obj.get("slot")), cat)
+    if kind == Laser.type:
+        take = obj.get("take")
+        if keys != {"type", "take", "discard"} or not isinstance(take, list) or len(take) != 2:
+            raise EngineError(f"a 'laser' action needs 'take' (two slots) and 'discard': {obj!r}")
+        return Laser((_slot(take[0]), _slot(take[1])), _slot(obj.get("discard")))
+    if kind == SwapGoal.type:
+        partner, goal = obj.get("partner"), obj.get("goal")
+        if (keys != {"type", "partner", "goal"} or partner not in ("next", "prev")
+                or not isinstance(goal, str) or not goal.strip()):
+            raise EngineError(f"a 'swap-goal' action needs 'partner' (next or prev) and 'goal': {obj!r}")
+        return SwapGoal(str(partner), goal)
     raise EngineError(f"unknown action type {kind!r} in {obj!r}")

@@ -45,6 +45,17 @@ _TYPE_SENSITIVE = frozenset({"food_sets_used", "per_food_used", "per_food_type_c
 _FIRST = frozenset({"reduce_needs", "food_as_wild"})
 # Enumerating types for "any food" stops here (a plan then keeps its first allocations).
 _MAX_ALLOCATIONS = 4096
+# Cats that feeding never makes worse for their owner, whatever else is fed: fed, they score
+# at least the unfed -2 and only add to what other abilities count. Leaving one hungry while
+# its food is there can never beat feeding it, so that branch is cut (see _dfs). Not here:
+# King Fluff (his VP may fall below -2), Ginger and Macak (they change the catnip count),
+# Tomasso (a toy costs King Fluff), Sherry (more leftover), and cats whose meal is a choice.
+_NEVER_WORSE_FED = frozenset({None, "per_colour_fed", "colour_sets", "per_costume", "per_toy",
+                              "most_fed_cats", "all_colours", "food_as_wild", "food_sets_used",
+                              "borrow_leftover", "per_one_food_cat", "counts_as_costume",
+                              "copy_fed_cat_vp", "toy_sets_vp", "discard_for_vp",
+                              "take_grid_cards", "per_food_type_cat", "per_multicoloured_fed",
+                              "per_food_used"})
 
 
 @dataclass(frozen=True)
@@ -211,10 +222,50 @@ class _Search:
         self.total = sum(have) + wild
         self.cats = [_compile(c, i, edition) for i, c in enumerate(holdings.cats)]
         self.fixed = dict(holdings.fixed)
-        self.order = sorted(self.cats, key=lambda c: (c.spec.ability not in _FIRST, c.index))
+        def order(c: _Cat) -> tuple[object, ...]:
+            variable = c.spec.ability in ("vp_per_food_fed", "per_other_fed_cat_eating_food")
+            plain = c.spec.ability is None
+            return (c.spec.ability not in _FIRST, variable, not plain,
+                    c.spec.needs if plain else (), c.spec.needs_any if plain else 0,
+                    -(c.spec.vp or 0), c.index)
+
+        self.order = sorted(self.cats, key=order)
+        # Upper bounds of what the cats from each depth on could eat (typed, any), for the
+        # hungry-branch cut: with an unbounded eater (Cow) nothing is ever cut.
+        n = self.n
+        self.later_typed = [[0] * n for _ in range(len(self.order) + 1)]
+        self.later_any = [0] * (len(self.order) + 1)
+        for d in range(len(self.order) - 1, -1, -1):
+            cat = self.order[d]
+            typed = [0] * n
+            any_ = 0
+            for meal in cat.meals:
+                if meal.rest:
+                    any_ = max(any_, self.total if meal.cap is None else meal.cap)
+                any_ = max(any_, meal.any)
+                typed = [max(a, b) for a, b in zip(typed, meal.typed, strict=True)]
+            self.later_typed[d] = [a + b for a, b in zip(self.later_typed[d + 1], typed, strict=True)]
+            self.later_any[d] = self.later_any[d + 1] + any_
+        # twin[d]: the previous depth holds a plain cat identical in needs, colours and
+        # cat count and worth at least as much; feeding this one while it starves is a
+        # mirror image of the other way round, so it is skipped.
+        # Colours only matter to colour abilities, multicoloured counts and coloured boxes.
+        colour_blind = not any(
+            c.spec.ability in ("per_colour_fed", "colour_sets", "per_multicoloured_fed")
+            for c in self.cats) and not any(b.colour is not None for b in holdings.boxes)
+        self.twin = [False] * len(self.order)
+        for d in range(1, len(self.order)):
+            a, b = self.order[d - 1].spec, self.order[d].spec
+            self.twin[d] = (a.ability is None and b.ability is None and a.needs == b.needs
+                            and a.needs_any == b.needs_any and a.cat_count == b.cat_count
+                            and a.stray == b.stray and a.can_fill_box == b.can_fill_box
+                            and (colour_blind or (a.colours == b.colours
+                                                  and a.members == b.members))
+                            and (a.vp or 0) >= (b.vp or 0))
         self.sherry = [c.index for c in self.cats if c.spec.ability == "reduce_needs"]
         self.full_mask = sum(1 << i for i, c in enumerate(edition.colours)
                              if c.value in ("black", "orange", "white"))
+        self.has_rest = any(m.rest for c in self.cats for m in c.meals)
         self.type_sensitive = bool(holdings.boxes) or any(
             c.spec.ability in _TYPE_SENSITIVE for c in self.cats)
         self.options: list[Option] = []
@@ -229,9 +280,10 @@ class _Search:
     def _alternatives(self, cat: _Cat, sherry_fed: bool) -> list[Plate]:
         if cat.index in self.fixed:
             return [self.fixed[cat.index]]
+        # Treats are handed out at the end of a plan, to cats the plan leaves hungry (see
+        # _leaf): a cat fed a treat eats no food, so which cats get one does not change what
+        # the rest of the plan can pay for.
         alts = list(cat.reduced_meals if sherry_fed else cat.meals)
-        if self.treats:
-            alts.append(Plate(TREAT, (0,) * self.n, treat=1))
         alts.append(Plate(HUNGRY, (0,) * self.n))
         return alts
 
@@ -241,8 +293,17 @@ class _Search:
             self._leaf(plates, typed, any_, treats, convert)
             return
         cat = self.order[depth]
-        for plate in self._alternatives(cat, sherry_fed):
-            fixed = cat.index in self.fixed
+        fixed_here = cat.index in self.fixed
+        alternatives = self._alternatives(cat, sherry_fed)
+        if not fixed_here and self.twin[depth]:
+            prev = plates[self.order[depth - 1].index]
+            if prev is not None and prev.mode == HUNGRY:
+                alternatives = [a for a in alternatives if a.mode == HUNGRY]
+        elif not fixed_here and cat.spec.ability in _NEVER_WORSE_FED and self._hungry_never_best(
+                depth, cat, alternatives, typed, any_, treats, convert):
+            alternatives = [a for a in alternatives if a.mode != HUNGRY]
+        for plate in alternatives:
+            fixed = fixed_here
             t2 = typed if fixed else [a + b for a, b in zip(typed, plate.typed, strict=True)]
             a2 = any_ if fixed else any_ + plate.any
             tr2 = treats if fixed else treats + plate.treat
@@ -257,6 +318,51 @@ class _Search:
             plates[cat.index] = plate
             self._dfs(depth + 1, plates, t2, a2, tr2, c2, s2)
             plates[cat.index] = None
+
+    def _not_maximal(self, plates: list[Plate], typed: list[int], any_: int, treats: int,
+                     convert: int) -> bool:
+        """A hungry never-worse-fed cat that the leftovers (or a treat) could feed: the same
+        plan with it fed is better in every way, and is searched too."""
+        for cat in self.cats:
+            if plates[cat.index].mode != HUNGRY or cat.index in self.fixed:
+                continue
+            if not self._feeding_beats_a_treat(cat):
+                continue
+            for meal in (cat.reduced_meals if self.sherry_fed(plates) else cat.meals):
+                if meal.mode == FED and not meal.rest and self._feasible(
+                        [a + b for a, b in zip(typed, meal.typed, strict=True)],
+                        any_ + meal.any, convert):
+                    return True
+        return False
+
+    def _feeding_beats_a_treat(self, cat: _Cat) -> bool:
+        # Without treats, feeding a never-worse cat beats hunger. With treats, a plan may
+        # rather give it a treat and its food to others; feeding it is then only surely at
+        # least as good for a plain cat worth at least what a treat-fed cat is worth.
+        if cat.spec.ability not in _NEVER_WORSE_FED:
+            return False
+        if not self.treats:
+            return True
+        return cat.spec.ability is None and (cat.spec.vp or 0) >= self.scoring.treat_fed_vp
+
+    def sherry_fed(self, plates: list[Plate]) -> bool:
+        return any(plates[k].mode == FED for k in self.sherry)
+
+    def _hungry_never_best(self, depth: int, cat: _Cat, alternatives: list[Plate],
+                           typed: list[int], any_: int, treats: int, convert: int) -> bool:
+        """True when this cat could be fed (its food, or a treat) whatever the later cats
+        eat: then a plan leaving it hungry is beaten by the same plan with it fed."""
+        if not self._feeding_beats_a_treat(cat):
+            return False
+        bound_t = self.later_typed[depth + 1]
+        bound_a = self.later_any[depth + 1]
+        for meal in alternatives:
+            if meal.mode != FED or meal.rest:
+                continue
+            trial = [a + b + c for a, b, c in zip(typed, meal.typed, bound_t, strict=True)]
+            if self._feasible(trial, any_ + meal.any + bound_a, convert):
+                return True
+        return False
 
     def _feasible(self, typed: Sequence[int], any_: int, convert: int) -> bool:
         short = spare = 0
@@ -275,6 +381,8 @@ class _Search:
               convert: int) -> None:
         final = [p for p in plates]
         assert all(p is not None for p in final)
+        if not self.has_rest and self._not_maximal(final, typed, any_, treats, convert):  # type: ignore[arg-type]
+            return
         catnip_supply = self.h.catnip + sum(
             int(str(c.spec.params["catnip"])) for c in self.cats
             if c.spec.ability == "counts_as_catnip" and final[c.index].mode == FED)  # type: ignore[union-attr]
@@ -293,6 +401,36 @@ class _Search:
                 t2 = [a + b for a, b in zip(typed, meal.typed, strict=True)]
                 if self._feasible(t2, any_ + meal.any, convert):
                     return
+        hungry = [c for c in self.cats if final[c.index].mode == HUNGRY  # type: ignore[union-attr]
+                  and c.index not in self.fixed]
+        for treated in self._treat_choices(hungry):
+            plan = list(final)
+            for cat in treated:
+                plan[cat.index] = Plate(TREAT, (0,) * self.n, treat=1)
+            self._finish(plan, list(typed), any_, len(treated), convert)  # type: ignore[arg-type]
+
+    def _treat_choices(self, hungry: list[_Cat]) -> list[tuple[_Cat, ...]]:
+        """Which hungry cats get the treats. A treat is never worse than hunger (1 VP instead
+        of -2, one more fed cat, one less leftover), so every treat is used; when there are
+        more hungry cats than treats, each different kind of cat is tried."""
+        if self.treats >= len(hungry):
+            return [tuple(hungry)]
+        kinds: dict[tuple[object, ...], list[_Cat]] = {}
+        for cat in hungry:
+            spec = cat.spec
+            key = (cat.masks, spec.cat_count, tuple(f for f, _ in spec.needs), cat.natural,
+                   spec.multicoloured, spec.ability == "eats_catnip")
+            kinds.setdefault(key, []).append(cat)
+        groups = list(kinds.values())
+        choices = []
+        for counts in _splits(self.treats, [len(g) for g in groups]):
+            choices.append(tuple(c for g, k in zip(groups, counts, strict=True) for c in g[:k]))
+            if len(choices) >= 64:
+                break
+        return choices
+
+    def _finish(self, final: list[Plate], typed: list[int], any_: int, treats: int,
+                convert: int) -> None:
         # Cow and Calf eat what is left, the cat worth most per food first.
         left = self.total - sum(typed) - any_
         rest = sorted((c for c in self.cats if final[c.index].mode == FED  # type: ignore[union-attr]
@@ -416,9 +554,9 @@ class _Search:
         toy_vp, toy_types = _best_toys(tuple(self.h.toys), extra_toys, s.toy_set_vp)
         if extra_toys:
             names = [self.edition.toy_names[self.edition.toy_types[t]] for t in toy_types]
-            who = "the wild toy" if self.h.wild_toys and not any(
-                c.spec.ability == "counts_as_toy" for c in normal) else "Tomasso's toy"
-            choices.append(f"{who}: {', '.join(names)}")
+            who = [c.spec.name for c in normal if c.spec.ability == "counts_as_toy"]
+            who += ["the wild toy"] * bool(self.h.wild_toys)
+            choices.append(f"toy chosen for {' and '.join(who)}: {', '.join(names)}")
         toys_count = sum(self.h.toys) + extra_toys
         catnip = self.h.catnip + sum(int(str(c.spec.params["catnip"])) for c in normal
                                      if c.spec.ability == "counts_as_catnip")
@@ -643,3 +781,13 @@ def _cached(edition: Edition, holdings: Holdings) -> tuple[Option, ...]:
     options = _Search(holdings, edition).run()
     options.sort(key=lambda o: (-o.vp, -o.fed, o.leftover, -o.bonus, -o.costumes))
     return tuple(options)
+
+
+def _splits(total: int, sizes: list[int]) -> list[tuple[int, ...]]:
+    """Ways to take exactly ``total`` items from groups of the given sizes."""
+    if not sizes:
+        return [()] if total == 0 else []
+    result = []
+    for k in range(min(total, sizes[0]), -1, -1):
+        result.extend((k, *rest) for rest in _splits(total - k, sizes[1:]))
+    return result

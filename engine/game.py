@@ -21,23 +21,28 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from engine import rules
 from engine.actions import (
     Action,
+    Brush,
+    CatTake,
     EndTurn,
+    Laser,
     Line,
     LostCatsForStray,
     LostCatsForVP,
     PlaceToken,
+    ShoppingBag,
     Spray,
+    SwapGoal,
     Take,
     action_from_json,
     parse_action,
 )
-from engine.cards import FOOD_TOKENS, CardKind, Edition
+from engine.cards import CardKind, Edition, normalise_name
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
     from engine.scoring import GameScore, ScoringRules, Tableau
 
-__all__ = ["Game", "PlayerState", "State"]
+__all__ = ["Expansion", "Game", "PlayerState", "State"]
 
 _KIND_CODES = {
     CardKind.CAT: rules.CAT,
@@ -47,6 +52,10 @@ _KIND_CODES = {
     CardKind.CATNIP: rules.CATNIP,
     CardKind.LOST_CAT: rules.LOST_CAT,
     CardKind.SPRAY_BOTTLE: rules.SPRAY_BOTTLE,
+    CardKind.BOX: rules.BOX,
+    CardKind.CAT_BRUSH: rules.CAT_BRUSH,
+    CardKind.LASER_POINTER: rules.LASER_POINTER,
+    CardKind.SHOPPING_BAG: rules.SHOPPING_BAG,
 }
 
 class Game:
@@ -73,6 +82,15 @@ class Game:
         "_stray_actions",
         "_end_turn",
         "_lost_vp",
+        "food_tokens",
+        "shared_goals",
+        "solitaire",
+        "starting_cards",
+        "expansion",
+        "_deck_len",
+        "_cat_take_actions",
+        "_laser_actions",
+        "_shopping_bag",
         "_frozen",
     )
 
@@ -92,12 +110,34 @@ class Game:
         options: Mapping[str, Any],
         edition: Edition,
         scoring_rules: ScoringRules | None = None,
+        shared_goals: bool = False,
+        solitaire: bool = False,
+        starting_cards: int | None = None,
     ) -> None:
         if num_players not in edition.player_counts:
             supported = ", ".join(str(n) for n in edition.supported_players)
             raise EngineError(
                 f"Cat Lady ({edition.label}) is played by {supported} players, not {num_players}"
             )
+        if shared_goals:
+            # RB-BOT: optional with 3 or more players; never with 2 or in solitaire.
+            if num_players < 3 or solitaire:
+                raise EngineError("shared goals are played with 3 or more players, not in a "
+                                  "2-player or solitaire game")
+            if len(edition.goals) < num_players + 2:
+                raise EngineError(f"shared goals with {num_players} players need "
+                                  f"{num_players + 2} goals; the {edition.name} edition has "
+                                  f"{len(edition.goals)}")
+        if solitaire:
+            if edition.solitaire is None:
+                raise EngineError(f"the {edition.name} edition has no solitaire cards")
+            if num_players != 2:
+                raise EngineError("solitaire is you and the cat player: 'players' must be 2")
+            dealt = edition.solitaire.starting_cards_dealt if starting_cards is None else starting_cards
+            if not 0 <= dealt <= len(edition.solitaire.starting_cards):
+                raise EngineError(f"solitaire starting cards: 0-{len(edition.solitaire.starting_cards)}, "
+                                  f"not {dealt}")
+            starting_cards = dealt
         set_ = object.__setattr__
         set_(self, "name", name)
         set_(self, "version", version)
@@ -107,15 +147,25 @@ class Game:
         set_(self, "scoring_rules", scoring_rules)
         set_(self, "vp_tokens", int(edition.components["vp_tokens"]))
         set_(self, "_lost_cats_per_trade", edition.scoring.lost_cats_per_trade)
+        set_(self, "food_tokens", edition.food_tokens)
+        set_(self, "shared_goals", shared_goals)
+        set_(self, "solitaire", solitaire)
+        set_(self, "starting_cards", starting_cards or 0)
+        from engine.scoring_general import edition_is_expansion
+
+        # Games with expansion content carry the Expansion state (grid kept for Choupette,
+        # Box of Treats actions); base games keep exactly their old state and speed.
+        set_(self, "expansion", shared_goals or solitaire or edition_is_expansion(edition))
+        set_(self, "_deck_len", len(edition.deck))
         kinds = []
         gains = []
         for card in edition.deck:
-            if card.kind not in _KIND_CODES:
-                raise EngineError(
-                    f"rules version {version} cannot play card kind {card.kind!r} ({card.name})"
-                )
             kinds.append(_KIND_CODES[card.kind])
-            gains.append(tuple(int(card.food.get(token, 0)) for token in FOOD_TOKENS))
+            gains.append(tuple(int(card.food.get(token, 0)) for token in edition.food_tokens))
+        # Card ids past the deck are strays: a cat brush can put one into the grid.
+        for _ in edition.strays:
+            kinds.append(rules.CAT)
+            gains.append((0,) * len(edition.food_tokens))
         set_(self, "_kind_codes", tuple(kinds))
         set_(self, "_food_gains", tuple(gains))
         set_(self, "_stray_index", {s.name.casefold(): i for i, s in enumerate(edition.strays)})
@@ -127,6 +177,11 @@ class Game:
         set_(self, "_stray_actions", tuple(LostCatsForStray(s.name) for s in edition.strays))
         set_(self, "_end_turn", EndTurn())
         set_(self, "_lost_vp", LostCatsForVP())
+        set_(self, "_cat_take_actions", tuple(CatTake(line) for line in lines))
+        set_(self, "_laser_actions", tuple(
+            Laser((a, b), d) for a in range(1, 10) for b in range(a + 1, 10)
+            for d in range(1, 10) if d not in (a, b)))
+        set_(self, "_shopping_bag", ShoppingBag())
         set_(self, "_frozen", True)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -137,6 +192,20 @@ class Game:
             f"<Game {self.name} v{self.version}, {self.num_players} players, "
             f"{self.edition.name} data v{self.edition.version}>"
         )
+
+    def card_key(self, card: int) -> str:
+        """The data key of a card id (deck cards, then strays a cat brush put in the grid)."""
+        deck = self.edition.deck
+        return deck[card].key if card < len(deck) else self.edition.strays[card - len(deck)].key
+
+    def card_name(self, card: int) -> str:
+        deck = self.edition.deck
+        return deck[card].name if card < len(deck) else self.edition.strays[card - len(deck)].name
+
+    @property
+    def cat_player_seat(self) -> int:
+        """The solitaire cat player's seat (1), or -1."""
+        return 1 if self.solitaire else -1
 
     def new_initial_state(self, seed: int) -> State:
         """A freshly dealt game. The seed fixes every shuffle; no global RNG is used.
@@ -160,7 +229,7 @@ class Game:
         state._strays_hidden = fields["strays_hidden"]  # type: ignore[assignment]
         state._token = -1
         state._vp_left = self.vp_tokens
-        empty = PlayerState((), (), (0,) * len(FOOD_TOKENS), (), 0, 0, 0)
+        empty = PlayerState((), (), (0,) * len(self.food_tokens), (), 0, 0, 0)
         state._players = (empty,) * self.num_players
         state._discard = ()
         state._current = self.num_players - 1
@@ -169,6 +238,9 @@ class Game:
         state._final = False
         state._hist = None
         state._result = None
+        state._ext = fields.get("ext")  # type: ignore[assignment]
+        if self.solitaire:
+            rules.start_solitaire(state, seed)
         return state
 
     def action_from_json(self, obj: object) -> Action:
@@ -196,6 +268,23 @@ class Game:
                 known = ", ".join(s.name for s in self.edition.strays)
                 raise EngineError(f"no stray cat is called {action.stray!r} (strays: {known})")
             return self._stray_actions[index]
+        if isinstance(action, Laser):
+            a, b = sorted(action.take)
+            if a == b or action.discard in (a, b):
+                raise EngineError(f"{action}: a laser pointer takes two different cards and "
+                                  "discards a third")
+            return Laser((a, b), action.discard)
+        if isinstance(action, Brush):
+            if not self.edition.has_cat(action.cat):
+                raise EngineError(f"no cat is called {action.cat!r}")
+            return Brush(action.slot, self.edition.cat(action.cat).name)
+        if isinstance(action, SwapGoal):
+            goal = next((g for g in self.edition.goals
+                         if normalise_name(g.name) == normalise_name(action.goal)), None)
+            if goal is None:
+                known = ", ".join(g.name for g in self.edition.goals) or "none"
+                raise EngineError(f"no shared goal is called {action.goal!r} (goals: {known})")
+            return SwapGoal(action.partner, goal.name)
         return action
 
 
@@ -218,15 +307,34 @@ class _ReadOnlyDict(dict[str, Any]):
 
 class PlayerState(NamedTuple):
     """One player's holdings. Cards are indices into ``edition.deck``; strays into
-    ``edition.strays``; ``food`` counts tokens in ``FOOD_TOKENS`` order."""
+    ``edition.strays``; ``food`` counts tokens in ``edition.food_tokens`` order."""
 
     cats: tuple[int, ...]
     strays: tuple[int, ...]
     food: tuple[int, ...]
-    hand: tuple[int, ...]  # toys, costumes, catnip, lost cats and spray bottles held
+    hand: tuple[int, ...]  # toys, costumes, catnip, lost cats, sprays (and Box of Treats' hand cards)
     lost_cats: int
     sprays: int
     vp_tokens: int
+    boxes: tuple[int, ...] = ()  # Box of Treats: box cards in front of the player
+    brushes: int = 0
+    lasers: int = 0
+    bags: int = 0
+
+
+class Expansion(NamedTuple):
+    """State that only Box of Treats games have (None in a base game, so base states stay
+    as small and fast as they were)."""
+
+    goals: tuple[int, ...] = ()  # goal index between seat k and seat k+1, per k
+    goal_pool: tuple[int, ...] = ()
+    swapped: bool = False  # a goal was swapped this turn
+    turn_deck: tuple[int, ...] = ()  # solitaire turn cards still face down (hidden order)
+    turn_discard: tuple[int, ...] = ()
+    turn_card: int = -1  # the revealed turn card of the cat player's turn
+    reshuffles: int = 0
+    starting: tuple[int, ...] = ()  # the cat player's starting cards
+    cat_choice: tuple[int, ...] = ()  # tied lines the human chooses between for the cat
 
 
 class State:
@@ -255,6 +363,7 @@ class State:
         "_final",
         "_hist",
         "_result",
+        "_ext",
     )
 
     game: Game
@@ -275,6 +384,7 @@ class State:
     _final: bool
     _hist: tuple[Any, Action] | None
     _result: GameScore | None
+    _ext: Expansion | None
 
     # -- the game-library API ------------------------------------------------------------
 
@@ -291,7 +401,8 @@ class State:
 
     @property
     def phase(self) -> str:
-        """``place-token``, ``before-draft``, ``after-draft`` or ``over``."""
+        """``place-token``, ``before-draft``, ``after-draft``, ``cat-turn`` (solitaire) or
+        ``over``."""
         return rules.PHASE_NAMES[self._phase]
 
     @property
@@ -373,10 +484,12 @@ class State:
         """Every player's holdings as scoring input (meaningful mid-game too, for bots)."""
         from engine.scoring import Tableau
 
-        edition = self.game.edition
+        game = self.game
+        edition = game.edition
         deck = edition.deck
         toy_types = edition.toy_types
-        kinds = self.game._kind_codes
+        kinds = game._kind_codes
+        ext = self._ext
         result = []
         for seat, player in enumerate(self._players):
             toys = dict.fromkeys(toy_types, 0)
@@ -389,22 +502,43 @@ class State:
                     costumes += 1
                 elif kind == rules.CATNIP:
                     catnip += 1
-            cats = tuple(deck[c].name for c in player.cats)
+            cats = tuple(game.card_name(c) for c in player.cats)
             cats += tuple(edition.strays[s].name for s in player.strays)
+            extra: dict[str, Any] = {}
+            if player.boxes or player.brushes or player.lasers or player.bags:
+                extra = {"boxes": tuple(deck[c].name for c in player.boxes),
+                         "cat_brushes": player.brushes, "laser_pointers": player.lasers,
+                         "shopping_bags": player.bags}
+            if seat == game.cat_player_seat and ext is not None and edition.solitaire:
+                extra["cat_player"] = True
+                extra["starting_cards"] = tuple(edition.solitaire.starting_cards[k].name
+                                                for k in ext.starting)
             result.append(
                 Tableau(
-                    name=f"seat {seat}",
+                    name="cat player" if extra.get("cat_player") else f"seat {seat}",
                     cats=cats,
-                    food=dict(zip(FOOD_TOKENS, player.food, strict=True)),
+                    food=dict(zip(game.food_tokens, player.food, strict=True)),
                     toys=toys,
                     costumes=costumes,
                     catnip=catnip,
                     vp_tokens=player.vp_tokens,
                     lost_cats=player.lost_cats,
                     spray_bottles=player.sprays,
+                    **extra,
                 )
             )
         return tuple(result)
+
+    def shared_goals(self) -> tuple[Any, ...]:
+        """The shared goals as scoring input (goal k lies between seats k and k+1)."""
+        from engine.scoring_general import SharedGoal
+
+        ext = self._ext
+        if ext is None or not ext.goals:
+            return ()
+        n = self.game.num_players
+        goals = self.game.edition.goals
+        return tuple(SharedGoal(goals[g], (k, (k + 1) % n)) for k, g in enumerate(ext.goals))
 
     def score(self) -> GameScore:
         """Score the tableaux as they stand (the final result when the game is over)."""
@@ -412,8 +546,12 @@ class State:
 
         rules_ = self.game.scoring_rules or ScoringRules()
         # The rules only ever build possible tableaux, so the input checks are skipped.
+        extra: dict[str, Any] = {}
+        if self._ext is not None:
+            extra = {"grid": tuple(self.game.card_key(c) for c in self._grid if c is not None),
+                     "goals": self.shared_goals()}
         return score_game(self.tableaux(), edition=self.game.edition, rules=rules_,
-                          validate=False)
+                          validate=False, **extra)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
@@ -428,7 +566,7 @@ class State:
             g.name, g.version, g.num_players, g.edition.version, self._deck[self._pos:],
             self._removed, self._grid, self._strays_up, self._strays_hidden, self._token,
             self._vp_left, self._players, tuple(sorted(self._discard)), self._current,
-            self._phase, self._turn, self._final,
+            self._phase, self._turn, self._final, self._ext,
         )
 
     def __repr__(self) -> str:
@@ -460,6 +598,7 @@ class State:
         new._final = self._final
         new._hist = (self._hist, action)
         new._result = None
+        new._ext = self._ext
         return new
 
     def _set_player_fields(
@@ -472,7 +611,8 @@ class State:
     ) -> None:
         seat = self._current
         old = self._players[seat]
-        player = PlayerState(cats, old.strays, food, hand, lost_cats, sprays, old.vp_tokens)
+        player = PlayerState(cats, old.strays, food, hand, lost_cats, sprays, old.vp_tokens,
+                             old.boxes, old.brushes, old.lasers, old.bags)
         players = list(self._players)
         players[seat] = player
         self._players = tuple(players)

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 
 from engine import rules
 from engine.actions import Line
-from engine.cards import FOOD_TOKENS
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
@@ -45,7 +44,7 @@ def observe(state: State, seat: int) -> dict[str, Any]:
     deck = game.edition.deck
     hidden = state._deck[state._pos:] + state._removed
     to_move = state._current == seat
-    return {
+    obs = {
         "schema": OBSERVATION_SCHEMA,
         "game": game.name,
         "version": game.version,
@@ -58,7 +57,7 @@ def observe(state: State, seat: int) -> dict[str, Any]:
         "phase": state.phase,
         "turn": state._turn,
         "token": None if state._token < 0 else str(Line(state._token)),
-        "grid": [None if card is None else deck[card].key for card in state._grid],
+        "grid": [None if card is None else game.card_key(card) for card in state._grid],
         "strays": list(state.face_up_strays),
         "vp_tokens_left": state._vp_left,
         "deck_size": state.deck_size,
@@ -68,6 +67,46 @@ def observe(state: State, seat: int) -> dict[str, Any]:
         "tableaux": [_tableau(state, s) for s in range(game.num_players)],
         "legal_actions": [str(a) for a in state.legal_actions()] if to_move else [],
     }
+    if state._ext is not None:
+        obs.update(_expansion(state))
+    return obs
+
+
+def _expansion(state: State) -> dict[str, Any]:
+    """The parts of an observation only expansion games have (see docs/engine.md)."""
+    game = state.game
+    edition = game.edition
+    ext = state._ext
+    assert ext is not None
+    result: dict[str, Any] = {"edition_label": edition.label, "edition_status": edition.status}
+    if ext.goals:
+        goals = edition.goals
+        n = game.num_players
+        result["goals"] = {
+            "shared": [{"seats": [k, (k + 1) % n], "goal": goals[g].name, "stat": goals[g].stat,
+                        "amount": goals[g].amount, "vp": goals[g].vp}
+                       for k, g in enumerate(ext.goals)],
+            "pool": [goals[g].name for g in ext.goal_pool],
+            "swapped_this_turn": ext.swapped,
+        }
+    solitaire = edition.solitaire
+    if game.solitaire and solitaire is not None:
+        turn_cards = solitaire.turn_cards
+        current = None
+        if ext.turn_card >= 0:
+            card = turn_cards[ext.turn_card]
+            current = {"key": card.key, "name": card.name, "kind": card.kind, "arrow": card.arrow}
+        result["solitaire"] = {
+            "cat_player_seat": game.cat_player_seat,
+            "placeholder_cards": solitaire.placeholder,
+            "turn_card": current,
+            "cat_choice": [str(Line(x)) for x in ext.cat_choice],
+            "turn_cards_face_down": len(ext.turn_deck),
+            "turn_discard": [turn_cards[k].key for k in ext.turn_discard],
+            "starting_cards": [solitaire.starting_cards[k].name for k in ext.starting],
+            "reshuffles": ext.reshuffles,
+        }
+    return result
 
 
 def _multiset(keys: Any) -> dict[str, int]:
@@ -89,12 +128,12 @@ def _tableau(state: State, seat: int) -> dict[str, Any]:
             costumes += 1
         elif kind == rules.CATNIP:
             catnip += 1
-    return {
+    tableau = {
         "seat": seat,
         "cats": [deck[c].key for c in player.cats],
         "cat_names": [deck[c].name for c in player.cats],
         "strays": [game.edition.strays[s].name for s in player.strays],
-        "food": dict(zip(FOOD_TOKENS, player.food, strict=True)),
+        "food": dict(zip(game.food_tokens, player.food, strict=True)),
         "hand": sorted(deck[c].key for c in player.hand),
         "toys": toys,
         "costumes": costumes,
@@ -103,6 +142,12 @@ def _tableau(state: State, seat: int) -> dict[str, Any]:
         "spray_bottles": player.sprays,
         "vp_tokens": player.vp_tokens,
     }
+    if state._ext is not None:
+        tableau.update({"boxes": [deck[c].key for c in player.boxes],
+                        "cat_brushes": player.brushes, "laser_pointers": player.lasers,
+                        "shopping_bags": player.bags,
+                        "cat_player": seat == game.cat_player_seat})
+    return tableau
 
 
 def sample_state(game: Game, observation: dict[str, Any], rng: random.Random) -> State:
@@ -125,6 +170,10 @@ def sample_state(game: Game, observation: dict[str, Any], rng: random.Random) ->
     removed_count = observation["removed_unseen"]
     state._deck = tuple(unseen[removed_count:])
     state._removed = tuple(unseen[:removed_count])
+    if state._ext is not None and state._ext.turn_deck:
+        order = list(state._ext.turn_deck)
+        rng.shuffle(order)
+        state._ext = state._ext._replace(turn_deck=tuple(order))
     return state
 
 
@@ -203,10 +252,17 @@ def _public_part(
             raise EngineError(f"more {key!r} cards than this deck holds")
         return cards.pop()
 
+    stray_keys = {s.key: i for i, s in enumerate(game.edition.strays)}
+
+    def grid_card(key: str) -> int:
+        if key in stray_keys:  # a stray a cat brush put in the grid
+            return game._deck_len + stray_keys[key]
+        return take(key)
+
     grid_keys = observation["grid"]
     if len(grid_keys) != 9:
         raise EngineError("the grid has 9 slots")
-    grid: list[int | None] = [None if key is None else take(key) for key in grid_keys]
+    grid: list[int | None] = [None if key is None else grid_card(key) for key in grid_keys]
     stray_index = game._stray_index
 
     def stray(name: str) -> int:
@@ -225,11 +281,15 @@ def _public_part(
         players.append(PlayerState(
             cats=tuple(take(key) for key in tab["cats"]),
             strays=strays,
-            food=tuple(int(tab["food"].get(token, 0)) for token in FOOD_TOKENS),
+            food=tuple(int(tab["food"].get(token, 0)) for token in game.food_tokens),
             hand=hand,
             lost_cats=kinds.count(rules.LOST_CAT),
             sprays=kinds.count(rules.SPRAY_BOTTLE),
             vp_tokens=int(tab["vp_tokens"]),
+            boxes=tuple(take(key) for key in tab.get("boxes", [])),
+            brushes=kinds.count(rules.CAT_BRUSH),
+            lasers=kinds.count(rules.LASER_POINTER),
+            bags=kinds.count(rules.SHOPPING_BAG),
         ))
     discard = tuple(take(key) for key, n in observation["discard"].items() for _ in range(n))
     unseen = [card for cards in pool.values() for card in reversed(cards)]
@@ -261,4 +321,45 @@ def _public_part(
     state._final = None in grid
     state._hist = None
     state._result = None
+    state._ext = _expansion_part(game, observation)
     return state, unseen
+
+
+def _expansion_part(game: Game, observation: dict[str, Any]) -> Any:
+    from engine.game import Expansion
+
+    if not game.expansion:
+        return None
+    edition = game.edition
+    goal_index = {g.name: i for i, g in enumerate(edition.goals)}
+    ext = Expansion()
+    goals = observation.get("goals")
+    if goals:
+        try:
+            ext = ext._replace(
+                goals=tuple(goal_index[g["goal"]] for g in goals["shared"]),
+                goal_pool=tuple(goal_index[name] for name in goals["pool"]),
+                swapped=bool(goals.get("swapped_this_turn", False)))
+        except KeyError as exc:
+            raise EngineError(f"unknown shared goal {exc.args[0]!r}") from None
+    elif game.shared_goals:
+        n = game.num_players
+        ext = ext._replace(goals=tuple(range(n)), goal_pool=tuple(range(n, n + 2)))
+    sol = observation.get("solitaire")
+    if game.solitaire and edition.solitaire is not None:
+        cards = edition.solitaire.turn_cards
+        keys = [c.key for c in cards]
+        sol = sol or {}
+        current = sol.get("turn_card")
+        turn_card = keys.index(current["key"]) if current else -1
+        discard = [keys.index(k) for k in sol.get("turn_discard", [])]
+        left = list(range(len(cards)))
+        for k in [*discard, *([turn_card] if turn_card >= 0 else [])]:
+            left.remove(k)
+        starting_names = [c.name for c in edition.solitaire.starting_cards]
+        ext = ext._replace(
+            turn_deck=tuple(left), turn_discard=tuple(discard), turn_card=turn_card,
+            reshuffles=int(sol.get("reshuffles", 0)),
+            starting=tuple(starting_names.index(n) for n in sol.get("starting_cards", [])),
+            cat_choice=tuple(int(Line.parse(x)) for x in sol.get("cat_choice", [])))
+    return ext

@@ -33,10 +33,13 @@ _CAT_LADY_OPTIONS: dict[str, tuple[object, str]] = {
     "edition": ("base", "card data file engine/data/catlady-<edition>.json"),
     "scoring": ({}, "ScoringRules settings, e.g. a club's costume-split rounding"),
     "custom_strays": ([], "a club's own stray cats (Premium blank cards), see docs/engine.md"),
+    "shared_goals": (False, "Box of Treats shared goals (3 or more players)"),
+    "solitaire": (False, "Box of Treats solitaire: players 2, seat 1 is the cat player"),
+    "starting_cards": (None, "solitaire: the cat player's starting cards (default: the data's 2)"),
 }
 # Options added after the first match logs were written: stored only when not the default, so
 # a base game's options (and so its log) stay exactly what they were.
-_STORED_WHEN_USED = frozenset({"custom_strays"})
+_STORED_WHEN_USED = frozenset({"custom_strays", "shared_goals", "solitaire", "starting_cards"})
 
 
 @functools.cache
@@ -59,6 +62,17 @@ def _cat_lady_v1(options: Mapping[str, Any]) -> Game:
     edition.require_playable()
     if resolved.get("custom_strays"):
         edition = edition.with_custom_strays(resolved["custom_strays"])
+    flags = {}
+    for flag in ("shared_goals", "solitaire"):
+        value = resolved.get(flag, False)
+        if not isinstance(value, bool):
+            raise EngineError(f"option {flag!r} must be true or false, not {value!r}")
+        flags[flag] = value
+    starting = resolved.get("starting_cards")
+    if starting is not None and (not isinstance(starting, int) or isinstance(starting, bool)
+                                 or not flags["solitaire"]):
+        raise EngineError(f"option 'starting_cards' is a number of solitaire starting cards, "
+                          f"not {starting!r}")
     return Game(
         name="cat-lady",
         version="1",
@@ -66,6 +80,8 @@ def _cat_lady_v1(options: Mapping[str, Any]) -> Game:
         options=resolved,
         edition=edition,
         scoring_rules=_scoring_rules(dict(scoring)),
+        starting_cards=starting,
+        **flags,
     )
 
 

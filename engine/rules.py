@@ -35,12 +35,17 @@ from typing import TYPE_CHECKING
 from engine.actions import (
     LINE_SLOTS,
     Action,
+    Brush,
+    CatTake,
     EndTurn,
+    Laser,
     Line,
     LostCatsForStray,
     LostCatsForVP,
     PlaceToken,
+    ShoppingBag,
     Spray,
+    SwapGoal,
     Take,
 )
 from engine.errors import IllegalActionError
@@ -62,13 +67,17 @@ __all__ = [
 ]
 
 # Phases of play, kept as small ints because they are compared on every move.
-PLACE_TOKEN, BEFORE_DRAFT, AFTER_DRAFT, OVER = 0, 1, 2, 3
-PHASE_NAMES = ("place-token", "before-draft", "after-draft", "over")
+PLACE_TOKEN, BEFORE_DRAFT, AFTER_DRAFT, OVER, CAT_TURN = 0, 1, 2, 3, 4
+PHASE_NAMES = ("place-token", "before-draft", "after-draft", "over", "cat-turn")
 
 GRID_SIZE = 9
 
 # Card kind codes used in the hot loop (see Game._kind_codes).
 CAT, FOOD, TOY, COSTUME, CATNIP, LOST_CAT, SPRAY_BOTTLE = range(7)
+BOX, CAT_BRUSH, LASER_POINTER, SHOPPING_BAG = range(7, 11)  # Box of Treats
+
+# Box of Treats' shopping bag gives one of each of these (RB-BOT).
+SHOPPING_BAG_FOOD = ("chicken", "tuna", "milk")
 
 _MASK64 = (1 << 64) - 1
 
@@ -125,14 +134,130 @@ def setup(game: Game, seed: int) -> dict[str, object]:
     deck = tuple(main[counts.random_removals:])
     strays = list(range(len(edition.strays)))
     rng.shuffle(strays)
-    return {
+    # Solitaire deals 2 strays (RB-BOT); Biddy goes back when goals are not used (RB-BOT).
+    dealt = 2 if game.solitaire else counts.strays_dealt
+    up = [s for s in strays if game.shared_goals or not edition.strays[s].requires_goals][:dealt]
+    fields: dict[str, object] = {
         "deck": deck,
         "pos": GRID_SIZE,
         "removed": removed,
         "grid": deck[:GRID_SIZE],
-        "strays_up": tuple(strays[:counts.strays_dealt]),
-        "strays_hidden": tuple(strays[counts.strays_dealt:]),
+        "strays_up": tuple(up),
+        "strays_hidden": tuple(s for s in strays if s not in up),
     }
+    from engine.game import Expansion
+
+    # Draws for the expansions come after the base game's, so base deals never change.
+    if game.shared_goals:
+        order = list(range(len(edition.goals)))
+        rng.shuffle(order)
+        n = game.num_players
+        fields["ext"] = Expansion(goals=tuple(order[:n]), goal_pool=tuple(order[n:n + 2]))
+    elif game.solitaire:
+        assert edition.solitaire is not None
+        starting = list(range(len(edition.solitaire.starting_cards)))
+        rng.shuffle(starting)
+        turn = list(range(len(edition.solitaire.turn_cards)))
+        rng.shuffle(turn)
+        fields["ext"] = Expansion(turn_deck=tuple(turn),
+                                  starting=tuple(starting[:game.starting_cards]))
+    elif game.expansion:
+        fields["ext"] = Expansion()
+    return fields
+
+
+def start_solitaire(state: State, seed: int) -> None:
+    """Solitaire setup after the deal (RB-BOT): the starting cards' extra stray, the cat
+    token above the left column, and the cat player's first turn."""
+    game = state.game
+    ext = state._ext
+    assert ext is not None and game.edition.solitaire is not None
+    cards = game.edition.solitaire.starting_cards
+    extra = sum(int(cards[k].effect.get("extra_strays", 0)) for k in ext.starting)
+    if extra:
+        unused = [s for s in state._strays_hidden if not game.edition.strays[s].requires_goals]
+        given = tuple(unused[:extra])
+        cat = state._players[1]
+        players = list(state._players)
+        players[1] = cat._replace(strays=cat.strays + given)
+        state._players = tuple(players)
+        state._strays_hidden = tuple(s for s in state._strays_hidden if s not in given)
+    state._token = Line.COL_1
+    state._turn = 1
+    _begin_cat_turn(state)
+
+
+def _begin_cat_turn(state: State) -> None:
+    """Reveal the next turn card; the cat player (seat 1) takes the line it names, or the
+    human (seat 0) chooses among tied lines (RB-BOT: "you choose")."""
+    ext = state._ext
+    assert ext is not None
+    deck, discard, reshuffles = ext.turn_deck, ext.turn_discard, ext.reshuffles
+    if not deck:  # only with turn cards that lack a Cat Token card
+        deck, discard, reshuffles = _reshuffle(state, discard, reshuffles)
+    card = deck[0]
+    lines = cat_candidates(state, card)
+    state._ext = ext._replace(turn_deck=deck[1:], turn_discard=discard, turn_card=card,
+                              reshuffles=reshuffles, cat_choice=lines)
+    state._phase = CAT_TURN
+    state._current = 1 if len(lines) == 1 else 0
+
+
+def _reshuffle(state: State, cards: tuple[int, ...], reshuffles: int,
+               ) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    # Each reshuffle has its own generator derived from the seed and its number, so a
+    # replay reshuffles identically.
+    rng = SplitMix64((state.seed * 0x9E3779B97F4A7C15 + 0xC47 * (reshuffles + 1)) & _MASK64)
+    order = sorted(cards)
+    rng.shuffle(order)
+    return tuple(order), (), reshuffles + 1
+
+
+def cat_candidates(state: State, card: int) -> tuple[int, ...]:
+    """The lines the cat player may take for turn card ``card`` (RB-BOT): the line(s) with
+    the most of the card's type; the arrow's line when no line has any; a tie between a row
+    and a column goes to the arrow's kind of line; the Cat Token card takes the token's line.
+    """
+    game = state.game
+    assert game.edition.solitaire is not None
+    turn = game.edition.solitaire.turn_cards[card]
+    if turn.kind == "cat_token":
+        return (int(state._token),)
+    arrow = Line.parse(str(turn.arrow))
+    values = [_line_value(state, line, turn.kind) for line in Line]
+    best = max(values)
+    if best <= 0:
+        return (int(arrow),)
+    tied = [line for line in Line if values[line] == best]
+    if any(line.axis == "row" for line in tied) and any(line.axis == "col" for line in tied):
+        tied = [line for line in tied if line.axis == arrow.axis]
+    return tuple(int(line) for line in tied)
+
+
+def _line_value(state: State, line: Line, kind: str) -> int:
+    game = state.game
+    edition = game.edition
+    kinds = game._kind_codes
+    cards = [state._grid[s] for s in line.slots]
+    if kind == "most_toys":
+        return sum(1 for c in cards if c is not None and kinds[c] == TOY)
+    if kind == "most_catnip":
+        return sum(1 for c in cards if c is not None and kinds[c] == CATNIP)
+    if kind == "most_6vp_cats":
+        # RB-BOT: only cats worth 6 VP count; a line of smaller cats does not qualify.
+        count = 0
+        for c in cards:
+            if c is not None and kinds[c] == CAT:
+                spec = (edition.deck[c].cat if c < len(edition.deck)
+                        else edition.strays[c - len(edition.deck)])
+                if spec is not None and (spec.vp or 0) >= 6:
+                    count += 1
+        return count
+    if kind == "most_food":
+        # RB-BOT: a line must provide at least 2 food tokens (chicken & tuna gives 2).
+        tokens = sum(sum(game._food_gains[c]) for c in cards if c is not None)
+        return tokens if tokens >= 2 else 0
+    raise AssertionError(kind)  # pragma: no cover - the data is checked
 
 
 def legal_actions(state: State) -> list[Action]:
@@ -148,6 +273,9 @@ def legal_actions(state: State) -> list[Action]:
         actions = [game._end_turn]
     elif phase == PLACE_TOKEN:
         return list(game._place_actions)
+    elif phase == CAT_TURN:
+        assert state._ext is not None
+        return [game._cat_take_actions[line] for line in state._ext.cat_choice]
     else:
         return []
     player = state._players[state._current]
@@ -158,6 +286,31 @@ def legal_actions(state: State) -> list[Action]:
         actions.extend(stray_actions[s] for s in state._strays_up)
         if state._vp_left:
             actions.append(game._lost_vp)
+    if state._ext is not None:
+        actions.extend(_expansion_actions(state, player, phase))
+    return actions
+
+
+def _expansion_actions(state: State, player: PlayerState, phase: int) -> list[Action]:
+    game = state.game
+    actions: list[Action] = []
+    if player.brushes and (player.cats or player.strays):
+        own = list(dict.fromkeys([game.card_name(c) for c in player.cats]
+                                 + [game.edition.strays[s].name for s in player.strays]))
+        for slot, card in enumerate(state._grid):
+            if card is not None and game._kind_codes[card] == CAT:
+                actions.extend(Brush(slot + 1, name) for name in own)
+    if player.lasers and phase == BEFORE_DRAFT and None not in state._grid:
+        actions.extend(game._laser_actions)
+    if player.bags:
+        actions.append(game._shopping_bag)
+    ext = state._ext
+    assert ext is not None
+    if ext.goals and not ext.swapped:
+        goals = game.edition.goals
+        pool = list(dict.fromkeys(goals[g].name for g in ext.goal_pool))
+        for partner in ("next", "prev"):
+            actions.extend(SwapGoal(partner, name) for name in pool)
     return actions
 
 
@@ -176,6 +329,9 @@ def check(state: State, action: Action) -> None:
         raise IllegalActionError(
             f"seat {state._current} must first place the cat token (place-token <line>)"
         )
+    if kind is CatTake or phase == CAT_TURN:
+        _check_cat_take(state, action)
+        return
     player = state._players[state._current]
     if kind is Take:
         line = _require_line(action)
@@ -209,8 +365,76 @@ def check(state: State, action: Action) -> None:
                 raise IllegalActionError(
                     f"{action.stray!r} is not a face-up stray (face up: {face_up or 'none'})"
                 )
+    elif kind is Brush or kind is Laser or kind is ShoppingBag or kind is SwapGoal:
+        _check_expansion(state, player, action)
     else:
         raise IllegalActionError(f"not a Cat Lady action: {action!r}")
+
+
+def _check_cat_take(state: State, action: Action) -> None:
+    if state._phase != CAT_TURN:
+        raise IllegalActionError("only the solitaire cat player takes lines with cat-take")
+    if type(action) is not CatTake:
+        raise IllegalActionError(f"it is the cat player's turn: choose its line with cat-take, "
+                                 f"not {action}")
+    ext = state._ext
+    assert ext is not None
+    line = _require_line(action)
+    if int(line) not in ext.cat_choice:
+        card = state.game.edition.solitaire.turn_cards[ext.turn_card]  # type: ignore[union-attr]
+        allowed = ", ".join(str(Line(x)) for x in ext.cat_choice)
+        raise IllegalActionError(f"the turn card {card.name!r} sends the cat player to {allowed}, "
+                                 f"not {line}")
+
+
+def _check_expansion(state: State, player: PlayerState, action: Action) -> None:
+    game = state.game
+    if state._ext is None:
+        raise IllegalActionError(f"{action}: this game has no Box of Treats cards")
+    if isinstance(action, Brush):
+        if not player.brushes:
+            raise IllegalActionError("you have no cat brush to play")
+        card = state._grid[action.slot - 1]
+        if card is None or game._kind_codes[card] != CAT:
+            raise IllegalActionError(f"grid slot {action.slot} holds no cat to brush")
+        if _own_cat(state, player, action.cat) is None:
+            raise IllegalActionError(f"you have no cat called {action.cat!r} to swap")
+    elif isinstance(action, Laser):
+        if not player.lasers:
+            raise IllegalActionError("you have no laser pointer to play")
+        if state._phase != BEFORE_DRAFT:
+            raise IllegalActionError("a laser pointer takes up your whole turn: play it instead "
+                                     "of drafting a line")
+        slots = (*action.take, action.discard)
+        if len(set(slots)) != 3:
+            raise IllegalActionError(f"{action}: take two different cards and discard a third")
+        if any(state._grid[s - 1] is None for s in slots):
+            raise IllegalActionError(f"{action}: a chosen grid slot is empty")
+    elif isinstance(action, ShoppingBag):
+        if not player.bags:
+            raise IllegalActionError("you have no shopping bag to play")
+    elif isinstance(action, SwapGoal):
+        ext = state._ext
+        if not ext.goals:
+            raise IllegalActionError("this game is played without shared goals")
+        if ext.swapped:
+            raise IllegalActionError("you have already swapped a goal this turn")
+        if action.partner not in ("next", "prev"):
+            raise IllegalActionError(f"partner is 'next' or 'prev', not {action.partner!r}")
+        if not any(game.edition.goals[g].name == action.goal for g in ext.goal_pool):
+            pool = ", ".join(game.edition.goals[g].name for g in ext.goal_pool)
+            raise IllegalActionError(f"{action.goal!r} is not in the pool (pool: {pool})")
+
+
+def _own_cat(state: State, player: PlayerState, name: str) -> tuple[str, int] | None:
+    game = state.game
+    for card in player.cats:
+        if game.card_name(card) == name:
+            return ("cat", card)
+    for stray in player.strays:
+        if game.edition.strays[stray].name == name:
+            return ("stray", stray)
+    return None
 
 
 def _require_line(action: Action) -> Line:
@@ -235,6 +459,11 @@ def apply(state: State, action: Action) -> State:
             new._current = (new._current + 1) % new.game.num_players
             new._turn += 1
             new._phase = BEFORE_DRAFT
+            if new._ext is not None:
+                if new._ext.swapped:
+                    new._ext = new._ext._replace(swapped=False)
+                if new._current == new.game.cat_player_seat:
+                    _begin_cat_turn(new)
     elif kind is Spray:
         player = new._players[new._current]
         card = _first_of_kind(new, player.hand, SPRAY_BOTTLE)
@@ -247,8 +476,18 @@ def apply(state: State, action: Action) -> State:
         new._phase = BEFORE_DRAFT
         new._current = 0
         new._turn = 1
-    else:
+    elif kind is LostCatsForStray or kind is LostCatsForVP:
         _trade_lost_cats(new, action)
+    elif kind is CatTake:
+        _cat_turn(new, action.line)  # type: ignore[attr-defined]
+    elif kind is Brush:
+        _brush(new, action)  # type: ignore[arg-type]
+    elif kind is Laser:
+        _laser(new, action)  # type: ignore[arg-type]
+    elif kind is ShoppingBag:
+        _shopping_bag(new)
+    else:
+        _swap_goal(new, action)  # type: ignore[arg-type]
     return new
 
 
@@ -256,6 +495,7 @@ def _take(new: State, line: Line) -> None:
     game = new.game
     kinds = game._kind_codes
     gains = game._food_gains
+    deck_len = game._deck_len
     grid = list(new._grid)
     player = new._players[new._current]
     cats = player.cats
@@ -265,15 +505,21 @@ def _take(new: State, line: Line) -> None:
     sprays = player.sprays
     discard = new._discard
     slots = LINE_SLOTS[line]
+    special = []
     for slot in slots:
         card = grid[slot]
         assert card is not None  # the game ends before an empty line could be taken
         kind = kinds[card]
         if kind == CAT:
-            cats = cats + (card,)
+            if card < deck_len:
+                cats = cats + (card,)
+            else:
+                special.append(card)  # a stray a cat brush put in the grid
         elif kind == FOOD:
             food = tuple(have + gain for have, gain in zip(food, gains[card], strict=True))
             discard = discard + (card,)  # a food card is discarded for its tokens
+        elif kind >= BOX:
+            special.append(card)
         else:
             hand = hand + (card,)
             if kind == LOST_CAT:
@@ -282,6 +528,8 @@ def _take(new: State, line: Line) -> None:
                 sprays += 1
     new._set_player_fields(cats, hand, food, lost_cats, sprays)
     new._discard = discard
+    if special:
+        _settle_special(new, special)
     new._token = line
     deck = new._deck
     pos = new._pos
@@ -337,3 +585,206 @@ def _set_player(new: State, player: PlayerState) -> None:
     players = list(new._players)
     players[new._current] = player
     new._players = tuple(players)
+
+
+# --- Box of Treats and solitaire ------------------------------------------------------------
+
+def _settle_special(new: State, special: list[int]) -> None:
+    """After a draft: boxes go in front of the player, Box of Treats hand cards are counted,
+    and a stray a cat brush had put in the grid joins the player's strays."""
+    game = new.game
+    kinds = game._kind_codes
+    deck_len = game._deck_len
+    player = new._players[new._current]
+    strays = player.strays
+    boxes, hand = player.boxes, player.hand
+    brushes, lasers, bags = player.brushes, player.lasers, player.bags
+    for card in special:
+        kind = kinds[card]
+        if kind == CAT:
+            strays = strays + (card - deck_len,)
+            continue
+        if kind == BOX:
+            boxes = boxes + (card,)
+            continue
+        hand = hand + (card,)
+        if kind == CAT_BRUSH:
+            brushes += 1
+        elif kind == LASER_POINTER:
+            lasers += 1
+        else:
+            bags += 1
+    _set_player(new, player._replace(strays=strays, boxes=boxes, hand=hand,
+                                     brushes=brushes, lasers=lasers, bags=bags))
+
+
+def _refill(new: State, slots: Sequence[int]) -> None:
+    grid = list(new._grid)
+    deck = new._deck
+    pos = new._pos
+    if pos + len(slots) <= len(deck):
+        for offset, slot in enumerate(slots):
+            grid[slot] = deck[pos + offset]
+        new._pos = pos + len(slots)
+    else:
+        for slot in slots:
+            grid[slot] = None
+        new._final = True
+    new._grid = tuple(grid)
+
+
+def _gain(new: State, cards: Sequence[int]) -> None:
+    """The current player gains ``cards`` taken from the grid (as a draft would)."""
+    game = new.game
+    kinds = game._kind_codes
+    gains = game._food_gains
+    player = new._players[new._current]
+    cats, hand, food = player.cats, player.hand, player.food
+    lost, sprays = player.lost_cats, player.sprays
+    discard = new._discard
+    special = []
+    for card in cards:
+        kind = kinds[card]
+        if kind == CAT and card < game._deck_len:
+            cats = cats + (card,)
+        elif kind == FOOD:
+            food = tuple(have + gain for have, gain in zip(food, gains[card], strict=True))
+            discard = discard + (card,)
+        elif kind >= BOX or kind == CAT:
+            special.append(card)
+        else:
+            hand = hand + (card,)
+            lost += kind == LOST_CAT
+            sprays += kind == SPRAY_BOTTLE
+    new._set_player_fields(cats, hand, food, lost, sprays)
+    new._discard = discard
+    _settle_special(new, special)
+
+
+def _play_hand_card(new: State, kind: int) -> PlayerState:
+    player = new._players[new._current]
+    card = _first_of_kind(new, player.hand, kind)
+    new._discard = new._discard + (card,)
+    counts = {CAT_BRUSH: "brushes", LASER_POINTER: "lasers", SHOPPING_BAG: "bags"}[kind]
+    player = player._replace(hand=_without(player.hand, card),
+                             **{counts: getattr(player, counts) - 1})
+    _set_player(new, player)
+    return player
+
+
+def _brush(new: State, action: Brush) -> None:
+    # RB-BOT: swap one of your cats (stray or not) with a cat of the grid, token ignored.
+    game = new.game
+    player = _play_hand_card(new, CAT_BRUSH)
+    owned = _own_cat(new, player, action.cat)
+    assert owned is not None
+    where, card = owned
+    slot = action.slot - 1
+    taken = new._grid[slot]
+    assert taken is not None
+    if where == "cat":
+        player = player._replace(cats=_without(player.cats, card))
+        given = card
+    else:
+        player = player._replace(strays=_without(player.strays, card))
+        given = game._deck_len + card
+    if taken >= game._deck_len:
+        player = player._replace(strays=player.strays + (taken - game._deck_len,))
+    else:
+        player = player._replace(cats=player.cats + (taken,))
+    _set_player(new, player)
+    grid = list(new._grid)
+    grid[slot] = given
+    new._grid = tuple(grid)
+
+
+def _laser(new: State, action: Laser) -> None:
+    # RB-BOT: take any 2 grid cards, discard 1 more, refill; the token does not move.
+    _play_hand_card(new, LASER_POINTER)
+    slots = [s - 1 for s in (*action.take, action.discard)]
+    taken = [new._grid[s] for s in slots[:2]]
+    dropped = new._grid[slots[2]]
+    assert dropped is not None and None not in taken
+    if dropped >= new.game._deck_len:
+        # a stray brushed into the grid goes back to the unused strays, not the discard pile
+        new._strays_hidden = new._strays_hidden + (dropped - new.game._deck_len,)
+    else:
+        new._discard = new._discard + (dropped,)
+    _gain(new, taken)  # type: ignore[arg-type]
+    _refill(new, sorted(slots))
+    new._phase = AFTER_DRAFT
+
+
+def _shopping_bag(new: State) -> None:
+    # RB-BOT: gain 1 chicken, 1 tuna and 1 milk; all opponents take a VP token. Tokens are
+    # handed out clockwise from the next player while they last.
+    game = new.game
+    player = _play_hand_card(new, SHOPPING_BAG)
+    food = list(player.food)
+    for token in SHOPPING_BAG_FOOD:
+        food[game.food_tokens.index(token)] += 1
+    _set_player(new, player._replace(food=tuple(food)))
+    players = list(new._players)
+    n = game.num_players
+    for step in range(1, n):
+        seat = (new._current + step) % n
+        if new._vp_left:
+            new._vp_left -= 1
+            players[seat] = players[seat]._replace(vp_tokens=players[seat].vp_tokens + 1)
+    new._players = tuple(players)
+
+
+def _swap_goal(new: State, action: SwapGoal) -> None:
+    ext = new._ext
+    assert ext is not None
+    n = new.game.num_players
+    k = new._current if action.partner == "next" else (new._current - 1) % n
+    goals = new.game.edition.goals
+    pool_i = next(i for i, g in enumerate(ext.goal_pool) if goals[g].name == action.goal)
+    mine = ext.goals[k]
+    new_goals = list(ext.goals)
+    new_goals[k] = ext.goal_pool[pool_i]
+    pool = list(ext.goal_pool)
+    pool[pool_i] = mine
+    new._ext = ext._replace(goals=tuple(new_goals), goal_pool=tuple(pool), swapped=True)
+
+
+def _cat_turn(new: State, line: Line) -> None:
+    """The cat player's whole turn (RB-BOT): take the line (the token does not block it),
+    trade lost cats at once, refill, then the next turn card decides its next turn."""
+    game = new.game
+    ext = new._ext
+    assert ext is not None and game.edition.solitaire is not None
+    seat = game.cat_player_seat
+    new._current = seat
+    _take(new, line)
+    _cat_lost_cats(new, seat)
+    card = ext.turn_card
+    turn_card = game.edition.solitaire.turn_cards[card]
+    discard = ext.turn_discard + (card,)
+    deck = ext.turn_deck
+    reshuffles = ext.reshuffles
+    if turn_card.kind == "cat_token":
+        # Shuffle this card and the other played ones back into the turn deck.
+        deck, discard, reshuffles = _reshuffle(new, deck + discard, reshuffles)
+    new._ext = ext._replace(turn_deck=deck, turn_discard=discard, turn_card=-1,
+                            reshuffles=reshuffles, cat_choice=())
+    if new._final:
+        new._phase = OVER
+        new._current = -1
+        return
+    new._current = 0
+    new._turn += 1
+    new._phase = BEFORE_DRAFT
+
+
+def _cat_lost_cats(new: State, seat: int) -> None:
+    # RB-BOT: with 2 lost cats the cat player at once gains the leftmost stray, or 2 VP.
+    needed = new.game._lost_cats_per_trade
+    while new._players[seat].lost_cats >= needed:
+        if new._strays_up:
+            _trade_lost_cats(new, new.game._stray_actions[new._strays_up[0]])
+        elif new._vp_left:
+            _trade_lost_cats(new, new.game._lost_vp)
+        else:
+            break

@@ -31,7 +31,7 @@ from engine.feeding_general import FED, HUNGRY, TREAT, Holdings, Option, options
 if TYPE_CHECKING:
     from engine.scoring import GameScore, ScoringRules, Tableau
 
-__all__ = ["SharedGoal", "needs_general_scoring", "score_general"]
+__all__ = ["SharedGoal", "edition_is_expansion", "needs_general_scoring", "score_general"]
 
 MAX_ROUNDS = 20
 
@@ -56,12 +56,13 @@ def needs_general_scoring(edition: Edition, tableaux: Sequence[Tableau],
     """Whether the base scorer cannot score this game."""
     if goals or len(tableaux) > 4:
         return True
-    if _edition_is_expansion(edition):
+    if edition_is_expansion(edition):
         return True
     return any(t.cat_player or t.boxes or t.food.get("treat") for t in tableaux)
 
 
-def _edition_is_expansion(edition: Edition) -> bool:
+def edition_is_expansion(edition: Edition) -> bool:
+    """Whether an edition has anything beyond the base game's cards and abilities."""
     if "treat" in edition.food_tokens or edition.kinds & _EXPANSION_KINDS:
         return True
     cats = [c.cat for c in edition.deck if c.cat is not None] + list(edition.strays)
@@ -127,10 +128,25 @@ def _player_choices(t: Tableau, edition: Edition, grid: Sequence[Any]) -> list[_
     takers = [edition.cat(c) for c in t.cats if edition.cat(c).ability == "take_grid_cards"]
     if not takers or not grid:
         return choices
-    count = min(len(grid), sum(int(str(c.params["count"])) for c in takers))
+    # Cards that are worth nothing at the end to this player are never worth taking: the
+    # hand cards that need a turn to play (unless an ability counts them, as Mr. Zoe does).
+    discards = any(edition.cat(c).ability == "discard_for_vp" for c in t.cats)
+    useless = {CardKind.CAT_BRUSH, CardKind.LASER_POINTER, CardKind.SHOPPING_BAG}
+    if not discards:
+        useless |= {CardKind.SPRAY_BOTTLE, CardKind.LOST_CAT}
+    useful = [card for card in grid if card.kind not in useless]
+    # Two copies of a card are the same choice: keep at most as many of each as can be taken.
+    count = sum(int(str(c.params["count"])) for c in takers)
+    kept: dict[str, int] = {}
+    pool = []
+    for card in useful:
+        if kept.get(card.key, 0) < count:
+            kept[card.key] = kept.get(card.key, 0) + 1
+            pool.append(card)
+    count = min(len(pool), count)
     seen = set()
-    for picks in itertools.combinations(range(len(grid)), count):
-        cards = [grid[i] for i in picks]
+    for picks in itertools.combinations(range(len(pool)), count):
+        cards = [pool[i] for i in picks]
         key = tuple(sorted(c.key for c in cards))
         if key in seen:
             continue
@@ -362,9 +378,10 @@ def score_general(tableaux: Sequence[Tableau], *, edition: Edition, rules: Scori
     players = []
     for i, (t, (line, extra, option, bonus)) in enumerate(zip(tableaux, rows, strict=True)):
         rank = 1 + sum(1 for k in keys if k > keys[i])
-        holdings_cats = [edition.cat(c) for c in t.cats] + [
-            card.cat for card in (_grid_by_name(grid_cards, picks[i])) if card.cat is not None]
-        feeding = _describe(holdings_cats, option, bonus, t, edition)
+        picked = _grid_by_name(grid_cards, picks[i])
+        holdings = _holdings(t, edition, picked)
+        holdings_cats = list(holdings.cats)
+        feeding = _describe(holdings_cats, option, bonus, holdings.food, t.cat_player, edition)
         notes = list(option.choices)
         if picks[i]:
             takers = " and ".join(c.name for c in holdings_cats
@@ -428,12 +445,12 @@ def _grid_by_name(cards: Sequence[Any], names: Sequence[str]) -> list[Any]:
     return result
 
 
-def _describe(cats: Sequence[Any], option: Option, bonus: int, t: Tableau,
-              edition: Edition) -> list[Any]:
+def _describe(cats: Sequence[Any], option: Option, bonus: int, food: Mapping[str, int],
+              cat_player: bool, edition: Edition) -> list[Any]:
     """Each cat's plate as (food, token) pairs: own tokens first, then wilds, then treats."""
     from engine.scoring import CatFeeding
 
-    pool = {k: int(v) for k, v in t.food.items()}
+    pool = {k: int(v) for k, v in food.items()}
     for token, n in option.borrowed.items():
         pool[token] = pool.get(token, 0) + n
     result = []
@@ -447,16 +464,16 @@ def _describe(cats: Sequence[Any], option: Option, bonus: int, t: Tableau,
             ate.append(("treat", "treat"))
             pool["treat"] = pool.get("treat", 0) - 1
         else:
-            for food, n in zip(edition.foods, plate.eaten, strict=True):
+            for kind, n in zip(edition.foods, plate.eaten, strict=True):
                 for _ in range(n):
-                    if pool.get(food, 0) > 0 and not t.cat_player:
-                        token = food
-                    elif pool.get("wild", 0) > 0:
+                    if pool.get(kind, 0) > 0:
+                        token = kind
+                    elif pool.get("wild", 0) > 0 and not cat_player:
                         token = "wild"
-                    else:
-                        token = max((k for k in edition.foods), key=lambda k: pool.get(k, 0))
+                    else:  # Moonbeam's conversions; every food is wild for the cat player
+                        token = max((*edition.foods, "wild"), key=lambda k: pool.get(k, 0))
                     pool[token] = pool.get(token, 0) - 1
-                    ate.append((food, token))
+                    ate.append((kind, token))
             ate += [("catnip", "catnip")] * plate.catnip
         result.append(CatFeeding(cat.name, True, vp, tuple(ate)))
     return result

@@ -2,6 +2,7 @@
 """Benchmark the game engine: complete random games per second, scoring included.
 
     .venv/bin/python scripts/bench_engine.py [--games 2000] [--players 4] [--seed 0]
+    .venv/bin/python scripts/bench_engine.py --edition box-of-treats-placeholder --players 6 --games 100
 
 Prints figures; asserts nothing (speed is never a test). One process, one core.
 
@@ -35,8 +36,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--edition", default="base", help="Cat Lady card data (default: base)")
+    parser.add_argument("--greedy-games", type=int, default=20,
+                        help="games with greedy bots in every seat (0 to skip)")
     args = parser.parse_args()
-    game = load_game(options={"players": args.players})
+    game = load_game(options={"players": args.players, "edition": args.edition})
     rng = random.Random(args.seed)
 
     deal = play = score = 0.0
@@ -58,7 +62,8 @@ def main() -> None:
         score += t3 - t2
     total = clock() - start
     n = args.games
-    print(f"{n} complete {args.players}-player games with random moves, scoring included")
+    print(f"{n} complete {args.players}-player games ({game.edition.label}) with random moves, "
+          "scoring included")
     print(f"  games/s            {n / total:10.0f}")
     print(f"  per game           {total / n * 1e6:10.0f} us")
     print(f"    deal             {deal / n * 1e6:10.0f} us")
@@ -76,11 +81,13 @@ def main() -> None:
     print(f"  games/s            {m / elapsed:10.0f}")
 
     samples = []
-    for seed in range(20):
+    for seed in range(args.greedy_games):
         t0 = clock()
         play_match(game, [get("greedy")] * args.players, seed)
         samples.append(clock() - t0)
-    print(f"greedy bots in every seat: {statistics.median(samples) * 1e3:.1f} ms per game (median of 20)")
+    if samples:
+        print(f"greedy bots in every seat: {statistics.median(samples) * 1e3:.1f} ms per game "
+              f"(median of {len(samples)})")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ reproducible as its seed.
 >>> from engine import load_game
 >>> from engine.strategies import get, names
 >>> names()
-['greedy', 'mcts', 'random']
+['cat-player', 'greedy', 'mcts', 'random']
 >>> state = load_game(options={"players": 2}).new_initial_state(1)
 >>> bot = get("random")
 >>> action = bot.choose(state.observation(1), state.legal_actions(), random.Random(0))
@@ -47,10 +47,12 @@ def _factories(game: str | None = None) -> dict[str, Callable[..., Strategy]]:
         from engine.cantankerous.strategy import GreedyStrategy as CantankerousGreedy
 
         return {"random": RandomStrategy, "greedy": CantankerousGreedy}
+    from engine.strategies.cat_player import CatPlayerStrategy
     from engine.strategies.greedy import GreedyStrategy
     from engine.strategies.mcts import MonteCarloStrategy
 
-    return {"random": RandomStrategy, "greedy": GreedyStrategy, "mcts": MonteCarloStrategy}
+    return {"random": RandomStrategy, "greedy": GreedyStrategy, "mcts": MonteCarloStrategy,
+            "cat-player": CatPlayerStrategy}
 
 
 def names(game: str | None = None) -> list[str]:

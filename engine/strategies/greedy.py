@@ -9,6 +9,8 @@ ended now, plus a little for held lost cats and spray bottles, minus the best op
 * After drafting it plays lost cats when that helps, and uses a spray bottle to block the
   line the next player would gain most from, when that is worth the bottle.
 * Placing the token at setup, it blocks the starting player's best line.
+* Box of Treats cards (brush, laser pointer, shopping bag) and goal swaps are valued like a
+  take: the evaluation after the move; a laser pointer's discard is not weighed.
 """
 
 from __future__ import annotations
@@ -16,7 +18,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.actions import Action, EndTurn, LostCatsForStray, LostCatsForVP, PlaceToken, Spray, Take
+from engine.actions import (
+    Action,
+    EndTurn,
+    Laser,
+    LostCatsForStray,
+    LostCatsForVP,
+    PlaceToken,
+    Spray,
+    Take,
+)
 from engine.game import State
 from engine.observation import sample_state
 from engine.strategies._common import evaluate, game_for
@@ -43,8 +54,17 @@ class GreedyStrategy:
             # Block whichever line helps the starting player (seat 0) most.
             return max(legal_actions, key=lambda a: (_best_take_gain(state.apply(a), 0),
                                                      -legal_actions.index(a)))
-        scored = [(self._value(state, action, seat), -i, action)
-                  for i, action in enumerate(legal_actions)]
+        # A laser pointer offers 252 (take two, discard one) choices; which card is discarded
+        # does not change this seat's score, so one discard per pair of cards is valued.
+        seen_pairs: set[tuple[int, int]] = set()
+        candidates = []
+        for i, action in enumerate(legal_actions):
+            if isinstance(action, Laser):
+                if action.take in seen_pairs:
+                    continue
+                seen_pairs.add(action.take)
+            candidates.append((i, action))
+        scored = [(self._value(state, action, seat), -i, action) for i, action in candidates]
         return max(scored, key=lambda item: (item[0], item[1]))[2]
 
     def _value(self, state: State, action: Action, seat: int) -> float:

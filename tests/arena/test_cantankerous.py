@@ -272,3 +272,33 @@ def test_a_cantankerous_match_page_shows_the_moves_and_the_demo_deck(authors, cl
     replay = build_replay(log)
     assert replay["game"] == GAME and replay["moves"] and replay["result"]["ranks"]
     assert replay["moves"][0]["text"].startswith("bet ")
+
+
+def test_replay_frames_hide_hands_per_seat_and_show_pounce_windows():
+    from arena.replay import build_replay, expand_frames
+
+    log = run_match(game=GAME, seed=3, bots=["greedy", "random", "random", "greedy"])
+    replay = build_replay(log)
+    assert replay["renderer"] == GAME and not replay["problem"]
+    frames = expand_frames(replay)  # frames are sent as changes; make them whole
+    assert len(frames) == len(replay["moves"]) + 1
+    assert replay["meta"]["deck"]["name"] == DEMO and replay["meta"]["deck"]["demo"]
+    final = engine.replay(log["engine_log"])
+    assert frames[-1]["scores"] == list(final.points)
+    for frame in frames:
+        assert "hand" not in frame["public"] and "hands" not in frame["public"]
+        for seat, own in enumerate(frame["own"]):
+            if "hand" in own:
+                assert own["hand"] == frame["hidden"]["hands"][seat]
+        for cat, hand in zip(frame["public"]["cats"], frame["hidden"]["hands"], strict=True):
+            assert cat["hand_size"] == len(hand)
+    pounces = [f for f in frames if f["hidden"]["window"] and
+               f["hidden"]["window"]["kind"] == "pounce"]
+    assert pounces, "this seed has Pounce windows"
+    for frame in pounces:
+        window = frame["hidden"]["window"]
+        assert "choices" in window and "after_card" in window
+        for own in frame["own"]:  # a seat sees its own choice only, never the others'
+            assert "choices" not in (own.get("window") or {})
+    mentioned = {n for f in frames for hand in f["hidden"]["hands"] for n in hand}
+    assert {str(n) for n in mentioned} <= set(replay["meta"]["cards"])

@@ -369,8 +369,14 @@ def test_matches_of_one_duplicate_set(clients, arena):
     assert shown == expected and len(expected) == 2
 
 
-def test_a_game_without_a_viewer_shows_moves_result_and_its_deck_label(clients, authors):
+def test_a_game_without_a_viewer_shows_moves_result_and_its_deck_label(
+    clients, authors, monkeypatch
+):
+    from arena import replay
     from arena.runner import run_match
+
+    # Cantankerous Cats has a viewer now: take it away to see the page of a game without one.
+    monkeypatch.delitem(replay.FRAME_BUILDERS, "cantankerous-cats")
 
     log = run_match(game="cantankerous-cats", seed=3, bots=["random", "random", "random"])
     match = Match.objects.create(
@@ -387,3 +393,13 @@ def test_a_game_without_a_viewer_shows_moves_result_and_its_deck_label(clients, 
     assert "no replay viewer for &#x27;cantankerous-cats&#x27;" in html
     assert len(re.findall(r'<li id="move-\d+"', html)) == len(log["steps"])
     assert "demo deck" in html and "Feeding chosen" not in html
+
+
+def test_long_ladders_are_paged_with_positions_from_the_whole_ladder(clients, arena, monkeypatch):
+    from arena import views
+
+    monkeypatch.setattr(views, "LADDER_PAGE_SIZE", 1)
+    ladder = arena["ladder"]
+    second = clients[None].get(f"/arena/ladders/{ladder.pk}/?page=2").content.decode()
+    positions = re.findall(r'<tr>\s*<td class="num">(\d+)</td>', second)
+    assert positions == ["2"] and "Positions 2–2 of 2" in second and "Higher ranks" in second

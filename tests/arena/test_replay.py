@@ -8,7 +8,7 @@ import json
 import pytest
 
 import engine
-from arena.replay import NEXT_CARDS_SHOWN, build_replay, move_text
+from arena.replay import NEXT_CARDS_SHOWN, build_replay, expand_frames, move_text
 from arena.runner import run_match
 
 
@@ -45,7 +45,7 @@ def test_one_frame_per_position_and_one_move_per_step(log4, replay4):
 
 def test_each_seat_view_is_exactly_its_engine_observation(log4, replay4):
     states = engine_states(log4)
-    for frame, state in zip(replay4["frames"], states, strict=True):
+    for frame, state in zip(expand_frames(replay4), states, strict=True):
         for seat in range(4):
             observation = state.observation(seat)
             view = {**frame["public"], **frame["own"][seat]}
@@ -73,7 +73,7 @@ def test_hidden_cards_are_only_in_the_full_view_part(log4, replay4):
     refilled = [after.game.edition.deck[after.grid[s]].key for s in line.slots]
     assert refilled == replay4["frames"][take_index]["hidden"]["next_cards"][:3]
     assert before.deck_size - 3 == after.deck_size
-    for frame in replay4["frames"]:
+    for frame in expand_frames(replay4):
         seat_parts = json.dumps([frame["public"], frame["own"]])
         assert "next_cards" not in seat_parts and "strays_face_down" not in seat_parts
         for stray in frame["hidden"]["strays_face_down"]:
@@ -91,7 +91,7 @@ def test_the_current_seat_alone_sees_its_legal_moves(replay4):
 
 def test_the_card_catalogue_names_every_card_shown(replay4):
     cards = replay4["meta"]["cards"]
-    for frame in replay4["frames"]:
+    for frame in expand_frames(replay4):
         shown = [k for k in frame["public"]["grid"] if k] + frame["hidden"]["next_cards"]
         for tableau in frame["public"]["tableaux"]:
             shown += tableau["cats"] + tableau["hand"]
@@ -146,3 +146,27 @@ def test_faults_show_in_the_move_status(log4):
     replay = build_replay(log)
     assert replay["moves"][3]["status"] == "timeout"
     assert "reason" not in replay["moves"][3]
+
+
+def test_frames_after_the_first_hold_only_what_changed(replay4):
+    first, *later = replay4["frames"]
+    assert {"grid", "tableaux", "unseen", "strays"} <= set(first["public"])
+    assert isinstance(first["public"]["tableaux"], list)
+    end_turns = [i + 1 for i, m in enumerate(replay4["moves"]) if m["text"] == "end-turn"]
+    # Ending a turn moves no card: nothing public changes (but the last one ends the game).
+    assert all(replay4["frames"][i]["public"] == {} for i in end_turns[:-1])
+    takes = [i + 1 for i, m in enumerate(replay4["moves"]) if m["text"].startswith("take")]
+    for i in takes:
+        changed = replay4["frames"][i]["public"]["tableaux"]
+        assert list(changed) == [str(replay4["moves"][i - 1]["seat"])]
+    whole = expand_frames(replay4)[1:]
+    assert len(json.dumps(later)) < len(json.dumps(whole)) / 2
+
+
+def test_running_scores_are_dropped_when_scoring_is_too_slow(log4, monkeypatch):
+    from arena import replay as replay_module
+
+    monkeypatch.setattr(replay_module, "RUNNING_SCORE_BUDGET_S", 0.0)
+    replay = replay_module.build_replay(log4)
+    assert all(frame["scores"] is None for frame in replay["frames"][:-1])
+    assert replay["frames"][-1]["scores"] == log4["result"]["scores"]

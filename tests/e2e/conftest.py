@@ -3,8 +3,9 @@
 The browser is the system's Chromium (Debian's ``chromium`` package, installed by ``.ci/run``),
 never one downloaded at run time; set ``CHROMIUM_PATH`` to use another binary. Each test gets a
 fresh browser context (no shared cookies) whose base URL is the live server, so tests call
-``page.goto("/leagues/tuesday/")``. ``screenshot(page, name)`` saves ``docs/screenshots/<name>.png``
-for the README.
+``page.goto("/leagues/tuesday/")``. ``screenshot(page, name)`` saves ``<name>.png`` under
+``test-artifacts/screenshots/`` (kept out of git, so a test run leaves the tree clean); run
+``SCREENSHOTS_DIR=docs/screenshots bin/test tests/e2e`` to refresh the README's pictures.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 # The league's named cast (Olive's Tuesday Club) is shared with the browser tests.
 from tests.league.conftest import league, players, users  # noqa: E402, F401
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / os.environ.get("SCREENSHOTS_DIR", "test-artifacts/screenshots")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 

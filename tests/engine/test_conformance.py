@@ -26,7 +26,30 @@ def configurations():
     for name, version in registered_games():
         game = load_game(name, version=version)
         for players in supported_players(game):
-            yield pytest.param(name, version, players, id=f"{name}-v{version}-{players}p")
+            yield pytest.param(name, version, players, {},
+                               id=f"{name}-v{version}-{players}p")
+        if name == "cat-lady":
+            yield from cat_lady_editions(version)
+
+
+def cat_lady_editions(version):
+    """Every other playable Cat Lady edition at each player count, with its variants (an
+    incomplete edition cannot be played: load_game refuses it, tested elsewhere)."""
+    from engine.cards import bundled_editions, load_edition
+
+    for edition in bundled_editions():
+        data = load_edition(edition)
+        if edition == "base" or not data.playable:
+            continue
+        for players in data.supported_players:
+            yield pytest.param("cat-lady", version, players, {"edition": edition},
+                               id=f"cat-lady-v{version}-{edition}-{players}p")
+        if data.goals:
+            yield pytest.param("cat-lady", version, 4, {"edition": edition, "shared_goals": True},
+                               id=f"cat-lady-v{version}-{edition}-4p-goals")
+        if data.solitaire:
+            yield pytest.param("cat-lady", version, 2, {"edition": edition, "solitaire": True},
+                               id=f"cat-lady-v{version}-{edition}-solitaire")
 
 
 def random_playout(game, seed):
@@ -49,6 +72,7 @@ def check_cat_lady_hidden(game, state, seat, obs):
         assert game.edition.strays[stray].name not in text
     hidden = state._deck[state._pos:] + state._removed
     assert sum(obs["unseen"].values()) == len(hidden)
+    assert "turn_deck" not in text  # solitaire: the order of the face-down turn cards
 
 
 def check_cantankerous_hidden(game, state, seat, obs):
@@ -81,9 +105,9 @@ def check_cantankerous_hidden(game, state, seat, obs):
 HIDDEN_CHECKS = {"cat-lady": check_cat_lady_hidden, "cantankerous-cats": check_cantankerous_hidden}
 
 
-@pytest.mark.parametrize(("name", "version", "players"), list(configurations()))
-def test_game_conforms(name, version, players):
-    game = load_game(name, version=version, options={"players": players})
+@pytest.mark.parametrize(("name", "version", "players", "options"), list(configurations()))
+def test_game_conforms(name, version, players, options):
+    game = load_game(name, version=version, options={"players": players, **options})
     for seed in (0, 1, 2):
         states = random_playout(game, seed)
         final = states[-1]

@@ -17,7 +17,7 @@ FAST = {"random": {}, "greedy": {}, "mcts": {"iterations": 12}}
 
 
 def test_the_house_bots_are_registered():
-    assert names() == ["greedy", "mcts", "random"]
+    assert names() == ["cat-player", "greedy", "mcts", "random"]
     with pytest.raises(EngineError, match="unknown strategy 'smart'"):
         get("smart")
     with pytest.raises(EngineError, match="bad parameters"):

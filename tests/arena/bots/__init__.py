@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
+import time
 from pathlib import Path
 
 from arena.sandbox import Limits, Mode
 from arena.sandbox.modes import missing_requirements
-from arena.sandbox.slots import slot_users
+from arena.sandbox.slots import LOCK_DIR, slot_users
 
 BOTS_DIR = Path(__file__).resolve().parent
 PROJECT_FILE = BOTS_DIR.parents[2] / "manage.py"
@@ -41,9 +43,34 @@ def safe_modes() -> list[Mode]:
     return [mode for mode in (Mode.BWRAP, Mode.RLIMITS_SECCOMP) if unavailable_reason(mode) is None]
 
 
-def processes_of_bot_users() -> list[int]:
-    """Pids of live (non-zombie) processes owned by any bot slot uid."""
-    uids = {user.uid for user in slot_users()}
+def processes_of_bot_users(*, wait_seconds: float = 60.0) -> list[int]:
+    """Pids of live (non-zombie) processes left behind by bots: a leak, the match is over.
+
+    Other test runs and workers on the same machine may be running bots right now, under the
+    same slot uids. So each slot is checked while holding its lease: a running bot holds its
+    slot's lock for its whole life, so while we hold it, any live process of that uid is one
+    that outlived its sandbox.
+    """
+    found = []
+    for user in slot_users():
+        fd = os.open(f"{LOCK_DIR}/{user.name}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            deadline = time.monotonic() + wait_seconds
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise AssertionError(f"slot {user.name} stayed busy for {wait_seconds} s") from None
+                    time.sleep(0.05)
+            found.extend(_live_processes_of(user.uid))
+        finally:
+            os.close(fd)  # drops the lock
+    return found
+
+
+def _live_processes_of(uid: int) -> list[int]:
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -56,7 +83,7 @@ def processes_of_bot_users() -> list[int]:
         fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
         if fields.get("State", "").strip().startswith("Z"):
             continue
-        if int(fields.get("Uid", "-1").split()[0]) in uids:
+        if int(fields.get("Uid", "-1").split()[0]) == uid:
             found.append(int(entry))
     return found
 

@@ -1,0 +1,376 @@
+#!/usr/bin/env python
+"""Benchmark the arena's pages: render time of every page type over a large arena.
+
+Builds, in a database of its own (created here and dropped at the end): 300 bots by 60 owners,
+each with one to three versions, on the three Cat Lady ladders; 100,000 finished ladder
+matches over a year with their seats and rating changes; 20 Swiss tournaments with a final
+table. The newest 2,000 matches carry real match logs (played by the runner with house bots,
+2 to 4 seats); older ones keep their seats and ratings but no log. Then every arena page is
+requested through the real HTTP stack (django.test.Client) and timed:
+
+    .venv/bin/python scripts/bench_arena_pages.py              # the full size, a few minutes
+    .venv/bin/python scripts/bench_arena_pages.py --matches 5000 --requests 10   # a smoke run
+
+DATABASE_URL names the server and the scratch database (default
+postgres://postgres@127.0.0.1:5432/catleague_bench_arena). The database is DROPPED and
+re-created, so its name must contain "bench". Each page must render in under 300 ms at the
+95th percentile; the replay page of a 4-player match is reported with its size and the time
+the replay builder takes on its own. Timings are wall-clock and noisy on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+import urllib.parse
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from psycopg import sql
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/catleague_bench_arena"
+PROTECTED = {"catleague", "test_catleague", "postgres", "template0", "template1"}
+TARGET_P95_MS = 300.0
+
+
+# --- the scratch database -------------------------------------------------------------------
+
+
+def _database_name(url: str) -> str:
+    name = urllib.parse.urlsplit(url).path.lstrip("/")
+    if not name or name in PROTECTED or "bench" not in name:
+        sys.exit(
+            f"bench_arena_pages: refusing to drop and re-create database {name!r}; "
+            "use a scratch database whose name contains 'bench'."
+        )
+    return name
+
+
+def _maintenance_url(url: str) -> str:
+    return urllib.parse.urlunsplit(urllib.parse.urlsplit(url)._replace(path="/postgres"))
+
+
+def _recreate_database(url: str) -> None:
+    name = _database_name(url)
+    with psycopg.connect(_maintenance_url(url), autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def _drop_database(url: str) -> None:
+    from django.db import connections
+
+    connections.close_all()
+    with psycopg.connect(_maintenance_url(url), autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                sql.Identifier(_database_name(url))
+            )
+        )
+
+
+# --- figures --------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """Nearest-rank percentile.
+
+    >>> percentile([1.0, 2.0, 3.0, 4.0], 0.95)
+    4.0
+    """
+    ordered = sorted(values)
+    return ordered[max(1, math.ceil(fraction * len(ordered))) - 1]
+
+
+@contextmanager
+def stopwatch(label: str) -> Iterator[None]:
+    print(f"  {label} ...", end="", flush=True)
+    start = time.perf_counter()
+    yield
+    print(f" {time.perf_counter() - start:.1f} s", flush=True)
+
+
+# --- building the arena ---------------------------------------------------------------------
+
+
+def _copy(model: Any, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
+            sql.Identifier(model._meta.db_table),
+            sql.SQL(", ").join(sql.Identifier(c) for c in columns),
+        )
+        with cursor.cursor.copy(statement) as copy:
+            for row in rows:
+                copy.write_row(row)
+
+
+def _reset_sequences(*models: Any) -> None:
+    from django.core.management.color import no_style
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        for statement in connection.ops.sequence_reset_sql(no_style(), list(models)):
+            cursor.execute(statement)
+
+
+def sample_logs(count: int, seed: int) -> dict[int, list[dict[str, Any]]]:
+    """Real match logs by player count, played by the runner with house bots."""
+    from arena.runner import run_match
+
+    rng = random.Random(seed)
+    logs: dict[int, list[dict[str, Any]]] = {2: [], 3: [], 4: []}
+    for players in (2, 3, 4):
+        for _ in range(count):
+            bots = [rng.choice(["random", "greedy"]) for _ in range(players)]
+            logs[players].append(run_match(seed=rng.randrange(2**31), bots=bots))
+    return logs
+
+
+def build_arena(*, bots: int, owners: int, matches: int, logged: int, tournaments: int, seed: int):
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+    from django.utils import timezone
+
+    from arena import services
+    from arena.models import Bot, BotVersion, LadderEntry, Match, MatchSeat, Tournament
+
+    rng = random.Random(seed)
+    User = get_user_model()
+    users = [User(username=f"owner{i:03d}") for i in range(owners)]
+    for user in users:
+        user.set_unusable_password()
+    users = User.objects.bulk_create(users)
+    ladders = {ladder.players: ladder for ladder in services.ladders_ensure()}
+    source = (ROOT / "arena" / "botkit" / "starter_bot.py").read_text()
+    now = timezone.now()
+    start = now - dt.timedelta(days=365)
+
+    with transaction.atomic():
+        bot_rows = Bot.objects.bulk_create(
+            Bot(owner=users[i % owners], name=f"bench-bot-{i:04d}", description="benchmark bot")
+            for i in range(bots)
+        )
+        versions: list[BotVersion] = []
+        for bot in bot_rows:
+            count = rng.choice((1, 1, 2, 3))
+            for number in range(1, count + 1):
+                versions.append(BotVersion(
+                    bot=bot, number=number, source=source + f"\n# v{number}\n",
+                    sha256=f"{bot.pk:032x}{number:032x}", size=len(source),
+                    author=bot.owner,
+                    status="active" if number == count else "retired",
+                ))
+        versions = BotVersion.objects.bulk_create(versions)
+        active = [v for v in versions if v.status == "active"]
+        for version in active:
+            Bot.objects.filter(pk=version.bot_id).update(active_version=version)
+        entries = {
+            (players, v.pk): LadderEntry(ladder=ladder, version=v, seat_record={})
+            for players, ladder in ladders.items()
+            for v in active
+        }
+
+        logs = sample_logs(max(1, logged // 60), seed)
+        match_rows, seat_rows = [], []
+        seat_id = 0
+        times = sorted(start + dt.timedelta(seconds=rng.uniform(0, 365 * 86400))
+                       for _ in range(matches))
+        for match_id, finished in enumerate(times, start=1):
+            players = rng.choice((2, 3, 4))
+            ladder = ladders[players]
+            table = rng.sample(active, players)
+            ranks = list(range(1, players + 1))
+            rng.shuffle(ranks)
+            log = None
+            if match_id > matches - logged:
+                log = rng.choice(logs[players])
+            match_rows.append((
+                match_id, "ladder", "finished", "cat-lady", "1", rng.randrange(2**31),
+                ladder.pk, None, None, f"set{match_id // players}", None, "bwrap",
+                json.dumps(services.default_limits()), 1, "",
+                json.dumps(log) if log else None, finished, finished, finished,
+            ))
+            for seat, (version, rank) in enumerate(zip(table, ranks, strict=True)):
+                entry = entries[(players, version.pk)]
+                before = entry.rating
+                expected = 0.5
+                actual = (players - rank) / (players - 1)
+                entry.rating = before + ladder.k_factor * (actual - expected)
+                entry.games += 1
+                entry.wins += int(rank == 1)
+                games, wins = entry.seat_record.get(str(seat), [0, 0])
+                entry.seat_record[str(seat)] = [games + 1, wins + int(rank == 1)]
+                seat_id += 1
+                seat_rows.append((
+                    seat_id, match_id, seat, version.pk, "", rng.randint(5, 45), rank, 0, False,
+                    before, entry.rating,
+                ))
+        _copy(Match, ["id", "kind", "status", "game", "engine_version", "seed", "ladder_id",
+                      "tournament_id", "tournament_round", "duplicate_set", "requested_by_id",
+                      "sandbox_mode", "limits", "attempts", "failure", "log", "created_at",
+                      "started_at", "finished_at"], match_rows)
+        _copy(MatchSeat, ["id", "match_id", "seat", "version_id", "builtin", "score", "rank",
+                          "faults", "forfeited", "rating_before", "rating_after"], seat_rows)
+        LadderEntry.objects.bulk_create(entries.values(), batch_size=2000)
+        _reset_sequences(Match, MatchSeat)
+
+        # Tournaments: Swiss, 8 entrants, 3 rounds of 2-player tables, final of 4.
+        next_match = matches
+        for number in range(tournaments):
+            entrants = rng.sample(active, 8)
+            tournament = Tournament.objects.create(
+                name=f"Bench Cup {number + 1}", organiser=users[0], format="swiss",
+                table_size=2, rounds=3, final_size=4, current_round=4, seed=number,
+                status="finished",
+            )
+            tournament.entrants.set(entrants)
+            for round_number in range(1, 5):
+                tables = ([entrants[:4]] if round_number == 4 else
+                          [entrants[i:i + 2] for i in range(0, 8, 2)])
+                for table in tables:
+                    for shift in range(len(table)):
+                        next_match += 1
+                        match = Match.objects.create(
+                            kind="tournament", status="finished", seed=number, tournament=tournament,
+                            tournament_round=round_number, finished_at=now,
+                        )
+                        ranks = list(range(1, len(table) + 1))
+                        rng.shuffle(ranks)
+                        rotated = table[shift:] + table[:shift]
+                        MatchSeat.objects.bulk_create(
+                            MatchSeat(match=match, seat=s, version=v, rank=r, score=rng.randint(5, 40))
+                            for s, (v, r) in enumerate(zip(rotated, ranks, strict=True))
+                        )
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+    return {"users": users, "ladders": ladders, "active": active, "bots": bot_rows}
+
+
+# --- timing ----------------------------------------------------------------------------------
+
+
+def time_page(client: Any, url: str, requests: int) -> dict[str, float]:
+    client.get(url)  # warm: template loading, first query plans
+    samples = []
+    size = 0
+    for _ in range(requests):
+        begun = time.perf_counter()
+        response = client.get(url)
+        samples.append((time.perf_counter() - begun) * 1000)
+        if response.status_code != 200:
+            raise SystemExit(f"{url} answered {response.status_code}")
+        size = len(response.content)
+    return {"median": statistics.median(samples), "p95": percentile(samples, 0.95),
+            "max": max(samples), "kb": size / 1024}
+
+
+def run(args: argparse.Namespace, url: str) -> int:
+    from django.core.management import call_command
+    from django.db.models import Count
+    from django.test import Client
+
+    from arena.models import Bot, Match, Tournament
+    from arena.replay import build_replay
+
+    print(f"Catleague arena pages benchmark, {dt.datetime.now():%Y-%m-%d %H:%M}")
+    print(f"  python {platform.python_version()}, {platform.system()} {platform.machine()}, "
+          f"{os.cpu_count()} CPUs, database {_database_name(url)}")
+    with stopwatch("migrations"):
+        call_command("migrate", verbosity=0)
+    with stopwatch(f"building {args.bots} bots and {args.matches:,} matches "
+                   f"({args.logged:,} with logs)"):
+        built = build_arena(bots=args.bots, owners=args.owners, matches=args.matches,
+                            logged=args.logged, tournaments=args.tournaments, seed=args.seed)
+    print(f"  {Match.objects.count():,} matches, "
+          f"{Match.objects.aggregate(n=Count('seats'))['n']:,} seats")
+
+    top = (Bot.objects.filter(active_version__ladder_entries__ladder__players=4)
+           .order_by("-active_version__ladder_entries__games").first())
+    replay_match = (Match.objects.filter(log__isnull=False, ladder__players=4)
+                    .order_by("-id").first())
+    owner = Client()
+    owner.force_login(top.owner)
+    visitor = Client()
+    pages = [
+        ("arena home", visitor, "/arena/"),
+        *((f"ladder, {n} players", visitor, f"/arena/ladders/{built['ladders'][n].pk}/")
+          for n in (2, 3, 4)),
+        ("bot page (visitor)", visitor, f"/arena/bots/{top.name}/"),
+        ("bot page (owner)", owner, f"/arena/bots/{top.name}/"),
+        ("version source (owner)", owner, f"/arena/bots/{top.name}/v1/source/"),
+        ("new bot form", owner, "/arena/bots/new/"),
+        ("matches, page 1", visitor, "/arena/matches/"),
+        ("matches, page 500", visitor, "/arena/matches/?page=500"),
+        ("tournament", visitor, f"/arena/tournaments/{Tournament.objects.first().pk}/"),
+        ("match + replay, 4 players", visitor, f"/arena/matches/{replay_match.pk}/"),
+    ]
+    ok = True
+    print(f"\n  {'page':28} {'median':>8} {'p95':>8} {'max':>8} {'size':>8}   "
+          f"(ms over {args.requests} requests)")
+    for label, client, page_url in pages:
+        figures = time_page(client, page_url, args.requests)
+        passed = figures["p95"] < TARGET_P95_MS
+        ok &= passed
+        print(f"  {label:28} {figures['median']:8.1f} {figures['p95']:8.1f} {figures['max']:8.1f} "
+              f"{figures['kb']:6.0f} KB  {'ok' if passed else 'OVER ' + str(TARGET_P95_MS)}")
+
+    builds = []
+    for _ in range(args.requests):
+        begun = time.perf_counter()
+        replay = build_replay(replay_match.log)
+        builds.append((time.perf_counter() - begun) * 1000)
+    print(f"\n  replay builder alone, 4 players, {len(replay['moves'])} moves, "
+          f"{len(replay['frames'])} frames: median {statistics.median(builds):.1f} ms, "
+          f"p95 {percentile(builds, 0.95):.1f} ms; embedded JSON "
+          f"{len(json.dumps(replay)) / 1024:.0f} KB")
+    print(f"\n  target: every page under {TARGET_P95_MS:.0f} ms at p95: {'met' if ok else 'MISSED'}")
+    return 0 if ok else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bots", type=int, default=300)
+    parser.add_argument("--owners", type=int, default=60)
+    parser.add_argument("--matches", type=int, default=100_000)
+    parser.add_argument("--logged", type=int, default=2000, help="Newest matches with a log")
+    parser.add_argument("--tournaments", type=int, default=20)
+    parser.add_argument("--requests", type=int, default=30, help="Requests per page")
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--keep", action="store_true", help="Keep the database afterwards")
+    args = parser.parse_args()
+
+    url = os.environ.get("DATABASE_URL", DEFAULT_URL)
+    _database_name(url)
+    _recreate_database(url)
+    os.environ["DATABASE_URL"] = url
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    import django
+
+    django.setup()
+    try:
+        return run(args, url)
+    finally:
+        if not args.keep:
+            _drop_database(url)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
