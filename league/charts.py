@@ -22,6 +22,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString
+
 # Colour-blind-safe (Okabe–Ito), each at least 3:1 against white so lines stay visible.
 PALETTE = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#7a6a00", "#56589e", "#a6473c")
 # Point markers differ by series too, so colour is never the only way to tell lines apart.
@@ -70,6 +73,25 @@ class ChartSeries:
     @property
     def is_thinned(self) -> bool:
         return self.total_points > len(self.points)
+
+    @property
+    def markers_markup(self) -> SafeString:
+        """Every point's marker with its <title> tooltip. Written here rather than looped over
+        in the template: a long history has hundreds of points."""
+        return format_html_join(
+            "",
+            '<path d="{}" fill="{}" stroke="#fff" stroke-width="1"><title>{}, {}</title></path>',
+            ((p.marker_path, self.colour, self.label, p.label) for p in self.points),
+        )
+
+    @property
+    def rows_markup(self) -> SafeString:
+        """The points as table rows (date, rating) for the text alternative."""
+        return format_html_join(
+            "",
+            '<tr><td>{}</td><td class="num">{}</td></tr>',
+            ((_format_day(p.when), f"{p.rating:.0f}") for p in self.points),
+        )
 
 
 @dataclass(frozen=True)

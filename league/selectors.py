@@ -6,10 +6,20 @@ import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Max, Q, QuerySet, Sum, Window
+from django.core.cache import cache
+from django.db.models import Count, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, Sum, Window
 from django.db.models.functions import RowNumber
 
-from league.models import Game, League, Participant, Player, PlayerRating, Season
+from league.models import (
+    AuditEntry,
+    Game,
+    League,
+    Membership,
+    Participant,
+    Player,
+    PlayerRating,
+    Season,
+)
 
 _PLAY_ORDER_ASC = (
     "game__played_on", F("game__played_time").asc(nulls_first=True), "game__content_key",
@@ -61,17 +71,54 @@ def _positioned(rows: list[dict], league: League) -> list[StandingRow]:
     return result
 
 
+# A season's standings are aggregated from its games (about 450 ms for a year of 25,000 games),
+# so they are kept in the cache until the league next changes.
+SEASON_STANDINGS_SECONDS = 3600
+
+
+def league_version(league: League) -> int:
+    """A number that changes whenever the league's games or ratings do: every service that
+    writes them records an audit entry in the same transaction."""
+    return (
+        AuditEntry.objects.filter(league=league).order_by("-id").values_list("id", flat=True).first()
+        or 0
+    )
+
+
 def standings(*, league: League, season: Season | None = None) -> list[StandingRow]:
-    """League standings, or one season's: rating, provisional mark, games, wins, placement, trend."""
+    """League standings, or one season's: rating, provisional mark, games, wins, placement, trend.
+
+    A season's standings are cached, keyed on the league's latest change (`league_version`),
+    the season's dates and the league's rating settings.
+    """
+    if season is not None:
+        key = ":".join(
+            str(part)
+            for part in (
+                "season-standings", league.pk, league.created_at.timestamp(), league.provisional_games,
+                league.initial_rating, season.pk, season.starts_on, season.ends_on,
+                league_version(league),
+            )
+        )
+        rows = cache.get(key)
+        if rows is None:
+            rows = _standings(league=league, season=season)
+            cache.set(key, rows, SEASON_STANDINGS_SECONDS)
+        return rows
+    return _standings(league=league, season=None)
+
+
+def _standings(*, league: League, season: Season | None) -> list[StandingRow]:
     if season is None:
-        rows = [
-            {
-                "player_id": r.player_id, "player_name": r.player.name, "rating": r.rating,
-                "rated_games": r.rated_games, "games": r.games_played, "wins": r.wins,
-                "placement": r.placement_sum, "trend": r.trend, "last_played_on": r.last_played_on,
-            }
-            for r in PlayerRating.objects.filter(league=league).select_related("player")
-        ]
+        # Plain values, not model instances: a 500-player league builds its rows in a third of
+        # the time.
+        rows = list(
+            PlayerRating.objects.filter(league=league).values(
+                "player_id", "rating", "rated_games", "wins", "trend", "last_played_on",
+                player_name=F("player__name"), games=F("games_played"),
+                placement=F("placement_sum"),
+            )
+        )
         return _positioned(rows, league)
     aggregated = (
         Participant.objects.filter(game__league=league, game__season=season)
@@ -152,12 +199,27 @@ class HeadToHead:
     behind: int
     level: int
 
+    @property
+    def ahead_share(self) -> float:
+        return self.ahead / self.games if self.games else 0.0
 
-def head_to_head(*, player: Player, league: League | None = None) -> list[HeadToHead]:
-    """For each opponent: games shared, and how often the player finished ahead, behind or level."""
+
+def head_to_head(
+    *,
+    player: Player,
+    league: League | None = None,
+    leagues: QuerySet[League] | list[League] | None = None,
+) -> list[HeadToHead]:
+    """For each opponent: games shared, and how often the player finished ahead, behind or level.
+
+    `league` narrows to one league; `leagues` to the games of those leagues (the ones a
+    visitor may see).
+    """
     mine = Participant.objects.filter(player=player)
     if league is not None:
         mine = mine.filter(game__league=league)
+    if leagues is not None:
+        mine = mine.filter(game__league__in=leagues)
     my_ranks = dict(mine.values_list("game_id", "rank"))
     others = (
         Participant.objects.filter(game_id__in=list(my_ranks))
@@ -181,3 +243,148 @@ def head_to_head(*, player: Player, league: League | None = None) -> list[HeadTo
          for o, r in tally.items()),
         key=lambda h: (-h.games, h.opponent_name.lower()),
     )
+
+
+# --- pages ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LeagueSummary:
+    league: League
+    games: int
+    players: int
+    last_played_on: dt.date | None
+
+
+def league_summaries(*, leagues: QuerySet[League]) -> list[LeagueSummary]:
+    """Each league with its number of games and rated players and the last day played."""
+    leagues = list(leagues)
+    counts = {
+        row["league_id"]: row
+        for row in Game.objects.filter(league__in=leagues)
+        .order_by()
+        .values("league_id")
+        .annotate(games=Count("id"), last_played_on=Max("played_on"))
+    }
+    players = dict(
+        PlayerRating.objects.filter(league__in=leagues)
+        .order_by()
+        .values("league_id")
+        .annotate(n=Count("id"))
+        .values_list("league_id", "n")
+    )
+    return [
+        LeagueSummary(
+            league=league,
+            games=counts.get(league.pk, {}).get("games", 0),
+            players=players.get(league.pk, 0),
+            last_played_on=counts.get(league.pk, {}).get("last_played_on"),
+        )
+        for league in leagues
+    ]
+
+
+# Newest first: exactly the reverse of the play order (`GameQuerySet.in_play_order`). On
+# PostgreSQL the league_game_newest_first index (migration 0002) holds this order, so a page of
+# a league's games is an index scan even with 100,000 games.
+_NEWEST_FIRST = ("-played_on", F("played_time").desc(nulls_last=True), "-content_key", "-id")
+
+
+def _with_table(queryset: QuerySet[Game]) -> QuerySet[Game]:
+    participants = Participant.objects.select_related("player").order_by("rank", "seat")
+    return queryset.select_related("league", "season").prefetch_related(
+        Prefetch("participants", queryset=participants)
+    )
+
+
+def recent_games(*, league: League, season: Season | None = None) -> QuerySet[Game]:
+    """A league's games (or one season's), newest first, with their players in finishing order.
+
+    Paginate or slice it: the participants are prefetched for the games of the page only.
+    """
+    queryset = Game.objects.filter(league=league)
+    if season is not None:
+        queryset = queryset.filter(season=season)
+    return _with_table(queryset.order_by(*_NEWEST_FIRST))
+
+
+def latest_games(*, leagues: QuerySet[League] | list[League], limit: int) -> list[Game]:
+    """The `limit` newest games across several leagues (the home page), newest first.
+
+    Each league's newest games come from its own index scan, then the few candidates are merged:
+    one sort over every league's games would read them all.
+    """
+    candidates: list[int] = []
+    for league in leagues:
+        candidates += (
+            Game.objects.filter(league=league)
+            .order_by(*_NEWEST_FIRST)
+            .values_list("pk", flat=True)[:limit]
+        )
+    return list(
+        _with_table(Game.objects.filter(pk__in=candidates).order_by(*_NEWEST_FIRST))[:limit]
+    )
+
+
+def game_detail(*, game_id: int) -> Game | None:
+    """One game with its league, season and participants in finishing order (then seat)."""
+    participants = Participant.objects.select_related("player").order_by("rank", "seat")
+    return (
+        Game.objects.select_related("league", "season", "logged_by")
+        .prefetch_related(Prefetch("participants", queryset=participants))
+        .filter(pk=game_id)
+        .first()
+    )
+
+
+def player_leagues(*, player: Player, leagues: QuerySet[League]) -> list[League]:
+    """The leagues among `leagues` where the player has played or is a member, by name."""
+    played = Participant.objects.filter(player=player, game__league=OuterRef("pk"))
+    member = Membership.objects.filter(player=player, league=OuterRef("pk"))
+    return list(leagues.filter(Exists(played) | Exists(member)).order_by("name"))
+
+
+@dataclass(frozen=True)
+class PlayerStanding:
+    league: League
+    row: StandingRow
+    of: int  # players in the standings
+
+
+def player_standings(*, player: Player, leagues: list[League]) -> list[PlayerStanding]:
+    """The player's line of each league's standings (position among how many), where rated."""
+    result = []
+    for league in leagues:
+        rows = standings(league=league)
+        mine = next((r for r in rows if r.player_id == player.pk), None)
+        if mine is not None:
+            result.append(PlayerStanding(league=league, row=mine, of=len(rows)))
+    return result
+
+
+def player_game_ids(*, player: Player, leagues: QuerySet[League] | list[League]) -> list[int]:
+    """The ids of the player's participations in these leagues, newest game first.
+
+    All of them (a few hundred at most for a very active player): paginate this list, then load
+    a page with `player_game_rows`. Asking the database for one page with LIMIT/OFFSET makes it
+    walk the league's games newest first and probe each for the player (70,000 probes for page
+    10 of a 100,000-game league); the player's own rows sort in a few milliseconds.
+    """
+    return list(
+        Participant.objects.filter(player=player, game__league__in=leagues)
+        .order_by(*_PLAY_ORDER_DESC)
+        .values_list("pk", flat=True)
+    )
+
+
+def player_game_rows(*, ids: list[int]) -> list[Participant]:
+    """These participations, in the given order, each with its game, league and the game's
+    players in finishing order (three queries)."""
+    table = Participant.objects.select_related("player").order_by("rank", "seat")
+    rows = (
+        Participant.objects.filter(pk__in=ids)
+        .select_related("game", "game__league")
+        .prefetch_related(Prefetch("game__participants", queryset=table))
+    )
+    by_id = {row.pk: row for row in rows}
+    return [by_id[pk] for pk in ids if pk in by_id]

@@ -1,38 +1,492 @@
-"""Public pages of the league (the full site is still to come; these show the standings)."""
+"""The league's public pages. Views pick what to show and who may see it; selectors do the reads,
+templates only format."""
 
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 
-from league import selectors
-from league.models import League
-from league.permissions import can_view
+from league import charts, result_entry, selectors, services
+from league.catalogue import ResultError, check_results
+from league.forms import GameForm, LeagueChoiceForm, SeatForm, Setup, SetupForm
+from league.models import League, Membership, Participant, Player
+from league.permissions import can_log_games, can_view
+
+RECENT_ON_HOME = 10
+GAMES_PER_PAGE = 20
+# Opponents listed on a player page unless all are asked for (most shared games first).
+HEAD_TO_HEAD_SHOWN = 25
+
+
+def _page(request, items, per_page: int):
+    """One page of `items`; a missing, bad or out-of-range ?page= shows the nearest page."""
+    return Paginator(items, per_page).get_page(request.GET.get("page"))
 
 
 def home(request):
-    leagues = League.objects.visible_to(request.user)
-    recent = selectors.games_for().filter(league__in=leagues)[:10]
-    return render(request, "league/home.html", {"leagues": leagues, "recent": recent})
+    leagues = League.objects.visible_to(request.user).order_by("name")
+    return render(
+        request,
+        "league/home.html",
+        {
+            "summaries": selectors.league_summaries(leagues=leagues),
+            "recent": selectors.latest_games(leagues=leagues, limit=RECENT_ON_HOME),
+        },
+    )
 
 
 def league_list(request):
-    leagues = League.objects.visible_to(request.user)
-    return render(request, "league/league_list.html", {"leagues": leagues})
+    leagues = League.objects.visible_to(request.user).order_by("name")
+    return render(
+        request,
+        "league/league_list.html",
+        {"summaries": selectors.league_summaries(leagues=leagues)},
+    )
+
+
+def _my_player_id(user) -> int | None:
+    if not user.is_authenticated:
+        return None
+    return Player.objects.filter(user=user).values_list("pk", flat=True).first()
+
+
+def _visible_league(request, slug: str) -> League:
+    league = get_object_or_404(League, slug=slug)
+    if not can_view(league, request.user):
+        # A private league is not admitted to exist for those who may not see it.
+        raise Http404("No such league.")
+    return league
 
 
 def league_detail(request, slug):
-    league = get_object_or_404(League, slug=slug)
-    if not can_view(league, request.user):
-        raise Http404("No such league.")
+    league = _visible_league(request, slug)
     season = None
-    if request.GET.get("season", "").isdigit():
-        season = league.seasons.filter(pk=int(request.GET["season"])).first()
+    raw_season = request.GET.get("season", "")
+    if raw_season:
+        if not raw_season.isdigit():
+            raise Http404("No such season.")
+        season = get_object_or_404(league.seasons, pk=int(raw_season))
+    games = _page(request, selectors.recent_games(league=league, season=season), GAMES_PER_PAGE)
     return render(
         request,
         "league/league_detail.html",
         {
             "league": league,
             "season": season,
-            "seasons": league.seasons.all(),
+            "seasons": list(league.seasons.order_by("-starts_on")),
             "standings": selectors.standings(league=league, season=season),
+            "games": games,
+            "can_log": can_log_games(league, request.user),
+            "my_player_id": _my_player_id(request.user),
         },
     )
+
+
+def game_detail(request, slug, game_id):
+    league = _visible_league(request, slug)
+    game = selectors.game_detail(game_id=game_id)
+    if game is None or game.league_id != league.pk:
+        raise Http404("No such game in this league.")
+    participants = list(game.participants.all())
+    return render(
+        request,
+        "league/game_detail.html",
+        {
+            "league": league,
+            "game": game,
+            "participants": participants,
+            "rated": any(p.rating_after is not None for p in participants),
+            "explanations": _explanations(game, participants),
+            "breakdown": _score_pad(game, participants),
+        },
+    )
+
+
+@dataclass(frozen=True)
+class RatingExplanation:
+    """Why one player's rating moved, in the terms of `league.ratings`."""
+
+    participant: Participant
+    opponents: int
+    ahead: int
+    level: int
+    behind: int
+    k_factor: float
+
+    @property
+    def points(self) -> float:
+        return self.ahead + self.level / 2
+
+
+def _explanations(game, participants) -> list[RatingExplanation]:
+    rated = [p for p in participants if p.rating_after is not None]
+    return [
+        RatingExplanation(
+            participant=p,
+            opponents=len(rated) - 1,
+            ahead=sum(1 for o in rated if o is not p and p.rank < o.rank),
+            level=sum(1 for o in rated if o is not p and p.rank == o.rank),
+            behind=sum(1 for o in rated if o is not p and p.rank > o.rank),
+            k_factor=game.league.k_factor,
+        )
+        for p in rated
+    ]
+
+
+_CAT_LADY_PAD = (
+    ("fed_cats_vp", "Fed cats"),
+    ("toys_vp", "Toys"),
+    ("costumes_vp", "Costumes"),
+    ("catnip_vp", "Catnip"),
+    ("vp_tokens_vp", "VP tokens"),
+    ("food_penalty_vp", "Food penalty"),
+)
+
+
+def _score_pad(game, participants) -> list[tuple[str, list]] | None:
+    """Cat Lady's score-pad lines, when every player's categories were recorded."""
+    if game.game != "cat-lady" or not participants:
+        return None
+    if not all(
+        all(p.result.get(key) is not None for key, _ in _CAT_LADY_PAD) for p in participants
+    ):
+        return None
+    return [(label, [p.result[key] for p in participants]) for key, label in _CAT_LADY_PAD]
+
+
+def player_detail(request, player_id):
+    player = get_object_or_404(Player, pk=player_id)
+    visible = League.objects.visible_to(request.user)
+    leagues = selectors.player_leagues(player=player, leagues=visible)
+    is_me = request.user.is_authenticated and player.user_id == request.user.pk
+    if not leagues and not is_me:
+        # Someone who plays only in private leagues is not shown to those who cannot see them.
+        raise Http404("No such player.")
+    chosen = None
+    if request.GET.get("league"):
+        chosen = next((lg for lg in leagues if lg.slug == request.GET["league"]), None)
+        if chosen is None:
+            raise Http404("This player has no games in that league.")
+    shown = [chosen] if chosen else leagues
+    series = [
+        (
+            league.name,
+            [
+                (dt.datetime.combine(day, time or dt.time(0)), rating)
+                for day, time, rating in selectors.rating_history(
+                    player=player, league=league
+                ).values_list("game__played_on", "game__played_time", "rating_after")
+            ],
+        )
+        for league in shown
+    ]
+    chart = charts.rating_chart(series, title=f"{player.name}'s rating over time")
+    standings = selectors.player_standings(player=player, leagues=shown)
+    opponents = selectors.head_to_head(player=player, leagues=shown)
+    games = _page(request, selectors.player_game_ids(player=player, leagues=shown), GAMES_PER_PAGE)
+    all_opponents = request.GET.get("opponents") == "all"
+    return render(
+        request,
+        "league/player_detail.html",
+        {
+            "player": player,
+            "leagues": leagues,
+            "chosen": chosen,
+            "chart": chart,
+            "standings": standings,
+            "games": games,
+            "game_rows": selectors.player_game_rows(ids=list(games.object_list)),
+            "head_to_head": opponents if all_opponents else opponents[:HEAD_TO_HEAD_SHOWN],
+            "opponents_count": len(opponents),
+        },
+    )
+
+
+# --- result entry ------------------------------------------------------------------------------
+
+
+def _loggable_leagues(user):
+    if user.is_superuser:
+        return League.objects.order_by("name")
+    return League.objects.filter(
+        memberships__player__user=user,
+        memberships__role__in=[Membership.Role.ORGANISER, Membership.Role.MEMBER],
+    ).order_by("name")
+
+
+@dataclass
+class _Problems:
+    """Errors that belong to the table as a whole rather than to one field."""
+
+    messages: list[str]
+
+    def add(self, message: str) -> None:
+        if message not in self.messages:
+            self.messages.append(message)
+
+
+def _place_errors(
+    errors: dict[str, list[str]],
+    game_form: GameForm,
+    seat_forms: list[SeatForm],
+    problems: _Problems,
+) -> None:
+    """Put each error of the catalogue or the services (``participants.1.total_vp``,
+    ``details.cat_player_vp``, ``played_on``) beside the form field it is about."""
+    for path, path_messages in errors.items():
+        parts = path.split(".")
+        for message in path_messages:
+            if parts[0] == "participants" and len(parts) >= 2 and parts[1].isdigit():
+                index = int(parts[1])
+                name = parts[2] if len(parts) > 2 else None
+                if index < len(seat_forms):
+                    form = seat_forms[index]
+                    if name in form.fields:
+                        form.add_error(name, message)
+                    else:
+                        form.add_error(None, message)
+                    continue
+            if parts[0] == "details" and len(parts) == 2 and parts[1] in game_form.fields:
+                game_form.add_error(parts[1], message)
+                continue
+            if parts[0] in game_form.fields:
+                game_form.add_error(parts[0], message)
+                continue
+            problems.add(message)
+
+
+def _check_table(seat_forms: list[SeatForm], problems: _Problems) -> None:
+    """Each player and each seat once: the error goes on the second occurrence."""
+    players: dict[int, int] = {}
+    seats: dict[int, int] = {}
+    for form in seat_forms:
+        player, seat = form.cleaned_data.get("player"), form.cleaned_data.get("seat")
+        if player is not None:
+            if player in players:
+                form.add_error(
+                    "player",
+                    f"Already playing in seat row {players[player] + 1}: choose someone else.",
+                )
+            else:
+                players[player] = form.index
+        if seat is not None:
+            if seat in seats:
+                form.add_error("seat", f"Seat {seat} is already taken by row {seats[seat] + 1}.")
+            else:
+                seats[seat] = form.index
+
+
+def _error_links(game_form: GameForm, seat_forms: list[SeatForm]) -> list[tuple[str, str, str]]:
+    """(field id, where, message) for the error summary, so each problem links to its field."""
+    links = []
+    for where, form in [("", game_form)] + [(f"Player {f.index + 1}", f) for f in seat_forms]:
+        for name, errors in form.errors.items():
+            if name == "__all__":
+                anchor, label = f"seat-{form.index + 1}" if where else "entry-top", where
+            else:
+                anchor = form[name].auto_id
+                label = f"{where}, {form[name].label}" if where else str(form[name].label)
+            links.extend((anchor, label, message) for message in errors)
+    return links
+
+
+def _failed(request, context, problems, game_form, seat_forms):
+    context["error_links"] = _error_links(game_form, seat_forms)
+    context["error_count"] = len(problems.messages) + len(context["error_links"])
+    return render(request, "league/result_entry.html", context, status=400)
+
+
+@dataclass(frozen=True)
+class PreviewSeat:
+    name: str
+    seat: int
+    rank: int
+    result: dict
+    score: object | None  # engine.scoring.PlayerScore when cards were scored
+
+
+@dataclass(frozen=True)
+class Preview:
+    seats: list[PreviewSeat]  # in seat order
+    pad: list[tuple[str, list[int]]]  # score-pad lines, seat order; empty for totals
+    settled: bool
+    rated: bool
+
+
+def _digest(setup: Setup, game_form: GameForm, seat_forms: list[SeatForm]) -> str:
+    """What was previewed, so that Save records exactly that and nothing edited since."""
+    payload = {
+        "setup": setup.as_query(),
+        "game": {k: str(v) for k, v in sorted(game_form.cleaned_data.items())},
+        "seats": [{k: str(v) for k, v in sorted(f.cleaned_data.items())} for f in seat_forms],
+    }
+    canonical = json.dumps(payload, sort_keys=True)
+    return hmac.new(settings.SECRET_KEY.encode(), canonical.encode(), hashlib.sha256).hexdigest()
+
+
+def _evaluate(setup, game_form, seat_forms, names, problems) -> tuple[list[dict], Preview] | None:
+    """Score (cards) or take (totals) every seat's result, rank the table with the league's
+    catalogue, and return the results with their preview; None when something is wrong."""
+    order = sorted(range(len(seat_forms)), key=lambda i: seat_forms[i].cleaned_data["seat"])
+    scored = None
+    if setup.deck is not None:
+        try:
+            scored = result_entry.score_table(
+                [seat_forms[i].holdings(names[i]) for i in order], setup.deck.edition
+            )
+        except result_entry.TableError as exc:
+            for (position, field), field_messages in exc.errors.items():
+                for message in field_messages:
+                    if position is None:
+                        problems.add(message)
+                    else:
+                        seat_forms[order[position]].add_error(field, message)
+            return None
+        by_form = dict(zip(order, result_entry.league_results(scored), strict=True))
+        results = [by_form[i] for i in range(len(seat_forms))]
+    else:
+        results = [form.result() for form in seat_forms]
+    try:
+        checked = check_results(setup.game.key, setup.edition.key, results, game_form.details())
+    except ResultError as exc:
+        _place_errors(exc.errors, game_form, seat_forms, problems)
+        return None
+    engine_players = dict(zip(order, scored.players, strict=True)) if scored else {}
+    seats = [
+        PreviewSeat(
+            name=names[i],
+            seat=seat_forms[i].cleaned_data["seat"],
+            rank=checked.ranks[i],
+            result=checked.results[i],
+            score=engine_players.get(i),
+        )
+        for i in order
+    ]
+    pad = []
+    if scored is not None:
+        pad = [
+            (result_entry.pad_label(key), [s.score.breakdown[key] for s in seats])
+            for key in scored.players[0].breakdown
+        ]
+    preview = Preview(
+        seats=seats,
+        pad=pad,
+        settled=scored.feeding_settled if scored else True,
+        rated=checked.rated and len(seats) >= 2,
+    )
+    return checked.results, preview
+
+
+@login_required
+def log_game(request):
+    leagues = _loggable_leagues(request.user)
+    context: dict = {"step": "league"}
+    if not leagues.exists():
+        return render(request, "league/result_entry.html", {"step": "no-league"}, status=403)
+    league = None
+    slug = request.GET.get("league")
+    if slug:
+        league = leagues.filter(slug=slug).first()
+        if league is None:
+            if League.objects.filter(slug=slug).exists() and can_view(
+                League.objects.get(slug=slug), request.user
+            ):
+                return render(
+                    request,
+                    "league/result_entry.html",
+                    {"step": "not-member", "league": League.objects.get(slug=slug)},
+                    status=403,
+                )
+            raise Http404("No such league.")
+    elif leagues.count() == 1:
+        league = leagues.first()
+    if league is None:
+        context["league_form"] = LeagueChoiceForm(leagues=leagues)
+        return render(request, "league/result_entry.html", context)
+
+    setup_form = SetupForm(request.GET if "mode" in request.GET else None, league=league)
+    context.update({"league": league, "setup_form": setup_form, "step": "setup"})
+    if not setup_form.is_bound or not setup_form.is_valid() or "change" in request.GET:
+        return render(request, "league/result_entry.html", context)
+    setup = setup_form.setup()
+    members = list(Player.objects.filter(memberships__league=league).order_by("name").distinct())
+    data = request.POST if request.method == "POST" else None
+    game_form = GameForm(data, setup=setup)
+    seat_forms = [
+        SeatForm(data, setup=setup, index=i, members=members) for i in range(setup.players)
+    ]
+    if data is None:
+        me = Player.objects.filter(user=request.user, memberships__league=league).first()
+        if me is not None:
+            seat_forms[0].initial["player"] = me.pk
+    problems = _Problems([])
+    context.update(
+        {
+            "step": "entry",
+            "setup": setup,
+            "setup_query": urlencode(setup.as_query()),
+            "game_form": game_form,
+            "seat_forms": seat_forms,
+            "problems": problems.messages,
+        }
+    )
+    if data is None:
+        return render(request, "league/result_entry.html", context)
+
+    valid = game_form.is_valid() & all([f.is_valid() for f in seat_forms])
+    if valid:
+        _check_table(seat_forms, problems)
+        valid = not any(f.errors for f in seat_forms)
+    evaluated = None
+    if valid:
+        names_by_id = {p.pk: p.name for p in members}
+        names = [names_by_id[f.cleaned_data["player"]] for f in seat_forms]
+        evaluated = _evaluate(setup, game_form, seat_forms, names, problems)
+    if evaluated is None:
+        return _failed(request, context, problems, game_form, seat_forms)
+
+    results, preview = evaluated
+    digest = _digest(setup, game_form, seat_forms)
+    context.update({"preview": preview, "digest": digest})
+    if request.POST.get("action") != "save":
+        return render(request, "league/result_entry.html", context)
+    if not hmac.compare_digest(request.POST.get("previewed", ""), digest):
+        context["changed_since_preview"] = True
+        return render(request, "league/result_entry.html", context)
+    try:
+        game = services.game_record(
+            league=league,
+            logged_by=request.user,
+            edition=setup.edition.key,
+            played_on=game_form.cleaned_data["played_on"],
+            played_time=game_form.cleaned_data.get("played_time"),
+            place=game_form.cleaned_data.get("place", ""),
+            notes=game_form.cleaned_data.get("notes", ""),
+            details=game_form.details(),
+            participants=[
+                services.ParticipantInput(
+                    player_id=form.cleaned_data["player"],
+                    seat=form.cleaned_data["seat"],
+                    result=result,
+                )
+                for form, result in zip(seat_forms, results, strict=True)
+            ],
+        )
+    except ValidationError as exc:
+        _place_errors(exc.message_dict, game_form, seat_forms, problems)
+        context.pop("preview")
+        return _failed(request, context, problems, game_form, seat_forms)
+    messages.success(request, "Game saved and ratings updated.")
+    return redirect("league:game", slug=league.slug, game_id=game.pk)

@@ -85,3 +85,20 @@ def test_challenge_api_takes_options(client_for):
         format="json")
     assert response.status_code == 400
     assert "incomplete" in json.dumps(response.json())
+
+
+def test_manage_py_play_takes_expansion_options(tmp_path):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("play", "random", "random", "random", "random", "random", "--seed", "1",
+                 "--option", "edition=box-of-treats-placeholder", "--log-dir", str(tmp_path),
+                 stdout=out)
+    assert "seat 4 random" in out.getvalue()
+    out = StringIO()
+    call_command("play", "greedy", "cat-player", "--seed", "1", "--option",
+                 "edition=box-of-treats-placeholder", "--option", "solitaire=true",
+                 "--log-dir", str(tmp_path), stdout=out)
+    assert "seat 1 cat-player" in out.getvalue()

@@ -1,5 +1,8 @@
 """python manage.py play BOT_OR_BUILTIN... --seed N [--games K] [--game G] [--option K=V] [--sandbox MODE]
 
+Cat Lady expansion setups: ``--option edition=box-of-treats-placeholder`` (2-6 seats),
+``--option shared_goals=true``, ``--option solitaire=true`` with seats ``BOT cat-player``.
+
 Plays local matches through the same sandbox and runner the arena's workers use, so bot
 authors test exactly what the arena runs. A bot is a ``.py`` file; anything else names a
 built-in strategy. With ``--games K`` the seeds are N, N+1, ... N+K-1.
@@ -16,6 +19,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from arena.runner import BotSpec, BotSpecError, Limits, run_match
 from arena.sandbox import SandboxUnavailable, UnsafeSandboxWarning
+from engine.cards import load_edition
 from engine.errors import EngineError
 from engine.registry import supported_players
 
@@ -42,19 +46,25 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if options["games"] < 1:
             raise CommandError("--games must be at least 1")
-        try:
-            sizes = supported_players(options["game"])
-        except EngineError as exc:
-            raise CommandError(str(exc)) from None
-        if len(options["bots"]) not in sizes:
-            raise CommandError(f"{options['game']} seats {min(sizes)} to {max(sizes)} players; "
-                               f"{len(options['bots'])} given")
         game_options: dict[str, Any] = {}
         for item in options["option"]:
             key, sep, value = item.partition("=")
             if not sep or not key:
                 raise CommandError(f"--option {item!r} is not KEY=VALUE")
-            game_options[key] = int(value) if value.lstrip("-").isdigit() else value
+            if value in ("true", "false"):
+                game_options[key] = value == "true"
+            else:
+                game_options[key] = int(value) if value.lstrip("-").isdigit() else value
+        try:
+            sizes = supported_players(options["game"])
+            if options["game"] == "cat-lady" and "edition" in game_options:
+                # Another Cat Lady edition (Box of Treats: 2-6 players) has its own counts.
+                sizes = load_edition(str(game_options["edition"])).supported_players
+        except EngineError as exc:
+            raise CommandError(str(exc)) from None
+        if len(options["bots"]) not in sizes:
+            raise CommandError(f"{options['game']} seats {min(sizes)} to {max(sizes)} players; "
+                               f"{len(options['bots'])} given")
         if options["seed"] < 0:
             raise CommandError("--seed must be a non-negative integer")
         try:

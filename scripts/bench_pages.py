@@ -1,0 +1,268 @@
+#!/usr/bin/env python
+"""Time the league's web pages on the 100,000-game benchmark league (target: < 300 ms each).
+
+    .venv/bin/python scripts/bench_pages.py                 # build the data once, then reuse it
+    .venv/bin/python scripts/bench_pages.py --requests 20   # fewer requests per page
+    .venv/bin/python scripts/bench_pages.py --rebuild       # drop and build the data again
+
+The data is the league of scripts/bench_league.py (500 players, 100,000 Cat Lady games over four
+years, seasons per year), built with its `build_league` and rated by `services.ratings_rebuild`,
+in a PostgreSQL database of its own. BENCH_PAGES_DATABASE_URL names it (default
+postgres://postgres@127.0.0.1:5432/catleague_bench_pages); its name must contain "bench". The
+database is KEPT, so later runs reuse it (building takes a few minutes); --drop drops it at the end.
+
+Each page is requested through Django's test Client (the whole stack: middleware, view, selectors,
+template), as a visitor for the public pages and as a league member for the result form, after a
+few warm-up requests. It prints the median, p95 and max in milliseconds and the number of SQL
+queries per page, and exits 1 when a page's p95 is over the target. Timings are wall-clock on
+whatever machine runs this and are noisy on a shared box.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import re
+import sys
+import time
+import urllib.parse
+from collections.abc import Callable
+from pathlib import Path
+
+import psycopg
+from psycopg import sql
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import bench_league  # noqa: E402  (the data builder and the statistics helpers)
+
+DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/catleague_bench_pages"
+TARGET_MS = 300.0
+SLUG = "bench-club"
+
+
+def _database_exists(url: str) -> bool:
+    name = bench_league._database_name(url)
+    with psycopg.connect(bench_league._maintenance_url(url), autocommit=True) as conn:
+        return conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is not None
+
+
+def _create_database(url: str) -> None:
+    name = bench_league._database_name(url)
+    with psycopg.connect(bench_league._maintenance_url(url), autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def _existing_league(games: int):
+    """The benchmark league if this database already holds it, rated, at the requested size."""
+    from django.db.utils import ProgrammingError
+
+    from league.models import Game, League, PlayerRating
+
+    try:
+        league = League.objects.filter(slug=SLUG).first()
+    except ProgrammingError:  # not migrated yet
+        return None
+    if league is None:
+        return None
+    count = Game.objects.filter(league=league).count()
+    rated = PlayerRating.objects.filter(league=league).exists()
+    if count < games or not rated:
+        print(f"  the database holds {count:,} games (rated: {rated}); rebuilding")
+        return None
+    return league
+
+
+def _prepare(args: argparse.Namespace, url: str):
+    from django.core.management import call_command
+
+    from league import services
+    from league.models import Game, League
+
+    with bench_league.stopwatch("migrations"):
+        call_command("migrate", verbosity=0)
+    league = None if args.rebuild else _existing_league(args.games)
+    if league is not None:
+        print(f"  reusing {Game.objects.filter(league=league).count():,} games in {SLUG}")
+        return league
+    if League.objects.exists():
+        # Start from an empty database: drop and re-create it, then migrate again.
+        from django.db import connections
+
+        connections.close_all()
+        bench_league._recreate_database(url)
+        with bench_league.stopwatch("migrations (fresh database)"):
+            call_command("migrate", verbosity=0)
+    with bench_league.stopwatch(f"building {args.players} players and {args.games:,} games (COPY)"):
+        league, *_ = bench_league.build_league(
+            players_count=args.players, games_count=args.games, years=args.years, seed=args.seed
+        )
+    with bench_league.stopwatch("rating every game (services.ratings_rebuild)"):
+        services.ratings_rebuild(league=league)
+    bench_league.vacuum_analyze()
+    return league
+
+
+def _member_client(league):
+    """A logged-in client for a member of the league (one of the benchmark players)."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from league.models import Player
+
+    player = Player.objects.filter(memberships__league=league).order_by("pk").first()
+    user = player.user
+    if user is None:
+        user = get_user_model().objects.create_user(f"bench-member-{player.pk}", password=None)
+        player.user = user
+        player.save(update_fields=["user"])
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _time(client, urls: Callable[[int], str], count: int, *, warm_up: int = 3, post=None) -> list[float]:
+    for index in range(warm_up):
+        client.get(urls(index)) if post is None else client.post(urls(index), post(index))
+    seconds = []
+    for index in range(count):
+        url = urls(index)
+        start = time.perf_counter()
+        response = client.get(url) if post is None else client.post(url, post(index))
+        seconds.append(time.perf_counter() - start)
+        if response.status_code != 200:
+            raise SystemExit(f"bench_pages: {url} answered {response.status_code}")
+    return seconds
+
+
+def _queries(client, url: str, data=None) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        client.get(url) if data is None else client.post(url, data)
+    return len(captured.captured_queries)
+
+
+def run(args: argparse.Namespace, url: str) -> int:
+    from django.test import Client
+
+    from league.models import Game, Participant, Player, PlayerRating, Season
+
+    print(f"Catleague page benchmark, {time.strftime('%Y-%m-%d %H:%M')}")
+    print(f"  python {platform.python_version()}, {platform.system()} {platform.machine()}, "
+          f"{os.cpu_count()} CPUs, database {bench_league._database_name(url)}")
+    league = _prepare(args, url)
+    games = Game.objects.filter(league=league)
+    print(f"  {games.count():,} games, {Participant.objects.filter(game__league=league).count():,} "
+          f"participants, {PlayerRating.objects.filter(league=league).count()} rated players")
+
+    rng = random.Random(args.seed)
+    game_ids = list(games.order_by("?").values_list("pk", flat=True)[: args.requests + 10])
+    player_ids = list(
+        Player.objects.filter(ratings__league=league).order_by("?").values_list("pk", flat=True)[
+            : args.requests + 10
+        ]
+    )
+    # The most recent full season: a year of about 25,000 games.
+    seasons = list(Season.objects.filter(league=league).order_by("-starts_on"))
+    season = max(seasons, key=lambda s: games.filter(season=s).count())
+    season_games = games.filter(season=season).count()
+    visitor = Client()
+    member = _member_client(league)
+    entry = f"/games/new/?league={SLUG}&edition=base&players=4&mode=cards:base"
+    totals = f"/games/new/?league={SLUG}&edition=base&players=4&mode=totals"
+    member_ids = list(
+        Player.objects.filter(memberships__league=league).order_by("pk").values_list("pk", flat=True)[:4]
+    )
+
+    def cards_preview(index: int) -> dict:
+        # A realistic end of game: each player's few cats and food, scored by the engine.
+        hands = [["Bronte", "Bell"], ["Sox", "Zeus"], ["Keaton", "Lily"], ["Pumpkin", "Shadow"]]
+        data = {"played_on": time.strftime("%Y-%m-%d"), "action": "preview"}
+        for seat, (player_id, cats) in enumerate(zip(member_ids, hands, strict=True), start=1):
+            data |= {f"seat{seat}-player": player_id, f"seat{seat}-seat": seat,
+                     f"seat{seat}-cats": cats, f"seat{seat}-food_tuna": rng.randint(0, 3),
+                     f"seat{seat}-food_milk": rng.randint(0, 3),
+                     f"seat{seat}-food_chicken": rng.randint(0, 3),
+                     f"seat{seat}-costumes": rng.randint(0, 2)}
+        return data
+
+    pages: list[tuple[str, Callable[[int], str], object, object]] = [
+        ("home", lambda i: "/", visitor, None),
+        ("leagues", lambda i: "/leagues/", visitor, None),
+        ("league standings", lambda i: f"/leagues/{SLUG}/", visitor, None),
+        (f"season standings ({season.name}, {season_games:,} games)",
+         lambda i: f"/leagues/{SLUG}/?season={season.pk}", visitor, None),
+        ("league games, page 200", lambda i: f"/leagues/{SLUG}/?page=200", visitor, None),
+        ("game", lambda i: f"/leagues/{SLUG}/games/{game_ids[i % len(game_ids)]}/", visitor, None),
+        ("player (all leagues)", lambda i: f"/players/{player_ids[i % len(player_ids)]}/", visitor, None),
+        ("player, games page 10",
+         lambda i: f"/players/{player_ids[i % len(player_ids)]}/?league={SLUG}&page=10", visitor, None),
+        ("result form: setup step", lambda i: "/games/new/", member, None),
+        ("result form: Cat Lady cards, 4 players", lambda i: entry, member, None),
+        ("result form: totals, 4 players", lambda i: totals, member, None),
+        ("result form: preview scored by the engine", lambda i: entry, member, cards_preview),
+    ]
+    print()
+    print(f"  {'page':<52} {'n':>4} {'median':>8} {'p95':>8} {'max':>8} {'queries':>8}")
+    ok = True
+    rows = []
+    for label, urls, client, post in pages:
+        seconds = _time(client, urls, args.requests, post=post)
+        stats = bench_league.summary_ms(seconds)
+        queries = _queries(client, urls(0), post(0) if post else None)
+        verdict = "ok" if stats["p95"] < TARGET_MS else "OVER"
+        ok &= verdict == "ok"
+        rows.append((label, stats, queries, verdict))
+        print(f"  {label:<52} {stats['n']:>4} {stats['median']:>6.0f}ms {stats['p95']:>6.0f}ms "
+              f"{stats['max']:>6.0f}ms {queries:>8}  {verdict}", flush=True)
+    print()
+    print(f"  target: p95 < {TARGET_MS:.0f} ms per page: {'met' if ok else 'NOT met'}")
+    if args.markdown:
+        print()
+        print("| Page | n | Median | p95 | Max | Queries |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for label, stats, queries, _ in rows:
+            print(f"| {label} | {stats['n']} | {stats['median']:.0f} ms | {stats['p95']:.0f} ms | "
+                  f"{stats['max']:.0f} ms | {queries} |")
+    return 0 if ok else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=500)
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--years", type=int, default=4)
+    parser.add_argument("--requests", type=int, default=50, help="Timed requests per page")
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--rebuild", action="store_true", help="Build the data again")
+    parser.add_argument("--drop", action="store_true", help="Drop the database at the end")
+    parser.add_argument("--markdown", action="store_true", help="Also print a Markdown table")
+    args = parser.parse_args()
+
+    url = os.environ.get("BENCH_PAGES_DATABASE_URL", DEFAULT_URL)
+    if not re.search(r"bench", urllib.parse.urlsplit(url).path):
+        sys.exit("bench_pages: the database name must contain 'bench'")
+    bench_league._database_name(url)  # refuses protected names
+    if not _database_exists(url):
+        _create_database(url)
+    os.environ["DATABASE_URL"] = url
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,localhost")
+    import django
+
+    django.setup()
+    try:
+        return run(args, url)
+    finally:
+        if args.drop:
+            bench_league._drop_database(url)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
