@@ -136,7 +136,9 @@ def ladder_summaries(*, top: int = 5, with_bots_only: bool = False) -> list[Ladd
     )
     return [
         LadderSummary(
-            ladder=ladder, rows=ladder_standings(ladder, limit=top), bots=counts.get(ladder.pk, 0)
+            ladder=ladder,
+            rows=ladder_standings(ladder, limit=top) if counts.get(ladder.pk) else [],
+            bots=counts.get(ladder.pk, 0),
         )
         for ladder in Ladder.objects.filter(active=True)
         if counts.get(ladder.pk) or not with_bots_only
