@@ -388,3 +388,33 @@ def test_player_page_lists_the_opponents_met_most_then_all_on_request(client, le
     everyone = text(client.get(f"/players/{mia.pk}/?opponents=all"))
     everyone = everyone[everyone.index("Head to head") :]
     assert "Olive 1" in everyone and "Pat 1" in everyone and "Show all" not in everyone
+
+
+def test_season_standings_are_the_same_by_array_aggregates_and_by_window_functions(
+    league, players, users, monkeypatch
+):
+    """PostgreSQL reads a season's first and last ratings with ordered array aggregates; other
+    databases with window functions. Both give the same standings."""
+    from types import SimpleNamespace
+
+    spring = services.season_create(
+        league=league, name="Spring", starts_on=dt.date(2026, 3, 1), ends_on=dt.date(2026, 5, 31),
+        by=users["olive"],
+    )
+    mia, ned, pat, olive = (players[n] for n in ("mia", "ned", "pat", "olive"))
+    record(league, users["olive"], dt.date(2026, 2, 1), (mia, 30, 5), (ned, 2, 1))
+    record(league, users["olive"], dt.date(2026, 3, 5), (ned, 30, 5), (mia, 20, 1), (pat, 3, 0))
+    record(league, users["olive"], dt.date(2026, 3, 5), (pat, 30, 5), (olive, 20, 1), played_time=dt.time(9))
+    record(league, users["olive"], dt.date(2026, 4, 1), (mia, 30, 5), (pat, 30, 4))
+    services.game_record(
+        league=league, logged_by=users["olive"], played_on=dt.date(2026, 4, 2), edition="solitaire",
+        details={"cat_player_vp": 20},
+        participants=[services.ParticipantInput(player_id=olive.pk, result={"total_vp": 25})],
+    )
+    from league.selectors import _standings
+
+    by_arrays = _standings(league=league, season=spring)
+    monkeypatch.setattr(selectors, "connection", SimpleNamespace(vendor="sqlite"))
+    by_window = _standings(league=league, season=spring)
+    assert by_arrays == by_window
+    assert {r.player_name: r.games_played for r in by_arrays} == {"Mia": 2, "Ned": 1, "Pat": 3, "Olive": 2}

@@ -418,3 +418,33 @@ def test_service_errors_are_placed_beside_their_fields():
         "In the future."
     ]
     assert problems.messages == ["Spring runs from 1 Mar to 31 May.", "Too many players."]
+
+
+def test_a_cantankerous_cats_game_is_logged_from_its_catalogue_fields(client, players, users):
+    friday = services.league_create(
+        name="Friday", slug="friday", game="cantankerous-cats", by=users["olive"]
+    )
+    for name in ("mia", "ned"):
+        services.member_add(league=friday, player=players[name], by=users["olive"])
+    client.force_login(users["mia"])
+    url = "/games/new/?league=friday&edition=standard&players=2&mode=totals"
+    html = page(client.get(url))
+    assert 'name="seat1-winner"' in html and 'name="seat1-win_type"' in html
+    assert "calculator" not in html
+    data = {
+        "played_on": DAY,
+        "seat1-player": players["mia"].pk, "seat1-seat": 1, "seat1-mischief_points": 4,
+        "seat2-player": players["ned"].pk, "seat2-seat": 2, "seat2-mischief_points": 9,
+        "seat2-winner": "on",
+    }
+    html = page(client.post(url, {**data, "action": "preview"}))
+    assert field_errors(html, "id_seat2-win_type") == ["Say how the winner won."]
+    data["seat2-win_type"] = "nine_mischief"
+    digest = previewed(client, url, data)
+    response = client.post(url, {**data, "action": "save", "previewed": digest})
+    game = Game.objects.get(league=friday)
+    assert response.status_code == 302
+    assert [(p.player.name, p.rank, p.score) for p in game.participants.order_by("rank")] == [
+        ("Ned", 1, 9), ("Mia", 2, 4)]
+    game_page = page(client.get(response["Location"]))
+    assert "Mischief points" in game_page and "How they won: nine mischief" in game_page
