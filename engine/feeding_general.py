@@ -278,6 +278,8 @@ class _Search:
             c.spec.ability in _TYPE_SENSITIVE for c in self.cats)
         self.options: list[Option] = []
         self.leftovers: dict[tuple[tuple[int, ...], int], dict[str, int]] = {}
+        self.treat_choices: dict[tuple[int, ...], list[tuple[_Cat, ...]]] = {}
+        self.eaten_plates: dict[Plate, Plate] = {}
         self.counts_colours = any(c.spec.ability in ("per_colour_fed", "colour_sets")
                                   for c in self.cats)
 
@@ -426,6 +428,13 @@ class _Search:
         more hungry cats than treats, each different kind of cat is tried."""
         if self.treats >= len(hungry):
             return [tuple(hungry)]
+        key = tuple(c.index for c in hungry)
+        known = self.treat_choices.get(key)
+        if known is None:
+            known = self.treat_choices[key] = self._treat_choices_of(hungry)
+        return known
+
+    def _treat_choices_of(self, hungry: list[_Cat]) -> list[tuple[_Cat, ...]]:
         kinds: dict[tuple[object, ...], list[_Cat]] = {}
         for cat in hungry:
             spec = cat.spec
@@ -481,7 +490,7 @@ class _Search:
                      and c.index not in self.fixed]
         best: Option | None = None
         # Every plate not given "any food" eats the same in each allocation: build it once.
-        eating = [p if p.eaten else _eat(p, list(p.typed)) for p in plates]
+        eating = [p if p.eaten else self._eaten_as_typed(p) for p in plates]
         for allocation in self._allocations(fixed_any, rem, wild):
             final = list(eating)
             for (index, _), split in zip(fixed_any, allocation, strict=True):
@@ -497,6 +506,12 @@ class _Search:
                 break
         assert best is not None
         self._add(best)
+
+    def _eaten_as_typed(self, plate: Plate) -> Plate:
+        known = self.eaten_plates.get(plate)
+        if known is None:
+            known = self.eaten_plates[plate] = _eat(plate, list(plate.typed))
+        return known
 
     def _allocations(self, eaters: list[tuple[int, int]], rem: list[int],
                      wild: int) -> list[tuple[tuple[int, ...], ...]]:
@@ -809,9 +824,14 @@ def _cached(edition: Edition, holdings: Holdings) -> tuple[Option, ...]:
 
 def _splits(total: int, sizes: list[int]) -> list[tuple[int, ...]]:
     """Ways to take exactly ``total`` items from groups of the given sizes."""
+    return list(_splits_of(total, tuple(sizes)))
+
+
+@lru_cache(maxsize=4096)
+def _splits_of(total: int, sizes: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     if not sizes:
-        return [()] if total == 0 else []
-    result = []
+        return ((),) if total == 0 else ()
+    result: list[tuple[int, ...]] = []
     for k in range(min(total, sizes[0]), -1, -1):
-        result.extend((k, *rest) for rest in _splits(total - k, sizes[1:]))
-    return result
+        result.extend((k, *rest) for rest in _splits_of(total - k, sizes[1:]))
+    return tuple(result)
