@@ -125,8 +125,9 @@ def ladder_standings(ladder: Ladder, *, limit: int | None = None) -> list[Ladder
     return rows
 
 
-def ladder_summaries(*, top: int = 5) -> list[LadderSummary]:
-    """Each active ladder with its top bots and how many bots it ranks."""
+def ladder_summaries(*, top: int = 5, with_bots_only: bool = False) -> list[LadderSummary]:
+    """Each active ladder with its top bots and how many bots it ranks (only the ladders that
+    rank some bot, if asked)."""
     counts = dict(
         LadderEntry.objects.filter(version__status=BotVersion.Status.ACTIVE)
         .values_list("ladder")
@@ -135,9 +136,12 @@ def ladder_summaries(*, top: int = 5) -> list[LadderSummary]:
     )
     return [
         LadderSummary(
-            ladder=ladder, rows=ladder_standings(ladder, limit=top), bots=counts.get(ladder.pk, 0)
+            ladder=ladder,
+            rows=ladder_standings(ladder, limit=top) if counts.get(ladder.pk) else [],
+            bots=counts.get(ladder.pk, 0),
         )
         for ladder in Ladder.objects.filter(active=True)
+        if counts.get(ladder.pk) or not with_bots_only
     ]
 
 

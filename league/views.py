@@ -18,6 +18,7 @@ from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 
+from arena import selectors as arena_selectors
 from league import charts, result_entry, selectors, services
 from league.catalogue import ResultError, check_results
 from league.forms import GameForm, LeagueChoiceForm, SeatForm, Setup, SetupForm
@@ -43,6 +44,8 @@ def home(request):
         {
             "summaries": selectors.league_summaries(leagues=leagues),
             "recent": selectors.latest_games(leagues=leagues, limit=RECENT_ON_HOME),
+            "arena_ladders": arena_selectors.ladder_summaries(top=3, with_bots_only=True),
+            "arena_recent": arena_selectors.recent_matches(limit=5),
         },
     )
 

@@ -301,8 +301,9 @@
           ((line.axis === "row" && line.number === r) || (line.axis === "col" && line.number === c));
         var cell = key ? cardTile(key, fresh ? "cl-fresh" : "") :
           el("div", { cls: "cl-card cl-empty", text: "empty" });
-        cell.setAttribute("aria-label", "Row " + r + ", column " + c + ": " +
-          (key ? (data.meta.cards[key] || { name: key }).name : "empty") + (fresh ? " (just refilled)" : ""));
+        // Where the card lies, for screen readers (an aria-label on a plain div is not read).
+        cell.insertBefore(el("span", { cls: "visually-hidden", text: "Row " + r + ", column " + c + ": " }), cell.firstChild);
+        if (fresh) cell.appendChild(el("span", { cls: "visually-hidden", text: " (just refilled)" }));
         grid.appendChild(cell);
       }
     }

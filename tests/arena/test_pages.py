@@ -403,3 +403,15 @@ def test_long_ladders_are_paged_with_positions_from_the_whole_ladder(clients, ar
     second = clients[None].get(f"/arena/ladders/{ladder.pk}/?page=2").content.decode()
     positions = re.findall(r'<tr>\s*<td class="num">(\d+)</td>', second)
     assert positions == ["2"] and "Positions 2–2 of 2" in second and "Higher ranks" in second
+
+
+def test_site_home_shows_the_arena_ladders_with_bots_and_recent_matches(clients, arena):
+    html = clients[None].get("/").content.decode()
+    section = html[html.index('id="arena-heading"') :]
+    assert "Cat Lady, 2 players" in section and "Cantankerous" not in section
+    assert "/arena/bots/talky/" in section and "/arena/bots/steady/" in section
+    latest = (
+        Match.objects.filter(status="finished").exclude(kind="validation").latest("finished_at")
+    )
+    assert f'href="/arena/matches/{latest.pk}/"' in section
+    assert "css/arena.css" in html[: html.index("</head>")]

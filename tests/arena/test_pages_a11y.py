@@ -1,0 +1,119 @@
+"""Accessibility checks on every arena page (the same checks as the league's pages): one h1,
+landmarks, labelled controls, captioned tables with scoped headers, named charts, and
+invalid fields pointing to their messages."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from arena import services
+from arena.models import Match
+from tests.arena.test_pages import arena, clients  # noqa: F401  (fixtures)
+from tests.league.test_pages_a11y import parse
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
+
+
+@pytest.fixture
+def arena_pages(clients, arena, authors, django_capture_on_commit_callbacks):  # noqa: F811
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = services.tournament_start(
+            name="Cup",
+            organiser=authors["bob"],
+            format="round_robin",
+            table_size=2,
+            seed=2,
+            entrants=[arena["talky"].active_version, arena["steady"].active_version],
+            final_size=2,
+        )
+    match = arena["challenge"]
+    ladder = arena["ladder"]
+    public = [
+        "/",
+        "/arena/",
+        f"/arena/ladders/{ladder.pk}/",
+        "/arena/bots/steady/",
+        "/arena/matches/",
+        f"/arena/matches/{match.pk}/",
+        f"/arena/tournaments/{tournament.pk}/",
+    ]
+    owner = [
+        "/arena/bots/talky/",
+        "/arena/bots/talky/v1/source/",
+        "/arena/bots/new/",
+        f"/arena/matches/{match.pk}/",
+    ]
+
+    def fetch():
+        for url in public:
+            yield url, clients[None].get(url)
+        for url in owner:
+            yield f"{url} (owner)", clients["ada"].get(url)
+        yield (
+            "refused upload",
+            clients["ada"].post(
+                "/arena/bots/talky/", {"file": SimpleUploadedFile("x.py", b"def choose(:\n")}
+            ),
+        )
+        yield (
+            "refused new bot",
+            clients["ada"].post(
+                "/arena/bots/new/",
+                {"name": "bad name!", "file": SimpleUploadedFile("x.py", b"\xff")},
+            ),
+        )
+
+    assert Match.objects.filter(tournament=tournament).exists()
+    return fetch
+
+
+def test_every_arena_page_has_landmarks_one_h1_and_the_skip_link_first(arena_pages):
+    for url, response in arena_pages():
+        page = parse(response)
+        assert page.all("html")[0].get("lang") == "en", url
+        assert page.all("header") and page.all("main") and page.all("footer"), url
+        assert len(page.all("h1")) == 1, url
+        assert page.all("a")[0].get("href") == "#content", url
+
+
+def test_every_arena_form_control_has_a_label(arena_pages):
+    for url, response in arena_pages():
+        page = parse(response)
+        for tag in ("input", "select", "textarea"):
+            for attrs in page.all(tag):
+                if attrs.get("type") in ("hidden", "submit"):
+                    continue
+                labelled = (
+                    attrs.get("id") in page.label_for
+                    or attrs.get("id") in page.wrapped_inputs
+                    or attrs.get("aria-label")
+                )
+                assert labelled, f"{url}: unlabelled {tag} {attrs.get('name')}"
+
+
+def test_every_arena_table_has_a_caption_and_scoped_headers(arena_pages):
+    for url, response in arena_pages():
+        for table in parse(response).tables:
+            assert table["caption"] or table["aria"], f"{url}: a table without a caption"
+            assert table["th"] and all(scope in ("col", "row") for scope in table["th"]), url
+
+
+def test_arena_charts_are_named_and_refused_fields_point_to_their_messages(arena_pages):
+    refused = []
+    for url, response in arena_pages():
+        page = parse(response)
+        ids = {attrs.get("id") for _, attrs in page.tags}
+        for svg in page.all("svg"):
+            if svg.get("aria-hidden") != "true":
+                assert svg.get("role") == "img" and svg.get("aria-labelledby"), url
+                assert all(ref in ids for ref in svg["aria-labelledby"].split()), url
+        if url.startswith("refused"):
+            assert response.status_code == 400
+            invalid = [a for a in page.all("input") if a.get("aria-invalid") == "true"]
+            assert invalid, url
+            for attrs in invalid:
+                described = attrs.get("aria-describedby", "").split()
+                assert any(ref.endswith("_error") and ref in ids for ref in described), url
+            refused.append(url)
+    assert len(refused) == 2
