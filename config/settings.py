@@ -86,6 +86,19 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Season standings are cached (keyed by the league's latest change, so never stale). The
+# default cache is per process; with several web processes set CACHE_URL to a Redis URL so
+# they share it.
+_cache_url = env_str("CACHE_URL", "")
+if _cache_url and not _cache_url.startswith(("redis://", "rediss://")):
+    raise ImproperlyConfigured(f"CACHE_URL must be a redis:// URL, not {_cache_url!r}")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url,
+                "KEY_PREFIX": "catleague"}
+    if _cache_url
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},

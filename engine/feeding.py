@@ -86,8 +86,11 @@ class _Cat:
     hi: int | None = None
     choices: tuple[int, ...] = ()  # food type indices a chosen-type cat may eat
     per_food_vp: int = 0
+    add_convert: int = 0  # wilds this cat's feeding brings (Moonbeam)
+    meal: Meal | None = None  # a fixed eater's only meal
 
 
+@lru_cache(maxsize=8192)
 def _compile(cat: CatSpec, index: int, edition: Edition) -> _Cat:
     foods = edition.foods
     colour_mask = sum(1 << edition.colours.index(c) for c in cat.colours)
@@ -109,7 +112,9 @@ def _compile(cat: CatSpec, index: int, edition: Edition) -> _Cat:
         return _Cat(index, _CHOICE, tuple(needs), base_vp, colour_mask, cat.ability, params,
                     lo=int(str(params["amount"])), hi=int(str(params["amount"])),
                     choices=tuple(foods.index(f) for f in allowed))
-    return _Cat(index, _FIXED, tuple(needs), base_vp, colour_mask, cat.ability, params)
+    add_convert = int(str(params["count"])) if cat.ability == "food_as_wild" else 0
+    return _Cat(index, _FIXED, tuple(needs), base_vp, colour_mask, cat.ability, params,
+                add_convert=add_convert, meal=Meal(tuple(needs)))
 
 
 def _feasible(demand: Sequence[int], have: Sequence[int], wild: int, convert: int) -> bool:
@@ -184,6 +189,51 @@ def _completions(start: int, masks: tuple[int, ...], full: int) -> tuple[tuple[i
     return tuple(found)
 
 
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """The parts of a search that depend only on the cats (cached per list of cats).
+
+    ``twin[d]``: depth of an earlier plain cat with the same needs that is worth at least as
+    much (and, if any ability looks at colours, has the same colours). Feeding the cat at
+    depth ``d`` while that one goes hungry is never better than swapping them, so it is
+    skipped.
+    """
+
+    cats: tuple[_Cat, ...]
+    searched: tuple[_Cat, ...]  # in search order, "any food" eaters left out
+    eaters_any: tuple[_Cat, ...]
+    twin: tuple[int, ...]
+    count_colours: bool  # an ability counts fed cats of a colour
+
+
+@lru_cache(maxsize=4096)
+def _layout(edition: Edition, cats: tuple[CatSpec, ...]) -> _Layout:
+    compiled = tuple(_compile(c, i, edition) for i, c in enumerate(cats))
+
+    # Search order: wild-makers first (they change what is feasible for everyone after),
+    # then fixed eaters, chosen-type eaters, one-type ranges; "any food" eaters at the end.
+    # Plain cats with the same needs come together, the most valuable first.
+    def order(c: _Cat) -> tuple[int, tuple[int, ...], int, int]:
+        first = 0 if c.ability == "food_as_wild" else 1
+        group = first if c.model == _FIXED else 2 + c.model
+        return (group, c.needs if c.ability is None else (), -c.vp, c.index)
+
+    ordered = sorted(compiled, key=order)
+    searched = tuple(c for c in ordered if c.model != _ANY)
+    colour_blind = not any(c.ability in ("per_colour_fed", "colour_sets") for c in compiled)
+    twin = [-1] * len(searched)
+    for d, cat in enumerate(searched):
+        if d and cat.ability is None and cat.model == _FIXED:
+            prev = searched[d - 1]
+            if (prev.ability is None and prev.model == _FIXED and prev.needs == cat.needs
+                    and prev.vp >= cat.vp
+                    and (colour_blind or prev.colour_mask == cat.colour_mask)):
+                twin[d] = d - 1
+    return _Layout(compiled, searched, tuple(c for c in ordered if c.model == _ANY),
+                   tuple(twin), any(c.ability == "per_colour_fed" for c in compiled))
+
+
+
 class _Search:
     """Depth-first search over one player's meals (see the module docstring)."""
 
@@ -194,35 +244,18 @@ class _Search:
         self.have = tuple(food.get(f, 0) for f in self.foods)
         self.wild = food.get("wild", 0)
         self.total = sum(self.have) + self.wild
-        self.cats = [_compile(c, i, edition) for i, c in enumerate(cats)]
+        layout = _layout(edition, tuple(cats))
+        self.cats = layout.cats
         self.catnip_cards = catnip
         self.toys = toys
         self.costumes = costumes
         self.macak_optional = macak_optional
         self.scoring = edition.scoring
         self.full_mask = (1 << len(edition.colours)) - 1
-        # Search order: wild-makers first (they change what is feasible for everyone after),
-        # then fixed eaters, chosen-type eaters, one-type ranges; "any food" eaters at the end.
-        # Plain cats with the same needs come together, the most valuable first.
-        def order(c: _Cat) -> tuple[int, tuple[int, ...], int, int]:
-            first = 0 if c.ability == "food_as_wild" else 1
-            group = first if c.model == _FIXED else 2 + c.model
-            return (group, c.needs if c.ability is None else (), -c.vp, c.index)
-        self.order = sorted(self.cats, key=order)
-        self.searched = [c for c in self.order if c.model != _ANY]
-        # twin[d]: depth of an earlier plain cat with the same needs that is worth at least as
-        # much (and, if any ability looks at colours, has the same colours). Feeding this cat
-        # while that one goes hungry is never better than swapping them, so it is skipped.
-        colour_blind = not any(c.ability in ("per_colour_fed", "colour_sets") for c in self.cats)
-        self.twin = [-1] * len(self.searched)
-        for d, cat in enumerate(self.searched):
-            if d and cat.ability is None and cat.model == _FIXED:
-                prev = self.searched[d - 1]
-                if (prev.ability is None and prev.model == _FIXED and prev.needs == cat.needs
-                        and prev.vp >= cat.vp
-                        and (colour_blind or prev.colour_mask == cat.colour_mask)):
-                    self.twin[d] = d - 1
-        self.eaters_any = [c for c in self.order if c.model == _ANY]
+        self.searched = layout.searched
+        self.twin = layout.twin
+        self.eaters_any = layout.eaters_any
+        self.count_colours = layout.count_colours
         self.monotone = self._is_monotone()
         # Maximal plans only, and the pruning that relies on it, need more than monotone VP: an
         # "any food" eater (Cow) turns a hungry cat's food into VP, so with one present a plan
@@ -261,8 +294,133 @@ class _Search:
 
     def run(self) -> list[FeedingOption]:
         n = len(self.cats)
-        self._dfs(0, [0] * len(self.foods), [None] * n, 0)
+        if len(self.foods) == 3:
+            self._prepare_three()
+            self._dfs3(0, 0, 0, 0, [None] * n, 0)
+        else:
+            self._dfs(0, [0] * len(self.foods), [None] * n, 0)
         return self.options
+
+    # --- the same search, unrolled for three food types (every edition so far) -------------
+    # Same order, same pruning, same leaves as _dfs/_leaf/_maximal: only the arithmetic is
+    # written out, so the chosen plans are identical (tests/engine/test_feeding_differential).
+
+    def _prepare_three(self) -> None:
+        self.h0, self.h1, self.h2 = self.have
+        self.later3 = [tuple(s) for s in self.suffix]
+        self.meal_cache: dict[tuple[int, int], Meal] = {}
+
+    def _fits3(self, x0: int, x1: int, x2: int, convert: int) -> bool:
+        """``_feasible`` for three food types."""
+        h0 = self.h0
+        h1 = self.h1
+        h2 = self.h2
+        short = spare = 0
+        if x0 > h0:
+            short = x0 - h0
+        else:
+            spare = h0 - x0
+        if x1 > h1:
+            short += x1 - h1
+        else:
+            spare += h1 - x1
+        if x2 > h2:
+            short += x2 - h2
+        else:
+            spare += h2 - x2
+        wild = self.wild
+        return short <= wild or short <= wild + (convert if convert < spare else spare)
+
+    def _meal3(self, t: int, amount: int) -> Meal:
+        meal = self.meal_cache.get((t, amount))
+        if meal is None:
+            amounts = [0, 0, 0]
+            amounts[t] = amount
+            meal = self.meal_cache[(t, amount)] = Meal(tuple(amounts))
+        return meal
+
+    def _dfs3(self, depth: int, d0: int, d1: int, d2: int, meals: list[Meal | None],
+              convert: int) -> None:
+        searched = self.searched
+        if depth == len(searched):
+            if self.maximal_only and not self._maximal3(d0, d1, d2, meals, convert):
+                return
+            self._leaf_plan([d0, d1, d2], meals, convert)
+            return
+        cat = searched[depth]
+        i = cat.index
+        fits = self._fits3
+        if cat.model == _FIXED:
+            add_convert = cat.add_convert
+            n0, n1, n2 = cat.needs
+            t0 = d0 + n0
+            t1 = d1 + n1
+            t2 = d2 + n2
+            twin = self.twin[depth]
+            if twin >= 0 and meals[searched[twin].index] is None:
+                pass  # its twin went hungry: feeding this one instead is a mirror image
+            elif fits(t0, t1, t2, convert + add_convert):
+                meals[i] = cat.meal
+                self._dfs3(depth + 1, t0, t1, t2, meals, convert + add_convert)
+                meals[i] = None
+                if self.maximal_only:
+                    l0, l1, l2 = self.later3[depth + 1]
+                    if fits(t0 + l0, t1 + l1, t2 + l2, convert + add_convert):
+                        return  # hungry here is never maximal, whatever the later cats eat
+        else:
+            hi = cat.hi if cat.hi is not None else self.total
+            # The last cat searched, eating a range of one type: with maximal plans only, a
+            # smaller amount than the largest that fits is never maximal (one more fits), so
+            # the old search's leaves below it were all rejected. Skip them.
+            largest_only = (self.maximal_only and cat.model == _ONE_TYPE and cat.lo >= 1
+                            and depth == len(searched) - 1)
+            for t in cat.choices:
+                for amount in range(hi, cat.lo - 1, -1):
+                    x0 = d0 + amount if t == 0 else d0
+                    x1 = d1 + amount if t == 1 else d1
+                    x2 = d2 + amount if t == 2 else d2
+                    if fits(x0, x1, x2, convert):
+                        meals[i] = self._meal3(t, amount)
+                        self._dfs3(depth + 1, x0, x1, x2, meals, convert)
+                        meals[i] = None
+                        if largest_only:
+                            break
+            if self.maximal_only:
+                l0, l1, l2 = self.later3[depth + 1]
+                lo = cat.lo
+                for t in cat.choices:
+                    if fits(d0 + l0 + (lo if t == 0 else 0), d1 + l1 + (lo if t == 1 else 0),
+                            d2 + l2 + (lo if t == 2 else 0), convert):
+                        return  # hungry here is never maximal
+        self._dfs3(depth + 1, d0, d1, d2, meals, convert)
+
+    def _maximal3(self, d0: int, d1: int, d2: int, meals: list[Meal | None],
+                  convert: int) -> bool:
+        fits = self._fits3
+        for cat in self.searched:
+            meal = meals[cat.index]
+            if cat.model == _FIXED:
+                if meal is None:
+                    n0, n1, n2 = cat.needs
+                    if fits(d0 + n0, d1 + n1, d2 + n2, convert + cat.add_convert):
+                        return False
+                continue
+            if meal is not None:
+                if cat.model != _ONE_TYPE:
+                    continue
+                amount = max(meal.amounts)
+                if cat.hi is not None and amount >= cat.hi:
+                    continue
+                types: Sequence[int] = (meal.amounts.index(amount),)
+                step = 1
+            else:
+                types = cat.choices
+                step = cat.lo
+            for t in types:
+                if fits(d0 + step if t == 0 else d0, d1 + step if t == 1 else d1,
+                        d2 + step if t == 2 else d2, convert):
+                    return False
+        return True
 
     def _dfs(self, depth: int, demand: list[int], meals: list[Meal | None], convert: int) -> None:
         if depth == len(self.searched):
@@ -272,7 +430,7 @@ class _Search:
         i = cat.index
         later = self.suffix[depth + 1]
         if cat.model == _FIXED:
-            add_convert = int(str(cat.params["count"])) if cat.ability == "food_as_wild" else 0
+            add_convert = cat.add_convert
             trial = [d + n for d, n in zip(demand, cat.needs, strict=True)]
             twin = self.twin[depth]
             if twin >= 0 and meals[self.searched[twin].index] is None:
@@ -309,6 +467,11 @@ class _Search:
         left = self.total - eaten
         if self.maximal_only and not self._maximal(demand, meals, convert, left):
             return
+        self._leaf_plan(demand, meals, convert)
+
+    def _leaf_plan(self, demand: list[int], meals: list[Meal | None], convert: int) -> None:
+        """Evaluate a complete plan of the searched cats (with each "any food" choice)."""
+        left = self.total - sum(demand)
         any_cats = self.eaters_any
         if not any_cats:
             self._evaluate(meals, demand, convert, left, 0)
@@ -365,10 +528,11 @@ class _Search:
         fed = [c for c in cats if meals[c.index] is not None]
         n_fed = len(fed)
         colour_count = [0] * len(self.edition.colours)
-        for c in fed:
-            for k in range(len(colour_count)):
-                if c.colour_mask >> k & 1:
-                    colour_count[k] += 1
+        if self.count_colours:
+            for c in fed:
+                for k in range(len(colour_count)):
+                    if c.colour_mask >> k & 1:
+                        colour_count[k] += 1
         any_fed = [c for c in fed if c.model == _ANY]
         # how much each "any food" cat eats: minimums first, then the rest in order
         share: dict[int, int] = {c.index: c.lo for c in any_fed}
@@ -387,6 +551,9 @@ class _Search:
         for c in fed:
             vp = c.vp
             ability = c.ability
+            if ability is None:
+                cat_vp[c.index] = vp
+                continue
             p = c.params
             if ability == "per_colour_fed":
                 colour = self.edition.colours.index(p["colour"])  # type: ignore[arg-type]
@@ -436,6 +603,11 @@ class _Search:
                 best_catnip = with_extra
                 catnip += catnip_extra
         total = sum(cat_vp) + best_catnip
+        for old in self.options:
+            # what _add would refuse, checked before the option is built
+            if (old.fed >= n_fed and old.leftover <= leftover and old.vp >= total
+                    and old.vp + old.bonus >= total + bonus):
+                return
         option = FeedingOption(
             vp=total, fed=n_fed, leftover=leftover, bonus=bonus, meals=tuple(final_meals),
             catnip=catnip, cat_vp=tuple(cat_vp), bonus_cat=bonus_cat,

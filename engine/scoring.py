@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Literal
 
-from engine.cards import CardKind, Edition, normalise_name
+from engine.cards import CardKind, CatSpec, Edition, normalise_name
 from engine.errors import ScoreInputError
 from engine.feeding import FeedingOption, allocate_tokens, feeding_options
 
@@ -251,7 +251,7 @@ def score_game(tableaux: Sequence[Tableau], *, edition: Edition,
     if needs_general_scoring(edition, tableaux, goals):
         return score_general(tableaux, edition=edition, rules=rules, grid=grid, goals=goals)
     consts = edition.scoring
-    cats = [tuple(edition.cat(name) for name in t.cats) for t in tableaux]
+    cats = [_cat_specs(edition, tuple(t.cats)) for t in tableaux]
     options: list[tuple[FeedingOption, ...]] = []
     for t, player_cats in zip(tableaux, cats, strict=True):
         options.append(feeding_options(
@@ -301,6 +301,12 @@ def score_game(tableaux: Sequence[Tableau], *, edition: Edition,
     winners = tuple(i for i, p in enumerate(players) if p.rank == 1)
     return GameScore(players=tuple(players), winners=winners, edition=edition.name,
                      edition_version=edition.version, rules=rules, feeding_settled=settled)
+
+
+@lru_cache(maxsize=8192)
+def _cat_specs(edition: Edition, names: tuple[str, ...]) -> tuple[CatSpec, ...]:
+    """The cards behind a tableau's cat names (cached: bots score the same tableaux often)."""
+    return tuple(edition.cat(name) for name in names)
 
 
 def _penalised(chosen: Sequence[FeedingOption], rules: ScoringRules) -> list[bool]:

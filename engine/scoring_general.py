@@ -22,9 +22,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from engine.cards import BoxRequirement, CardKind, Edition, Goal, normalise_name
+from engine.cards import BoxRequirement, CardKind, CatSpec, Edition, Goal, normalise_name
 from engine.errors import ScoreInputError
 from engine.feeding_general import FED, HUNGRY, TREAT, Holdings, Option, options_for
 
@@ -72,12 +73,24 @@ def edition_is_expansion(edition: Edition) -> bool:
 
 # --- from tableaux to holdings ---------------------------------------------------------------
 
-def _box_requirements(edition: Edition, names: Sequence[str]) -> tuple[BoxRequirement, ...]:
+@lru_cache(maxsize=64)
+def _boxes_by_name(edition: Edition) -> Mapping[str, BoxRequirement]:
     boxes = {}
     for card in edition.deck:
         if card.box is not None:
             boxes[normalise_name(card.name)] = card.box
             boxes[normalise_name(card.key)] = card.box
+    return boxes
+
+
+@lru_cache(maxsize=8192)
+def _spec(edition: Edition, name: str) -> CatSpec:
+    """``edition.cat(name)``, cached: scoring looks the same names up again and again."""
+    return edition.cat(name)
+
+
+def _box_requirements(edition: Edition, names: Sequence[str]) -> tuple[BoxRequirement, ...]:
+    boxes = _boxes_by_name(edition)
     result = []
     for name in names:
         box = boxes.get(normalise_name(name))
@@ -88,7 +101,7 @@ def _box_requirements(edition: Edition, names: Sequence[str]) -> tuple[BoxRequir
 
 
 def _holdings(t: Tableau, edition: Edition, extra_cards: Sequence[Any] = ()) -> Holdings:
-    cats = [edition.cat(name) for name in t.cats]
+    cats = [_spec(edition, name) for name in t.cats]
     food = {k: int(v) for k, v in t.food.items() if v}
     toys = [int(t.toys.get(k, 0)) for k in edition.toy_types]
     costumes, catnip, lost, sprays = t.costumes, t.catnip, t.lost_cats, t.spray_bottles
@@ -125,12 +138,13 @@ class _Choice:
 
 def _player_choices(t: Tableau, edition: Edition, grid: Sequence[Any]) -> list[_Choice]:
     choices = [_Choice(o) for o in options_for(_holdings(t, edition), edition)]
-    takers = [edition.cat(c) for c in t.cats if edition.cat(c).ability == "take_grid_cards"]
+    takers = [_spec(edition, c) for c in t.cats
+              if _spec(edition, c).ability == "take_grid_cards"]
     if not takers or not grid:
         return choices
     # Cards that are worth nothing at the end to this player are never worth taking: the
     # hand cards that need a turn to play (unless an ability counts them, as Mr. Zoe does).
-    discards = any(edition.cat(c).ability == "discard_for_vp" for c in t.cats)
+    discards = any(_spec(edition, c).ability == "discard_for_vp" for c in t.cats)
     useless = {CardKind.CAT_BRUSH, CardKind.LASER_POINTER, CardKind.SHOPPING_BAG}
     if not discards:
         useless |= {CardKind.SPRAY_BOTTLE, CardKind.LOST_CAT}
@@ -202,7 +216,7 @@ def _goal_stat(stat: str, option: Option, t: Tableau, edition: Edition) -> int:
     if stat == "fed_multicoloured_cats":
         return option.multicoloured_fed
     if stat == "cats":
-        return sum(edition.cat(c).cat_count for c in t.cats)
+        return sum(_spec(edition, c).cat_count for c in t.cats)
     if stat == "boxes":
         return len(t.boxes)
     if stat == "vp_tokens":
@@ -278,11 +292,12 @@ def _settle(choices: Sequence[Sequence[_Choice]], tableaux: Sequence[Tableau],
 
 
 def _scrappy(i: int, chosen: list[Option], tableaux: Sequence[Tableau],
-             edition: Edition) -> tuple[Option, str | None]:
-    """Scrappy's second feeding (step 3 of the module docstring)."""
+             edition: Edition, picked: Sequence[Any] = ()) -> tuple[Option, str | None]:
+    """Scrappy's second feeding (step 3 of the module docstring). ``picked``: the grid cards
+    a Choupette-like cat took, which are part of the player's holdings (and plates)."""
     t = tableaux[i]
     option = chosen[i]
-    holdings = _holdings(t, edition)
+    holdings = _holdings(t, edition, picked)
     scrappy = [k for k, c in enumerate(holdings.cats) if c.ability == "borrow_leftover"]
     if not any(option.plates[k].mode == FED for k in scrappy):
         return option, None
@@ -341,7 +356,8 @@ def score_general(tableaux: Sequence[Tableau], *, edition: Edition, rules: Scori
     picks = [choices[i][pick[i]].picks for i in range(len(tableaux))]
     penalty_leftovers = [o.leftover for o in chosen]
     for i in range(len(chosen)):
-        chosen[i], _ = _scrappy(i, chosen, tableaux, edition)
+        chosen[i], _ = _scrappy(i, chosen, tableaux, edition,
+                                _grid_by_name(grid_cards, picks[i]))
 
     s = edition.scoring
     has_boxes = CardKind.BOX in edition.kinds
@@ -399,7 +415,8 @@ def score_general(tableaux: Sequence[Tableau], *, edition: Edition, rules: Scori
                      edition_version=edition.version, rules=rules, feeding_settled=settled)
 
 
-def _grid_cards(edition: Edition, grid: Sequence[str]) -> list[Any]:
+@lru_cache(maxsize=64)
+def _grid_lookup(edition: Edition) -> Mapping[str, Any]:
     by_key: dict[str, Any] = {}
     for card in edition.deck:
         by_key.setdefault(normalise_name(card.key), card)
@@ -407,6 +424,11 @@ def _grid_cards(edition: Edition, grid: Sequence[str]) -> list[Any]:
     for stray in edition.strays:
         by_key.setdefault(normalise_name(stray.key), _StrayCard(stray))
         by_key.setdefault(normalise_name(stray.name), _StrayCard(stray))
+    return by_key
+
+
+def _grid_cards(edition: Edition, grid: Sequence[str]) -> list[Any]:
+    by_key = _grid_lookup(edition)
     cards = []
     for k, name in enumerate(grid):
         card = by_key.get(normalise_name(str(name)))

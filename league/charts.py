@@ -183,7 +183,7 @@ def _x_ticks(start: dt.datetime, end: dt.datetime, count: int) -> list[tuple[dt.
 def rating_chart(
     series: Sequence[Series],
     *,
-    width: int = 640,
+    width: int = 600,
     height: int = 280,
     title: str = "Rating history",
     max_points: int = 300,

@@ -506,3 +506,39 @@ def test_base_tableaux_score_the_same_through_either_scorer():
     general = score_general(tableaux, edition=BASE, rules=DEFAULT_RULES)
     assert [p.total for p in general.players] == [p.total for p in base.players]
     assert [p.breakdown for p in general.players] == [p.breakdown for p in base.players]
+
+
+def test_scrappy_borrowing_keeps_the_cats_choupette_took_from_the_grid():
+    # Found by the differential tests: Scrappy's second feeding rebuilt the holdings without
+    # the Grid Cat's picks (here Zeus), so the plates no longer matched the cats and scoring
+    # crashed. A position from a random 4-player placeholder game (seed 402, move 77).
+    def t(name, cats, food, toys, **kw):
+        return Tableau(name=name, cats=cats, food=food,
+                       toys=dict(zip(("mouse_toy", "cat_tower", "feather_wand",
+                                      "scratching_post", "yarn_ball"), toys, strict=True)), **kw)
+
+    tableaux = [
+        t("seat 0", ("Placeholder Grid Cat", "Sox", "Alvin", "Placeholder Costume Cat", "Jazz",
+                     "Placeholder Borrower Stray"),
+          {"chicken": 5, "tuna": 2, "milk": 5}, (0, 0, 1, 0, 0), costumes=4, catnip=2,
+          boxes=("Placeholder Orange Chicken Cat Box",)),
+        t("seat 1", ("Henrietta Van Weedle", "Chairman Meow", "Sparkle", "Lily",
+                     "Placeholder Gray Cat 2", "Keaton", "Placeholder One-Food Fan Stray"),
+          {"chicken": 2, "tuna": 3, "milk": 2, "wild": 1, "treat": 1}, (0, 1, 0, 1, 0),
+          catnip=2, vp_tokens=1, boxes=("Placeholder Gray Cat Box",), laser_pointers=1),
+        t("seat 2", ("Placeholder Any-Food Cat 2", "Pumpkin", "Snowflake", "Dinah"),
+          {"chicken": 6, "tuna": 6, "milk": 2, "wild": 1}, (2, 1, 0, 0, 1), costumes=2,
+          vp_tokens=2),
+        t("seat 3", ("Luna", "Shadow", "Gershon", "Placeholder Toy Cat", "Blackberry",
+                     "Placeholder Gray Cat 1", "Bronte", "Cooper", "Pablo Picatso", "Bell"),
+          {"chicken": 3, "tuna": 4, "milk": 1}, (0, 1, 2, 1, 1), costumes=2, vp_tokens=1,
+          lost_cats=1),
+    ]
+    grid = ("food/tuna-2", "ph/any-1", "cat/zeus", "lost-cat", "food/chicken-1",
+            "toy/scratching-post", "cat/chester", "food/wild", "catnip")
+    score = score_game(tableaux, edition=PH, validate=False, grid=grid)
+    seat0 = score.players[0]
+    assert "Placeholder Grid Cat takes Tuna x2 and Zeus from the grid" in seat0.choices
+    assert any(c.startswith("Scrappy: fed with seat 2's leftover") for c in seat0.choices)
+    assert [f.cat for f in seat0.feeding][-1] == "Zeus"
+    assert [p.total for p in score.players] == [33, 19, 22, 19]
