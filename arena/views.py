@@ -89,6 +89,7 @@ def bot_detail(request, name: str):
                 messages.success(request, f"Version {version.number} uploaded.")
                 return redirect("arena:bot", name=bot.name)
     versions = selectors.bot_versions(bot)
+    reports = selectors.owner_fault_reports(bot) if owner else []
     shown = bot.active_version or next(
         (v for v in versions if v.status == BotVersion.Status.RETIRED), None
     )
@@ -108,7 +109,8 @@ def bot_detail(request, name: str):
         ),
         "matches": selectors.bot_matches(bot),
         "form": form,
-        "fault_reports": selectors.owner_fault_reports(bot) if owner else [],
+        "fault_reports": reports,
+        "quiet_reports": sum(1 for r in reports if not r.faults and not r.stderr),
     }
     return render(request, "arena/bot.html", context, status=400 if form.errors else 200)
 

@@ -132,6 +132,8 @@ def current_status(page):
 def test_step_through_a_replay_with_buttons_and_keys(page, four_player_match):
     match = four_player_match
     moves = len(match.log["steps"])
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"/arena/matches/{match.pk}/")
     status = page.locator("#replay-status")
     expect(status).to_contain_text("Deal: before the first move")
@@ -175,6 +177,7 @@ def test_step_through_a_replay_with_buttons_and_keys(page, four_player_match):
     page.locator("#move-30").click()
     expect(status).to_contain_text(f"Move 30 of {moves}")
     screenshot(page, "replay")
+    assert not errors, errors
 
 
 def test_seat_view_hides_what_that_seat_cannot_know(page, four_player_match):
@@ -224,3 +227,45 @@ def test_without_javascript_the_result_and_moves_are_there(browser, live_server,
     expect(page.locator("#move-list li")).to_have_count(len(four_player_match.log["steps"]))
     expect(page.locator("table.score-pad")).to_contain_text("Fed cats")
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("options", "house_bots", "expected"),
+    [
+        (
+            {"edition": "box-of-treats-placeholder", "shared_goals": True},
+            ["greedy", "random", "random", "random", "greedy"],
+            "Shared goals",
+        ),
+        (
+            {"edition": "box-of-treats-placeholder", "solitaire": True},
+            ["greedy", "cat-player"],
+            "Cat player (Seat 2)",
+        ),
+    ],
+    ids=["shared-goals", "solitaire"],
+)
+def test_expansion_replays_draw_their_extra_state(
+    page, transactional_db, options, house_bots, expected
+):
+    match = services.challenge_create(
+        seats=[services.SeatInput(builtin=name) for name in house_bots],
+        by=None,
+        seed=6,
+        options=options,
+    )
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED, match.failure
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"/arena/matches/{match.pk}/")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-stage")).to_contain_text(expected)
+    expect(page.locator("#replay-stage .badge-placeholder").first).to_be_visible()
+    expect(page.locator(".cl-player")).to_have_count(len(house_bots))
+    page.keyboard.press("End")
+    expect(page.locator("#replay-status")).to_contain_text("Game over")
+    page.get_by_label("View").select_option("0")
+    expect(page.locator(".cl-hidden")).to_contain_text("Deck order: hidden")
+    assert not errors, errors
