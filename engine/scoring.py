@@ -483,11 +483,17 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
             raise ScoreInputError(f"players[*].food.{token}: {have} tokens in all, but only "
                                   f"{limit} can be gained with {n} players")
     per_trade = edition.scoring.lost_cats_per_trade
-    lost_used = total("lost_cats") + per_trade * (total("vp_tokens") + strays_taken)
+    # Box of Treats: each shopping bag played gives every opponent a VP token (RB-BOT), so
+    # that many VP tokens may have cost no lost cats.
+    bag_tokens = limit_of(CardKind.SHOPPING_BAG.value) * (n - 1)
+    traded_tokens = max(0, total("vp_tokens") - bag_tokens)
+    lost_used = total("lost_cats") + per_trade * (traded_tokens + strays_taken)
     if lost_used > limit_of("lost_cat"):
+        bags = f" beyond the {bag_tokens} shopping bags can give" if bag_tokens else ""
         raise ScoreInputError(
-            f"players[*].lost_cats: lost cats held plus {per_trade} per VP token and per stray "
-            f"come to {lost_used}, but the deck for {n} players has {limit_of('lost_cat')}")
+            f"players[*].lost_cats: lost cats held plus {per_trade} per VP token{bags} and per "
+            f"stray come to {lost_used}, but the deck for {n} players has "
+            f"{limit_of('lost_cat')}")
     if total("vp_tokens") > edition.components["vp_tokens"]:
         raise ScoreInputError(f"players[*].vp_tokens: {total('vp_tokens')} in all, but the game "
                               f"has {edition.components['vp_tokens']}")
@@ -546,6 +552,12 @@ def _limits(edition: Edition, n: int) -> dict[str, int]:
             limits[f"toy:{card.toy}"] = limits.get(f"toy:{card.toy}", 0) + 1
         for token, amount in card.food.items():
             limits[f"food:{token}"] = limits.get(f"food:{token}", 0) + amount
+    # Box of Treats: each shopping bag played gives 1 chicken, 1 tuna and 1 milk (RB-BOT).
+    from engine.rules import SHOPPING_BAG_FOOD
+
+    bags = limits.get(f"kind:{CardKind.SHOPPING_BAG.value}", 0)
+    for token in SHOPPING_BAG_FOOD if bags else ():
+        limits[f"food:{token}"] = limits.get(f"food:{token}", 0) + bags
     for token, cubes in edition.components["food_tokens"].items():
         limits[f"food:{token}"] = min(limits.get(f"food:{token}", 0), cubes)
     return limits
