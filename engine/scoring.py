@@ -306,7 +306,15 @@ def score_game(tableaux: Sequence[Tableau], *, edition: Edition,
 @lru_cache(maxsize=8192)
 def _cat_specs(edition: Edition, names: tuple[str, ...]) -> tuple[CatSpec, ...]:
     """The cards behind a tableau's cat names (cached: bots score the same tableaux often)."""
-    return tuple(edition.cat(name) for name in names)
+    exact = _by_exact_name(edition)
+    return tuple(exact.get(name) or edition.cat(name) for name in names)
+
+
+@lru_cache(maxsize=64)
+def _by_exact_name(edition: Edition) -> Mapping[str, CatSpec]:
+    """Cats by their exact name, as the engine writes them (``edition.cat`` also normalises)."""
+    specs = [c.cat for c in edition.deck if c.cat is not None] + list(edition.strays)
+    return {spec.name: spec for spec in specs if edition.cat(spec.name) is spec}
 
 
 def _penalised(chosen: Sequence[FeedingOption], rules: ScoringRules) -> list[bool]:
