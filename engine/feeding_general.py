@@ -282,6 +282,14 @@ class _Search:
         self.eaten_plates: dict[Plate, Plate] = {}
         self.counts_colours = any(c.spec.ability in ("per_colour_fed", "colour_sets")
                                   for c in self.cats)
+        # Cats that add costumes, toys or catnip when fed normally: (index, how many), in order.
+        self.adds = {
+            what: [(c.index, int(str(c.spec.params[what]))) for c in self.cats
+                   if c.spec.ability == ability]
+            for what, ability in (("costumes", "counts_as_costume"), ("toys", "counts_as_toy"),
+                                  ("catnip", "counts_as_catnip"))}
+        self.toys_held = tuple(holdings.toys)
+        self.toy_cards = sum(holdings.toys)
 
     # -- search ---------------------------------------------------------------------------
 
@@ -583,19 +591,19 @@ class _Search:
         multicoloured = sum(1 for c in fed if c.multicoloured)
         choices: list[str] = []
         # counts that abilities change
-        costumes = self.h.costumes + sum(int(str(c.spec.params["costumes"])) for c in normal
-                                         if c.spec.ability == "counts_as_costume")
-        extra_toys = self.h.wild_toys + sum(int(str(c.spec.params["toys"])) for c in normal
-                                            if c.spec.ability == "counts_as_toy")
-        toy_vp, toy_types = _best_toys(tuple(self.h.toys), extra_toys, s.toy_set_vp)
+        # (the few cats with these abilities are listed once per search: self.adds)
+        costumes = self.h.costumes + sum(n for i, n in self.adds["costumes"]
+                                         if plates[i].mode == FED)
+        extra_toys = self.h.wild_toys + sum(n for i, n in self.adds["toys"]
+                                            if plates[i].mode == FED)
+        toy_vp, toy_types = _best_toys(self.toys_held, extra_toys, s.toy_set_vp)
         if extra_toys:
             names = [self.edition.toy_names[self.edition.toy_types[t]] for t in toy_types]
             who = [c.spec.name for c in normal if c.spec.ability == "counts_as_toy"]
             who += ["the wild toy"] * bool(self.h.wild_toys)
             choices.append(f"toy chosen for {' and '.join(who)}: {', '.join(names)}")
-        toys_count = sum(self.h.toys) + extra_toys
-        catnip = self.h.catnip + sum(int(str(c.spec.params["catnip"])) for c in normal
-                                     if c.spec.ability == "counts_as_catnip")
+        toys_count = self.toy_cards + extra_toys
+        catnip = self.h.catnip + sum(n for i, n in self.adds["catnip"] if plates[i].mode == FED)
         catnip -= sum(plates[c.index].catnip for c in normal)
         eaten_by_type = [0] * self.n
         for c in normal:
