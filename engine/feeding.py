@@ -204,6 +204,8 @@ class _Layout:
     eaters_any: tuple[_Cat, ...]
     twin: tuple[int, ...]
     count_colours: bool  # an ability counts fed cats of a colour
+    # _Search.suffix when every searched cat has fixed needs (it then depends on nothing else)
+    fixed_suffix: tuple[tuple[int, ...], ...] | None
 
 
 @lru_cache(maxsize=4096)
@@ -229,8 +231,15 @@ def _layout(edition: Edition, cats: tuple[CatSpec, ...]) -> _Layout:
                     and prev.vp >= cat.vp
                     and (colour_blind or prev.colour_mask == cat.colour_mask)):
                 twin[d] = d - 1
+    fixed_suffix = None
+    if all(c.model == _FIXED for c in searched):
+        rows = [(0,) * len(edition.foods)]
+        for cat in reversed(searched):
+            rows.append(tuple(a + b for a, b in zip(rows[-1], cat.needs, strict=True)))
+        fixed_suffix = tuple(reversed(rows))
     return _Layout(compiled, searched, tuple(c for c in ordered if c.model == _ANY),
-                   tuple(twin), any(c.ability == "per_colour_fed" for c in compiled))
+                   tuple(twin), any(c.ability == "per_colour_fed" for c in compiled),
+                   fixed_suffix)
 
 
 
@@ -265,6 +274,9 @@ class _Search:
         # suffix[d]: per food type, the most the cats searched from depth d on could eat. If a
         # cat could still be fed on top of that, leaving it hungry never gives a maximal plan.
         n_foods = len(self.foods)
+        if layout.fixed_suffix is not None:  # fixed eaters only: the same for any food
+            self.suffix = layout.fixed_suffix
+            return
         self.suffix = [[0] * n_foods for _ in range(len(self.searched) + 1)]
         for d in range(len(self.searched) - 1, -1, -1):
             cat = self.searched[d]
@@ -307,7 +319,7 @@ class _Search:
 
     def _prepare_three(self) -> None:
         self.h0, self.h1, self.h2 = self.have
-        self.later3 = [tuple(s) for s in self.suffix]
+        self.later3 = [tuple(s) for s in self.suffix]  # (already tuples when from the layout)
         self.meal_cache: dict[tuple[int, int], Meal] = {}
 
     def _fits3(self, x0: int, x1: int, x2: int, convert: int) -> bool:
@@ -533,15 +545,17 @@ class _Search:
                 for k in range(len(colour_count)):
                     if c.colour_mask >> k & 1:
                         colour_count[k] += 1
-        any_fed = [c for c in fed if c.model == _ANY]
         # how much each "any food" cat eats: minimums first, then the rest in order
-        share: dict[int, int] = {c.index: c.lo for c in any_fed}
-        spare = any_eaten - sum(share.values())
-        for c in any_fed:
-            room = (c.hi - c.lo) if c.hi is not None else spare
-            take = min(room, spare)
-            share[c.index] += take
-            spare -= take
+        share: dict[int, int] = {}
+        if self.eaters_any:
+            any_fed = [c for c in fed if c.model == _ANY]
+            share = {c.index: c.lo for c in any_fed}
+            spare = any_eaten - sum(share.values())
+            for c in any_fed:
+                room = (c.hi - c.lo) if c.hi is not None else spare
+                take = min(room, spare)
+                share[c.index] += take
+                spare -= take
         cat_vp = [self.scoring.unfed_cat_vp] * len(cats)
         catnip = self.catnip_cards
         catnip_extra = 0

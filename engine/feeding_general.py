@@ -137,6 +137,10 @@ class _Cat:
     natural: int | None  # printed food count (None: chosen amount)
     meals: tuple[Plate, ...]
     reduced_meals: tuple[Plate, ...]  # with Sherry fed (non-strays only)
+    # Card facts the scoring of every plan reads, computed once (CatSpec derives them).
+    cat_count: int = 1
+    multicoloured: bool = False
+    need_types: frozenset[int] = frozenset()  # food types in the printed needs
 
 
 def _typed(edition: Edition, pairs: Sequence[tuple[str, int]]) -> list[int]:
@@ -193,6 +197,7 @@ def _meals(cat: CatSpec, edition: Edition, *, reduce: int) -> tuple[Plate, ...]:
                  for typed, k in sorted(variants))
 
 
+@lru_cache(maxsize=8192)
 def _compile(cat: CatSpec, index: int, edition: Edition) -> _Cat:
     def mask(colours: frozenset[object]) -> int:
         return sum(1 << i for i, c in enumerate(edition.colours) if c in colours)
@@ -200,7 +205,10 @@ def _compile(cat: CatSpec, index: int, edition: Edition) -> _Cat:
     masks = tuple(mask(m) for m in cat.members) if cat.members else (mask(cat.colours),)
     meals = _meals(cat, edition, reduce=0)
     reduced = meals if cat.stray else _meals(cat, edition, reduce=1)
-    return _Cat(index, cat, masks, cat.stray, cat.food_count, meals, reduced)
+    need_types = frozenset(t for t, food in enumerate(edition.foods)
+                           if any(f == food for f, _ in cat.needs))
+    return _Cat(index, cat, masks, cat.stray, cat.food_count, meals, reduced,
+                cat_count=cat.cat_count, multicoloured=cat.multicoloured, need_types=need_types)
 
 
 class _Search:
@@ -269,6 +277,11 @@ class _Search:
         self.type_sensitive = bool(holdings.boxes) or any(
             c.spec.ability in _TYPE_SENSITIVE for c in self.cats)
         self.options: list[Option] = []
+        self.leftovers: dict[tuple[tuple[int, ...], int], dict[str, int]] = {}
+        self.treat_choices: dict[tuple[int, ...], list[tuple[_Cat, ...]]] = {}
+        self.eaten_plates: dict[Plate, Plate] = {}
+        self.counts_colours = any(c.spec.ability in ("per_colour_fed", "colour_sets")
+                                  for c in self.cats)
 
     # -- search ---------------------------------------------------------------------------
 
@@ -415,6 +428,13 @@ class _Search:
         more hungry cats than treats, each different kind of cat is tried."""
         if self.treats >= len(hungry):
             return [tuple(hungry)]
+        key = tuple(c.index for c in hungry)
+        known = self.treat_choices.get(key)
+        if known is None:
+            known = self.treat_choices[key] = self._treat_choices_of(hungry)
+        return known
+
+    def _treat_choices_of(self, hungry: list[_Cat]) -> list[tuple[_Cat, ...]]:
         kinds: dict[tuple[object, ...], list[_Cat]] = {}
         for cat in hungry:
             spec = cat.spec
@@ -469,14 +489,13 @@ class _Search:
                      if plates[c.index].mode == FED and plates[c.index].any
                      and c.index not in self.fixed]
         best: Option | None = None
+        # Every plate not given "any food" eats the same in each allocation: build it once.
+        eating = [p if p.eaten else self._eaten_as_typed(p) for p in plates]
         for allocation in self._allocations(fixed_any, rem, wild):
-            final = list(plates)
+            final = list(eating)
             for (index, _), split in zip(fixed_any, allocation, strict=True):
-                p = final[index]
+                p = plates[index]
                 final[index] = _eat(p, [a + b for a, b in zip(p.typed, split, strict=True)])
-            for i, p in enumerate(final):
-                if not p.eaten:
-                    final[i] = _eat(p, list(p.typed))
             used_food = sum(sum(p.eaten) for i, p in enumerate(final)
                             if p.mode == FED and i not in self.fixed)
             leftover_tokens = self._leftover(final, treats, used_food)
@@ -488,6 +507,12 @@ class _Search:
         assert best is not None
         self._add(best)
 
+    def _eaten_as_typed(self, plate: Plate) -> Plate:
+        known = self.eaten_plates.get(plate)
+        if known is None:
+            known = self.eaten_plates[plate] = _eat(plate, list(plate.typed))
+        return known
+
     def _allocations(self, eaters: list[tuple[int, int]], rem: list[int],
                      wild: int) -> list[tuple[tuple[int, ...], ...]]:
         """Ways to give each "any food" eater types, within the food that is left."""
@@ -498,8 +523,11 @@ class _Search:
         result: list[tuple[tuple[int, ...], ...]] = []
         per_cat = [list(_compositions(k, self.n)) for _, k in eaters]
         for combo in itertools.product(*per_cat):
-            totals = [sum(split[t] for split in combo) for t in range(self.n)]
-            if sum(max(0, totals[t] - rem[t]) for t in range(self.n)) <= wild:
+            short = 0
+            for total, have in zip(map(sum, zip(*combo)), rem):  # noqa: B905 - n types each
+                if total > have:
+                    short += total - have
+            if short <= wild:
                 result.append(combo)
                 if len(result) >= _MAX_ALLOCATIONS:
                     break
@@ -507,15 +535,22 @@ class _Search:
 
     def _leftover(self, plates: list[Plate], treats: int, used: int) -> dict[str, int]:
         """Leftover tokens: each type's own tokens are used first, then wilds."""
-        tokens = dict(self.h.food)
-        if self.h.cat_player:
-            tokens = {"wild": sum(int(v) for k, v in tokens.items() if k != "treat"),
-                      "treat": int(tokens.get("treat", 0))}
         eaten = [0] * self.n
         for i, p in enumerate(plates):
             if p.mode == FED and i not in self.fixed:
                 for t in range(self.n):
                     eaten[t] += p.eaten[t]
+        key = (tuple(eaten), treats)
+        known = self.leftovers.get(key)
+        if known is None:
+            known = self.leftovers[key] = self._leftover_of(eaten, treats)
+        return dict(known)
+
+    def _leftover_of(self, eaten: list[int], treats: int) -> dict[str, int]:
+        tokens = dict(self.h.food)
+        if self.h.cat_player:
+            tokens = {"wild": sum(int(v) for k, v in tokens.items() if k != "treat"),
+                      "treat": int(tokens.get("treat", 0))}
         for t, food in enumerate(self.edition.foods):
             own = min(int(tokens.get(food, 0)), eaten[t])
             tokens[food] = int(tokens.get(food, 0)) - own
@@ -535,16 +570,17 @@ class _Search:
         cats = self.cats
         fed = [c for c in cats if plates[c.index].mode != HUNGRY]
         normal = [c for c in cats if plates[c.index].mode == FED]
-        fed_count = sum(c.spec.cat_count for c in fed)
+        fed_count = sum(c.cat_count for c in fed)
         colour_counts = [0] * len(self.edition.colours)
         masks: list[int] = []
-        for c in fed:
-            for m in c.masks:
-                masks.append(m)
-                for k in range(len(colour_counts)):
-                    if m >> k & 1:
-                        colour_counts[k] += 1
-        multicoloured = sum(1 for c in fed if c.spec.multicoloured)
+        if self.counts_colours:  # only the colour abilities read these
+            for c in fed:
+                for m in c.masks:
+                    masks.append(m)
+                    for k in range(len(colour_counts)):
+                        if m >> k & 1:
+                            colour_counts[k] += 1
+        multicoloured = sum(1 for c in fed if c.multicoloured)
         choices: list[str] = []
         # counts that abilities change
         costumes = self.h.costumes + sum(int(str(c.spec.params["costumes"])) for c in normal
@@ -571,11 +607,11 @@ class _Search:
             # RB-BOT: a "tuna cat" has tuna in its needs or was fed tuna; an "any food" cat
             # only if fed tuna; a treat-fed cat keeps the types of its needs.
             plate = plates[c.index]
-            if any(f == self.edition.foods[t] for f, _ in c.spec.needs):
+            if t in c.need_types:
                 return True
             return plate.mode == FED and plate.eaten[t] > 0
 
-        cat_vp = [s.unfed_cat_vp * c.spec.cat_count for c in cats]
+        cat_vp = [s.unfed_cat_vp * c.cat_count for c in cats]
         bonus = 0
         bonus_cat = -1
         copiers = []
@@ -587,8 +623,11 @@ class _Search:
                 continue
             spec = c.spec
             vp = spec.vp or 0
-            p = spec.params
             ability = spec.ability
+            if ability is None:
+                cat_vp[i] = vp
+                continue
+            p = spec.params
             if ability == "per_colour_fed":
                 k = self.edition.colours.index(p["colour"])  # type: ignore[arg-type]
                 vp += int(str(p["vp_each"])) * colour_counts[k]
@@ -785,9 +824,14 @@ def _cached(edition: Edition, holdings: Holdings) -> tuple[Option, ...]:
 
 def _splits(total: int, sizes: list[int]) -> list[tuple[int, ...]]:
     """Ways to take exactly ``total`` items from groups of the given sizes."""
+    return list(_splits_of(total, tuple(sizes)))
+
+
+@lru_cache(maxsize=4096)
+def _splits_of(total: int, sizes: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     if not sizes:
-        return [()] if total == 0 else []
-    result = []
+        return ((),) if total == 0 else ()
+    result: list[tuple[int, ...]] = []
     for k in range(min(total, sizes[0]), -1, -1):
-        result.extend((k, *rest) for rest in _splits(total - k, sizes[1:]))
-    return result
+        result.extend((k, *rest) for rest in _splits_of(total - k, sizes[1:]))
+    return tuple(result)

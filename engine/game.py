@@ -100,6 +100,28 @@ class Game:
     options: Mapping[str, Any]
     edition: Edition
     scoring_rules: ScoringRules | None
+    vp_tokens: int
+    food_tokens: tuple[str, ...]
+    shared_goals: bool
+    solitaire: bool
+    starting_cards: int
+    expansion: bool  # the game carries :class:`Expansion` state (Box of Treats content)
+    # Tables built once for the rules' hot loops (see engine.rules).
+    _lost_cats_per_trade: int
+    _deck_len: int
+    _kind_codes: tuple[int, ...]  # per card id: rules.CAT, rules.FOOD...
+    _food_gains: tuple[tuple[int, ...], ...]  # per card id: tokens gained, food_tokens order
+    _stray_index: dict[str, int]  # casefolded stray name -> index in edition.strays
+    _take_actions: tuple[tuple[Action, ...], ...]  # per token position (see _by_token)
+    _spray_actions: tuple[tuple[Action, ...], ...]
+    _place_actions: tuple[PlaceToken, ...]
+    _stray_actions: tuple[LostCatsForStray, ...]
+    _end_turn: EndTurn
+    _lost_vp: LostCatsForVP
+    _cat_take_actions: tuple[CatTake, ...]
+    _laser_actions: tuple[Laser, ...]
+    _shopping_bag: ShoppingBag
+    _frozen: bool
 
     def __init__(
         self,

@@ -198,7 +198,7 @@ def state_from_position(game: Game, position: dict[str, Any]) -> State:
     Raises :class:`EngineError` when the position uses more copies of a card than exist.
     """
     edition = game.edition
-    full = {
+    full: dict[str, Any] = {  # the observation JSON shape, so values of any JSON type
         "grid": [None] * 9,
         "token": None,
         "strays": [s.name for s in edition.strays[: edition.player_counts[game.num_players].strays_dealt]],

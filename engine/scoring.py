@@ -306,7 +306,15 @@ def score_game(tableaux: Sequence[Tableau], *, edition: Edition,
 @lru_cache(maxsize=8192)
 def _cat_specs(edition: Edition, names: tuple[str, ...]) -> tuple[CatSpec, ...]:
     """The cards behind a tableau's cat names (cached: bots score the same tableaux often)."""
-    return tuple(edition.cat(name) for name in names)
+    exact = _by_exact_name(edition)
+    return tuple(exact.get(name) or edition.cat(name) for name in names)
+
+
+@lru_cache(maxsize=64)
+def _by_exact_name(edition: Edition) -> Mapping[str, CatSpec]:
+    """Cats by their exact name, as the engine writes them (``edition.cat`` also normalises)."""
+    specs = [c.cat for c in edition.deck if c.cat is not None] + list(edition.strays)
+    return {spec.name: spec for spec in specs if edition.cat(spec.name) is spec}
 
 
 def _penalised(chosen: Sequence[FeedingOption], rules: ScoringRules) -> list[bool]:
@@ -483,11 +491,17 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
             raise ScoreInputError(f"players[*].food.{token}: {have} tokens in all, but only "
                                   f"{limit} can be gained with {n} players")
     per_trade = edition.scoring.lost_cats_per_trade
-    lost_used = total("lost_cats") + per_trade * (total("vp_tokens") + strays_taken)
+    # Box of Treats: each shopping bag played gives every opponent a VP token (RB-BOT), so
+    # that many VP tokens may have cost no lost cats.
+    bag_tokens = limit_of(CardKind.SHOPPING_BAG.value) * (n - 1)
+    traded_tokens = max(0, total("vp_tokens") - bag_tokens)
+    lost_used = total("lost_cats") + per_trade * (traded_tokens + strays_taken)
     if lost_used > limit_of("lost_cat"):
+        bags = f" beyond the {bag_tokens} shopping bags can give" if bag_tokens else ""
         raise ScoreInputError(
-            f"players[*].lost_cats: lost cats held plus {per_trade} per VP token and per stray "
-            f"come to {lost_used}, but the deck for {n} players has {limit_of('lost_cat')}")
+            f"players[*].lost_cats: lost cats held plus {per_trade} per VP token{bags} and per "
+            f"stray come to {lost_used}, but the deck for {n} players has "
+            f"{limit_of('lost_cat')}")
     if total("vp_tokens") > edition.components["vp_tokens"]:
         raise ScoreInputError(f"players[*].vp_tokens: {total('vp_tokens')} in all, but the game "
                               f"has {edition.components['vp_tokens']}")
@@ -546,6 +560,12 @@ def _limits(edition: Edition, n: int) -> dict[str, int]:
             limits[f"toy:{card.toy}"] = limits.get(f"toy:{card.toy}", 0) + 1
         for token, amount in card.food.items():
             limits[f"food:{token}"] = limits.get(f"food:{token}", 0) + amount
+    # Box of Treats: each shopping bag played gives 1 chicken, 1 tuna and 1 milk (RB-BOT).
+    from engine.rules import SHOPPING_BAG_FOOD
+
+    bags = limits.get(f"kind:{CardKind.SHOPPING_BAG.value}", 0)
+    for token in SHOPPING_BAG_FOOD if bags else ():
+        limits[f"food:{token}"] = limits.get(f"food:{token}", 0) + bags
     for token, cubes in edition.components["food_tokens"].items():
         limits[f"food:{token}"] = min(limits.get(f"food:{token}", 0), cubes)
     return limits

@@ -1,9 +1,13 @@
-"""Print end-game scoring speed: typical 4-player end states, and one large tableau.
+"""Print end-game scoring speed: typical end states, and one large tableau.
 
 Figures are printed, never asserted. Caches are cleared between measurements of distinct
 states so that the figure is the cost of scoring a fresh end of game.
 
     .venv/bin/python scripts/bench_scoring.py [--states 2000] [--seed 1]
+    .venv/bin/python scripts/bench_scoring.py --edition box-of-treats-placeholder --players 6 --states 50
+
+The base game with 4 players deals the deck in threes (as drafting does); any other edition
+or player count takes the end states of random games played by the engine.
 """
 
 from __future__ import annotations
@@ -13,10 +17,11 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import feeding  # noqa: E402
+from engine import feeding, feeding_general, load_game  # noqa: E402
 from engine.cards import CardKind, load_edition  # noqa: E402
 from engine.scoring import Tableau, score_game  # noqa: E402
 
@@ -55,30 +60,66 @@ def random_end_states(n_states: int, seed: int) -> list[list[Tableau]]:
     return states
 
 
+def played_end_states(n_states: int, seed: int, edition_name: str,
+                      players: int) -> list[tuple[list[Tableau], dict[str, Any]]]:
+    """End states of random games (tableaux, plus the grid and shared goals to score with)."""
+    game = load_game(options={"players": players, "edition": edition_name})
+    rng = random.Random(seed)
+    states = []
+    for game_seed in range(seed, seed + n_states):
+        state = game.new_initial_state(game_seed)
+        while not state.is_terminal():
+            state = state.apply(rng.choice(state.legal_actions()))
+        extra: dict[str, Any] = {}
+        if state._ext is not None:
+            extra = {"grid": tuple(game.card_key(c) for c in state._grid if c is not None),
+                     "goals": state.shared_goals()}
+        states.append((list(state.tableaux()), extra))
+    return states
+
+
+def clear_caches() -> None:
+    feeding._cached_options.cache_clear()
+    feeding._layout.cache_clear()
+    feeding._sets_rest.cache_clear()
+    feeding_general._cached.cache_clear()
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--states", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--edition", default="base", help="Cat Lady card data (default: base)")
+    parser.add_argument("--players", type=int, default=4)
     args = parser.parse_args()
-    edition = load_edition()
-    states = random_end_states(args.states, args.seed)
-    cats = sum(len(t.cats) for s in states for t in s) / (4 * len(states))
-    print(f"{len(states)} random 4-player end states, {cats:.1f} cats per player on average")
+    edition = load_edition(args.edition)
+    if args.edition == "base" and args.players == 4:
+        states = [(s, {}) for s in random_end_states(args.states, args.seed)]
+        how = "dealt"
+    else:
+        states = played_end_states(args.states, args.seed, args.edition, args.players)
+        how = "played"
+    players = len(states[0][0])
+    cats = sum(len(t.cats) for s, _ in states for t in s) / (players * len(states))
+    print(f"{len(states)} random {players}-player end states ({how}, {edition.label}), "
+          f"{cats:.1f} cats per player on average")
 
     for validate in (False, True):
-        feeding._cached_options.cache_clear()
+        clear_caches()
         start = time.perf_counter()
-        for state in states:
-            score_game(state, edition=edition, validate=validate)
+        for state, extra in states:
+            score_game(state, edition=edition, validate=validate, **extra)
         elapsed = time.perf_counter() - start
         print(f"  validate={validate!s:5}: {len(states) / elapsed:8.0f} games scored/s "
-              f"({elapsed / len(states) * 1e6:.0f} us per 4-player game, cold cache)")
+              f"({elapsed / len(states) * 1e6:.0f} us per {players}-player game, cold cache)")
 
     start = time.perf_counter()
-    for state in states:
-        score_game(state, edition=edition, validate=False)
+    for state, extra in states:
+        score_game(state, edition=edition, validate=False, **extra)
     elapsed = time.perf_counter() - start
     print(f"  same states again (warm cache): {len(states) / elapsed:8.0f} games scored/s")
+    if args.edition != "base":
+        return
 
     big = Tableau(name="big", cats=(
         "Waffle", "Cow", "Moonbeam", "Truffle", "LeVar Purrton", "Hemingway", "Florence",
@@ -89,8 +130,7 @@ def main() -> None:
     other = Tableau(name="other", cats=("Bell",), food={"chicken": 1}, costumes=1)
     runs = []
     for _ in range(5):
-        feeding._cached_options.cache_clear()
-        feeding._sets_rest.cache_clear()
+        clear_caches()
         start = time.perf_counter()
         result = score_game([big, other], edition=edition, validate=False)
         runs.append(time.perf_counter() - start)

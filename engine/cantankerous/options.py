@@ -16,7 +16,7 @@ engine.errors.EngineError: option 'variant' must be one of basic, standard, not 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeGuard
 
 from engine.errors import EngineError
 
@@ -109,5 +109,5 @@ def resolve_options(options: Mapping[str, Any]) -> dict[str, Any]:
     return resolved
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

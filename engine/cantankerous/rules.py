@@ -146,7 +146,7 @@ class InstantWindow(NamedTuple):
     trigger: CardType
     user: int
     order: tuple[int, ...] | None
-    index: int
+    asked: int  # how many seats of ``order`` were asked (not ``index``: tuple.index exists)
 
 
 Frame = (
@@ -438,7 +438,8 @@ def _h_nap(s: State, f: Nap) -> bool:
 
 
 def _h_pounce_window(s: State, f: PounceWindow) -> bool:
-    if f.seats is None:
+    seats = f.seats
+    if seats is None:
         seats = tuple(seat for seat in _order(s, s._toy)[1:] if _pounces(s, seat))
         if not seats:
             s._stack.pop()
@@ -457,7 +458,7 @@ def _h_pounce_window(s: State, f: PounceWindow) -> bool:
             f"seats {_seats(seats)} decide",
         )
     decided = {seat for seat, _ in f.choices}
-    for seat in f.seats:
+    for seat in seats:
         if seat not in decided:
             return _wait(s, "pounce", seat)
     s._stack.pop()
@@ -624,11 +625,11 @@ def _h_instant_window(s: State, f: InstantWindow) -> bool:
         f = f._replace(order=tuple(_order(s, f.user)))
         _replace_top(s, f)
     assert f.order is not None
-    while f.index < len(f.order):
-        seat = f.order[f.index]
+    while f.asked < len(f.order):
+        seat = f.order[f.asked]
         if _instants(s, seat, f.trigger):
             return _wait(s, "instant", seat)
-        f = f._replace(index=f.index + 1)
+        f = f._replace(asked=f.asked + 1)
         _replace_top(s, f)
     s._stack.pop()
     return False
@@ -737,7 +738,7 @@ def _decide(s: State, action: Action) -> None:
                 text=f"seat {seat} also banks {g.cards[card].label}",
             )
     elif isinstance(frame, InstantWindow):
-        _replace_top(s, frame._replace(index=frame.index + 1))
+        _replace_top(s, frame._replace(asked=frame.asked + 1))
         if isinstance(action, Instant):
             kind = g.types[card]
             mode = (
@@ -1099,9 +1100,9 @@ def _pay(s: State, seat: int, cost: int) -> bool:
             if new_total not in best or candidate[0] < best[new_total][0]:
                 best[new_total] = candidate
     total = min(t for t in best if t >= cost)
-    used = set(best[total][1])
-    paid = [c for pos, c in enumerate(house) if pos in used]
-    s._houses[seat] = [c for pos, c in enumerate(house) if pos not in used]
+    paying = set(best[total][1])
+    paid = [c for pos, c in enumerate(house) if pos in paying]
+    s._houses[seat] = [c for pos, c in enumerate(house) if pos not in paying]
     s._litter.extend(paid)
     _event(
         s,
@@ -1257,15 +1258,15 @@ def _run_effect(s: State, play: PlayRecord) -> None:
                 _gain_points(s, seat, n, label)
         elif step.do == "gain_token":
             for seat in who:
-                got = min(n, s._bank)
-                s._bank -= got
-                s._tokens[seat] += got
+                gained = min(n, s._bank)
+                s._bank -= gained
+                s._tokens[seat] += gained
                 _event(
                     s,
                     "effect-token",
                     seat=seat,
-                    count=got,
-                    text=f"{label}: seat {seat} gains {got} Pounce Token(s)",
+                    count=gained,
+                    text=f"{label}: seat {seat} gains {gained} Pounce Token(s)",
                 )
         elif step.do == "lose_token":
             for seat in who:

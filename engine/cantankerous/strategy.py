@@ -185,7 +185,7 @@ class _View:
         self.seat: int = obs["seat"]
         self.cats: list[dict[str, Any]] = obs["cats"]
         self.me = self.cats[self.seat]
-        self.cards: dict[str, Any] = obs["cards"]
+        self.cards: dict[str, dict[str, Any]] = obs["cards"]  # card number -> its JSON
 
     def _get(self, number: int) -> dict[str, Any]:
         return self.cards.get(str(number), {})
@@ -223,7 +223,8 @@ class _View:
 
     def leader(self) -> int:
         others = [c for c in self.cats if c["seat"] != self.seat]
-        return max(others, key=lambda c: (c["mischief"], c["affection"]))["seat"]
+        seat: int = max(others, key=lambda c: (c["mischief"], c["affection"]))["seat"]
+        return seat
 
     def incident_value(self, action: Action) -> float:
         """A rough worth of playing an Incident now with its chosen target."""

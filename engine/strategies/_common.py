@@ -7,6 +7,7 @@ import functools
 import json
 from typing import Any
 
+from engine.errors import EngineError
 from engine.game import Game, State
 from engine.registry import load_game
 
@@ -19,7 +20,10 @@ SPRAY_VALUE = 0.5
 
 @functools.lru_cache(maxsize=32)
 def _game(name: str, version: str, options: str) -> Game:
-    return load_game(name, version=version, options=json.loads(options))
+    game = load_game(name, version=version, options=json.loads(options))
+    if not isinstance(game, Game):
+        raise EngineError(f"this strategy plays Cat Lady, not {name}")
+    return game
 
 
 def game_for(observation: dict[str, Any]) -> Game:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from engine.cards import load_edition
+from engine.errors import ScoreInputError
 from engine.scoring import Tableau, score_game
 from engine.scoring_general import SharedGoal
 
@@ -542,3 +543,31 @@ def test_scrappy_borrowing_keeps_the_cats_choupette_took_from_the_grid():
     assert any(c.startswith("Scrappy: fed with seat 2's leftover") for c in seat0.choices)
     assert [f.cat for f in seat0.feeding][-1] == "Zeus"
     assert [p.total for p in score.players] == [33, 19, 22, 19]
+
+
+def _six_players(**fields_per_seat):
+    return [Tableau(name=f"p{i}", **{k: v[i] for k, v in fields_per_seat.items()})
+            for i in range(6)]
+
+
+def test_shopping_bags_raise_the_food_an_end_state_may_hold():
+    # The 6-player placeholder deck has 16 chicken on cards and 2 shopping bags, each giving
+    # 1 chicken, 1 tuna and 1 milk (RB-BOT): 18 chicken can be gained, not 16.
+    eighteen = _six_players(food=[{"chicken": 3}] * 6)
+    score_game(eighteen, edition=PH)  # no error
+    nineteen = _six_players(food=[{"chicken": 4}, *[{"chicken": 3}] * 5])
+    with pytest.raises(ScoreInputError, match="19 tokens in all, but only 18 can be gained"):
+        score_game(nineteen, edition=PH)
+
+
+def test_vp_tokens_from_shopping_bags_need_no_lost_cats():
+    from engine.scoring import _limits
+
+    lost_in_deck = _limits(PH, 6)["kind:lost_cat"]
+    # 2 bags x 5 opponents: 10 VP tokens may come from shopping bags.
+    held = [lost_in_deck, 0, 0, 0, 0, 0]
+    ok = _six_players(lost_cats=held, vp_tokens=[0, 2, 2, 2, 2, 2])
+    score_game(ok, edition=PH)  # every lost cat held, every VP token from a bag
+    too_many = _six_players(lost_cats=held, vp_tokens=[1, 2, 2, 2, 2, 2])
+    with pytest.raises(ScoreInputError, match="per VP token beyond the 10 shopping bags can give"):
+        score_game(too_many, edition=PH)

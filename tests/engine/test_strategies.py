@@ -99,6 +99,15 @@ def test_a_bot_answering_an_illegal_action_is_caught():
         play_match(game, [get("random"), Cheater()], seed=1)
 
 
+@pytest.mark.parametrize("name", ["greedy", "mcts"])
+def test_cat_lady_search_bots_refuse_another_games_observation(name):
+    game = load_game("cantankerous-cats", options={"players": 2})
+    state = game.new_initial_state(1)
+    observation = state.observation(state.current_player)
+    with pytest.raises(EngineError, match="plays Cat Lady, not cantankerous-cats"):
+        get(name, **FAST[name]).choose(observation, state.legal_actions(), random.Random(0))
+
+
 def test_greedy_beats_random_over_a_fixed_set_of_seeds():
     game = load_game(options={"players": 2})
     greedy_wins = 0
