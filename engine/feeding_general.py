@@ -499,7 +499,7 @@ class _Search:
         best: Option | None = None
         # Every plate not given "any food" eats the same in each allocation: build it once.
         eating = [p if p.eaten else self._eaten_as_typed(p) for p in plates]
-        for allocation in self._allocations(fixed_any, rem, wild):
+        for allocation in self._allocations(fixed_any, rem, wild, convert):
             final = list(eating)
             for (index, _), split in zip(fixed_any, allocation, strict=True):
                 p = plates[index]
@@ -521,9 +521,13 @@ class _Search:
             known = self.eaten_plates[plate] = _eat(plate, list(plate.typed))
         return known
 
-    def _allocations(self, eaters: list[tuple[int, int]], rem: list[int],
-                     wild: int) -> list[tuple[tuple[int, ...], ...]]:
-        """Ways to give each "any food" eater types, within the food that is left."""
+    def _allocations(self, eaters: list[tuple[int, int]], rem: list[int], wild: int,
+                     convert: int) -> list[tuple[tuple[int, ...], ...]]:
+        """Ways to give each "any food" eater types, within the food that is left.
+
+        A type the eaters want more of than is left is paid with wilds, then with Moonbeam's
+        unused conversions of food nobody else eats (Cow may eat a milk turned into chicken).
+        """
         if not eaters:
             return [()]
         if not self.type_sensitive:
@@ -531,11 +535,13 @@ class _Search:
         result: list[tuple[tuple[int, ...], ...]] = []
         per_cat = [list(_compositions(k, self.n)) for _, k in eaters]
         for combo in itertools.product(*per_cat):
-            short = 0
+            short = surplus = 0
             for total, have in zip(map(sum, zip(*combo)), rem):  # noqa: B905 - n types each
                 if total > have:
                     short += total - have
-            if short <= wild:
+                else:
+                    surplus += have - total
+            if short <= wild + min(convert, surplus):
                 result.append(combo)
                 if len(result) >= _MAX_ALLOCATIONS:
                     break

@@ -72,6 +72,16 @@ class Edition:
     min_players: int
     max_players: int
     rated: bool = True
+    # The engine's card data for this edition (engine/data/catlady-<name>.json), if it has one:
+    # its status (complete / incomplete / placeholder) is shown wherever the edition is.
+    card_data: str | None = None
+
+    def card_data_status(self) -> str | None:
+        if self.card_data is None:
+            return None
+        from engine.cards import load_edition
+
+        return load_edition(self.card_data).status
 
 
 @dataclass(frozen=True)
@@ -106,6 +116,8 @@ class GameType:
                     "min_players": e.min_players,
                     "max_players": e.max_players,
                     "rated": e.rated,
+                    "card_data": e.card_data,
+                    "card_data_status": e.card_data_status(),
                 }
                 for e in self.editions
             ],
@@ -203,9 +215,9 @@ CAT_LADY = GameType(
     key="cat-lady",
     name="Cat Lady",
     editions=(
-        Edition("base", "Base game", 2, 4),
-        Edition("premium", "Premium edition", 2, 4),
-        Edition("box-of-treats", "With Box of Treats", 2, 6),
+        Edition("base", "Base game", 2, 4, card_data="base"),
+        Edition("premium", "Premium edition", 2, 4, card_data="premium"),
+        Edition("box-of-treats", "With Box of Treats", 2, 6, card_data="box-of-treats"),
         Edition("solitaire", "Solitaire (against the cat player)", 1, 1, rated=False),
     ),
     fields=(

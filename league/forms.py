@@ -88,6 +88,15 @@ def _deck_label(deck: result_entry.Deck) -> str:
     return mark_safe(text)
 
 
+def _edition_label(edition: CatalogueEdition) -> str:
+    text = f"{edition.label} ({_span(edition)} players{'' if edition.rated else ', not rated'})"
+    if edition.card_data_status() == "incomplete":
+        # Totals from a real game are fine; only the card calculator needs the missing facts.
+        text = format_html('{} <span class="badge badge-placeholder">incomplete card data: '
+                           "enter totals</span>", text)
+    return text
+
+
 class SetupForm(forms.Form):
     """League (fixed by the previous step), edition, number of players and how to enter results."""
 
@@ -101,10 +110,7 @@ class SetupForm(forms.Form):
         self.league = league
         self.game = get_game(league.game)
         self.fields["league"].initial = league.slug
-        self.fields["edition"].choices = [
-            (e.key, f"{e.label} ({_span(e)} players{'' if e.rated else ', not rated'})")
-            for e in self.game.editions
-        ]
+        self.fields["edition"].choices = [(e.key, _edition_label(e)) for e in self.game.editions]
         self.fields["edition"].initial = self.game.editions[0].key
         low = min(e.min_players for e in self.game.editions)
         high = max(e.max_players for e in self.game.editions)

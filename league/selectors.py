@@ -181,8 +181,8 @@ def _season_ends_postgresql(aggregated) -> dict[str, Func]:
     second query with two window sorts (450 ms -> about 200 ms for 25,000 games)."""
     rated = Q(rating_after__isnull=False, game__rated=True)
     return {
-        "end": _FirstElement(ArrayAgg("rating_after", filter=rated, ordering=_PLAY_ORDER_DESC)),
-        "start": _FirstElement(ArrayAgg("rating_before", filter=rated, ordering=_PLAY_ORDER_ASC)),
+        "end": _FirstElement(ArrayAgg("rating_after", filter=rated, order_by=_PLAY_ORDER_DESC)),
+        "start": _FirstElement(ArrayAgg("rating_before", filter=rated, order_by=_PLAY_ORDER_ASC)),
     }
 
 

@@ -476,7 +476,7 @@ class _Search:
                      if plates[c.index].mode == FED and plates[c.index].any
                      and c.index not in self.fixed]
         best: Option | None = None
-        for allocation in self._allocations(fixed_any, rem, wild):
+        for allocation in self._allocations(fixed_any, rem, wild, convert):
             final = list(plates)
             for (index, _), split in zip(fixed_any, allocation, strict=True):
                 p = final[index]
@@ -495,8 +495,9 @@ class _Search:
         assert best is not None
         self._add(best)
 
-    def _allocations(self, eaters: list[tuple[int, int]], rem: list[int],
-                     wild: int) -> list[tuple[tuple[int, ...], ...]]:
+    def _allocations(self, eaters: list[tuple[int, int]], rem: list[int], wild: int,
+                     convert: int) -> list[tuple[tuple[int, ...], ...]]:
+        # Fixed after freezing, in both searches: unused Moonbeam conversions pay "any food".
         """Ways to give each "any food" eater types, within the food that is left."""
         if not eaters:
             return [()]
@@ -506,7 +507,9 @@ class _Search:
         per_cat = [list(_compositions(k, self.n)) for _, k in eaters]
         for combo in itertools.product(*per_cat):
             totals = [sum(split[t] for split in combo) for t in range(self.n)]
-            if sum(max(0, totals[t] - rem[t]) for t in range(self.n)) <= wild:
+            short = sum(max(0, totals[t] - rem[t]) for t in range(self.n))
+            surplus = sum(max(0, rem[t] - totals[t]) for t in range(self.n))
+            if short <= wild + min(convert, surplus):
                 result.append(combo)
                 if len(result) >= _MAX_ALLOCATIONS:
                     break

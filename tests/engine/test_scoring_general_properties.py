@@ -44,3 +44,16 @@ def test_general_search_finds_what_the_base_search_finds(t):
     for v, f, left, bonus in general_outcomes:
         assert any(b.vp >= v and b.fed >= f and b.leftover <= left
                    and b.vp + b.bonus >= v + bonus for b in base), ((v, f, left, bonus), base)
+
+
+def test_cow_may_eat_food_that_moonbeam_turned_into_another_type():
+    # Found by the property above: 1 milk and 3 wilds. Moonbeam turns the milk into a wild, so
+    # Moonbeam (chicken + tuna), Cow (1 chicken) and Truffle (chicken) all eat: 3 + 2 + 2x2.
+    cats = tuple(BASE.cat(name) for name in ("Moonbeam", "Cow", "Truffle"))
+    food = {"chicken": 0, "tuna": 0, "milk": 1, "wild": 3}
+    holdings = Holdings(cats=cats, food_items=tuple(sorted(food.items())), toys=(0, 0, 0, 0, 0),
+                        costumes=0, catnip=0)
+    best = max(options_for(holdings, BASE), key=lambda o: o.lines["fed_cats"])
+    assert best.lines["fed_cats"] == 9
+    assert best.cat_vp == (3, 2, 4)
+    assert feeding_options(cats, food, edition=BASE, catnip=0, toys=0, costumes=0)[0].vp == 9

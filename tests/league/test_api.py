@@ -185,3 +185,6 @@ def test_catalogue_lists_games(api):
     games = {g["key"]: g for g in api(None).get("/api/catalogue/").json()}
     assert games["cat-lady"]["editions"][2]["max_players"] == 6
     assert "mischief_points" in [f["name"] for f in games["cantankerous-cats"]["result_fields"]]
+    statuses = {e["key"]: e["card_data_status"] for e in games["cat-lady"]["editions"]}
+    assert statuses == {"base": "complete", "premium": "incomplete",
+                        "box-of-treats": "incomplete", "solitaire": None}

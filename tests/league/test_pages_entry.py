@@ -448,3 +448,10 @@ def test_a_cantankerous_cats_game_is_logged_from_its_catalogue_fields(client, pl
         ("Ned", 1, 9), ("Mia", 2, 4)]
     game_page = page(client.get(response["Location"]))
     assert "Mischief points" in game_page and "How they won: nine mischief" in game_page
+
+
+def test_editions_whose_card_data_is_incomplete_say_so_and_ask_for_totals(mia, league):
+    html = page(mia.get("/games/new/"))
+    for key, incomplete in (("base", False), ("premium", True), ("box-of-treats", True)):
+        option = re.search(rf'value="{key}".*?</label>', html, re.S).group(0)
+        assert ("incomplete card data: enter totals" in option) == incomplete, option
