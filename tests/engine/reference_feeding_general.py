@@ -1,7 +1,8 @@
 """FROZEN ORACLE: engine/feeding_general.py as it was before the speed work (commit 2b5d642).
 
-Do not edit or optimise. tests/engine/test_feeding_general_differential.py checks that the
-current engine/feeding_general.py returns exactly what this copy returns.
+Do not optimise. tests/engine/test_feeding_general_differential.py checks that the current
+engine/feeding_general.py returns exactly what this copy returns. Rule fixes are applied to
+both (so far one: commit 809a374, Cow's "any food" paid with Moonbeam's unused conversions).
 
 The original module docstring follows.
 
