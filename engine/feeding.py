@@ -274,10 +274,11 @@ class _Search:
         # suffix[d]: per food type, the most the cats searched from depth d on could eat. If a
         # cat could still be fed on top of that, leaving it hungry never gives a maximal plan.
         n_foods = len(self.foods)
+        self.suffix: Sequence[Sequence[int]]
         if layout.fixed_suffix is not None:  # fixed eaters only: the same for any food
             self.suffix = layout.fixed_suffix
             return
-        self.suffix = [[0] * n_foods for _ in range(len(self.searched) + 1)]
+        suffix = [[0] * n_foods for _ in range(len(self.searched) + 1)]
         for d in range(len(self.searched) - 1, -1, -1):
             cat = self.searched[d]
             if cat.model == _FIXED:
@@ -285,7 +286,8 @@ class _Search:
             else:
                 top = cat.hi if cat.hi is not None else self.total
                 most = [top if t in cat.choices else 0 for t in range(n_foods)]
-            self.suffix[d] = [a + b for a, b in zip(self.suffix[d + 1], most, strict=True)]
+            suffix[d] = [a + b for a, b in zip(suffix[d + 1], most, strict=True)]
+        self.suffix = suffix
 
     def _is_monotone(self) -> bool:
         s = self.scoring
@@ -570,7 +572,7 @@ class _Search:
                 continue
             p = c.params
             if ability == "per_colour_fed":
-                colour = self.edition.colours.index(p["colour"])  # type: ignore[arg-type]
+                colour = self.edition.colours.index(p["colour"])
                 vp += int(str(p["vp_each"])) * colour_count[colour]
             elif ability == "colour_sets":
                 vp += int(str(p["vp_each"])) * _colour_sets(
@@ -646,6 +648,11 @@ class _Search:
         self.options = kept
 
 
+# What a feeding search depends on besides the edition: cat names, food, catnip, toys,
+# costumes, macak_optional (the cache key of _cached_options).
+_OptionsKey = tuple[tuple[str, ...], tuple[tuple[str, int], ...], int, int, int, bool]
+
+
 def feeding_options(cats: Sequence[CatSpec], food: Mapping[str, int], *, edition: Edition,
                     catnip: int, toys: int, costumes: int,
                     macak_optional: bool = False) -> tuple[FeedingOption, ...]:
@@ -658,17 +665,17 @@ def feeding_options(cats: Sequence[CatSpec], food: Mapping[str, int], *, edition
     >>> bronte.vp, bronte.fed, bronte.leftover
     (3, 1, 0)
     """
-    key = (tuple(c.name for c in cats), tuple(sorted(food.items())), catnip, toys, costumes,
-           macak_optional)
+    key: _OptionsKey = (tuple(c.name for c in cats), tuple(sorted(food.items())), catnip, toys,
+                        costumes, macak_optional)
     return _cached_options(edition, key, tuple(cats))
 
 
 @lru_cache(maxsize=8192)
-def _cached_options(edition: Edition, key: tuple[object, ...],
+def _cached_options(edition: Edition, key: _OptionsKey,
                     cats: tuple[CatSpec, ...]) -> tuple[FeedingOption, ...]:
     _, food_items, catnip, toys, costumes, macak_optional = key
-    search = _Search(cats, dict(food_items), edition=edition, catnip=catnip, toys=toys,  # type: ignore[arg-type]
-                     costumes=costumes, macak_optional=macak_optional)  # type: ignore[arg-type]
+    search = _Search(cats, dict(food_items), edition=edition, catnip=catnip, toys=toys,
+                     costumes=costumes, macak_optional=macak_optional)
     options = search.run()
     # Deterministic order: best VP first, then more fed cats, then less leftover.
     options.sort(key=lambda o: (-o.vp, -o.fed, o.leftover, -o.bonus))

@@ -29,7 +29,7 @@ The procedure:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -174,7 +174,9 @@ def _meals(cat: CatSpec, edition: Edition, *, reduce: int) -> tuple[Plate, ...]:
     if cat.ability == "per_other_fed_cat_eating_food":
         amount = max(0, int(str(p["amount"])) - reduce)
         meals = []
-        for food in p["foods"]:  # type: ignore[union-attr]
+        foods = p["foods"]
+        assert isinstance(foods, list)  # checked when the card data was loaded
+        for food in foods:
             typed = [0] * n
             typed[edition.foods.index(str(food))] = amount
             meals.append(Plate(FED, tuple(typed), reduced=reduced))
@@ -400,20 +402,20 @@ class _Search:
 
     def _leaf(self, plates: list[Plate | None], typed: list[int], any_: int, treats: int,
               convert: int) -> None:
-        final = [p for p in plates]
-        assert all(p is not None for p in final)
-        if not self.has_rest and self._not_maximal(final, typed, any_, treats, convert):  # type: ignore[arg-type]
+        final = [p for p in plates if p is not None]
+        assert len(final) == len(plates)  # a leaf has a plate for every cat
+        if not self.has_rest and self._not_maximal(final, typed, any_, treats, convert):
             return
         catnip_supply = self.h.catnip + sum(
             int(str(c.spec.params["catnip"])) for c in self.cats
-            if c.spec.ability == "counts_as_catnip" and final[c.index].mode == FED)  # type: ignore[union-attr]
+            if c.spec.ability == "counts_as_catnip" and final[c.index].mode == FED)
         catnip_eaten = sum(p.catnip for p in final if p is not None and p.mode == FED)
         if catnip_eaten > catnip_supply:
             return
         # Ginger must eat a catnip if she can (RB-PREM): a plan leaving her hungry, or fed a
         # treat, while a catnip and her food are there is not allowed.
         for cat in self.cats:
-            if cat.spec.ability != "eats_catnip" or final[cat.index].mode == FED:  # type: ignore[union-attr]
+            if cat.spec.ability != "eats_catnip" or final[cat.index].mode == FED:
                 continue
             if cat.index in self.fixed:
                 continue
@@ -422,13 +424,13 @@ class _Search:
                 t2 = [a + b for a, b in zip(typed, meal.typed, strict=True)]
                 if self._feasible(t2, any_ + meal.any, convert):
                     return
-        hungry = [c for c in self.cats if final[c.index].mode == HUNGRY  # type: ignore[union-attr]
+        hungry = [c for c in self.cats if final[c.index].mode == HUNGRY
                   and c.index not in self.fixed]
         for treated in self._treat_choices(hungry):
             plan = list(final)
             for cat in treated:
                 plan[cat.index] = Plate(TREAT, (0,) * self.n, treat=1)
-            self._finish(plan, list(typed), any_, len(treated), convert)  # type: ignore[arg-type]
+            self._finish(plan, list(typed), any_, len(treated), convert)
 
     def _treat_choices(self, hungry: list[_Cat]) -> list[tuple[_Cat, ...]]:
         """Which hungry cats get the treats. A treat is never worse than hunger (1 VP instead
@@ -461,8 +463,8 @@ class _Search:
                 convert: int) -> None:
         # Cow and Calf eat what is left, the cat worth most per food first.
         left = self.total - sum(typed) - any_
-        rest = sorted((c for c in self.cats if final[c.index].mode == FED  # type: ignore[union-attr]
-                       and final[c.index].rest and c.index not in self.fixed),  # type: ignore[union-attr]
+        rest = sorted((c for c in self.cats if final[c.index].mode == FED
+                       and final[c.index].rest and c.index not in self.fixed),
                       key=lambda c: (-int(str(c.spec.params.get("vp_each", 0))), c.index))
         for cat in rest:
             plate = final[cat.index]
@@ -472,7 +474,7 @@ class _Search:
                 final[cat.index] = _with_any(plate, plate.any + room)
                 left -= room
                 any_ += room
-        self._allocate_and_score(final, typed, any_, treats, convert)  # type: ignore[arg-type]
+        self._allocate_and_score(final, typed, any_, treats, convert)
 
     def _allocate_and_score(self, plates: list[Plate], typed: list[int], any_: int,
                             treats: int, convert: int) -> None:
@@ -643,7 +645,7 @@ class _Search:
                 continue
             p = spec.params
             if ability == "per_colour_fed":
-                k = self.edition.colours.index(p["colour"])  # type: ignore[arg-type]
+                k = self.edition.colours.index(p["colour"])
                 vp += int(str(p["vp_each"])) * colour_counts[k]
             elif ability == "colour_sets":
                 from engine.feeding import _colour_sets
@@ -719,11 +721,11 @@ class _Search:
             return cat.natural == 1
         return plate.mode == FED and plate.amount == 1
 
-    def _boxes(self, plates: list[Plate], is_food_cat: object) -> tuple[int, int]:
+    def _boxes(self, plates: list[Plate], is_food_cat: Callable[[_Cat, int], bool],
+               ) -> tuple[int, int]:
         boxes = self.h.boxes
         if not boxes:
             return 0, 0
-        check = is_food_cat  # type: ignore[assignment]
         # RB-BOT: hungry cats and strays may fill a box; one cat per box; Aoshima cannot.
         candidates = []
         for c in self.cats:
@@ -733,7 +735,7 @@ class _Search:
             for b, box in enumerate(boxes):
                 if box.colour is not None and box.colour not in c.spec.colours:
                     continue
-                if box.food is not None and not check(c, self.edition.foods.index(box.food)):  # type: ignore[operator]
+                if box.food is not None and not is_food_cat(c, self.edition.foods.index(box.food)):
                     continue
                 fits.append(b)
             if fits:

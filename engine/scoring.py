@@ -297,7 +297,9 @@ def score_game(tableaux: Sequence[Tableau], *, edition: Edition,
         players.append(PlayerScore(
             name=t.name, total=total, fed_cat_count=option.fed, rank=rank,
             leftover_food=option.leftover, leftover=leftover, feeding=feeding,
-            catnip_counted=option.catnip, **line))
+            catnip_counted=option.catnip, fed_cats=line["fed_cats"], toys=line["toys"],
+            costumes=line["costumes"], catnip=line["catnip"], vp_tokens=line["vp_tokens"],
+            food_penalty=line["food_penalty"]))
     winners = tuple(i for i, p in enumerate(players) if p.rank == 1)
     return GameScore(players=tuple(players), winners=winners, edition=edition.name,
                      edition_version=edition.version, rules=rules, feeding_settled=settled)
