@@ -152,3 +152,16 @@ def test_bot_specs_refuse_what_cannot_be_played(tmp_path: Any) -> None:
 def test_player_count_option_must_match_the_bots() -> None:
     with pytest.raises(EngineError, match="3 players but 2 bots"):
         run_match(seed=1, bots=["random", "random"], options={"players": 3})
+
+
+def test_a_bot_that_raises_loses_the_move_and_its_owner_sees_the_traceback(mode: Mode) -> None:
+    source = (b"import catbot\n\ndef helper(observation):\n    return 1 // 0\n\n"
+              b"def choose(observation, legal_actions):\n    return helper(observation)\n")
+    log = run_match(seed=5, bots=[BotSpec.from_source(source, name="raiser.py"), "random"],
+                    limits=FAST_LIMITS, mode=mode)
+    faults = log["faults"][0]
+    assert faults and "ZeroDivisionError" in faults[0]["reason"]
+    stderr = log["stderr"][0]
+    # The traceback names the bot's own file and line, and the bot module is importable.
+    assert "Traceback" in stderr and 'bot.py", line 4, in helper' in stderr
+    assert {step["status"] for step in log["steps"] if step["seat"] == 0} != {"ok"}
