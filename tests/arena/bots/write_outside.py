@@ -1,6 +1,7 @@
 import os
 
 PROJECT_FILE = None  # filled in by the test
+_tried = False  # try once: repeating every move would push the report past the stderr cap
 
 
 def _try(label, path):
@@ -14,6 +15,10 @@ def _try(label, path):
 
 
 def choose(observation, legal_actions):
+    global _tried
+    if _tried:
+        return 0
+    _tried = True
     targets = ["/etc/catleague-pwned", "/usr/catleague-pwned", "/catleague-pwned",
                "/dev/shm/catleague-pwned", os.path.join(os.path.dirname(__file__), "pwned")]
     if PROJECT_FILE:
