@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.cantankerous.game import Game, State
-from engine.cantankerous.rules import Bets, PlayTime, TurnStart, _run
+from engine.cantankerous.rules import Bets, PlayTime, TurnStart, start_from
 from engine.errors import EngineError
 
 __all__ = ["state_from_position"]
@@ -111,19 +111,4 @@ def state_from_position(game: Game, position: Mapping[str, Any]) -> State:
         s._stack = [Bets("bets", tuple(range(n)), (), 1)]
     else:
         raise EngineError(f"phase must be action, turn-start or bets, not {phase!r}")
-    s._plays = {}
-    s._next_play = 0
-    s._no_refill = [False] * n
-    s._depth = 0
-    s._decision = None
-    s._winner = -1
-    s._win_type = None
-    s._over = False
-    s._hist = None
-    s._result = None
-    s._legal = None
-    events: list[dict[str, Any]] = []
-    s._events = events  # type: ignore[assignment]
-    _run(s)
-    s._events = tuple(events)
-    return s
+    return start_from(s)

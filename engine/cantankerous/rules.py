@@ -224,9 +224,15 @@ def setup(game: Game, seed: int) -> State:
     s._toy = -1
     s._turn = 0
     s._stack = [Bets("bets", tuple(range(n)), (), 1)]
+    return start_from(s)
+
+
+def start_from(s: State) -> State:
+    """Clear the bookkeeping of a state whose table is set (by :func:`setup` or a hand-set
+    position), then run the game up to its first decision."""
     s._plays = {}
     s._next_play = 0
-    s._no_refill = [False] * n
+    s._no_refill = [False] * s.game.num_players
     s._depth = 0
     s._decision = None
     s._winner = -1
