@@ -16,7 +16,7 @@ from arena import services
 from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match
 from arena.runner import BotSpec, run_match
 from engine.errors import EngineError
-from tests.arena.bots import FAST_LIMITS, safe_modes
+from tests.arena.bots import FAST_LIMITS, safe_modes, sandbox_missing
 
 GAME = "cantankerous-cats"
 STARTER = Path(__file__).resolve().parents[2] / "arena" / "botkit" / "cantankerous_starter_bot.py"
@@ -26,7 +26,7 @@ DEMO = "demo — not the published cards"
 def sandbox_mode():
     modes = safe_modes()
     if not modes:
-        pytest.skip("no safe sandbox mode here (run scripts/setup-sandbox.sh as root)")
+        sandbox_missing("no safe sandbox mode here")
     return modes[0]
 
 

@@ -23,6 +23,7 @@ from tests.arena.bots import (
     bot_source,
     escapes,
     processes_of_bot_users,
+    sandbox_missing,
     unavailable_reason,
 )
 
@@ -74,7 +75,7 @@ ATTACKS = [
 def mode(request: pytest.FixtureRequest) -> Mode:
     reason = unavailable_reason(request.param)
     if reason:
-        pytest.skip(f"sandbox mode {request.param} does not work on this machine: {reason}")
+        sandbox_missing(f"sandbox mode {request.param} does not work on this machine: {reason}")
     return request.param
 
 

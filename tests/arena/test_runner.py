@@ -12,14 +12,21 @@ import engine
 from arena.runner import SCHEMA, BotSpec, BotSpecError, run_match
 from arena.sandbox import Mode, SandboxUnavailable
 from engine.errors import EngineError
-from tests.arena.bots import BOTS_DIR, FAST_LIMITS, bot_source, processes_of_bot_users, safe_modes
+from tests.arena.bots import (
+    BOTS_DIR,
+    FAST_LIMITS,
+    bot_source,
+    processes_of_bot_users,
+    safe_modes,
+    sandbox_missing,
+)
 
 
 @pytest.fixture(scope="module")
 def mode() -> Mode:
     modes = safe_modes()
     if not modes:
-        pytest.skip("no safe sandbox mode works here (run scripts/setup-sandbox.sh as root)")
+        sandbox_missing("no safe sandbox mode works here")
     return modes[0]
 
 

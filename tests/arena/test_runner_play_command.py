@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from tests.arena.bots import BOTS_DIR, safe_modes
+from tests.arena.bots import BOTS_DIR, safe_modes, sandbox_missing
 
 
 def play(*args: str) -> str:
@@ -20,7 +20,7 @@ def play(*args: str) -> str:
 
 def test_plays_several_games_and_writes_each_log(tmp_path: Path) -> None:
     if not safe_modes():
-        pytest.skip("no safe sandbox mode here (run scripts/setup-sandbox.sh as root)")
+        sandbox_missing("no safe sandbox mode here")
     output = play(str(BOTS_DIR / "first_legal.py"), "random", "--seed", "7", "--games", "2",
                   "--log-dir", str(tmp_path))
     assert "game seed 7" in output and "game seed 8" in output

@@ -25,6 +25,7 @@ from tests.arena.bots import (
     bot_source,
     processes_of_bot_users,
     safe_modes,
+    sandbox_missing,
     unavailable_reason,
 )
 
@@ -36,7 +37,7 @@ HELLO = {"type": "start", "seat": 0}
 def _available(mode: Mode) -> Mode:
     reason = unavailable_reason(mode)
     if reason:
-        pytest.skip(f"sandbox mode {mode} does not work on this machine: {reason}")
+        sandbox_missing(f"sandbox mode {mode} does not work on this machine: {reason}")
     return mode
 
 

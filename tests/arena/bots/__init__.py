@@ -6,6 +6,9 @@ import fcntl
 import os
 import time
 from pathlib import Path
+from typing import NoReturn
+
+import pytest
 
 from arena.sandbox import Limits, Mode
 from arena.sandbox.modes import missing_requirements
@@ -36,6 +39,16 @@ def unavailable_reason(mode: Mode) -> str | None:
     """
     missing = missing_requirements(mode)
     return "; ".join(missing) if missing else None
+
+
+def sandbox_missing(reason: str) -> NoReturn:
+    """Skip a sandbox test on a machine without the prerequisites, or fail it where they are
+    required: bin/test sets CATLEAGUE_REQUIRE_SANDBOX=1 when run as root (as CI is), so a
+    broken setup there cannot pass as a skip."""
+    message = f"{reason} (run scripts/setup-sandbox.sh as root with bubblewrap installed)"
+    if os.environ.get("CATLEAGUE_REQUIRE_SANDBOX") == "1":
+        pytest.fail(f"sandbox required but unavailable: {message}", pytrace=False)
+    pytest.skip(message)
 
 
 def safe_modes() -> list[Mode]:
