@@ -5,6 +5,9 @@
 # cannot starve another bot's start-up. Checks that bubblewrap, setpriv and prlimit exist.
 set -euo pipefail
 
+quiet=0
+[ "${1:-}" = "--quiet" ] && quiet=1  # say nothing when there is nothing to do
+
 prefix="${CATLEAGUE_BOT_USER_PREFIX:-catleague-bot}"
 slots="${CATLEAGUE_BOT_SLOTS:-16}"
 
@@ -30,4 +33,6 @@ for i in $(seq 0 $((slots - 1))); do
         created=$((created + 1))
     fi
 done
-echo "setup-sandbox: $slots bot slot users (${prefix}0..$((slots - 1))), $created new"
+if [ "$quiet" = 0 ] || [ "$created" -gt 0 ]; then
+    echo "setup-sandbox: $slots bot slot users (${prefix}0..$((slots - 1))), $created new"
+fi
