@@ -176,3 +176,6 @@ CELERY_BEAT_SCHEDULE = {
     "arena-ladder-tick": {"task": "arena.tasks.ladder_tick", "schedule": 30.0},
     "arena-reap-stuck": {"task": "arena.tasks.reap_stuck_matches", "schedule": 60.0},
 }
+
+# How long a league invitation link stays valid.
+CATLEAGUE_INVITATION_DAYS = env_int("CATLEAGUE_INVITATION_DAYS", 14, minimum=1)

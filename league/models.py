@@ -22,6 +22,11 @@ class Player(models.Model):
         related_name="player",
         help_text="The login of this person, if they have one.",
     )
+    # Who entered a guest (a player without a login): only they may add the guest to a league.
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -230,3 +235,36 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.user} {self.action} {self.object_type} {self.object_id}"
+
+
+class Invitation(models.Model):
+    """A link that lets whoever opens it join a league, by their own consent.
+
+    An invitation that names a guest player is for one person: accepting it gives the guest
+    (and all their games) to the account that accepts, and the link is then used up. Other
+    invitations can be shared with the whole group until they expire or are revoked.
+    """
+
+    # Where the pages keep the invitation a visitor opened while they sign up or log in.
+    SESSION_KEY = "catleague_invitation"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=64, unique=True)
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="invitations",
+        help_text="A guest player the invitee takes over, keeping their history.",
+    )
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                    on_delete=models.SET_NULL, related_name="+")
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Invitation to {self.league}" + (f" for {self.player}" if self.player_id else "")

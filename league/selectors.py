@@ -10,6 +10,7 @@ from django.contrib.postgres.aggregates import ArrayAgg
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import (
+    Case,
     Count,
     Exists,
     F,
@@ -21,13 +22,16 @@ from django.db.models import (
     Q,
     QuerySet,
     Sum,
+    When,
     Window,
 )
 from django.db.models.functions import RowNumber
+from django.utils import timezone
 
 from league.models import (
     AuditEntry,
     Game,
+    Invitation,
     League,
     Membership,
     Participant,
@@ -434,3 +438,59 @@ def player_game_rows(*, ids: list[int]) -> list[Participant]:
     )
     by_id = {row.pk: row for row in rows}
     return [by_id[pk] for pk in ids if pk in by_id]
+
+
+# --- club management ------------------------------------------------------------------------
+
+
+def usable_invitation(*, token: str) -> Invitation | None:
+    """The invitation with this token if it can still be accepted."""
+    invitation = (
+        Invitation.objects.select_related("league", "player").filter(token=token).first()
+        if token else None
+    )
+    if invitation is None or invitation.revoked_at is not None:
+        return None
+    if invitation.player_id is not None and invitation.accepted_at is not None:
+        return None
+    if invitation.expires_at <= timezone.now():
+        return None
+    return invitation
+
+
+def open_invitations(*, league: League) -> list[Invitation]:
+    return list(
+        league.invitations.select_related("player", "created_by")
+        .filter(revoked_at__isnull=True, expires_at__gt=timezone.now())
+        .exclude(player__isnull=False, accepted_at__isnull=False)
+    )
+
+
+def members(*, league: League) -> list[Membership]:
+    """Organisers first, then by name."""
+    return list(
+        league.memberships.select_related("player__user")
+        .annotate(games=Count("player__participations",
+                              filter=Q(player__participations__game__league=league)))
+        .order_by(Case(When(role=Membership.Role.ORGANISER, then=0), default=1), "player__name")
+    )
+
+
+def audit_entries(*, league: League) -> QuerySet[AuditEntry]:
+    return league.audit.select_related("user").order_by("-at", "-id")
+
+
+@dataclass(frozen=True)
+class UserLeague:
+    league: League
+    role: str
+    player_name: str
+
+
+def user_leagues(*, user) -> list[UserLeague]:
+    rows = (
+        Membership.objects.filter(player__user=user)
+        .select_related("league", "player")
+        .order_by("league__name")
+    )
+    return [UserLeague(league=m.league, role=m.role, player_name=m.player.name) for m in rows]

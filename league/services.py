@@ -10,10 +10,12 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -21,7 +23,16 @@ from django.utils import timezone
 
 from league import rating_pass
 from league.catalogue import ResultError, check_results, get_game
-from league.models import AuditEntry, Game, League, Membership, Participant, Player, Season
+from league.models import (
+    AuditEntry,
+    Game,
+    Invitation,
+    League,
+    Membership,
+    Participant,
+    Player,
+    Season,
+)
 
 
 @dataclass(frozen=True)
@@ -74,8 +85,26 @@ def player_create(*, name: str, user: AbstractBaseUser | None = None,
         raise ValidationError({"name": [f"A player called {name!r} already exists."]})
     if user is not None and Player.objects.filter(user=user).exists():
         raise ValidationError({"user": ["This login already belongs to a player."]})
-    player = Player.objects.create(name=name, user=user)
+    player = Player.objects.create(
+        name=name, user=user,
+        created_by=by if by is not None and by.is_authenticated else None,
+    )
     _audit(league=None, user=by, action=AuditEntry.Action.CREATE, obj=player, changes={"name": name})
+    return player
+
+
+@transaction.atomic
+def player_rename(*, player: Player, name: str, by: AbstractBaseUser) -> Player:
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": ["A player needs a name."]})
+    if Player.objects.filter(name__iexact=name).exclude(pk=player.pk).exists():
+        raise ValidationError({"name": [f"A player called {name!r} already exists."]})
+    old = player.name
+    player.name = name
+    player.save(update_fields=["name"])
+    _audit(league=None, user=by, action=AuditEntry.Action.UPDATE, obj=player,
+           changes={"name": {"before": old, "after": name}})
     return player
 
 
@@ -121,11 +150,35 @@ def league_create(
     return league
 
 
+def _may_join(player: Player, by: AbstractBaseUser | None) -> bool:
+    """A player joins a league only by their own consent, or as a guest (no login) that the
+    person adding them entered themselves. An organiser cannot pull in someone else."""
+    if by is None or not by.is_authenticated:
+        return False
+    if by.is_superuser:
+        return True
+    if player.user_id is not None:
+        return player.user_id == by.pk
+    return player.created_by_id == by.pk
+
+
 @transaction.atomic
 def member_add(*, league: League, player: Player, role: str = Membership.Role.MEMBER,
                by: AbstractBaseUser | None) -> Membership:
+    """Add a player to a league, or change the role of one who is already in it.
+
+    A new member is either the person adding themselves (`invitation_accept` checks the
+    invitation first) or a guest `by` created; anyone else is invited instead."""
     if role not in Membership.Role.values:
         raise ValidationError({"role": [f"Role must be one of: {', '.join(Membership.Role.values)}."]})
+    existing = Membership.objects.filter(league=league, player=player).exists()
+    if not existing and not _may_join(player, by):
+        raise ValidationError({"player": [
+            f"{player} has a login: send them an invitation, they join when they accept it."
+            if player.user_id is not None else
+            f"{player} is a guest someone else entered: add your own guest or send an "
+            "invitation."
+        ]})
     membership, created = Membership.objects.get_or_create(
         league=league, player=player, defaults={"role": role}
     )
@@ -152,6 +205,157 @@ def member_remove(*, membership: Membership, by: AbstractBaseUser | None) -> Non
     _audit(league=league, user=by, action=AuditEntry.Action.DELETE, obj=membership,
            changes={"player": membership.player.name, "role": membership.role})
     membership.delete()
+
+
+@transaction.atomic
+def guest_add(*, league: League, name: str, by: AbstractBaseUser) -> Membership:
+    """A new player without a login (someone who came to play once), straight into the league."""
+    player = player_create(name=name, by=by)
+    return member_add(league=league, player=player, by=by)
+
+
+@transaction.atomic
+def member_set_role(*, membership: Membership, role: str, by: AbstractBaseUser) -> Membership:
+    if role not in Membership.Role.values:
+        raise ValidationError({"role": [f"Role must be one of: {', '.join(Membership.Role.values)}."]})
+    league = _lock(membership.league)
+    membership = Membership.objects.select_for_update().get(pk=membership.pk)
+    if membership.role == role:
+        raise ValidationError({"role": [f"{membership.player} is already a {role}."]})
+    if (
+        membership.role == Membership.Role.ORGANISER
+        and not league.memberships.filter(role=Membership.Role.ORGANISER)
+        .exclude(pk=membership.pk).exists()
+    ):
+        raise ValidationError({"role": ["A league keeps at least one organiser."]})
+    before = membership.role
+    membership.role = role
+    membership.save(update_fields=["role"])
+    _audit(league=league, user=by, action=AuditEntry.Action.UPDATE, obj=membership,
+           changes={"player": membership.player.name, "role": {"before": before, "after": role}})
+    return membership
+
+
+@transaction.atomic
+def league_update(*, league: League, by: AbstractBaseUser, name: str, description: str,
+                  is_public: bool, provisional_games: int) -> League:
+    """The settings that do not change any rating (K factor and start rating are fixed once
+    games are rated: a change would rewrite the league's history)."""
+    league = _lock(league)
+    if not name.strip():
+        raise ValidationError({"name": ["A league needs a name."]})
+    changes = {}
+    for field_name, value in (("name", name.strip()), ("description", description),
+                              ("is_public", is_public), ("provisional_games", provisional_games)):
+        if getattr(league, field_name) != value:
+            changes[field_name] = {"before": getattr(league, field_name), "after": value}
+            setattr(league, field_name, value)
+    if changes:
+        league.save()
+        _audit(league=league, user=by, action=AuditEntry.Action.UPDATE, obj=league,
+               changes=changes)
+    return league
+
+
+@transaction.atomic
+def invitation_create(*, league: League, by: AbstractBaseUser, player: Player | None = None,
+                      days: int | None = None) -> Invitation:
+    """A link to join `league`; with `player`, for the one person who takes over that guest."""
+    if player is not None:
+        if player.user_id is not None:
+            raise ValidationError({"player": [f"{player} already has a login."]})
+        if not league.memberships.filter(player=player).exists():
+            raise ValidationError({"player": [f"{player} is not a guest of {league}."]})
+    valid_for = dt.timedelta(days=days or settings.CATLEAGUE_INVITATION_DAYS)
+    invitation = Invitation.objects.create(
+        league=league, player=player, created_by=by, token=secrets.token_urlsafe(24),
+        expires_at=timezone.now() + valid_for,
+    )
+    _audit(league=league, user=by, action=AuditEntry.Action.CREATE, obj=invitation,
+           changes={"player": player.name if player else None,
+                    "expires_at": invitation.expires_at})
+    return invitation
+
+
+@transaction.atomic
+def invitation_revoke(*, invitation: Invitation, by: AbstractBaseUser) -> None:
+    invitation = Invitation.objects.select_for_update().get(pk=invitation.pk)
+    if invitation.revoked_at is None:
+        invitation.revoked_at = timezone.now()
+        invitation.save(update_fields=["revoked_at"])
+        _audit(league=invitation.league, user=by, action=AuditEntry.Action.DELETE,
+               obj=invitation, changes={"revoked": True})
+
+
+def invitation_problem(invitation: Invitation) -> str | None:
+    """Why this invitation cannot be accepted any more, or None."""
+    if invitation.revoked_at is not None:
+        return "This invitation was withdrawn by the league's organisers."
+    if invitation.player_id is not None and invitation.accepted_at is not None:
+        return "This invitation has already been used."
+    if invitation.expires_at <= timezone.now():
+        return "This invitation has expired; ask the organisers for a new link."
+    return None
+
+
+@transaction.atomic
+def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Membership:
+    """The invitee joins, by their own consent. A guest invitation gives them that guest player
+    and its games; their own player, if they had one without games, gives way to it."""
+    invitation = Invitation.objects.select_for_update().select_related("league", "player").get(
+        pk=invitation.pk)
+    league = _lock(invitation.league)
+    problem = invitation_problem(invitation)
+    if problem:
+        raise ValidationError({"invitation": [problem]})
+    own = Player.objects.filter(user=user).first()
+    if invitation.player is not None:
+        guest = Player.objects.select_for_update().get(pk=invitation.player_id)
+        if guest.user_id is not None:
+            raise ValidationError({"invitation": [f"{guest} already belongs to an account."]})
+        if own is not None:
+            if own.participations.exists():
+                raise ValidationError({"invitation": [
+                    f"Your account already plays as {own}, with games of its own; ask an "
+                    "administrator to merge the two players."]})
+            for membership in own.memberships.all():
+                if not guest.memberships.filter(league=membership.league).exists():
+                    membership.player = guest
+                    membership.save(update_fields=["player"])
+            own.delete()
+        guest.user = user
+        guest.save(update_fields=["user"])
+        _audit(league=league, user=user, action=AuditEntry.Action.UPDATE, obj=guest,
+               changes={"claimed_by": user.get_username()})
+        membership = league.memberships.get(player=guest)
+    else:
+        player = own or player_for_user(user)
+        if league.memberships.filter(player=player).exists():
+            raise ValidationError({"invitation": [f"You are already a member of {league}."]})
+        membership = member_add(league=league, player=player, by=user)
+    invitation.accepted_by = user
+    invitation.accepted_at = timezone.now()
+    invitation.save(update_fields=["accepted_by", "accepted_at"])
+    return membership
+
+
+@transaction.atomic
+def season_close(*, season: Season, by: AbstractBaseUser, ends_on: dt.date | None = None) -> Season:
+    """End a season early (today unless told); games after the new end leave the season."""
+    league = _lock(season.league)
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    ends_on = ends_on or timezone.localdate()
+    if ends_on < season.starts_on:
+        raise ValidationError({"ends_on": [f"{season.name} starts on {season.starts_on}."]})
+    if ends_on >= season.ends_on:
+        raise ValidationError({"ends_on": [f"{season.name} already ends on {season.ends_on}."]})
+    before = season.ends_on
+    season.ends_on = ends_on
+    season.save(update_fields=["ends_on"])
+    league.games.filter(season=season, played_on__gt=ends_on).update(season=None)
+    _audit(league=league, user=by, action=AuditEntry.Action.UPDATE, obj=season,
+           changes={"ends_on": {"before": before, "after": ends_on}})
+    return season
 
 
 @transaction.atomic

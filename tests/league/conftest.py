@@ -33,7 +33,8 @@ def players(users, league) -> dict[str, Player]:
     cast["olive"].save()
     for name in ("mia", "ned", "pat"):
         cast[name] = services.player_create(name=name.title(), user=users[name])
-        services.member_add(league=league, player=cast[name], by=users["olive"])
+        # Each joins by their own consent (as when accepting an invitation).
+        services.member_add(league=league, player=cast[name], by=users[name])
     cast["quinn"] = services.player_create(name="Quinn", user=users["quinn"])
     return cast
 

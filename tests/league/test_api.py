@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from league.models import AuditEntry, Game, Participant
+from league.models import AuditEntry, Game, Membership, Participant
 from tests.league.conftest import record
 
 pytestmark = pytest.mark.django_db
@@ -118,7 +118,7 @@ def test_bad_game_input_gets_a_field_message(api, league, players, mutate, field
 
 def test_too_many_players(api, league, players, users):
     from league import services
-    extra = [services.player_create(name=f"P{i}") for i in range(2)]
+    extra = [services.player_create(name=f"P{i}", by=users["olive"]) for i in range(2)]
     for player in extra:
         services.member_add(league=league, player=player, by=users["olive"])
     body = game_body(league, *[(p, 10 + i, 1) for i, p in enumerate(
@@ -141,15 +141,16 @@ def test_league_creation_makes_creator_organiser_and_members_managed(api, users,
     league_id = response.json()["id"]
     members = api("vic").get(f"/api/leagues/{league_id}/members/").json()["results"]
     assert [m["role"] for m in members] == ["organiser"]
+    guest = api("vic").post("/api/players/", {"name": "Vic's guest"}, format="json").json()
     added = api("vic").post(f"/api/leagues/{league_id}/members/",
-                            {"player": players["quinn"].pk}, format="json")
+                            {"player": guest["id"]}, format="json")
     assert added.status_code == 201
     assert api("quinn").post(f"/api/leagues/{league_id}/members/",
                              {"player": players["mia"].pk}, format="json").status_code == 403
     again = api("vic").post(f"/api/leagues/{league_id}/members/",
-                            {"player": players["quinn"].pk}, format="json")
+                            {"player": guest["id"]}, format="json")
     assert again.status_code == 400 and "already" in again.json()["fields"]["player"][0]
-    gone = api("vic").delete(f"/api/leagues/{league_id}/members/{players['quinn'].pk}/")
+    gone = api("vic").delete(f"/api/leagues/{league_id}/members/{guest['id']}/")
     assert gone.status_code == 204
     duplicate = api("vic").post("/api/leagues/", {"name": "Again", "slug": "vic"}, format="json")
     assert duplicate.status_code == 400 and "slug" in duplicate.json()["fields"]
@@ -188,3 +189,33 @@ def test_catalogue_lists_games(api):
     statuses = {e["key"]: e["card_data_status"] for e in games["cat-lady"]["editions"]}
     assert statuses == {"base": "complete", "premium": "incomplete",
                         "box-of-treats": "incomplete", "solitaire": None}
+
+
+def test_an_organiser_cannot_pull_a_player_with_a_login_into_their_league(api, users, players):
+    league_id = api("vic").post("/api/leagues/", {"name": "Vic's Club", "slug": "vic"},
+                                format="json").json()["id"]
+    pulled = api("vic").post(f"/api/leagues/{league_id}/members/",
+                             {"player": players["quinn"].pk}, format="json")
+    assert pulled.status_code == 400
+    assert "invitation" in pulled.json()["fields"]["player"][0]
+    assert not Membership.objects.filter(league_id=league_id, player=players["quinn"]).exists()
+
+
+def test_an_organiser_cannot_add_a_guest_someone_else_entered(api, users, players):
+    olives_guest = api("olive").post("/api/players/", {"name": "Olive's guest"},
+                                     format="json").json()
+    league_id = api("vic").post("/api/leagues/", {"name": "Vic's Club", "slug": "vic"},
+                                format="json").json()["id"]
+    taken = api("vic").post(f"/api/leagues/{league_id}/members/",
+                            {"player": olives_guest["id"]}, format="json")
+    assert taken.status_code == 400 and "guest someone else entered" in \
+        taken.json()["fields"]["player"][0]
+    assert not Membership.objects.filter(league_id=league_id).exclude(role="organiser").exists()
+
+
+def test_an_organiser_can_still_make_a_member_an_organiser_through_the_api(api, league, players):
+    promoted = api("olive").post(f"/api/leagues/{league.pk}/members/",
+                                 {"player": players["mia"].pk, "role": "organiser"},
+                                 format="json")
+    assert promoted.status_code == 201
+    assert Membership.objects.get(league=league, player=players["mia"]).role == "organiser"

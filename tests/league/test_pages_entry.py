@@ -106,7 +106,7 @@ def test_several_leagues_are_offered_first(mia, league, players, users):
     friday = services.league_create(
         name="Friday", slug="friday", game="cantankerous-cats", by=users["olive"]
     )
-    services.member_add(league=friday, player=players["mia"], by=users["olive"])
+    services.member_add(league=friday, player=players["mia"], by=users["mia"])
     html = page(mia.get("/games/new/"))
     assert (
         'value="friday"' in html and 'value="tuesday"' in html and "Number of players" not in html
@@ -425,7 +425,7 @@ def test_a_cantankerous_cats_game_is_logged_from_its_catalogue_fields(client, pl
         name="Friday", slug="friday", game="cantankerous-cats", by=users["olive"]
     )
     for name in ("mia", "ned"):
-        services.member_add(league=friday, player=players[name], by=users["olive"])
+        services.member_add(league=friday, player=players[name], by=users[name])
     client.force_login(users["mia"])
     url = "/games/new/?league=friday&edition=standard&players=2&mode=totals"
     html = page(client.get(url))
