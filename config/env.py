@@ -42,6 +42,16 @@ def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
     return value
 
 
+def env_choice(name: str, default: str, choices: list[str]) -> str:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip().lower()
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name}={raw!r} must be one of: {', '.join(choices)}")
+    return value
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:

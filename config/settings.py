@@ -7,7 +7,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_list, env_str
+from config.env import env_bool, env_choice, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("CATLEAGUE_VAR_DIR", str(BASE_DIR / "var")))
@@ -35,8 +35,12 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "allauth",
+    "allauth.account",
+    "axes",
     "league",
     "arena",
+    "accounts",
 ]
 
 MIDDLEWARE = [
@@ -48,6 +52,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    # Last, as django-axes asks: it turns a locked-out log-in into its lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -63,6 +70,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.signup",
             ],
         },
     },
@@ -100,12 +108,55 @@ CACHES = {
 }
 
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+AUTHENTICATION_BACKENDS = [
+    # First, so a locked-out username or address is refused before any password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
+
+# Accounts (django-allauth). Sign-up is open, by invitation only, or closed.
+CATLEAGUE_SIGNUP = env_choice("CATLEAGUE_SIGNUP", "open", ["open", "invite", "closed"])
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm", "signup": "accounts.forms.SignupForm"}
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = env_choice(
+    "CATLEAGUE_EMAIL_VERIFICATION", "optional", ["none", "optional", "mandatory"]
+)
+ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+ACCOUNT_SESSION_REMEMBER = None
+ACCOUNT_USERNAME_BLACKLIST = ["admin", "demo", "house", "root"]
+# django-axes counts failed log-ins per username and address and locks both out for a while.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10, minimum=1)
+AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15, minimum=1) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_ENABLE_ACCESS_FAILURE_LOG = True  # every failed log-in, for the admin to read
+AXES_LOCKOUT_TEMPLATE = "account/locked_out.html"
+AXES_USERNAME_CALLABLE = "accounts.adapter.attempted_username"
+
+# E-mail: printed to the console unless an SMTP host is set.
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Catleague <noreply@localhost>")
+# How long a league invitation link stays valid.
+CATLEAGUE_INVITATION_DAYS = env_int("CATLEAGUE_INVITATION_DAYS", 14, minimum=1)
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
@@ -122,7 +173,8 @@ STORAGES = {
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        # Named tokens from the account page, and the one /api/auth/token/ hands out.
+        "accounts.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -176,6 +228,3 @@ CELERY_BEAT_SCHEDULE = {
     "arena-ladder-tick": {"task": "arena.tasks.ladder_tick", "schedule": 30.0},
     "arena-reap-stuck": {"task": "arena.tasks.reap_stuck_matches", "schedule": 60.0},
 }
-
-# How long a league invitation link stays valid.
-CATLEAGUE_INVITATION_DAYS = env_int("CATLEAGUE_INVITATION_DAYS", 14, minimum=1)

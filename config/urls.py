@@ -13,5 +13,6 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/arena/", include("arena.api_urls")),
     path("api/", include("league.api_urls")),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include("accounts.urls")),
+    path("accounts/", include("allauth.urls")),
 ]

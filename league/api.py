@@ -145,7 +145,9 @@ class LeagueViewSet(
 
     @action(detail=True, methods=["get", "post"])
     def members(self, request, pk=None):
-        """List members; organisers add a member (or change a role) with {"player", "role"}."""
+        """List members. Organisers add a guest they created (a player without a login) or
+        change a member's role with {"player", "role"}; people with an account join by
+        accepting an invitation."""
         league = self.get_object()
         if request.method == "GET":
             memberships = league.memberships.select_related("player")

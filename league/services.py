@@ -302,8 +302,8 @@ def invitation_problem(invitation: Invitation) -> str | None:
 def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Membership:
     """The invitee joins, by their own consent. A guest invitation gives them that guest player
     and its games; their own player, if they had one without games, gives way to it."""
-    invitation = Invitation.objects.select_for_update().select_related("league", "player").get(
-        pk=invitation.pk)
+    invitation = Invitation.objects.select_for_update(of=("self",)).select_related(
+        "league", "player").get(pk=invitation.pk)
     league = _lock(invitation.league)
     problem = invitation_problem(invitation)
     if problem:

@@ -1,16 +1,39 @@
-"""The league's public pages, under the `league` namespace (the API's router owns the bare
+"""The league's pages, under the `league` namespace (the API's router owns the bare
 `league-list`/`league-detail` names)."""
 
 from django.urls import path
 
-from league import views
+from league import club_views, views
 
 app_name = "league"
 
 urlpatterns = [
     path("leagues/", views.league_list, name="list"),
+    path("leagues/new/", club_views.league_create, name="create"),
     path("leagues/<slug:slug>/", views.league_detail, name="detail"),
+    path("leagues/<slug:slug>/settings/", club_views.league_settings, name="settings"),
+    path("leagues/<slug:slug>/seasons/", club_views.season_start, name="season-start"),
+    path("leagues/<slug:slug>/seasons/<int:season_id>/close/", club_views.season_close,
+         name="season-close"),
+    path("leagues/<slug:slug>/members/", club_views.members, name="members"),
+    path("leagues/<slug:slug>/members/guests/", club_views.guest_add, name="guest-add"),
+    path("leagues/<slug:slug>/members/<int:membership_id>/role/", club_views.member_role,
+         name="member-role"),
+    path("leagues/<slug:slug>/members/<int:membership_id>/remove/", club_views.member_remove,
+         name="member-remove"),
+    path("leagues/<slug:slug>/invitations/", club_views.invitation_create,
+         name="invitation-create"),
+    path("leagues/<slug:slug>/invitations/<int:invitation_id>/revoke/",
+         club_views.invitation_revoke, name="invitation-revoke"),
+    path("leagues/<slug:slug>/changes/", club_views.audit, name="audit"),
+    path("leagues/<slug:slug>/games.csv", club_views.export_games, name="export-games"),
+    path("leagues/<slug:slug>/standings.csv", club_views.export_standings,
+         name="export-standings"),
     path("leagues/<slug:slug>/games/<int:game_id>/", views.game_detail, name="game"),
+    path("leagues/<slug:slug>/games/<int:game_id>/edit/", views.game_edit, name="game-edit"),
+    path("leagues/<slug:slug>/games/<int:game_id>/delete/", views.game_delete,
+         name="game-delete"),
+    path("invitations/<str:token>/", club_views.invitation, name="invitation"),
     path("players/<int:player_id>/", views.player_detail, name="player"),
     path("games/new/", views.log_game, name="result-entry"),
 ]

@@ -13,17 +13,19 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
 
 from arena import selectors as arena_selectors
 from league import charts, result_entry, selectors, services
 from league.catalogue import ResultError, check_results
-from league.forms import GameForm, LeagueChoiceForm, SeatForm, Setup, SetupForm
-from league.models import League, Membership, Participant, Player
-from league.permissions import can_log_games, can_view
+from league.forms import TOTALS, GameForm, LeagueChoiceForm, SeatForm, Setup, SetupForm
+from league.models import Game, League, Membership, Participant, Player
+from league.permissions import can_log_games, can_organise, can_view
 
 RECENT_ON_HOME = 10
 GAMES_PER_PAGE = 20
@@ -92,6 +94,7 @@ def league_detail(request, slug):
             "standings": selectors.standings(league=league, season=season),
             "games": games,
             "can_log": can_log_games(league, request.user),
+            "can_organise": can_organise(league, request.user),
             "my_player_id": _my_player_id(request.user),
         },
     )
@@ -113,6 +116,7 @@ def game_detail(request, slug, game_id):
             "rated": any(p.rating_after is not None for p in participants),
             "explanations": _explanations(game, participants),
             "breakdown": _score_pad(game, participants),
+            "can_organise": can_organise(league, request.user),
         },
     )
 
@@ -418,9 +422,36 @@ def log_game(request):
     if league is None:
         context["league_form"] = LeagueChoiceForm(leagues=leagues)
         return render(request, "league/result_entry.html", context)
+    return _result_form(request, league=league, editing=None)
 
-    setup_form = SetupForm(request.GET if "mode" in request.GET else None, league=league)
-    context.update({"league": league, "setup_form": setup_form, "step": "setup"})
+
+def _edit_setup(game: Game) -> dict[str, str]:
+    """A logged game reopens in the totals form, with what was recorded."""
+    return {"league": game.league.slug, "edition": game.edition,
+            "players": str(game.participants.count()), "mode": TOTALS}
+
+
+def _edit_initial(game: Game, game_form: GameForm, seat_forms: list[SeatForm]) -> None:
+    game_form.initial.update({
+        "played_on": game.played_on, "played_time": game.played_time, "place": game.place,
+        "notes": game.notes, **game.details,
+    })
+    for form, participant in zip(seat_forms, game.participants.order_by("seat"), strict=False):
+        form.initial.update({"player": participant.player_id, "seat": participant.seat,
+                             **participant.result})
+
+
+def _result_form(request, *, league: League, editing: Game | None):
+    """The result form, for a new game or (`editing`) to correct a logged one."""
+    context: dict = {"editing": editing}
+    if editing is not None:
+        here = reverse("league:game-edit", args=[league.slug, editing.pk])
+        query = request.GET if "mode" in request.GET else _edit_setup(editing)
+    else:
+        here = reverse("league:result-entry")
+        query = request.GET if "mode" in request.GET else None
+    setup_form = SetupForm(query, league=league)
+    context.update({"league": league, "setup_form": setup_form, "step": "setup", "here": here})
     if not setup_form.is_bound or not setup_form.is_valid() or "change" in request.GET:
         return render(request, "league/result_entry.html", context)
     setup = setup_form.setup()
@@ -430,7 +461,9 @@ def log_game(request):
     seat_forms = [
         SeatForm(data, setup=setup, index=i, members=members) for i in range(setup.players)
     ]
-    if data is None:
+    if data is None and editing is not None:
+        _edit_initial(editing, game_form, seat_forms)
+    elif data is None:
         me = Player.objects.filter(user=request.user, memberships__league=league).first()
         if me is not None:
             seat_forms[0].initial["player"] = me.pk
@@ -468,28 +501,57 @@ def log_game(request):
     if not hmac.compare_digest(request.POST.get("previewed", ""), digest):
         context["changed_since_preview"] = True
         return render(request, "league/result_entry.html", context)
+    values = {
+        "edition": setup.edition.key,
+        "played_on": game_form.cleaned_data["played_on"],
+        "played_time": game_form.cleaned_data.get("played_time"),
+        "place": game_form.cleaned_data.get("place", ""),
+        "notes": game_form.cleaned_data.get("notes", ""),
+        "details": game_form.details(),
+        "participants": [
+            services.ParticipantInput(
+                player_id=form.cleaned_data["player"],
+                seat=form.cleaned_data["seat"],
+                result=result,
+            )
+            for form, result in zip(seat_forms, results, strict=True)
+        ],
+    }
     try:
-        game = services.game_record(
-            league=league,
-            logged_by=request.user,
-            edition=setup.edition.key,
-            played_on=game_form.cleaned_data["played_on"],
-            played_time=game_form.cleaned_data.get("played_time"),
-            place=game_form.cleaned_data.get("place", ""),
-            notes=game_form.cleaned_data.get("notes", ""),
-            details=game_form.details(),
-            participants=[
-                services.ParticipantInput(
-                    player_id=form.cleaned_data["player"],
-                    seat=form.cleaned_data["seat"],
-                    result=result,
-                )
-                for form, result in zip(seat_forms, results, strict=True)
-            ],
-        )
+        if editing is not None:
+            # The season follows the (possibly new) date, as when the game was first logged.
+            game = services.game_edit(game=editing, by=request.user, season=None, **values)
+        else:
+            game = services.game_record(league=league, logged_by=request.user, **values)
     except ValidationError as exc:
         _place_errors(exc.message_dict, game_form, seat_forms, problems)
         context.pop("preview")
         return _failed(request, context, problems, game_form, seat_forms)
-    messages.success(request, "Game saved and ratings updated.")
+    messages.success(request, "Game corrected and ratings rebuilt." if editing is not None
+                     else "Game saved and ratings updated.")
     return redirect("league:game", slug=league.slug, game_id=game.pk)
+
+
+def _organised_game(request, slug: str, game_id: int) -> tuple[League, Game]:
+    league = _visible_league(request, slug)
+    game = get_object_or_404(Game, pk=game_id, league=league)
+    if not can_organise(league, request.user):
+        raise PermissionDenied("Only this league's organisers may correct or delete its games.")
+    return league, game
+
+
+@login_required
+def game_edit(request, slug, game_id):
+    league, game = _organised_game(request, slug, game_id)
+    return _result_form(request, league=league, editing=game)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_delete(request, slug, game_id):
+    league, game = _organised_game(request, slug, game_id)
+    if request.method == "POST":
+        services.game_delete(game=game, by=request.user)
+        messages.success(request, "Game deleted and ratings rebuilt.")
+        return redirect("league:detail", slug=league.slug)
+    return render(request, "league/game_delete.html", {"league": league, "game": game})

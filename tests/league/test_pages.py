@@ -29,8 +29,8 @@ def private_league(users, players):
     league = services.league_create(
         name="Secret Society", slug="secret", game="cat-lady", by=users["olive"], is_public=False
     )
-    services.member_add(league=league, player=players["mia"], by=users["olive"])
-    services.member_add(league=league, player=players["quinn"], by=users["olive"])
+    services.member_add(league=league, player=players["mia"], by=users["mia"])
+    services.member_add(league=league, player=players["quinn"], by=users["quinn"])
     return league
 
 
@@ -241,7 +241,7 @@ def test_header_has_skip_link_navigation_and_log_in_link_for_visitors(client, le
 def test_header_names_the_signed_in_player_and_logs_out_by_post(client, players, users):
     client.force_login(users["mia"])
     page = html(client.get("/"))
-    assert "Signed in as <strong>Mia</strong>" in page and "Log a game" in page
+    assert '<strong>Mia</strong></a>' in page and "Signed in as" in page and "Log a game" in page
     assert '<form method="post" action="/accounts/logout/"' in page
     response = client.post("/accounts/logout/")
     assert response.status_code == 302 and "_auth_user_id" not in client.session
@@ -249,11 +249,11 @@ def test_header_names_the_signed_in_player_and_logs_out_by_post(client, players,
 
 def test_login_form_shows_its_error_and_labels(client, users):
     page = html(client.get("/accounts/login/"))
-    assert '<label for="id_username">Username' in page
+    assert '<label for="id_login">Username or e-mail' in page
     assert '<label for="id_password">Password' in page
-    response = client.post("/accounts/login/", {"username": "mia", "password": "wrong"})
-    assert "Please enter a correct username and password" in html(response)
-    response = client.post("/accounts/login/", {"username": "mia", "password": "pw-123456789"})
+    response = client.post("/accounts/login/", {"login": "mia", "password": "wrong"})
+    assert "username and/or password you specified are not correct" in html(response)
+    response = client.post("/accounts/login/", {"login": "mia", "password": "pw-123456789"})
     assert response.status_code == 302 and client.session["_auth_user_id"] == str(users["mia"].pk)
 
 

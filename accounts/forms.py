@@ -1,0 +1,72 @@
+"""Account forms: log-in and sign-up (allauth's, with this site's labels and a display name),
+a new API token, the display name."""
+
+from __future__ import annotations
+
+from allauth.account import forms as allauth_forms
+from django import forms
+from django.core.exceptions import ValidationError
+
+from league import services as league_services
+from league.models import Player
+
+DISPLAY_NAME_HELP = "The name standings and results show. Your username if you leave it empty."
+
+
+class LoginForm(allauth_forms.LoginForm):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["login"].label = "Username or e-mail"
+        self.fields["login"].widget.attrs.pop("placeholder", None)
+        self.fields["password"].widget.attrs.pop("placeholder", None)
+        self.fields["password"].help_text = ""
+
+
+def _check_display_name(name: str, *, player: Player | None = None) -> str:
+    name = name.strip()
+    taken = Player.objects.filter(name__iexact=name)
+    if player is not None:
+        taken = taken.exclude(pk=player.pk)
+    if name and taken.exists():
+        raise ValidationError(f"A player called {name!r} already exists; choose another name.")
+    return name
+
+
+class SignupForm(allauth_forms.SignupForm):
+    display_name = forms.CharField(label="Display name", max_length=100, required=False,
+                                   help_text=DISPLAY_NAME_HELP)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.widget.attrs.pop("placeholder", None)
+        self.fields["email"].label = "E-mail"
+        self.fields["email"].help_text = "For resetting your password; never shown to others."
+
+    def clean_display_name(self) -> str:
+        return _check_display_name(self.cleaned_data.get("display_name", ""))
+
+    def save(self, request):
+        user = super().save(request)
+        if user is not None and self.cleaned_data.get("display_name"):
+            league_services.player_create(name=self.cleaned_data["display_name"], user=user, by=user)
+        return user
+
+
+class DisplayNameForm(forms.Form):
+    name = forms.CharField(label="Display name", max_length=100, help_text=DISPLAY_NAME_HELP)
+
+    def __init__(self, *args, player: Player | None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.player = player
+
+    def clean_name(self) -> str:
+        name = _check_display_name(self.cleaned_data["name"], player=self.player)
+        if not name:
+            raise ValidationError("A display name cannot be empty.")
+        return name
+
+
+class TokenCreateForm(forms.Form):
+    name = forms.CharField(label="Token name", max_length=60,
+                           help_text="What will use it, e.g. “my-bot uploader” or “laptop”.")

@@ -1,0 +1,41 @@
+"""Reads for the account page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+
+from accounts.models import ApiToken
+from arena.models import Bot, BotVersion
+from league import selectors as league_selectors
+from league.models import Player
+
+
+def tokens(*, user) -> list[ApiToken]:
+    return list(ApiToken.objects.filter(user=user))
+
+
+def bots(*, user) -> list[Bot]:
+    return list(
+        Bot.objects.filter(owner=user).select_related("active_version").prefetch_related(
+            Prefetch("versions", queryset=BotVersion.objects.order_by("-number"))
+        )
+    )
+
+
+@dataclass(frozen=True)
+class AccountOverview:
+    player: Player | None
+    leagues: list[league_selectors.UserLeague]
+    bots: list[Bot]
+    tokens: list[ApiToken]
+
+
+def overview(*, user) -> AccountOverview:
+    return AccountOverview(
+        player=Player.objects.filter(user=user).first(),
+        leagues=league_selectors.user_leagues(user=user),
+        bots=bots(user=user),
+        tokens=tokens(user=user),
+    )

@@ -1,0 +1,312 @@
+"""The organisers' pages: start a league, its settings and seasons, members and invitations,
+the change log, and CSV exports. Views parse and check who may act; services write."""
+
+from __future__ import annotations
+
+import csv
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from league import selectors, services
+from league.club_forms import (
+    GuestForm,
+    InvitationForm,
+    LeagueCreateForm,
+    LeagueSettingsForm,
+    SeasonStartForm,
+    apply_service_errors,
+)
+from league.models import Invitation, League, Membership, Player, Season
+from league.permissions import can_organise, can_view, role_in
+
+AUDIT_PER_PAGE = 50
+
+
+def _league(request, slug: str, *, organise: bool = False) -> League:
+    league = get_object_or_404(League, slug=slug)
+    if not can_view(league, request.user):
+        raise Http404("No such league.")  # a private league is not admitted to exist
+    if organise and not can_organise(league, request.user):
+        raise PermissionDenied("Only this league's organisers may do this.")
+    return league
+
+
+@login_required
+def league_create(request):
+    form = LeagueCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            league = services.league_create(
+                name=data["name"], slug=data["slug"], game=data["game"], by=request.user,
+                description=data["description"], is_public=data["is_public"],
+                k_factor=data["k_factor"], initial_rating=data["initial_rating"],
+                provisional_games=data["provisional_games"],
+            )
+        except ValidationError as exc:
+            apply_service_errors(form, exc)
+        else:
+            messages.success(request, f"{league.name} is started. Invite your group from its "
+                                      "members page.")
+            return redirect("league:members", slug=league.slug)
+    return render(request, "league/club/create.html", {"form": form},
+                  status=400 if form.errors else 200)
+
+
+@login_required
+def league_settings(request, slug):
+    league = _league(request, slug, organise=True)
+    initial = {name: getattr(league, name)
+               for name in ("name", "description", "is_public", "provisional_games")}
+    form = LeagueSettingsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.league_update(league=league, by=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            apply_service_errors(form, exc)
+        else:
+            messages.success(request, "Settings saved.")
+            return redirect("league:settings", slug=league.slug)
+    return _settings_page(request, league, form=form)
+
+
+def _settings_page(request, league, *, form=None, season_form=None):
+    status = 400 if (form and form.errors) or (season_form and season_form.errors) else 200
+    return render(request, "league/club/settings.html", {
+        "league": league,
+        "form": form or LeagueSettingsForm(initial={
+            name: getattr(league, name)
+            for name in ("name", "description", "is_public", "provisional_games")}),
+        "season_form": season_form or SeasonStartForm(),
+        "seasons": list(league.seasons.order_by("-starts_on")),
+    }, status=status)
+
+
+@login_required
+@require_POST
+def season_start(request, slug):
+    league = _league(request, slug, organise=True)
+    form = SeasonStartForm(request.POST)
+    if form.is_valid():
+        try:
+            season = services.season_create(league=league, by=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            apply_service_errors(form, exc)
+        else:
+            messages.success(request, f"{season.name} started.")
+            return redirect("league:settings", slug=league.slug)
+    return _settings_page(request, league, season_form=form)
+
+
+@login_required
+@require_POST
+def season_close(request, slug, season_id):
+    league = _league(request, slug, organise=True)
+    season = get_object_or_404(Season, pk=season_id, league=league)
+    try:
+        services.season_close(season=season, by=request.user)
+    except ValidationError as exc:
+        for message in exc.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, f"{season.name} closed today.")
+    return redirect("league:settings", slug=league.slug)
+
+
+# --- members and invitations ---------------------------------------------------------------
+
+
+def _guests(league: League):
+    return Player.objects.filter(memberships__league=league, user__isnull=True).order_by("name")
+
+
+def _members_page(request, league, *, guest_form=None, invitation_form=None, new_invitation=None):
+    organiser = can_organise(league, request.user)
+    status = 400 if any(f is not None and f.errors for f in (guest_form, invitation_form)) else 200
+    return render(request, "league/club/members.html", {
+        "league": league,
+        "members": selectors.members(league=league),
+        "organiser": organiser,
+        "my_role": role_in(league, request.user),
+        "guest_form": guest_form or GuestForm(),
+        "invitation_form": invitation_form or InvitationForm(guests=_guests(league)),
+        "invitations": selectors.open_invitations(league=league) if organiser else [],
+        "new_invitation": new_invitation,
+    }, status=status)
+
+
+def members(request, slug):
+    return _members_page(request, _league(request, slug))
+
+
+@login_required
+@require_POST
+def guest_add(request, slug):
+    league = _league(request, slug, organise=True)
+    form = GuestForm(request.POST)
+    if form.is_valid():
+        try:
+            membership = services.guest_add(league=league, name=form.cleaned_data["name"],
+                                            by=request.user)
+        except ValidationError as exc:
+            apply_service_errors(form, exc)
+        else:
+            messages.success(request, f"{membership.player.name} added as a guest.")
+            return redirect("league:members", slug=league.slug)
+    return _members_page(request, league, guest_form=form)
+
+
+@login_required
+@require_POST
+def member_role(request, slug, membership_id):
+    league = _league(request, slug, organise=True)
+    membership = get_object_or_404(Membership, pk=membership_id, league=league)
+    try:
+        updated = services.member_set_role(membership=membership,
+                                           role=request.POST.get("role", ""), by=request.user)
+    except ValidationError as exc:
+        for message in exc.messages:
+            messages.error(request, message)
+    else:
+        role = "an organiser" if updated.role == Membership.Role.ORGANISER else "a member"
+        messages.success(request, f"{updated.player.name} is now {role}.")
+    return redirect("league:members", slug=league.slug)
+
+
+@login_required
+@require_POST
+def member_remove(request, slug, membership_id):
+    league = _league(request, slug, organise=True)
+    membership = get_object_or_404(Membership, pk=membership_id, league=league)
+    try:
+        services.member_remove(membership=membership, by=request.user)
+    except ValidationError as exc:
+        for message in exc.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, f"{membership.player.name} removed; their games stay.")
+    return redirect("league:members", slug=league.slug)
+
+
+@login_required
+@require_POST
+def invitation_create(request, slug):
+    league = _league(request, slug, organise=True)
+    form = InvitationForm(request.POST, guests=_guests(league))
+    if form.is_valid():
+        try:
+            invitation = services.invitation_create(league=league, by=request.user,
+                                                    player=form.cleaned_data["player"])
+        except ValidationError as exc:
+            apply_service_errors(form, exc)
+        else:
+            return _members_page(request, league, new_invitation=invitation)
+    return _members_page(request, league, invitation_form=form)
+
+
+@login_required
+@require_POST
+def invitation_revoke(request, slug, invitation_id):
+    league = _league(request, slug, organise=True)
+    invitation = get_object_or_404(Invitation, pk=invitation_id, league=league)
+    services.invitation_revoke(invitation=invitation, by=request.user)
+    messages.success(request, "Invitation withdrawn: its link no longer works.")
+    return redirect("league:members", slug=league.slug)
+
+
+def invitation(request, token):
+    """The page an invitation link opens: who invites you to what; accept to join.
+
+    A visitor without an account is sent to sign up (or log in) and comes back here; with
+    CATLEAGUE_SIGNUP=invite the invitation is what lets them sign up."""
+    found = Invitation.objects.select_related("league", "player").filter(token=token).first()
+    if found is None:
+        raise Http404("No such invitation.")
+    problem = services.invitation_problem(found)
+    if request.method == "POST" and problem is None:
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('account_login')}?next={request.path}")
+        try:
+            membership = services.invitation_accept(invitation=found, user=request.user)
+        except ValidationError as exc:
+            problem = " ".join(exc.messages)
+        else:
+            request.session.pop(Invitation.SESSION_KEY, None)
+            messages.success(request, f"Welcome to {found.league.name}: you play as "
+                                      f"{membership.player.name}.")
+            return redirect("league:detail", slug=found.league.slug)
+    if problem is None and not request.user.is_authenticated:
+        request.session[Invitation.SESSION_KEY] = token
+    already = (
+        request.user.is_authenticated
+        and found.league.memberships.filter(player__user=request.user).exists()
+    )
+    return render(request, "league/club/invitation.html", {
+        "invitation": found, "problem": problem, "already_member": already,
+        "next_path": request.path,
+    }, status=410 if problem else 200)
+
+
+# --- change log and exports --------------------------------------------------------------
+
+
+@login_required
+def audit(request, slug):
+    league = _league(request, slug, organise=True)
+    page = Paginator(selectors.audit_entries(league=league), AUDIT_PER_PAGE).get_page(
+        request.GET.get("page"))
+    return render(request, "league/club/audit.html", {"league": league, "page": page})
+
+
+def _csv_response(filename: str) -> tuple[HttpResponse, csv.writer]:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response, csv.writer(response)
+
+
+def export_games(request, slug):
+    """One row per player per game, oldest first: what a spreadsheet wants."""
+    league = _league(request, slug)
+    response, writer = _csv_response(f"{league.slug}-games.csv")
+    writer.writerow(["game_id", "played_on", "played_time", "season", "edition", "place",
+                     "rated", "seat", "player", "rank", "score", "rating_before",
+                     "rating_after", "result"])
+    for game in selectors.games_for(league=league).reverse():
+        for p in game.participants.all():
+            writer.writerow([
+                game.pk, game.played_on, game.played_time or "",
+                game.season.name if game.season else "", game.edition, game.place, game.rated,
+                p.seat, p.player.name, p.rank, p.score,
+                "" if p.rating_before is None else round(p.rating_before, 1),
+                "" if p.rating_after is None else round(p.rating_after, 1),
+                ";".join(f"{k}={v}" for k, v in sorted(p.result.items())),
+            ])
+    return response
+
+
+def export_standings(request, slug):
+    league = _league(request, slug)
+    season = None
+    if request.GET.get("season"):
+        if not request.GET["season"].isdigit():
+            raise Http404("No such season.")
+        season = get_object_or_404(league.seasons, pk=int(request.GET["season"]))
+    name = f"{league.slug}-{'season-' + str(season.pk) if season else 'all'}-standings.csv"
+    response, writer = _csv_response(name)
+    writer.writerow(["position", "player", "rating", "provisional", "games", "wins",
+                     "average_placement", "last_played_on"])
+    for row in selectors.standings(league=league, season=season):
+        writer.writerow([
+            row.position, row.player_name, round(row.rating, 1), row.provisional,
+            row.games_played, row.wins,
+            "" if row.average_placement is None else round(row.average_placement, 2),
+            row.last_played_on or "",
+        ])
+    return response
