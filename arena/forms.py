@@ -3,10 +3,17 @@ that make a bot acceptable live in ``arena.services`` and come back as field err
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.core.exceptions import ValidationError
 
+from arena.models import BotVersion, Tournament
 from arena.runner import MAX_BOT_BYTES
+from arena.services import SeatInput
+from engine.editions import play_setups
+from engine.registry import registered_games
+from engine.strategies import names as strategy_names
 
 BOT_FILE_HELP = (
     f"One Python file (standard library only), at most {MAX_BOT_BYTES // 1024} KiB, defining "
@@ -71,3 +78,159 @@ class BotCreateForm(VersionUploadForm):
         widget=forms.Textarea(attrs={"rows": 3}),
     )
     field_order = ["name", "game", "description", "file"]
+
+
+# --- challenges and tournaments ------------------------------------------------------------
+
+MAX_SEATS = 6
+HOUSE_PREFIX = "house:"
+VERSION_PREFIX = "version:"
+
+
+def _version_label(version: BotVersion, user) -> str:
+    who = "yours" if version.bot.owner_id == user.pk else f"by {version.bot.owner.username}"
+    return f"{version.bot.name} v{version.number} ({who}, {version.bot.game})"
+
+
+def seat_choices(user, versions: list[BotVersion]) -> list[tuple[str, Any]]:
+    houses = [
+        (f"{HOUSE_PREFIX}{game}:{name}", f"House bot: {name} ({game})")
+        for game, _ in sorted(registered_games())
+        for name in strategy_names(game)
+    ]
+    mine = [(f"{VERSION_PREFIX}{v.pk}", _version_label(v, user)) for v in versions
+            if v.bot.owner_id == user.pk]
+    others = [(f"{VERSION_PREFIX}{v.pk}", _version_label(v, user)) for v in versions
+              if v.bot.owner_id != user.pk]
+    choices: list[tuple[str, Any]] = [("", "Empty seat")]
+    if mine:
+        choices.append(("Your bots", mine))
+    choices.append(("House bots", houses))
+    if others:
+        choices.append(("Other people's bots", others))
+    return choices
+
+
+class ChallengeForm(forms.Form):
+    """Two to six seats and the game's options; the seats' game must agree (the service says
+    which seat does not)."""
+
+    game = forms.ChoiceField(label="Game", choices=game_choices, initial="cat-lady")
+    edition = forms.ChoiceField(
+        label="Cat Lady edition", required=False,
+        help_text="Unranked setups: the placeholder Box of Treats deck seats up to 6.")
+    shared_goals = forms.BooleanField(label="Shared goals (Cat Lady expansions)", required=False)
+    solitaire = forms.BooleanField(
+        label="Solitaire (seat 2 must be the cat-player house bot)", required=False)
+    seed = forms.IntegerField(
+        label="Seed", required=False, min_value=0, max_value=2**31 - 1,
+        help_text="The same seed deals the same cards; empty for a random deal.",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+
+    def __init__(self, *args, user, versions: list[BotVersion], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.versions = {v.pk: v for v in versions}
+        self.fields["edition"].choices = [("", "The game's default")] + [
+            (s.edition, s.label.rsplit(",", 1)[0])
+            for s in _unique_editions() if s.playable
+        ]
+        choices = seat_choices(user, versions)
+        for number in range(1, MAX_SEATS + 1):
+            self.fields[f"seat{number}"] = forms.ChoiceField(
+                label=f"Seat {number}", choices=choices, required=number <= 2,
+                error_messages={"required": "A match needs at least two seats."})
+
+    def seat_fields(self):
+        return [self[f"seat{n}"] for n in range(1, MAX_SEATS + 1)]
+
+    def option_fields(self):
+        return [self["edition"], self["shared_goals"], self["solitaire"]]
+
+    def clean(self):
+        data = super().clean()
+        game = data.get("game")
+        seats: list[tuple[str, SeatInput]] = []
+        for number in range(1, MAX_SEATS + 1):
+            value = data.get(f"seat{number}")
+            if not value:
+                continue
+            if value.startswith(HOUSE_PREFIX):
+                house_game, name = value.removeprefix(HOUSE_PREFIX).split(":", 1)
+                if game and house_game != game:
+                    self.add_error(f"seat{number}", f"{name} is a {house_game} house bot; "
+                                                    f"this match plays {game}.")
+                seats.append((f"seat{number}", SeatInput(builtin=name)))
+            else:
+                version = self.versions.get(int(value.removeprefix(VERSION_PREFIX)))
+                if version is None:
+                    self.add_error(f"seat{number}", "That bot version is not active any more.")
+                    continue
+                seats.append((f"seat{number}", SeatInput(version=version)))
+        if len(seats) < 2 and not self.has_error("seat1") and not self.has_error("seat2"):
+            self.add_error("seat2", "A match needs at least two seats.")
+        self.seat_names = [name for name, _ in seats]
+        self.seats = [seat for _, seat in seats]
+        return data
+
+    def options(self) -> dict[str, Any]:
+        options: dict[str, Any] = {}
+        if self.cleaned_data.get("edition"):
+            options["edition"] = self.cleaned_data["edition"]
+        if self.cleaned_data.get("shared_goals"):
+            options["shared_goals"] = True
+        if self.cleaned_data.get("solitaire"):
+            options["solitaire"] = True
+        return options
+
+    def apply_service_errors(self, error: ValidationError) -> None:
+        """``seats.2`` goes beside the third filled seat, option errors beside the edition."""
+        for key, messages in error.message_dict.items():
+            field_name: str | None = None
+            if key.startswith("seats.") and key[6:].isdigit() and int(key[6:]) < len(self.seat_names):
+                field_name = self.seat_names[int(key[6:])]
+            elif key == "seats":
+                field_name = "seat1"
+            elif key == "options":
+                field_name = "edition"
+            elif key in self.fields:
+                field_name = key
+            for message in messages:
+                self.add_error(field_name, message)
+
+
+def _unique_editions():
+    seen: dict[str, Any] = {}
+    for setup in play_setups():
+        seen.setdefault(setup.edition, setup)
+    return list(seen.values())
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=100)
+    format = forms.ChoiceField(label="Format", choices=Tournament.Format.choices,
+                               initial=Tournament.Format.SWISS,
+                               help_text="Round robin plays every table once (one round); "
+                                         "Swiss pairs neighbours in the standings each round.")
+    table_size = forms.IntegerField(label="Bots per table", min_value=2, max_value=MAX_SEATS,
+                                    initial=2, widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    rounds = forms.IntegerField(label="Rounds (Swiss)", min_value=1, max_value=20, initial=3,
+                                widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    final_size = forms.IntegerField(
+        label="Final table", min_value=0, max_value=MAX_SEATS, initial=0,
+        help_text="The top this many play a final table after the rounds; 0 for none.",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    seed = forms.IntegerField(label="Seed", required=False, min_value=0, max_value=2**31 - 1,
+                              widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    entrants = forms.MultipleChoiceField(label="Entrants", widget=forms.CheckboxSelectMultiple,
+                                         help_text="Active bot versions of one game.")
+    field_order = ["name", "format", "table_size", "rounds", "final_size", "seed", "entrants"]
+
+    def __init__(self, *args, user, versions: list[BotVersion], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.versions = {v.pk: v for v in versions}
+        self.fields["entrants"].choices = [(str(v.pk), _version_label(v, user)) for v in versions]
+
+    def entrant_versions(self) -> list[BotVersion]:
+        return [self.versions[int(pk)] for pk in self.cleaned_data["entrants"]]
+
+    apply_service_errors = VersionUploadForm.apply_service_errors

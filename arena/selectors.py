@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat, Tournament
 
@@ -351,8 +351,82 @@ def has_faults(match: Match) -> bool:
     return any(s.faults for s in match.seats.all())
 
 
+# --- a user's own bots, challenges, tournament progress -------------------------------------
+
+
+@dataclass(frozen=True)
+class OwnBot:
+    bot: Bot
+    versions: list[BotVersion]
+    matches: list[Match]
+    fault_reports: list[FaultReport]
+
+
+def own_bots(user: Any, *, matches: int = 5, reports: int = 3) -> list[OwnBot]:
+    """For the owner only: each bot's versions (with rejection reasons), latest matches and
+    the faults and stderr of its latest finished matches."""
+    return [
+        OwnBot(bot=bot, versions=bot_versions(bot), matches=bot_matches(bot, limit=matches),
+               fault_reports=[r for r in owner_fault_reports(bot, limit=reports)
+                              if r.faults or r.stderr])
+        for bot in Bot.objects.filter(owner=user).select_related("active_version").order_by("name")
+    ]
+
+
+CHALLENGE_CANDIDATES = 300
+
+
+def challenge_candidates(user: Any) -> list[BotVersion]:
+    """Active versions a user may seat in a challenge: their own first, then everyone else's
+    (the most recently uploaded first)."""
+    versions = (
+        BotVersion.objects.filter(status=BotVersion.Status.ACTIVE)
+        .select_related("bot__owner").defer("source")
+    )
+    own = list(versions.filter(bot__owner=user).order_by("bot__name", "-number"))
+    others = list(versions.exclude(bot__owner=user).order_by("-created_at")[:CHALLENGE_CANDIDATES])
+    return own + others
+
+
+@dataclass(frozen=True)
+class RoundProgress:
+    number: int
+    label: str
+    finished: int
+    total: int
+
+    @property
+    def done(self) -> bool:
+        return self.finished == self.total
+
+
+def tournament_progress(tournament: Tournament) -> list[RoundProgress]:
+    """Per round started so far: matches finished (or failed) out of all."""
+    rows = (
+        tournament.matches.values("tournament_round")
+        .annotate(total=Count("id"),
+                  finished=Count("id", filter=Q(status__in=[Match.Status.FINISHED,
+                                                            Match.Status.FAILED])))
+        .order_by("tournament_round")
+    )
+    return [
+        RoundProgress(
+            number=row["tournament_round"] or 0,
+            label="Final table" if row["tournament_round"] == tournament.final_round
+            else f"Round {row['tournament_round']}",
+            finished=row["finished"], total=row["total"],
+        )
+        for row in rows
+    ]
+
+
 __all__ = [
     "FaultReport",
+    "OwnBot",
+    "RoundProgress",
+    "challenge_candidates",
+    "own_bots",
+    "tournament_progress",
     "LadderRow",
     "LadderSummary",
     "Rate",

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from arena import selectors, services
-from arena.forms import BotCreateForm, VersionUploadForm
+from arena.forms import BotCreateForm, ChallengeForm, TournamentForm, VersionUploadForm
 from arena.models import Bot, BotVersion, Ladder, Match, Tournament
 from arena.replay import REPLAY_SCHEMA, build_replay
 from league.charts import rating_chart
@@ -312,5 +312,65 @@ def tournament_detail(request, pk: int):
             "tournament": tournament,
             **selectors.tournament_overview(tournament),
             "rounds": selectors.tournament_matches_by_round(tournament),
+            "progress": selectors.tournament_progress(tournament),
+            "refresh_seconds": TOURNAMENT_REFRESH_SECONDS
+            if tournament.status == Tournament.Status.RUNNING else None,
         },
     )
+
+
+# A running tournament's page reloads itself, so its progress shows without JavaScript.
+TOURNAMENT_REFRESH_SECONDS = 10
+
+
+@login_required
+def my_bots(request):
+    return render(request, "arena/my_bots.html", {
+        "arena_section": "mine", "bots": selectors.own_bots(request.user),
+    })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def challenge_new(request):
+    versions = selectors.challenge_candidates(request.user)
+    form = ChallengeForm(request.POST or None, user=request.user, versions=versions,
+                         initial={"seat1": request.GET.get("seat1", "")})
+    if request.method == "POST" and form.is_valid():
+        try:
+            match = services.challenge_create(
+                seats=form.seats, by=request.user, seed=form.cleaned_data.get("seed"),
+                game=form.cleaned_data["game"], options=form.options() or None,
+            )
+        except ValidationError as exc:
+            form.apply_service_errors(exc)
+        else:
+            messages.success(request, f"Match {match.pk} is queued; its replay appears here "
+                                      "when it has been played.")
+            return redirect("arena:match", pk=match.pk)
+    return render(request, "arena/challenge_new.html",
+                  {"form": form, "arena_section": "challenge"},
+                  status=400 if form.errors else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request):
+    versions = selectors.challenge_candidates(request.user)
+    form = TournamentForm(request.POST or None, user=request.user, versions=versions)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            tournament = services.tournament_start(
+                name=data["name"], organiser=request.user, entrants=form.entrant_versions(),
+                table_size=data["table_size"], format=data["format"], rounds=data["rounds"],
+                seed=data.get("seed"), final_size=data["final_size"],
+            )
+        except ValidationError as exc:
+            form.apply_service_errors(exc)
+        else:
+            messages.success(request, f"{tournament.name} has started: round 1 is queued.")
+            return redirect("arena:tournament", pk=tournament.pk)
+    return render(request, "arena/tournament_new.html",
+                  {"form": form, "arena_section": "tournament"},
+                  status=400 if form.errors else 200)
