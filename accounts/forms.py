@@ -10,6 +10,9 @@ from django.core.exceptions import ValidationError
 from league import services as league_services
 from league.models import Player
 
+# Django's password validators (settings.AUTH_PASSWORD_VALIDATORS), in one sentence.
+PASSWORD_HELP = ("At least 8 characters, not only digits, not a common password and not too "
+                 "like your username or e-mail.")
 DISPLAY_NAME_HELP = "The name standings and results show. Your username if you leave it empty."
 
 
@@ -42,6 +45,7 @@ class SignupForm(allauth_forms.SignupForm):
             field.widget.attrs.pop("placeholder", None)
         self.fields["email"].label = "E-mail"
         self.fields["email"].help_text = "For resetting your password; never shown to others."
+        self.fields["password1"].help_text = PASSWORD_HELP
 
     def clean_display_name(self) -> str:
         return _check_display_name(self.cleaned_data.get("display_name", ""))
@@ -70,3 +74,8 @@ class DisplayNameForm(forms.Form):
 class TokenCreateForm(forms.Form):
     name = forms.CharField(label="Token name", max_length=60,
                            help_text="What will use it, e.g. “my-bot uploader” or “laptop”.")
+
+    def __init__(self, *args, **kwargs) -> None:
+        # Its own ids: the display-name form on the same page also has a "name" field.
+        kwargs.setdefault("auto_id", "id_token_%s")
+        super().__init__(*args, **kwargs)

@@ -121,7 +121,8 @@ class ChallengeForm(forms.Form):
         help_text="Unranked setups: the placeholder Box of Treats deck seats up to 6.")
     shared_goals = forms.BooleanField(label="Shared goals (Cat Lady expansions)", required=False)
     solitaire = forms.BooleanField(
-        label="Solitaire (seat 2 must be the cat-player house bot)", required=False)
+        label="Solitaire: one bot against the cat-player house bot in the second seat",
+        required=False)
     seed = forms.IntegerField(
         label="Seed", required=False, min_value=0, max_value=2**31 - 1,
         help_text="The same seed deals the same cards; empty for a random deal.",

@@ -345,8 +345,10 @@ def challenge_new(request):
         except ValidationError as exc:
             form.apply_service_errors(exc)
         else:
-            messages.success(request, f"Match {match.pk} is queued; its replay appears here "
-                                      "when it has been played.")
+            match.refresh_from_db(fields=["status"])  # without a broker it has been played
+            messages.success(request, f"Match {match.pk} played." if match.status in (
+                Match.Status.FINISHED, Match.Status.FAILED) else f"Match {match.pk} is queued; "
+                "its replay appears here when it has been played.")
             return redirect("arena:match", pk=match.pk)
     return render(request, "arena/challenge_new.html",
                   {"form": form, "arena_section": "challenge"},

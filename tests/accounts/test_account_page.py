@@ -85,7 +85,8 @@ def test_a_bad_token_name_is_shown_beside_the_field_and_makes_no_token(fern_clie
     before = ApiToken.objects.count()
     response = fern_client.post("/accounts/me/tokens/", {"name": name})
     assert response.status_code == 400
-    assert text in response.content.decode() and 'id="id_name_error"' in response.content.decode()
+    assert text in response.content.decode()
+    assert 'id="id_token_name_error"' in response.content.decode()
     assert ApiToken.objects.count() == before
 
 
