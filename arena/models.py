@@ -44,6 +44,9 @@ class BotVersion(models.Model):
     author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.VALIDATING)
     rejection = models.TextField(blank=True, help_text="Why validation refused this version.")
+    # Why a version is still validating when the arena, not the bot, is the reason (no
+    # sandbox on the worker, a lost database): shown to its owner, cleared once settled.
+    waiting_reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -172,6 +175,13 @@ class Match(models.Model):
     # Ranked matches keep the game's defaults: complete card data only (engine.editions).
     options = models.JSONField(default=dict, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
+    # Each time the match is handed to the broker this goes up and travels with the task, so
+    # a message superseded by a re-queue (the reaper's, after a lost message) does nothing.
+    dispatch = models.PositiveIntegerField(default=0)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    # The last infrastructure fault (no sandbox, no free bot slot): never the bots' fault, so
+    # the match goes back to the queue and is retried until a worker can play it.
+    infra_failure = models.TextField(blank=True)
     failure = models.TextField(blank=True)
     log = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -183,6 +193,7 @@ class Match(models.Model):
         verbose_name_plural = "matches"
         indexes = [
             models.Index(fields=["status", "started_at"], name="match_status_started"),
+            models.Index(fields=["status", "queued_at"], name="match_status_queued"),
             # The pages' "recent matches" lists: all of them, and per ladder.
             models.Index(fields=["-finished_at", "-id"], name="match_finished_order"),
             models.Index(fields=["ladder", "-finished_at", "-id"], name="match_ladder_finished"),

@@ -81,7 +81,14 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "catleague.sqlite3",
-            "OPTIONS": {"timeout": 20},
+            # The web server and the arena's worker write at the same time: WAL lets readers
+            # go on during a write, and IMMEDIATE takes the write lock at BEGIN, so a
+            # transaction waits its turn instead of failing with "database is locked".
+            "OPTIONS": {
+                "timeout": 30,
+                "transaction_mode": "IMMEDIATE",
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -147,19 +154,41 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
-# Celery. With no broker configured, tasks run in-process (eager) so the embedded
-# setup needs no Redis; set CELERY_BROKER_URL to use real workers.
+# Celery. Set CELERY_BROKER_URL (Redis) for real deployments. With none, the arena runs on an
+# embedded broker: kombu's filesystem transport, a folder of messages in var/celery/ that the
+# worker bin/serve starts beside the web server consumes (with beat inside it), so ladders,
+# validation and challenges work as they do with Redis, and nothing needs a server.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "")
-CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not CELERY_BROKER_URL)
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 600, minimum=1),
+}
+if CELERY_BROKER_URL:
+    CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
+else:
+    EMBEDDED_QUEUE_DIR = VAR_DIR / "celery" / "queue"
+    EMBEDDED_QUEUE_DIR.mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(EMBEDDED_QUEUE_DIR),
+        "data_folder_out": str(EMBEDDED_QUEUE_DIR),
+        "store_processed": False,
+        "polling_interval": 0.5,
+    }
+    CELERY_RESULT_BACKEND = None  # every task ignores its result
+    CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
+# A broker that is down must not hold a web request for long: the match row is written and
+# the reaper sends it later (arena.services).
+CELERY_BROKER_CONNECTION_TIMEOUT = 3
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0.2,
+                                    "interval_step": 0.5, "interval_max": 1}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 600)}
 
 # League ratings
 LEAGUE_PROVISIONAL_GAMES = env_int("LEAGUE_PROVISIONAL_GAMES", 5, minimum=0)

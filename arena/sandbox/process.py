@@ -109,10 +109,11 @@ class BotProcess:
         self._started_at = time.monotonic()
         self.starts += 1
         seccomp_fd = None
-        if self.mode is Mode.BWRAP:
+        if self.mode.jailed:
             # bwrap reads the --seccomp fd to its end, so every spawn needs a fresh one.
             seccomp_fd, writer = os.pipe()
-            os.write(writer, seccomp_program())
+            os.write(writer, seccomp_program(
+                forbid_processes=self.mode is Mode.BWRAP_ROOTLESS))
             os.close(writer)
         program = seccomp_program() if self.mode is Mode.RLIMITS_SECCOMP else None
         assert self._stage is not None
@@ -248,14 +249,14 @@ class BotProcess:
     # -- internals ------------------------------------------------------------------------
 
     def _prepare(self) -> None:
-        if self.mode is not Mode.UNSAFE and self._lease is None:
+        if self.mode.needs_slot_user and self._lease is None:
             self._lease = SlotLease.acquire()
         if self._stage is not None:
             return
         stage = Path(tempfile.mkdtemp(prefix="catleague-bot-", dir=_stage_parent(self._lease)))
         (stage / "bot.py").write_bytes(self._source_bytes)
         shutil.copyfile(BOTKIT_DIR / "catbot.py", stage / "catbot.py")
-        if self.mode is not Mode.BWRAP:
+        if not self.mode.jailed:
             (stage / "tmp").mkdir(mode=0o700)  # scratch space (bwrap gives a tmpfs instead)
         if self._lease is not None:
             # Readable by this bot's uid only: other bots (other uids) cannot read its source.
@@ -263,7 +264,7 @@ class BotProcess:
             for path, mode in ((stage / "bot.py", 0o640), (stage / "catbot.py", 0o640), (stage, 0o750)):
                 os.chown(path, 0, user.gid)
                 os.chmod(path, mode)
-            if self.mode is not Mode.BWRAP:
+            if not self.mode.jailed:
                 os.chown(stage / "tmp", user.uid, user.gid)
         self._stage = stage
 

@@ -11,7 +11,7 @@ from typing import NoReturn
 import pytest
 
 from arena.sandbox import Limits, Mode
-from arena.sandbox.modes import missing_requirements
+from arena.sandbox.detect import missing_requirements
 from arena.sandbox.slots import LOCK_DIR, slot_users
 
 BOTS_DIR = Path(__file__).resolve().parent
@@ -53,7 +53,8 @@ def sandbox_missing(reason: str) -> NoReturn:
 
 def safe_modes() -> list[Mode]:
     """The jailing modes this machine has the prerequisites for (CI as root with bwrap: both)."""
-    return [mode for mode in (Mode.BWRAP, Mode.RLIMITS_SECCOMP) if unavailable_reason(mode) is None]
+    return [mode for mode in (Mode.BWRAP, Mode.BWRAP_ROOTLESS, Mode.RLIMITS_SECCOMP)
+            if unavailable_reason(mode) is None]
 
 
 def processes_of_bot_users(*, wait_seconds: float = 60.0) -> list[int]:
@@ -65,6 +66,7 @@ def processes_of_bot_users(*, wait_seconds: float = 60.0) -> list[int]:
     that outlived its sandbox.
     """
     found = []
+    os.makedirs(LOCK_DIR, mode=0o700, exist_ok=True)
     for user in slot_users():
         fd = os.open(f"{LOCK_DIR}/{user.name}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
@@ -77,13 +79,13 @@ def processes_of_bot_users(*, wait_seconds: float = 60.0) -> list[int]:
                     if time.monotonic() >= deadline:
                         raise AssertionError(f"slot {user.name} stayed busy for {wait_seconds} s") from None
                     time.sleep(0.05)
-            found.extend(_live_processes_of(user.uid))
+            found.extend(live_processes_of(user.uid))
         finally:
             os.close(fd)  # drops the lock
     return found
 
 
-def _live_processes_of(uid: int) -> list[int]:
+def live_processes_of(uid: int) -> list[int]:
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
