@@ -45,7 +45,8 @@ def sandbox_missing(reason: str) -> NoReturn:
     """Skip a sandbox test on a machine without the prerequisites, or fail it where they are
     required: bin/test sets CATLEAGUE_REQUIRE_SANDBOX=1 when run as root (as CI is), so a
     broken setup there cannot pass as a skip."""
-    message = f"{reason} (run scripts/setup-sandbox.sh as root with bubblewrap installed)"
+    message = (f"{reason} (run once: sudo apt-get install -y bubblewrap libseccomp2 && "
+               "sudo scripts/setup-sandbox.sh)")
     if os.environ.get("CATLEAGUE_REQUIRE_SANDBOX") == "1":
         pytest.fail(f"sandbox required but unavailable: {message}", pytrace=False)
     pytest.skip(message)
