@@ -7,19 +7,25 @@ import logging
 import os
 
 from celery import shared_task
-from celery.signals import worker_process_init
+from celery.signals import worker_process_init, worker_ready
+from django.conf import settings
 from django.db import DatabaseError
 
 from arena import services
 from arena.models import Match
 from arena.runner import BotSpec, BotSpecError, run_match
-from arena.sandbox import Limits, NoFreeSlot, SandboxUnavailable, allows_ranked, resolve_mode
+from arena.sandbox import (
+    Limits,
+    NoFreeSlot,
+    SandboxUnavailable,
+    allows_ranked,
+    resolve_mode,
+    sweep_stages,
+)
 from engine.errors import EngineError
 
 logger = logging.getLogger(__name__)
 
-# A match still running after this long is failed by the reaper (its worker is gone or stuck).
-MATCH_DEADLINE = dt.timedelta(seconds=int(os.environ.get("ARENA_MATCH_DEADLINE_S", "600")))
 
 
 # While the database is unreachable a task is tried again this often, this many times; after
@@ -35,6 +41,13 @@ def sandbox_mode() -> str:
     (``arena.sandbox.detect``), so a worker notices when the machine has been set up.
     """
     return str(resolve_mode(os.environ.get("ARENA_SANDBOX_MODE") or None))
+
+
+@worker_ready.connect
+def _sweep_stages_at_start(**_kwargs) -> None:
+    removed = sweep_stages()
+    if removed:
+        logger.info("removed %d bot stage directories left by stopped workers", removed)
 
 
 @worker_process_init.connect
@@ -100,4 +113,10 @@ def ladder_tick() -> int:
 
 @shared_task(ignore_result=True)
 def reap_stuck_matches() -> int:
-    return len(services.reap_stuck(older_than=MATCH_DEADLINE))
+    """Resend the matches that are not moving, and remove bot files killed workers left."""
+    sweep_stages()
+    return len(services.reap_stuck(
+        older_than=dt.timedelta(seconds=settings.ARENA_MATCH_DEADLINE_S),
+        queued_older_than=dt.timedelta(seconds=settings.ARENA_QUEUED_DEADLINE_S),
+        infra_retry=dt.timedelta(seconds=settings.ARENA_INFRA_RETRY_S),
+    ))

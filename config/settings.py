@@ -202,6 +202,14 @@ LOGGING = {
 
 # Celery beat: keep ladders busy and clean up matches whose worker died.
 CELERY_BEAT_SCHEDULE = {
-    "arena-ladder-tick": {"task": "arena.tasks.ladder_tick", "schedule": 30.0},
-    "arena-reap-stuck": {"task": "arena.tasks.reap_stuck_matches", "schedule": 60.0},
+    "arena-ladder-tick": {"task": "arena.tasks.ladder_tick",
+                          "schedule": float(env_int("ARENA_LADDER_TICK_S", 30, minimum=1))},
+    "arena-reap-stuck": {"task": "arena.tasks.reap_stuck_matches",
+                         "schedule": float(env_int("ARENA_REAP_EVERY_S", 60, minimum=1))},
 }
+# The reaper: a match running longer than this lost its worker and is played again; a queued
+# one is resent after ARENA_QUEUED_DEADLINE_S (its message may be lost), or after
+# ARENA_INFRA_RETRY_S when it waits for the infrastructure (no sandbox on the worker).
+ARENA_MATCH_DEADLINE_S = env_int("ARENA_MATCH_DEADLINE_S", 600, minimum=1)
+ARENA_QUEUED_DEADLINE_S = env_int("ARENA_QUEUED_DEADLINE_S", 300, minimum=1)
+ARENA_INFRA_RETRY_S = env_int("ARENA_INFRA_RETRY_S", 30, minimum=1)

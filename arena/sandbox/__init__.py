@@ -7,10 +7,11 @@ Public API: :func:`detect_mode`, :func:`resolve_mode`, :func:`allows_ranked`, :c
 from .detect import detect_mode, forget_probes, resolve_mode
 from .limits import Limits
 from .modes import Mode, SandboxUnavailable, UnsafeSandboxWarning, allows_ranked
-from .process import BotProcess, Reply, Status
+from .process import BotProcess, Reply, Status, sweep_stages
 from .slots import NoFreeSlot
 
 __all__ = [
     "BotProcess", "Limits", "Mode", "NoFreeSlot", "Reply", "SandboxUnavailable", "Status",
     "UnsafeSandboxWarning", "allows_ranked", "detect_mode", "forget_probes", "resolve_mode",
+    "sweep_stages",
 ]

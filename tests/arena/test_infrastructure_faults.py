@@ -8,6 +8,8 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,8 @@ from django.db import connection
 
 from arena import services
 from arena.models import Bot, BotVersion, Match
-from arena.sandbox import forget_probes
+from arena.sandbox import forget_probes, sweep_stages
+from arena.sandbox.process import STAGE_PREFIX
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = dt.timedelta(0)
@@ -178,3 +181,20 @@ def test_check_sandbox_command_names_what_is_missing(monkeypatch):
         pytest.skip(f"no sandbox on this machine: {ok.stderr.strip()}")
     assert ok.returncode == 0, ok.stderr
     assert ok.stdout.startswith("bot sandbox: bwrap")
+
+
+def test_sweep_removes_the_bot_files_of_workers_that_are_gone(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    gone = tmp_path / f"{STAGE_PREFIX}999999999-abc"  # beyond pid_max: no such process
+    mine = tmp_path / f"{STAGE_PREFIX}{os.getpid()}-def"
+    unrelated = tmp_path / "someone-else"
+    for stage in (gone, mine, unrelated):
+        stage.mkdir()
+        (stage / "bot.py").write_text("def choose(o, l): return 0\n")
+    assert sweep_stages() == 1
+    assert not gone.exists() and mine.exists() and unrelated.exists()
+    # Even a live process's stage goes once it is older than any match can be.
+    old = time.time() - 7 * 3600
+    os.utime(mine, (old, old))
+    assert sweep_stages() == 1
+    assert not mine.exists() and unrelated.exists()

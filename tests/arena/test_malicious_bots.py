@@ -117,14 +117,15 @@ def test_hostile_bot_is_contained_and_the_match_finishes(attack: Attack, mode: M
     assert [p.total for p in engine.replay(log["engine_log"]).result().players] == (
         log["result"]["scores"])
     stderr = log["stderr"][0]
-    for marker in attack.contained:
+    statuses = {fault["status"] for fault in log["faults"][0]}
+    # A tolerated fault (the machine was too busy) may cut the bot off before it reports.
+    for marker in attack.contained if not statuses & attack.tolerated else ():
         assert any(line.startswith("CONTAINED") and marker in line for line in stderr.splitlines()), (
             f"no 'CONTAINED ... {marker}' line in the bot's stderr:\n{stderr}")
     allowed = attack.fallback_gaps if mode is Mode.RLIMITS_SECCOMP else ()
     assert [line for line in escapes(stderr) if not any(gap in line for gap in allowed)] == []
     assert SECRET not in stderr
 
-    statuses = {fault["status"] for fault in log["faults"][0]}
     assert statuses <= attack.statuses | attack.tolerated
     assert bool(statuses & attack.statuses) == bool(attack.statuses)
     if attack.forfeits or not statuses:
