@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import Count, F, Q
@@ -31,7 +32,16 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 import engine
-from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat, Tournament
+from arena.models import (
+    Bot,
+    BotVersion,
+    Ladder,
+    LadderEntry,
+    Match,
+    MatchSeat,
+    PlayRating,
+    Tournament,
+)
 from arena.runner import MAX_BOT_BYTES
 from arena.sandbox import Limits
 from config.celery import app as celery_app
@@ -46,8 +56,11 @@ MATCH_TASK = "arena.tasks.match_run"
 
 @dataclass(frozen=True)
 class SeatInput:
+    """One seat of a match: a bot version, a house bot, or (live matches only) a person."""
+
     version: BotVersion | None = None
     builtin: str = ""
+    player: Any = None  # a user
 
 
 def _enqueue(match: Match) -> None:
@@ -59,10 +72,12 @@ def _enqueue(match: Match) -> None:
     answer, and the reaper sends the match again later.
     """
     match_id, dispatch = match.pk, match.dispatch
+    # Live matches wait for people: their own queue keeps them from holding up the others.
+    queue = settings.ARENA_LIVE_QUEUE if match.kind == Match.Kind.LIVE else None
 
     def send() -> None:
         try:
-            celery_app.signature(MATCH_TASK, args=(match_id, dispatch)).delay()
+            celery_app.signature(MATCH_TASK, args=(match_id, dispatch)).apply_async(queue=queue)
         except Exception:  # any broker error: the reaper queues it again
             logger.exception("match %s could not be queued; the reaper will retry", match_id)
 
@@ -215,6 +230,8 @@ def match_create(
     if options and kind in (Match.Kind.LADDER, Match.Kind.TOURNAMENT, Match.Kind.VALIDATION):
         errors.setdefault("options", []).append(
             "Ranked and validation matches use the game's default options.")
+    if kind != Match.Kind.LIVE and any(s.player is not None for s in seats):
+        errors.setdefault("seats", []).append("Only live matches have people at the table.")
     versions = [s.version.pk for s in seats if s.version is not None]
     if len(versions) != len(set(versions)):
         errors.setdefault("seats", []).append("A bot version can take only one seat in a match.")
@@ -241,7 +258,7 @@ def match_create(
         limits=default_limits(), dispatch=1, queued_at=timezone.now(),
     )
     MatchSeat.objects.bulk_create(
-        MatchSeat(match=match, seat=index, version=s.version, builtin=s.builtin)
+        MatchSeat(match=match, seat=index, version=s.version, builtin=s.builtin, player=s.player)
         for index, s in enumerate(seats)
     )
     _enqueue(match)
@@ -281,8 +298,8 @@ def match_claim(match_id: int, dispatch: int | None = None) -> Match | None:
             return None
         match.status = Match.Status.RUNNING
         match.attempts = F("attempts") + 1
-        match.started_at = timezone.now()
-        match.save(update_fields=["status", "attempts", "started_at"])
+        match.started_at = match.heartbeat_at = timezone.now()
+        match.save(update_fields=["status", "attempts", "started_at", "heartbeat_at"])
     match.refresh_from_db()
     return match
 
@@ -312,6 +329,8 @@ def match_record(*, match_id: int, log: dict[str, Any]) -> bool:
         _settle_validation(seats, log)
     elif match.ladder_id is not None:
         _rate_ladder_match(match.ladder, seats)
+    elif match.kind == Match.Kind.LIVE and not match.options:
+        _rate_play_pool(match, seats)
     MatchSeat.objects.bulk_update(
         seats, ["score", "rank", "faults", "forfeited", "rating_before", "rating_after"]
     )
@@ -377,7 +396,8 @@ def reap_stuck(*, older_than: dt.timedelta, queued_older_than: dt.timedelta = QU
                infra_retry: dt.timedelta = INFRA_RETRY) -> list[int]:
     """Send every match that is not settled and not moving to the broker again.
 
-    Running past ``older_than``: its worker was lost; it is played again from the start with
+    Running past ``older_than`` since it started or since its worker last beat its heartbeat
+    (a live match waiting for a person): its worker was lost; it is played again from the start with
     the same seed, or failed after MAX_ATTEMPTS. Queued past ``queued_older_than`` (or
     ``infra_retry`` when it waits for the infrastructure): its message was lost or never sent,
     or a worker could not claim it; a new hand-over supersedes the old message. Returns the
@@ -385,7 +405,8 @@ def reap_stuck(*, older_than: dt.timedelta, queued_older_than: dt.timedelta = QU
     """
     now = timezone.now()
     running = list(
-        Match.objects.filter(status=Match.Status.RUNNING, started_at__lt=now - older_than)
+        Match.objects.alias(alive=Coalesce("heartbeat_at", "started_at"))
+        .filter(status=Match.Status.RUNNING, alive__lt=now - older_than)
         .values_list("pk", "attempts")
     )
     queued = list(
@@ -482,6 +503,33 @@ def _rate_ladder_match(ladder: Ladder, seats: list[MatchSeat]) -> None:
         entry.seat_record[str(seat.seat)] = [games + 1, wins + int(won)]
     LadderEntry.objects.bulk_update(entries.values(),
                                     ["rating", "games", "wins", "forfeits", "seat_record"])
+
+
+PLAY_POOL_K = 24.0
+
+
+def _rate_play_pool(match: Match, seats: list[MatchSeat]) -> None:
+    """People against bots: every seat (people, versions, house bots) on one scale per game
+    and player count. Games with only people or only bots do not count."""
+    people = [s for s in seats if s.is_person and s.player_id is not None]
+    if not people or len(people) == len(seats):
+        return
+    entries = []
+    for seat in seats:
+        who = ({"user_id": seat.player_id} if seat.is_person
+               else {"version_id": seat.version_id} if seat.version_id
+               else {"builtin": seat.builtin})
+        entry, _ = PlayRating.objects.select_for_update().get_or_create(
+            game=match.game, players=len(seats), **who)
+        entries.append(entry)
+    changes = rate_game([Seat(i, e.rating, s.rank) for i, (s, e) in
+                         enumerate(zip(seats, entries, strict=True))], PLAY_POOL_K)
+    for seat, entry, change in zip(seats, entries, changes, strict=True):
+        seat.rating_before, seat.rating_after = change.rating_before, change.rating_after
+        entry.rating = change.rating_after
+        entry.games += 1
+        entry.wins += int(seat.rank == 1 and not seat.forfeited)
+        entry.save(update_fields=["rating", "games", "wins"])
 
 
 # --- ladders -------------------------------------------------------------------------------

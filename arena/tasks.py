@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from arena import services
+from arena.live import DatabaseHumanSeat, LiveWriter
 from arena.models import Match
 from arena.runner import BotSpec, BotSpecError, run_match
 from arena.sandbox import (
@@ -60,11 +61,13 @@ def _detect_sandbox_at_start(**_kwargs) -> None:
 
 def _specs(match: Match) -> list[BotSpec]:
     specs = []
-    for seat in match.seats.select_related("version", "version__bot").order_by("seat"):
+    for seat in match.seats.select_related("version", "version__bot", "player").order_by("seat"):
         if seat.version is not None:
             specs.append(BotSpec.from_source(seat.version.source, name=str(seat.version)))
-        else:
+        elif seat.builtin:
             specs.append(BotSpec.builtin(seat.builtin))
+        else:
+            specs.append(BotSpec.human(seat.label))
     return specs
 
 
@@ -90,9 +93,14 @@ def _play(match_id: int, dispatch: int | None) -> None:
             services.match_fail(match_id=match.pk,
                                 reason=f"ranked matches refuse the development-only sandbox {mode!r}")
             return
+        humans, on_step = {}, None
+        if match.kind == Match.Kind.LIVE:
+            humans = {seat.seat: DatabaseHumanSeat(match.pk, seat.seat)
+                      for seat in match.live_seats.all()}
+            on_step = LiveWriter(match)
         log = run_match(game=match.game, seed=match.seed, bots=_specs(match),
                         limits=Limits.from_json(match.limits), mode=mode,
-                        options=match.options or None)
+                        options=match.options or None, humans=humans, on_step=on_step)
     except SandboxUnavailable as exc:
         logger.error("match %s waits for a sandbox: %s", match.pk, exc)
         services.match_wait(match_id=match.pk, reason=f"no bot sandbox: {exc.summary}")

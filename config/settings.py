@@ -213,3 +213,8 @@ CELERY_BEAT_SCHEDULE = {
 ARENA_MATCH_DEADLINE_S = env_int("ARENA_MATCH_DEADLINE_S", 600, minimum=1)
 ARENA_QUEUED_DEADLINE_S = env_int("ARENA_QUEUED_DEADLINE_S", 300, minimum=1)
 ARENA_INFRA_RETRY_S = env_int("ARENA_INFRA_RETRY_S", 30, minimum=1)
+# Live matches (a person at the table with bots): their queue, the person's time per move,
+# and a pause after each bot's move so the person can follow the table.
+ARENA_LIVE_QUEUE = env_str("ARENA_LIVE_QUEUE", "live")
+ARENA_HUMAN_MOVE_S = env_int("ARENA_HUMAN_MOVE_S", 180, minimum=5)
+ARENA_LIVE_PACE_MS = env_int("ARENA_LIVE_PACE_MS", 300, minimum=0)
