@@ -5,8 +5,9 @@ same log and replay) in which one seat is a person. The worker that plays it (on
 queue, so a person thinking for minutes never holds up ladder matches) asks the person through
 the database: :class:`DatabaseHumanSeat` writes the question to the seat's :class:`LiveSeat`
 and waits for the answer the person's page writes with :func:`live_answer`. After every move
-:class:`LiveWriter` writes the person's observation (exactly what a bot in that seat would get)
-and a readable log, which the page polls.
+:class:`LiveWriter` writes the position as the person's seat sees it (from that seat's
+observation, exactly what a bot in that seat would get) and a readable log, which the page
+polls.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from django.utils import timezone
 
 import engine
 from arena.models import LiveSeat, Match
+from arena.replay import seat_view
 from arena.services import SeatInput, check_game, match_create
 
 # How often a waiting worker looks for the person's answer, and beats the match's heartbeat.
@@ -106,11 +108,15 @@ class DatabaseHumanSeat:
         replayed = live.moves.get(str(step))
         if replayed is not None and replayed.get("index", -1) < len(legal):
             return replayed  # answered before the worker was lost: the match is being replayed
+        # The board words moves for people (seats counted from 1) where the game does so.
+        worded = (live.board.get("view") or {}).get("legal_actions")
+        if isinstance(worded, list) and len(worded) == len(labels):
+            labels = [str(text) for text in worded]
         deadline = timezone.now() + dt.timedelta(seconds=timeout_s)
         LiveSeat.objects.filter(pk=live.pk).update(
             asked_step=step, legal=[{"action": a, "label": label} for a, label
                                     in zip(legal, _labels(observation, legal, labels), strict=True)],
-            deadline=deadline, answer=None, observation=observation, updated_at=timezone.now())
+            deadline=deadline, answer=None, updated_at=timezone.now())
         beat = 0.0
         while timezone.now() < deadline:
             answer = LiveSeat.objects.filter(pk=live.pk).values_list("answer", flat=True).first()
@@ -158,12 +164,13 @@ class LiveWriter:
             line = {"step": step, "seat": entry["seat"], "who": self.names[entry["seat"]],
                     "label": str(action), "status": entry["status"]}
         for seat, live_id in self.people.items():
+            board = seat_view(self.game, state, seat)
             with transaction.atomic():
                 live = LiveSeat.objects.select_for_update().get(pk=live_id)
                 live.step = step
-                live.observation = state.observation(seat)
+                live.board = board or {"view": state.observation(seat)}
                 if line is not None:
                     live.log = [*live.log, line][-LOG_LINES:]
-                live.save(update_fields=["step", "observation", "log", "updated_at"])
+                live.save(update_fields=["step", "board", "log", "updated_at"])
         if entry and entry["seat"] not in self.people and self.pace_s:
             time.sleep(self.pace_s)

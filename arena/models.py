@@ -253,9 +253,10 @@ class MatchSeat(models.Model):
 class LiveSeat(models.Model):
     """What the person in one seat of a live match sees and answers.
 
-    The worker playing the match writes it after every move (the seat's observation, the same
-    a bot gets, and a readable log) and when it asks for a move (the legal actions and the
-    deadline); the person's page reads it and writes the answer. ``moves`` keeps every answer,
+    The worker playing the match writes it after every move (the position as the seat sees it,
+    from the seat's observation, the same a bot gets, and a readable log) and when it asks for
+    a move (the legal actions and the deadline); the person's page reads it and writes the
+    answer. ``moves`` keeps every answer,
     so a match replayed after a lost worker does not ask again.
     """
 
@@ -263,8 +264,8 @@ class LiveSeat(models.Model):
     seat = models.PositiveSmallIntegerField()
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="live_seats")
-    step = models.IntegerField(default=-1, help_text="The last move the observation includes.")
-    observation = models.JSONField(default=dict)
+    step = models.IntegerField(default=-1, help_text="The last move the board includes.")
+    board = models.JSONField(default=dict)  # arena.replay.seat_view: what the page draws
     asked_step = models.IntegerField(null=True, blank=True)
     legal = models.JSONField(default=list)  # [{"action": {...}, "label": "take row 2"}, ...]
     deadline = models.DateTimeField(null=True, blank=True)

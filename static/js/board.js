@@ -6,7 +6,8 @@
    "meta" (the match's constant facts: card data, strays...) and "names" (who sits where), and
    returns { render(target, ctx), el, seatName, playerName } or null for a game it cannot draw.
    ctx: { view: the observation to draw, seat: the viewing seat or null for the full view,
-   frame: { to_move, scores, events }, hidden, move: the last move { seat, text }, final }. */
+   frame: { to_move, scores, events }, hidden, move: the last move { seat, text }, final,
+   live: true at a live table, where positions are not scored as they are played }. */
 (function () {
   "use strict";
 
@@ -283,7 +284,7 @@
 
     function renderCatLady(target, ctx) {
       var board = el("div", { cls: "cl-board" + (ctx.seat === null ? " cl-full" : " cl-seat-view") });
-      if (!ctx.frame.scores) {
+      if (!ctx.frame.scores && !ctx.live) {
         board.appendChild(el("p", { cls: "muted", text: "Running scores are not shown for this edition " +
           "(scoring every position takes too long); the final scores are on the last move and in the score pad." }));
       }
