@@ -10,9 +10,9 @@ from django.core.exceptions import ValidationError
 
 from arena.models import BotVersion, Tournament
 from arena.runner import MAX_BOT_BYTES
-from arena.services import SeatInput
+from arena.services import SeatInput, game_label
+from engine import registered_games
 from engine.editions import play_setups
-from engine.registry import registered_games
 from engine.strategies import names as strategy_names
 
 BOT_FILE_HELP = (
@@ -51,9 +51,6 @@ class VersionUploadForm(forms.Form):
 
 def game_choices() -> list[tuple[str, str]]:
     """Every game the engine plays, labelled as on the ladders (a demo deck says so)."""
-    from arena.services import game_label
-    from engine.registry import registered_games
-
     names = sorted({name for name, _ in registered_games()}, key=lambda n: n != "cat-lady")
     return [(name, game_label(name)) for name in names]
 
@@ -235,3 +232,49 @@ class TournamentForm(forms.Form):
         return [self.versions[int(pk)] for pk in self.cleaned_data["entrants"]]
 
     apply_service_errors = VersionUploadForm.apply_service_errors
+class PlayForm(forms.Form):
+    """A live match: the game, the number of players, your seat and who fills the others.
+
+    Opponent choices are ``house:<game>:<name>`` or ``v:<version id>`` (``arena.selectors``); the
+    service checks they play the chosen game and are active."""
+
+    game = forms.ChoiceField(label="Game", choices=game_choices, initial="cat-lady")
+    players = forms.IntegerField(label="Players", min_value=2, max_value=6, initial=2)
+    seat = forms.ChoiceField(
+        label="Your seat", initial="1",
+        choices=[("random", "Any seat (drawn at random)")]
+        + [(str(n), f"Seat {n}") for n in range(1, 7)],
+        help_text="Seat 1 moves first.")
+    opponent_1 = forms.ChoiceField(label="Opponent 1", required=False)
+    opponent_2 = forms.ChoiceField(label="Opponent 2", required=False)
+    opponent_3 = forms.ChoiceField(label="Opponent 3", required=False)
+    opponent_4 = forms.ChoiceField(label="Opponent 4", required=False)
+    opponent_5 = forms.ChoiceField(label="Opponent 5", required=False)
+    OPPONENTS = ("opponent_1", "opponent_2", "opponent_3", "opponent_4", "opponent_5")
+
+    def __init__(self, *args, opponents: dict[str, list[tuple[str, str]]], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        grouped = [("", "—")] + [
+            (game_label(game), choices) for game, choices in opponents.items()]
+        for name in self.OPPONENTS:
+            self.fields[name].choices = grouped
+        self.game_of = {value: game for game, choices in opponents.items()
+                        for value, _ in choices}
+
+    def clean(self):
+        data = super().clean()
+        players, game = data.get("players"), data.get("game")
+        if players is None or game is None:
+            return data
+        wanted = self.OPPONENTS[: players - 1]
+        for name in wanted:
+            value = data.get(name)
+            if not value:
+                self.add_error(name, "Choose who plays this seat.")
+            elif self.game_of.get(value) != game:
+                self.add_error(name, "This bot plays another game.")
+        for name in self.OPPONENTS[players - 1:]:
+            data[name] = ""
+        if data.get("seat") not in (None, "random") and int(data["seat"]) > players:
+            self.add_error("seat", f"Choose a seat from 1 to {players}.")
+        return data
