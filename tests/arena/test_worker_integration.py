@@ -64,6 +64,7 @@ def worker():
 
 
 def test_submit_validate_schedule_play_and_rate(worker, client_for, source):
+    services.ladders_ensure()  # an earlier transactional test may have flushed them
     client = client_for("ada")
     for name in ("alpha", "beta"):
         response = client.post("/api/arena/bots/", {"name": name, "source": source("first_legal")
