@@ -99,6 +99,8 @@ class SeasonStartForm(forms.Form):
                               help_text="You can close a season early.")
 
     def __init__(self, *args, **kwargs):
+        # Its own ids: the settings form on the same page also has a "name" field.
+        kwargs.setdefault("auto_id", "id_season_%s")
         super().__init__(*args, **kwargs)
         today = timezone.localdate()
         self.fields["name"].initial = f"{today:%B %Y}"

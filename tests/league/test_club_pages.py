@@ -160,7 +160,7 @@ def test_overlapping_or_reversed_seasons_are_refused_beside_the_field(as_user, l
     response = client.post("/leagues/tuesday/seasons/", {
         "name": "Back", "starts_on": "2026-03-01", "ends_on": "2026-02-01"})
     assert response.status_code == 400
-    assert "cannot end before it starts" in " ".join(field_errors(page(response), "id_ends_on"))
+    assert "cannot end before it starts" in " ".join(field_errors(page(response), "id_season_ends_on"))
     assert not Season.objects.exists()
 
 
