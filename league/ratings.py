@@ -19,6 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 ZERO_SUM_TOLERANCE = 1e-6
+# What a league may be set to. Far beyond any club's use, and far from where a rating, a K-sized
+# step or 10 ** (difference / 400) stops being a finite float.
+K_FACTOR_RANGE = (1.0, 100.0)
+INITIAL_RATING_RANGE = (0.0, 5000.0)
 
 
 @dataclass(frozen=True)
