@@ -15,6 +15,7 @@ sum to zero (up to floating-point rounding).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -82,11 +83,15 @@ def rate_game(seats: Sequence[Seat], k_factor: float) -> list[RatingChange]:
                 actual += 0.5
         expected /= opponents
         actual /= opponents
+        after = seat.rating + k_factor * (actual - expected)
+        if not math.isfinite(after):
+            # Raised inside the write's transaction: nothing is stored that cannot be shown.
+            raise ValueError(f"rating {seat.rating!r} with K {k_factor!r} is not a finite number")
         changes.append(
             RatingChange(
                 player_id=seat.player_id,
                 rating_before=seat.rating,
-                rating_after=seat.rating + k_factor * (actual - expected),
+                rating_after=after,
                 expected=expected,
                 actual=actual,
             )

@@ -176,6 +176,19 @@ def test_extreme_but_allowed_settings_rate_a_game_to_finite_numbers(api, users, 
     assert api(None).get(f"/api/leagues/{league.pk}/standings/").status_code == 200
 
 
+def test_a_rating_that_would_not_be_finite_writes_nothing(api, users, players):
+    # Only a row written around the services can hold such settings; the game is refused
+    # inside its transaction instead of being stored with ratings no page can show.
+    league = League.objects.create(name="Legacy", slug="legacy", k_factor=1.7e308,
+                                   initial_rating=1.7e308)
+    for name in ("olive", "mia"):
+        services.member_add(league=league, player=players[name], by=users["olive"])
+    with pytest.raises((ValueError, OverflowError)):
+        record(league, users["olive"], dt.date(2026, 3, 1), (players["olive"], 30, 5),
+               (players["mia"], 20, 3))
+    assert not Game.objects.filter(league=league).exists()
+
+
 @pytest.mark.parametrize("missing", ["name", "slug"])
 def test_league_required_fields(api, users, missing):
     body = {"name": "Club", "slug": "club"}
