@@ -60,7 +60,9 @@ DEPLOYMENT = {
 
 
 def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if k != "DJANGO_SECRET_KEY"}
+    # Only the settings given here: the suite's own (a test key, DJANGO_ALLOW_ASYNC_UNSAFE from
+    # the browser tests) would change what start-up and the deployment check see.
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
     return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, capture_output=True,
                           text=True, env={**environment, **env}, timeout=120)
 
