@@ -194,7 +194,7 @@ if CELERY_BROKER_URL:
 else:
     EMBEDDED_QUEUE_DIR = VAR_DIR / "celery" / "queue"
     EMBEDDED_QUEUE_DIR.mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_URL = "filesystem://localhost/"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(EMBEDDED_QUEUE_DIR),
         "data_folder_out": str(EMBEDDED_QUEUE_DIR),
