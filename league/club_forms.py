@@ -12,10 +12,8 @@ from django.utils.text import slugify
 
 from league.catalogue import GAME_CHOICES
 from league.models import League, Player
+from league.ratings import INITIAL_RATING_RANGE, K_FACTOR_RANGE
 
-# Ratings stay meaningful (and finite) inside these bounds.
-K_FACTOR_RANGE = (1.0, 100.0)
-INITIAL_RATING_RANGE = (0.0, 5000.0)
 PROVISIONAL_GAMES_MAX = 100
 # Addresses the league pages use themselves (/leagues/new/).
 RESERVED_SLUGS = {"new"}
