@@ -40,6 +40,7 @@ from engine.cards import CardKind, Edition, normalise_name
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
+    from engine.observation import _ViewMemo
     from engine.scoring import GameScore, ScoringRules, Tableau
 
 __all__ = ["Expansion", "Game", "PlayerState", "State"]
@@ -91,6 +92,10 @@ class Game:
         "_cat_take_actions",
         "_laser_actions",
         "_shopping_bag",
+        "_card_keys",
+        "_card_names",
+        "_sorted_keys",
+        "_key_rank",
         "_frozen",
     )
 
@@ -121,6 +126,10 @@ class Game:
     _cat_take_actions: tuple[CatTake, ...]
     _laser_actions: tuple[Laser, ...]
     _shopping_bag: ShoppingBag
+    _card_keys: tuple[str, ...]  # per card id (deck cards, then strays)
+    _card_names: tuple[str, ...]
+    _sorted_keys: tuple[str, ...]  # every distinct card key, sorted (observations' multisets)
+    _key_rank: tuple[int, ...]  # per card id: its key's index in _sorted_keys
     _frozen: bool
 
     def __init__(
@@ -204,6 +213,13 @@ class Game:
             Laser((a, b), d) for a in range(1, 10) for b in range(a + 1, 10)
             for d in range(1, 10) if d not in (a, b)))
         set_(self, "_shopping_bag", ShoppingBag())
+        set_(self, "_card_keys", tuple(c.key for c in edition.deck)
+             + tuple(s.key for s in edition.strays))
+        set_(self, "_card_names", tuple(c.name for c in edition.deck)
+             + tuple(s.name for s in edition.strays))
+        set_(self, "_sorted_keys", tuple(sorted(set(self._card_keys))))
+        rank = {key: i for i, key in enumerate(self._sorted_keys)}
+        set_(self, "_key_rank", tuple(rank[key] for key in self._card_keys))
         set_(self, "_frozen", True)
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -217,12 +233,10 @@ class Game:
 
     def card_key(self, card: int) -> str:
         """The data key of a card id (deck cards, then strays a cat brush put in the grid)."""
-        deck = self.edition.deck
-        return deck[card].key if card < len(deck) else self.edition.strays[card - len(deck)].key
+        return self._card_keys[card]
 
     def card_name(self, card: int) -> str:
-        deck = self.edition.deck
-        return deck[card].name if card < len(deck) else self.edition.strays[card - len(deck)].name
+        return self._card_names[card]
 
     @property
     def cat_player_seat(self) -> int:
@@ -261,6 +275,7 @@ class Game:
         state._hist = None
         state._result = None
         state._ext = fields.get("ext")  # type: ignore[assignment]
+        state._view = None
         if self.solitaire:
             rules.start_solitaire(state, seed)
         return state
@@ -386,6 +401,7 @@ class State:
         "_hist",
         "_result",
         "_ext",
+        "_view",
     )
 
     game: Game
@@ -407,6 +423,7 @@ class State:
     _hist: tuple[Any, Action] | None
     _result: GameScore | None
     _ext: Expansion | None
+    _view: _ViewMemo | None  # engine.observation's memo of observation parts
 
     # -- the game-library API ------------------------------------------------------------
 
@@ -621,6 +638,7 @@ class State:
         new._hist = (self._hist, action)
         new._result = None
         new._ext = self._ext
+        new._view = self._view
         return new
 
     def _set_player_fields(

@@ -18,11 +18,10 @@ needs.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from engine import rules
-from engine.actions import Line
+from engine.actions import _LINE_TEXT, Line
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
@@ -36,40 +35,149 @@ OBSERVATION_SCHEMA = "catleague.engine-observation/1"
 def observe(state: State, seat: int) -> dict[str, Any]:
     """The JSON observation of ``seat`` (see the module docstring and docs/engine.md).
 
+    The observation is read-only: the parts that did not change since an earlier state's
+    observation (tableaux, grid, unseen and discarded cards) are the same objects, built
+    once and shared, which is what makes one observation per decision cheap. Copy before
+    changing anything.
+
     Raises :class:`EngineError` for a seat that is not in the game.
     """
     game = state.game
     if not isinstance(seat, int) or not 0 <= seat < game.num_players:
         raise EngineError(f"seat must be 0..{game.num_players - 1}, not {seat!r}")
-    deck = game.edition.deck
-    hidden = state._deck[state._pos:] + state._removed
-    to_move = state._current == seat
+    memo = state._view
+    if memo is None:
+        memo = state._view = _ViewMemo(game)
+    elif memo.owner is not state:
+        memo = state._view = memo.successor()
+    memo.owner = state
     obs = {
         "schema": OBSERVATION_SCHEMA,
         "game": game.name,
         "version": game.version,
         "edition": game.edition.name,
         "data_version": game.edition.version,
-        "options": dict(game.options),
+        "options": memo.options,
         "players": game.num_players,
         "seat": seat,
         "current_player": state._current,
-        "phase": state.phase,
+        "phase": rules.PHASE_NAMES[state._phase],
         "turn": state._turn,
-        "token": None if state._token < 0 else str(Line(state._token)),
-        "grid": [None if card is None else game.card_key(card) for card in state._grid],
-        "strays": list(state.face_up_strays),
+        "token": None if state._token < 0 else _LINE_TEXT[state._token],
+        "grid": memo.grid(state._grid),
+        "strays": memo.strays(state._strays_up),
         "vp_tokens_left": state._vp_left,
-        "deck_size": state.deck_size,
+        "deck_size": len(state._deck) - state._pos,
         "removed_unseen": len(state._removed),
-        "unseen": _multiset(deck[card].key for card in hidden),
-        "discard": _multiset(deck[card].key for card in state._discard),
-        "tableaux": [_tableau(state, s) for s in range(game.num_players)],
-        "legal_actions": [str(a) for a in state.legal_actions()] if to_move else [],
+        "unseen": memo.unseen(state._deck, state._pos, state._removed),
+        "discard": memo.discard(state._discard),
+        "tableaux": memo.tableaux(state),
+        "legal_actions": ([str(a) for a in state.legal_actions()]
+                          if state._current == seat else []),
     }
     if state._ext is not None:
         obs.update(_expansion(state))
     return obs
+
+
+class _ViewMemo:
+    """The parts of the observations of one line of play, kept while their source is the
+    same object. A successor state starts from its parent's parts (so observing state after
+    state only rebuilds what an action changed); branching states each copy the memo first,
+    so no state ever sees parts built for another."""
+
+    __slots__ = ("game", "owner", "options", "_grid", "_grid_view", "_strays", "_strays_view",
+                 "_deck", "_pos", "_removed", "_counts", "_unseen_view", "_discard",
+                 "_discard_view", "_players", "_tableau_views", "_tableaux_view")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.owner: object = None
+        self.options = dict(game.options)
+        self._grid: object = None
+        self._grid_view: list[str | None] = []
+        self._strays: object = None
+        self._strays_view: list[str] = []
+        self._deck: object = None
+        self._pos = 0
+        self._removed: object = None
+        self._counts: list[int] = []
+        self._unseen_view: dict[str, int] = {}
+        self._discard: object = None
+        self._discard_view: dict[str, int] = {}
+        self._players: list[object] = [None] * game.num_players
+        self._tableau_views: list[dict[str, Any]] = [{}] * game.num_players
+        self._tableaux_view: list[dict[str, Any]] = []
+
+    def successor(self) -> _ViewMemo:
+        new = _ViewMemo.__new__(_ViewMemo)
+        for name in _ViewMemo.__slots__:
+            setattr(new, name, getattr(self, name))
+        new._counts = list(self._counts)
+        new._players = list(self._players)
+        new._tableau_views = list(self._tableau_views)
+        return new
+
+    def grid(self, grid: tuple[int | None, ...]) -> list[str | None]:
+        if grid is not self._grid:
+            keys = self.game._card_keys
+            self._grid = grid
+            self._grid_view = [None if card is None else keys[card] for card in grid]
+        return self._grid_view
+
+    def strays(self, strays_up: tuple[int, ...]) -> list[str]:
+        if strays_up is not self._strays:
+            names = self.game.edition.strays
+            self._strays = strays_up
+            self._strays_view = [names[s].name for s in strays_up]
+        return self._strays_view
+
+    def unseen(self, deck: tuple[int, ...], pos: int,
+               removed: tuple[int, ...]) -> dict[str, int]:
+        """The deck and the removed cards as a multiset, in key order."""
+        if deck is self._deck and removed is self._removed and pos == self._pos:
+            return self._unseen_view
+        rank = self.game._key_rank
+        if deck is self._deck and removed is self._removed and pos > self._pos:
+            counts = self._counts
+            for card in deck[self._pos:pos]:  # only the cards drawn since
+                counts[rank[card]] -= 1
+        else:
+            counts = self._counts = [0] * len(self.game._sorted_keys)
+            for card in deck[pos:]:
+                counts[rank[card]] += 1
+            for card in removed:
+                counts[rank[card]] += 1
+        self._deck, self._pos, self._removed = deck, pos, removed
+        self._unseen_view = _from_counts(self.game._sorted_keys, counts)
+        return self._unseen_view
+
+    def discard(self, discard: tuple[int, ...]) -> dict[str, int]:
+        if discard is not self._discard:
+            rank = self.game._key_rank
+            counts = [0] * len(self.game._sorted_keys)
+            for card in discard:
+                counts[rank[card]] += 1
+            self._discard = discard
+            self._discard_view = _from_counts(self.game._sorted_keys, counts)
+        return self._discard_view
+
+    def tableaux(self, state: State) -> list[dict[str, Any]]:
+        players = state._players
+        known = self._players
+        changed = False
+        for seat, player in enumerate(players):
+            if player is not known[seat]:
+                known[seat] = player
+                self._tableau_views[seat] = _tableau(state, seat)
+                changed = True
+        if changed or not self._tableaux_view:
+            self._tableaux_view = list(self._tableau_views)
+        return self._tableaux_view
+
+
+def _from_counts(keys: tuple[str, ...], counts: list[int]) -> dict[str, int]:
+    return {key: n for key, n in zip(keys, counts, strict=True) if n}
 
 
 def _expansion(state: State) -> dict[str, Any]:
@@ -109,13 +217,10 @@ def _expansion(state: State) -> dict[str, Any]:
     return result
 
 
-def _multiset(keys: Any) -> dict[str, int]:
-    return dict(sorted(Counter(keys).items()))
-
-
 def _tableau(state: State, seat: int) -> dict[str, Any]:
     game = state.game
     deck = game.edition.deck
+    keys = game._card_keys
     player = state._players[seat]
     toys = dict.fromkeys(game.edition.toy_types, 0)
     costumes = catnip = 0
@@ -130,11 +235,11 @@ def _tableau(state: State, seat: int) -> dict[str, Any]:
             catnip += 1
     tableau = {
         "seat": seat,
-        "cats": [deck[c].key for c in player.cats],
-        "cat_names": [deck[c].name for c in player.cats],
+        "cats": [keys[c] for c in player.cats],
+        "cat_names": [game._card_names[c] for c in player.cats],
         "strays": [game.edition.strays[s].name for s in player.strays],
         "food": dict(zip(game.food_tokens, player.food, strict=True)),
-        "hand": sorted(deck[c].key for c in player.hand),
+        "hand": sorted([keys[c] for c in player.hand]),
         "toys": toys,
         "costumes": costumes,
         "catnip": catnip,
@@ -143,7 +248,7 @@ def _tableau(state: State, seat: int) -> dict[str, Any]:
         "vp_tokens": player.vp_tokens,
     }
     if state._ext is not None:
-        tableau.update({"boxes": [deck[c].key for c in player.boxes],
+        tableau.update({"boxes": [keys[c] for c in player.boxes],
                         "cat_brushes": player.brushes, "laser_pointers": player.lasers,
                         "shopping_bags": player.bags,
                         "cat_player": seat == game.cat_player_seat})
@@ -321,6 +426,7 @@ def _public_part(
     state._final = None in grid
     state._hist = None
     state._result = None
+    state._view = None
     state._ext = _expansion_part(game, observation)
     return state, unseen
 
