@@ -87,7 +87,7 @@ class _ViewMemo:
     so no state ever sees parts built for another."""
 
     __slots__ = ("game", "owner", "options", "_grid", "_grid_view", "_strays", "_strays_view",
-                 "_deck", "_pos", "_removed", "_counts", "_unseen_view", "_discard",
+                 "_deck", "_pos", "_removed", "_unseen_view", "_discard",
                  "_discard_view", "_players", "_tableau_views", "_tableaux_view")
 
     def __init__(self, game: Game) -> None:
@@ -101,7 +101,6 @@ class _ViewMemo:
         self._deck: object = None
         self._pos = 0
         self._removed: object = None
-        self._counts: list[int] = []
         self._unseen_view: dict[str, int] = {}
         self._discard: object = None
         self._discard_view: dict[str, int] = {}
@@ -111,11 +110,22 @@ class _ViewMemo:
 
     def successor(self) -> _ViewMemo:
         new = _ViewMemo.__new__(_ViewMemo)
-        for name in _ViewMemo.__slots__:
-            setattr(new, name, getattr(self, name))
-        new._counts = list(self._counts)
+        new.game = self.game
+        new.owner = None
+        new.options = self.options
+        new._grid = self._grid
+        new._grid_view = self._grid_view
+        new._strays = self._strays
+        new._strays_view = self._strays_view
+        new._deck = self._deck
+        new._pos = self._pos
+        new._removed = self._removed
+        new._unseen_view = self._unseen_view
+        new._discard = self._discard
+        new._discard_view = self._discard_view
         new._players = list(self._players)
         new._tableau_views = list(self._tableau_views)
+        new._tableaux_view = self._tableaux_view
         return new
 
     def grid(self, grid: tuple[int | None, ...]) -> list[str | None]:
@@ -137,30 +147,41 @@ class _ViewMemo:
         """The deck and the removed cards as a multiset, in key order."""
         if deck is self._deck and removed is self._removed and pos == self._pos:
             return self._unseen_view
-        rank = self.game._key_rank
         if deck is self._deck and removed is self._removed and pos > self._pos:
-            counts = self._counts
-            for card in deck[self._pos:pos]:  # only the cards drawn since
-                counts[rank[card]] -= 1
+            # Only the cards drawn since leave the multiset: keys only go, so order holds.
+            keys = self.game._card_keys
+            view = dict(self._unseen_view)
+            for card in deck[self._pos:pos]:
+                key = keys[card]
+                if view[key] == 1:
+                    del view[key]
+                else:
+                    view[key] -= 1
         else:
-            counts = self._counts = [0] * len(self.game._sorted_keys)
-            for card in deck[pos:]:
-                counts[rank[card]] += 1
-            for card in removed:
-                counts[rank[card]] += 1
+            view = _multiset(self.game, deck[pos:] + removed)
         self._deck, self._pos, self._removed = deck, pos, removed
-        self._unseen_view = _from_counts(self.game._sorted_keys, counts)
-        return self._unseen_view
+        self._unseen_view = view
+        return view
 
     def discard(self, discard: tuple[int, ...]) -> dict[str, int]:
-        if discard is not self._discard:
-            rank = self.game._key_rank
-            counts = [0] * len(self.game._sorted_keys)
-            for card in discard:
-                counts[rank[card]] += 1
-            self._discard = discard
-            self._discard_view = _from_counts(self.game._sorted_keys, counts)
-        return self._discard_view
+        if discard is self._discard:
+            return self._discard_view
+        old = self._discard
+        if (isinstance(old, tuple) and len(discard) > len(old)
+                and discard[:len(old)] == old):
+            keys = self.game._card_keys
+            added = [keys[card] for card in discard[len(old):]]
+            if all(key in self._discard_view for key in added):  # key order holds
+                view = dict(self._discard_view)
+                for key in added:
+                    view[key] += 1
+            else:
+                view = _multiset(self.game, discard)
+        else:
+            view = _multiset(self.game, discard)
+        self._discard = discard
+        self._discard_view = view
+        return view
 
     def tableaux(self, state: State) -> list[dict[str, Any]]:
         players = state._players
@@ -176,8 +197,13 @@ class _ViewMemo:
         return self._tableaux_view
 
 
-def _from_counts(keys: tuple[str, ...], counts: list[int]) -> dict[str, int]:
-    return {key: n for key, n in zip(keys, counts, strict=True) if n}
+def _multiset(game: Game, cards: tuple[int, ...]) -> dict[str, int]:
+    """Card keys and how many of each, in key order."""
+    rank = game._key_rank
+    counts = [0] * len(game._sorted_keys)
+    for card in cards:
+        counts[rank[card]] += 1
+    return {key: n for key, n in zip(game._sorted_keys, counts, strict=True) if n}
 
 
 def _expansion(state: State) -> dict[str, Any]:
