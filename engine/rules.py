@@ -49,6 +49,7 @@ from engine.actions import (
     Take,
 )
 from engine.errors import IllegalActionError
+from engine.splitmix import MASK64, SplitMix64
 
 if TYPE_CHECKING:
     from engine.game import Game, PlayerState, State
@@ -59,7 +60,6 @@ __all__ = [
     "OVER",
     "PHASE_NAMES",
     "PLACE_TOKEN",
-    "SplitMix64",
     "apply",
     "check",
     "legal_actions",
@@ -79,44 +79,6 @@ BOX, CAT_BRUSH, LASER_POINTER, SHOPPING_BAG = range(7, 11)  # Box of Treats
 # Box of Treats' shopping bag gives one of each of these (RB-BOT).
 SHOPPING_BAG_FOOD = ("chicken", "tuna", "milk")
 
-_MASK64 = (1 << 64) - 1
-
-
-class SplitMix64:
-    """A tiny seeded generator for the setup shuffle.
-
-    Python's ``random`` module may change its algorithms between versions; match logs must
-    replay identically forever, so the engine carries its own generator.
-
-    >>> SplitMix64(7).below(10) == SplitMix64(7).below(10)
-    True
-    """
-
-    __slots__ = ("_state",)
-
-    def __init__(self, seed: int) -> None:
-        self._state = seed & _MASK64
-
-    def next64(self) -> int:
-        self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK64
-        z = self._state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        """A uniform integer in ``[0, n)`` (rejection sampling, no modulo bias)."""
-        limit = _MASK64 - (_MASK64 + 1) % n
-        while True:
-            value = self.next64()
-            if value <= limit:
-                return value % n
-
-    def shuffle(self, items: list[int]) -> None:
-        """Fisher-Yates, in place."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
 
 
 def setup(game: Game, seed: int) -> dict[str, object]:
@@ -207,7 +169,7 @@ def _reshuffle(state: State, cards: tuple[int, ...], reshuffles: int,
                ) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     # Each reshuffle has its own generator derived from the seed and its number, so a
     # replay reshuffles identically.
-    rng = SplitMix64((state.seed * 0x9E3779B97F4A7C15 + 0xC47 * (reshuffles + 1)) & _MASK64)
+    rng = SplitMix64((state.seed * 0x9E3779B97F4A7C15 + 0xC47 * (reshuffles + 1)) & MASK64)
     order = sorted(cards)
     rng.shuffle(order)
     return tuple(order), (), reshuffles + 1

@@ -25,6 +25,7 @@ import functools
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from engine import splitmix
 from engine.actions import Action
 from engine.cantankerous.actions import (
     Attack,
@@ -165,31 +166,18 @@ Frame = (
     | InstantWindow
 )
 
-# -- randomness (SplitMix64, like the Cat Lady engine: logs replay on any Python) -----------
-
-_MASK64 = (1 << 64) - 1
-
-
-def _next64(s: State) -> int:
-    s._rng = (s._rng + 0x9E3779B97F4A7C15) & _MASK64
-    z = s._rng
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)
+# -- randomness: engine.splitmix, its state kept in the (immutable) state -----------------
 
 
 def _below(s: State, n: int) -> int:
-    limit = _MASK64 - (_MASK64 + 1) % n
-    while True:
-        value = _next64(s)
-        if value <= limit:
-            return value % n
+    s._rng, value = splitmix.below(s._rng, n)
+    return value
 
 
 def _shuffle(s: State, items: list[int]) -> None:
-    for i in range(len(items) - 1, 0, -1):
-        j = _below(s, i + 1)
-        items[i], items[j] = items[j], items[i]
+    rng = splitmix.SplitMix64(s._rng)
+    rng.shuffle(items)
+    s._rng = rng.state
 
 
 # -- setup ----------------------------------------------------------------------------------
@@ -202,7 +190,7 @@ def setup(game: Game, seed: int) -> State:
     s = State.__new__(State)
     s.game = game
     s.seed = seed
-    s._rng = seed & _MASK64
+    s._rng = seed & splitmix.MASK64
     bowl = list(game.in_play)
     _shuffle(s, bowl)
     indicator = game.options["turn_indicator"]
