@@ -481,6 +481,13 @@ class State:
 
         return observe(self, seat)
 
+    def full_view(self) -> dict[str, Any]:
+        """Everything, the deck order included, for replay viewers of finished matches: see
+        :func:`engine.observation.full_view`. Never give it to a bot."""
+        from engine.observation import full_view
+
+        return full_view(self)
+
     def result(self) -> GameScore:
         """The final scores. Raises :class:`EngineError` before the game is over."""
         if self._phase != rules.OVER:

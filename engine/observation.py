@@ -27,7 +27,7 @@ from engine.errors import EngineError
 if TYPE_CHECKING:
     from engine.game import Game, State
 
-__all__ = ["OBSERVATION_SCHEMA", "observe", "sample_state", "state_from_position"]
+__all__ = ["OBSERVATION_SCHEMA", "full_view", "observe", "sample_state", "state_from_position"]
 
 OBSERVATION_SCHEMA = "catleague.engine-observation/1"
 
@@ -78,6 +78,30 @@ def observe(state: State, seat: int) -> dict[str, Any]:
     if state._ext is not None:
         obs.update(_expansion(state))
     return obs
+
+
+def full_view(state: State) -> dict[str, Any]:
+    """Everything, the hidden part included, for replay viewers of finished matches (never
+    for a bot): the observation's public fields with ``seat`` None and the legal actions of
+    the player to move, plus ``deck`` (the draw pile's keys, next card first), ``removed``
+    (the keys removed unseen at the deal, sorted) and ``strays_face_down`` (the strays never
+    dealt face up).
+
+    >>> from engine import load_game
+    >>> state = load_game(options={"players": 2}).new_initial_state(3)
+    >>> view = state.full_view()
+    >>> len(view["deck"]), len(view["removed"]), view["seat"]
+    (63, 2, None)
+    """
+    keys = state.game._card_keys
+    strays = state.game.edition.strays
+    view = dict(observe(state, max(state._current, 0)))
+    view["seat"] = None
+    view["legal_actions"] = [str(a) for a in state.legal_actions()]
+    view["deck"] = [keys[card] for card in state._deck[state._pos:]]
+    view["removed"] = sorted(keys[card] for card in state._removed)
+    view["strays_face_down"] = [strays[s].name for s in state._strays_hidden]
+    return view
 
 
 class _ViewMemo:

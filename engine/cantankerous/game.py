@@ -302,8 +302,8 @@ class State:
         return observe(self, seat)
 
     def full_view(self) -> dict[str, Any]:
-        """Everything but the Food Bowl's order (every hand, pending bets and Pounces), for
-        replay viewers of finished matches."""
+        """Everything but the random generator (every hand, pending bets and Pounces, the
+        Food Bowl's order), for replay viewers of finished matches."""
         from engine.cantankerous.observation import full_view
 
         return full_view(self)
