@@ -176,20 +176,6 @@ def test_positions_account_for_every_card_exactly_once():
 
 # -- documentation examples and the command line ------------------------------------------
 
-@pytest.mark.parametrize(
-    "module",
-    ["engine", "engine.actions", "engine.game", "engine.log", "engine.observation",
-     "engine.registry", "engine.rules", "engine.strategies", "engine.strategies.match",
-     "engine.strategies.mcts", "engine.strategies.random_bot"],
-)
-def test_docstring_examples_run(module):
-    import doctest
-    import importlib
-
-    failures, _ = doctest.testmod(importlib.import_module(module))
-    assert failures == 0
-
-
 def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
     from engine.__main__ import main
 
