@@ -182,7 +182,7 @@ class Game:
         set_(self, "shared_goals", shared_goals)
         set_(self, "solitaire", solitaire)
         set_(self, "starting_cards", starting_cards or 0)
-        from engine.scoring_general import edition_is_expansion
+        from engine.scoring_expansion import edition_is_expansion
 
         # Games with expansion content carry the Expansion state (grid kept for Choupette,
         # Box of Treats actions); base games keep exactly their old state and speed.
@@ -577,7 +577,7 @@ class State:
 
     def shared_goals(self) -> tuple[Any, ...]:
         """The shared goals as scoring input (goal k lies between seats k and k+1)."""
-        from engine.scoring_general import SharedGoal
+        from engine.scoring_expansion import SharedGoal
 
         ext = self._ext
         if ext is None or not ext.goals:

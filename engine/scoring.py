@@ -49,7 +49,7 @@ MAX_ROUNDS = 20
 BREAKDOWN = ("fed_cats", "toys", "costumes", "catnip", "vp_tokens", "food_penalty")
 _COUNT_FIELDS = ("costumes", "catnip", "vp_tokens", "lost_cats", "spray_bottles")
 # Box of Treats hand cards (worthless at the end except to the solitaire cat player).
-_BOT_COUNT_FIELDS = ("cat_brushes", "laser_pointers", "shopping_bags")
+_BOX_OF_TREATS_COUNT_FIELDS = ("cat_brushes", "laser_pointers", "shopping_bags")
 
 
 @dataclass(frozen=True)
@@ -244,12 +244,12 @@ def score_game(tableaux: Sequence[Tableau], *, edition: Edition,
     >>> [f.describe() for f in score.players[0].feeding]
     ['Waffle: tuna, tuna, tuna, tuna -> 12 VP', 'Bronte: hungry -> -2 VP']
     """
-    from engine.scoring_general import needs_general_scoring, score_general
+    from engine.scoring_expansion import needs_expansion_scoring, score_expansion
 
     if validate:
         _validate(tableaux, edition)
-    if needs_general_scoring(edition, tableaux, goals):
-        return score_general(tableaux, edition=edition, rules=rules, grid=grid, goals=goals)
+    if needs_expansion_scoring(edition, tableaux, goals):
+        return score_expansion(tableaux, edition=edition, rules=rules, grid=grid, goals=goals)
     consts = edition.scoring
     cats = [_cat_specs(edition, tuple(t.cats)) for t in tableaux]
     options: list[tuple[FeedingOption, ...]] = []
@@ -415,9 +415,9 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
                 raise ScoreInputError(f"{where}.toys.{toy}: unknown toy; use "
                                       f"{', '.join(edition.toy_types)}")
             _check_count(amount, f"{where}.toys.{toy}")
-        for name in (*_COUNT_FIELDS, *_BOT_COUNT_FIELDS):
+        for name in (*_COUNT_FIELDS, *_BOX_OF_TREATS_COUNT_FIELDS):
             _check_count(getattr(t, name), f"{where}.{name}")
-        if (t.boxes or any(getattr(t, f) for f in _BOT_COUNT_FIELDS)) and not (
+        if (t.boxes or any(getattr(t, f) for f in _BOX_OF_TREATS_COUNT_FIELDS)) and not (
                 edition.kinds & {CardKind.BOX, CardKind.CAT_BRUSH, CardKind.LASER_POINTER,
                                  CardKind.SHOPPING_BAG}):
             raise ScoreInputError(f"{where}: boxes, cat brushes, laser pointers and shopping "
@@ -580,7 +580,7 @@ def _check_count(value: object, where: str) -> None:
         raise ScoreInputError(f"{where}: must not be negative (got {value})")
 
 
-_PLAYER_FIELDS = frozenset({"name", "cats", "food", "toys", *_COUNT_FIELDS, *_BOT_COUNT_FIELDS,
+_PLAYER_FIELDS = frozenset({"name", "cats", "food", "toys", *_COUNT_FIELDS, *_BOX_OF_TREATS_COUNT_FIELDS,
                             "boxes", "cat_player", "starting_cards"})
 _TOP_FIELDS = frozenset({"edition", "players", "grid", "goals", "custom_strays"})
 
@@ -642,7 +642,7 @@ def tableaux_from_json(obj: object, edition: Edition) -> list[Tableau]:
                        {t: t for t in edition.food_tokens}, "food token")
         toys = _counts(raw.get("toys", {}), f"{where}.toys", toy_lookup, "toy")
         counts: dict[str, Any] = {}
-        for name_ in (*_COUNT_FIELDS, *_BOT_COUNT_FIELDS):
+        for name_ in (*_COUNT_FIELDS, *_BOX_OF_TREATS_COUNT_FIELDS):
             value = raw.get(name_, 0)
             _check_count(value, f"{where}.{name_}")
             counts[name_] = value
@@ -682,7 +682,7 @@ def context_from_json(obj: object, edition: Edition, tableaux: Sequence[Tableau]
     """The calculator's game-level fields: ``grid`` (the cards left in the grid, by key or
     name, for Choupette) and ``goals`` (shared goals: ``{"goal": name, "players": [a, b]}``
     between neighbours in seat order). Raises :class:`ScoreInputError` naming the field."""
-    from engine.scoring_general import SharedGoal
+    from engine.scoring_expansion import SharedGoal
 
     if not isinstance(obj, dict):
         return (), ()

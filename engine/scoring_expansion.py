@@ -5,7 +5,7 @@ gray cats, 5-6 players, shared goals), the solitaire cat player and custom stray
 anything beyond the base game; base games keep the base scorer, so their results (and match
 logs) are exactly what they were. The steps:
 
-1. Each player's Pareto-optimal plans (:func:`engine.feeding_general.options_for`). With a
+1. Each player's Pareto-optimal plans (:func:`engine.feeding_expansion.options_for`). With a
    fed Choupette, the plans for every choice of grid cards she may take are added.
 2. Terms that depend on the other players are settled by best responses in seat order, as
    in the base scorer: the most-leftover-food penalty, Hemingway's "strictly most fed cats",
@@ -27,12 +27,12 @@ from typing import TYPE_CHECKING, Any
 
 from engine.cards import BoxRequirement, CardKind, CatSpec, Edition, Goal, normalise_name
 from engine.errors import ScoreInputError
-from engine.feeding_general import FED, HUNGRY, TREAT, Holdings, Option, options_for
+from engine.feeding_expansion import FED, HUNGRY, TREAT, Holdings, Option, options_for
 
 if TYPE_CHECKING:
     from engine.scoring import GameScore, ScoringRules, Tableau
 
-__all__ = ["SharedGoal", "edition_is_expansion", "needs_general_scoring", "score_general"]
+__all__ = ["SharedGoal", "edition_is_expansion", "needs_expansion_scoring", "score_expansion"]
 
 MAX_ROUNDS = 20
 
@@ -52,7 +52,7 @@ class SharedGoal:
     seats: tuple[int, int]
 
 
-def needs_general_scoring(edition: Edition, tableaux: Sequence[Tableau],
+def needs_expansion_scoring(edition: Edition, tableaux: Sequence[Tableau],
                           goals: Sequence[SharedGoal] = ()) -> bool:
     """Whether the base scorer cannot score this game."""
     if goals or len(tableaux) > 4:
@@ -342,7 +342,7 @@ def _borrowed(own: Mapping[str, int], after: Mapping[str, int],
 
 # --- the score -----------------------------------------------------------------------------
 
-def score_general(tableaux: Sequence[Tableau], *, edition: Edition, rules: ScoringRules,
+def score_expansion(tableaux: Sequence[Tableau], *, edition: Edition, rules: ScoringRules,
                   grid: Sequence[str] = (), goals: Sequence[SharedGoal] = ()) -> GameScore:
     """Score a game with expansion content (see the module docstring). ``grid`` holds the
     keys or names of the cards left in the grid (for Choupette)."""

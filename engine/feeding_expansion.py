@@ -1,9 +1,9 @@
 """One player's feeding options when expansion cards are in play (Premium strays, Box of
-Treats). Internal to :mod:`engine.scoring_general`.
+Treats). Internal to :mod:`engine.scoring_expansion`.
 
 The base game keeps its own, faster search (:mod:`engine.feeding`); this one handles every
 ability in :data:`engine.cards.ABILITY_PARAMS` and every Box of Treats feeding rule, and is
-checked against the base search on base tableaux (tests/engine/test_scoring_general.py).
+checked against the base search on base tableaux (tests/engine/test_scoring_expansion_properties.py).
 
 The procedure:
 
@@ -23,7 +23,7 @@ The procedure:
    she could eat a catnip).
 4. Plans become options (own VP, fed cats, leftover food, costumes, toys, catnip, Hemingway's
    bonus); only Pareto-optimal ones are kept, for the cross-player settling in
-   :mod:`engine.scoring_general`.
+   :mod:`engine.scoring_expansion`.
 """
 
 from __future__ import annotations
