@@ -29,7 +29,7 @@ from functools import lru_cache
 
 from engine.cards import CatSpec, Edition
 
-__all__ = ["FeedingOption", "Meal", "dominates", "feeding_options", "allocate_tokens"]
+__all__ = ["FeedingOption", "Meal", "allocate_tokens", "colour_sets", "dominates", "feeding_options"]
 
 # Eating models.
 _FIXED, _CHOICE, _ONE_TYPE, _ANY = range(4)
@@ -130,7 +130,7 @@ def _feasible(demand: Sequence[int], have: Sequence[int], wild: int, convert: in
     return short <= wild + (convert if convert < spare else spare)
 
 
-def _colour_sets(masks: Sequence[int], full: int) -> int:
+def colour_sets(masks: Sequence[int], full: int) -> int:
     """Most disjoint groups of cats whose colours together cover ``full`` (LeVar's sets)."""
     counts: dict[int, int] = {}
     for mask in masks:
@@ -828,7 +828,7 @@ class _Search:
                 colour = self.edition.colours.index(p["colour"])
                 vp += int(str(p["vp_each"])) * colour_count[colour]
             elif ability == "colour_sets":
-                vp += int(str(p["vp_each"])) * _colour_sets(
+                vp += int(str(p["vp_each"])) * colour_sets(
                     [f.colour_mask for f in fed], self.full_mask)
             elif ability == "per_costume":
                 vp += int(str(p["vp_each"])) * self.costumes

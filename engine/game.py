@@ -16,7 +16,7 @@ can be kept, compared and branched from freely (bots search by branching).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any
 
 from engine import rules
 from engine.actions import (
@@ -38,10 +38,11 @@ from engine.actions import (
 )
 from engine.cards import CardKind, Edition, normalise_name
 from engine.errors import EngineError
-
-if TYPE_CHECKING:
-    from engine.observation import _ViewMemo
-    from engine.scoring import GameScore, ScoringRules, Tableau
+from engine.model import Expansion, PlayerState
+from engine.observation import _ViewMemo, full_view, observe
+from engine.readonly import ReadOnlyOptions
+from engine.scoring import GameScore, ScoringRules, Tableau, score_game
+from engine.scoring_expansion import SharedGoal, edition_is_expansion
 
 __all__ = ["Expansion", "Game", "PlayerState", "State"]
 
@@ -173,7 +174,7 @@ class Game:
         set_(self, "name", name)
         set_(self, "version", version)
         set_(self, "num_players", num_players)
-        set_(self, "options", _ReadOnlyDict(options))
+        set_(self, "options", ReadOnlyOptions(options))
         set_(self, "edition", edition)
         set_(self, "scoring_rules", scoring_rules)
         set_(self, "vp_tokens", int(edition.components["vp_tokens"]))
@@ -182,8 +183,6 @@ class Game:
         set_(self, "shared_goals", shared_goals)
         set_(self, "solitaire", solitaire)
         set_(self, "starting_cards", starting_cards or 0)
-        from engine.scoring_expansion import edition_is_expansion
-
         # Games with expansion content carry the Expansion state (grid kept for Choupette,
         # Box of Treats actions); base games keep exactly their old state and speed.
         set_(self, "expansion", shared_goals or solitaire or edition_is_expansion(edition))
@@ -333,47 +332,6 @@ def _by_token(cls: type[Take] | type[Spray]) -> tuple[tuple[Action, ...], ...]:
     return tuple(table)
 
 
-class _ReadOnlyDict(dict[str, Any]):
-    """The game's options: a dict (JSON-friendly) that refuses changes."""
-
-    def _refuse(self, *args: object, **kwargs: object) -> None:
-        raise TypeError("game options are read-only")
-
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
-
-
-class PlayerState(NamedTuple):
-    """One player's holdings. Cards are indices into ``edition.deck``; strays into
-    ``edition.strays``; ``food`` counts tokens in ``edition.food_tokens`` order."""
-
-    cats: tuple[int, ...]
-    strays: tuple[int, ...]
-    food: tuple[int, ...]
-    hand: tuple[int, ...]  # toys, costumes, catnip, lost cats, sprays (and Box of Treats' hand cards)
-    lost_cats: int
-    sprays: int
-    vp_tokens: int
-    boxes: tuple[int, ...] = ()  # Box of Treats: box cards in front of the player
-    brushes: int = 0
-    lasers: int = 0
-    bags: int = 0
-
-
-class Expansion(NamedTuple):
-    """State that only Box of Treats games have (None in a base game, so base states stay
-    as small and fast as they were)."""
-
-    goals: tuple[int, ...] = ()  # goal index between seat k and seat k+1, per k
-    goal_pool: tuple[int, ...] = ()
-    swapped: bool = False  # a goal was swapped this turn
-    turn_deck: tuple[int, ...] = ()  # solitaire turn cards still face down (hidden order)
-    turn_discard: tuple[int, ...] = ()
-    turn_card: int = -1  # the revealed turn card of the cat player's turn
-    reshuffles: int = 0
-    starting: tuple[int, ...] = ()  # the cat player's starting cards
-    cat_choice: tuple[int, ...] = ()  # tied lines the human chooses between for the cat
-
-
 class State:
     """A position of a game. Immutable from the outside: :meth:`apply` returns a new state.
 
@@ -477,15 +435,11 @@ class State:
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may know, as JSON: see :func:`engine.observation.observe`."""
-        from engine.observation import observe
-
         return observe(self, seat)
 
     def full_view(self) -> dict[str, Any]:
         """Everything, the deck order included, for replay viewers of finished matches: see
         :func:`engine.observation.full_view`. Never give it to a bot."""
-        from engine.observation import full_view
-
         return full_view(self)
 
     def result(self) -> GameScore:
@@ -528,8 +482,6 @@ class State:
 
     def tableaux(self) -> tuple[Tableau, ...]:
         """Every player's holdings as scoring input (meaningful mid-game too, for bots)."""
-        from engine.scoring import Tableau
-
         game = self.game
         edition = game.edition
         deck = edition.deck
@@ -577,8 +529,6 @@ class State:
 
     def shared_goals(self) -> tuple[Any, ...]:
         """The shared goals as scoring input (goal k lies between seats k and k+1)."""
-        from engine.scoring_expansion import SharedGoal
-
         ext = self._ext
         if ext is None or not ext.goals:
             return ()
@@ -588,8 +538,6 @@ class State:
 
     def score(self) -> GameScore:
         """Score the tableaux as they stand (the final result when the game is over)."""
-        from engine.scoring import ScoringRules, score_game
-
         rules_ = self.game.scoring_rules or ScoringRules()
         # The rules only ever build possible tableaux, so the input checks are skipped.
         extra: dict[str, Any] = {}

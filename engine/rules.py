@@ -49,10 +49,11 @@ from engine.actions import (
     Take,
 )
 from engine.errors import IllegalActionError
+from engine.model import SHOPPING_BAG_FOOD, Expansion, PlayerState
 from engine.splitmix import MASK64, SplitMix64
 
 if TYPE_CHECKING:
-    from engine.game import Game, PlayerState, State
+    from engine.game import Game, State
 
 __all__ = [
     "AFTER_DRAFT",
@@ -76,8 +77,6 @@ GRID_SIZE = 9
 CAT, FOOD, TOY, COSTUME, CATNIP, LOST_CAT, SPRAY_BOTTLE = range(7)
 BOX, CAT_BRUSH, LASER_POINTER, SHOPPING_BAG = range(7, 11)  # Box of Treats
 
-# Box of Treats' shopping bag gives one of each of these (RB-BOT).
-SHOPPING_BAG_FOOD = ("chicken", "tuna", "milk")
 
 
 
@@ -107,8 +106,6 @@ def setup(game: Game, seed: int) -> dict[str, object]:
         "strays_up": tuple(up),
         "strays_hidden": tuple(s for s in strays if s not in up),
     }
-    from engine.game import Expansion
-
     # Draws for the expansions come after the base game's, so base deals never change.
     if game.shared_goals:
         order = list(range(len(edition.goals)))

@@ -23,14 +23,19 @@ import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.cards import BoxRequirement, CardKind, CatSpec, Edition, Goal, normalise_name
 from engine.errors import ScoreInputError
 from engine.feeding_expansion import FED, HUNGRY, TREAT, Holdings, Option, options_for
-
-if TYPE_CHECKING:
-    from engine.scoring import GameScore, ScoringRules, Tableau
+from engine.scorepad import (
+    CatFeeding,
+    GameScore,
+    PlayerScore,
+    ScoringRules,
+    Tableau,
+    with_starting_cards,
+)
 
 __all__ = ["SharedGoal", "edition_is_expansion", "needs_expansion_scoring", "score_expansion"]
 
@@ -346,8 +351,6 @@ def score_expansion(tableaux: Sequence[Tableau], *, edition: Edition, rules: Sco
                   grid: Sequence[str] = (), goals: Sequence[SharedGoal] = ()) -> GameScore:
     """Score a game with expansion content (see the module docstring). ``grid`` holds the
     keys or names of the cards left in the grid (for Choupette)."""
-    from engine.scoring import GameScore, PlayerScore, with_starting_cards
-
     tableaux = [with_starting_cards(t, edition) for t in tableaux]
     grid_cards = _grid_cards(edition, grid)
     choices = [_player_choices(t, edition, grid_cards) for t in tableaux]
@@ -470,8 +473,6 @@ def _grid_by_name(cards: Sequence[Any], names: Sequence[str]) -> list[Any]:
 def _describe(cats: Sequence[Any], option: Option, bonus: int, food: Mapping[str, int],
               cat_player: bool, edition: Edition) -> list[Any]:
     """Each cat's plate as (food, token) pairs: own tokens first, then wilds, then treats."""
-    from engine.scoring import CatFeeding
-
     pool = {k: int(v) for k, v in food.items()}
     for token, n in option.borrowed.items():
         pool[token] = pool.get(token, 0) + n

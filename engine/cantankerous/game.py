@@ -24,6 +24,7 @@ from engine.cantankerous import actions as actions_module
 from engine.cantankerous.cards import Card, CardType, Deck, load_deck
 from engine.cantankerous.options import PLAYERS, resolve_options
 from engine.errors import EngineError
+from engine.readonly import ReadOnlyOptions
 
 if TYPE_CHECKING:
     from engine.cantankerous.result import Result
@@ -53,10 +54,8 @@ class Game:
     supported_players = PLAYERS
 
     def __init__(self, *, version: str, options: Mapping[str, Any], deck: Deck) -> None:
-        from engine.game import _ReadOnlyDict
-
         self.version = version
-        self.options = _ReadOnlyDict(options)
+        self.options = ReadOnlyOptions(options)
         self.deck = deck
         self.num_players: int = options["players"]
         self.variant: str = options["variant"]

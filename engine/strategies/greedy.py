@@ -29,7 +29,7 @@ from engine.actions import (
     Take,
 )
 from engine.game import State
-from engine.observation import sample_state
+from engine.position import sample_state
 from engine.strategies._common import evaluate, game_for
 
 __all__ = ["GreedyStrategy"]

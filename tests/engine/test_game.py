@@ -10,7 +10,7 @@ import pytest
 from engine.actions import EndTurn, Line, PlaceToken, Take
 from engine.errors import EngineError
 from engine.game import State
-from engine.observation import sample_state, state_from_position
+from engine.position import sample_state, state_from_position
 from engine.registry import latest_version, load_game, registered_games
 
 

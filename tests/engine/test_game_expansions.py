@@ -26,7 +26,7 @@ from engine.cards import load_edition
 from engine.errors import EngineError, IllegalActionError
 from engine.game import Game
 from engine.log import make_log, replay
-from engine.observation import state_from_position
+from engine.position import state_from_position
 from engine.registry import load_game
 
 PH = "box-of-treats-placeholder"

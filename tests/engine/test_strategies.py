@@ -8,7 +8,7 @@ import pytest
 
 from engine.actions import EndTurn, Line, PlaceToken, Spray, Take
 from engine.errors import EngineError, IllegalActionError
-from engine.observation import state_from_position
+from engine.position import state_from_position
 from engine.registry import load_game
 from engine.strategies import get, names
 from engine.strategies.match import play_match
