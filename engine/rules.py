@@ -747,3 +747,13 @@ def _cat_lost_cats(new: State, seat: int) -> None:
             _trade_lost_cats(new, new.game._lost_vp)
         else:
             break
+
+
+def drafting_probe(state: State, seat: int) -> State:
+    """The same position with ``seat`` about to draft, for a bot weighing what ``seat`` could
+    take next (never a position of the game itself: nobody moved to get there)."""
+    probe = state._successor(EndTurn())
+    probe._current = seat
+    probe._phase = BEFORE_DRAFT
+    probe._final = False
+    return probe

@@ -17,25 +17,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.actions import Action
 from engine.cantankerous import actions as actions_module
+from engine.cantankerous import rules
 from engine.cantankerous.cards import Card, CardType, Deck, load_deck
+from engine.cantankerous.log import turn_summaries
+from engine.cantankerous.observation import full_view, observe
 from engine.cantankerous.options import PLAYERS, resolve_options
+from engine.cantankerous.result import Result, build_result
+from engine.cantankerous.rules import HAND_LIMIT, Frame, PlayRecord
 from engine.errors import EngineError
 from engine.readonly import ReadOnlyOptions
 
-if TYPE_CHECKING:
-    from engine.cantankerous.result import Result
-    from engine.cantankerous.rules import Frame, PlayRecord
-
 __all__ = ["HAND_LIMIT", "Game", "State", "build_game"]
 
-HAND_LIMIT = 5
-WINNING_POINTS = 9
-FERAL_VICTORY_HEARTS = 9
-ADOPTION_HEARTS = 4
 
 
 def build_game(version: str, options: Mapping[str, Any]) -> Game:
@@ -113,11 +110,12 @@ class Game:
 
         Raises :class:`EngineError` for a seed that is not a non-negative integer.
         """
-        from engine.cantankerous import rules
-
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise EngineError(f"a seed is a non-negative integer, not {seed!r}")
-        return rules.setup(self, seed)
+        blank = State.__new__(State)
+        blank.game = self
+        blank.seed = seed
+        return rules.setup(blank)
 
     def parse_action(self, text: str) -> Action:
         """Read an action's short text form, e.g. ``"score 50"`` or ``"pounce play 77"``.
@@ -132,8 +130,6 @@ class Game:
 
     def turn_summaries(self, states: list[State]) -> list[dict[str, Any]]:
         """Per-turn summaries for the match log (see docs/cantankerous.md)."""
-        from engine.cantankerous.log import turn_summaries
-
         return turn_summaries(states)
 
 
@@ -275,8 +271,6 @@ class State:
     def legal_actions(self) -> list[Action]:
         """The actions the seat to decide may take (empty when the game is over). The
         first is always a safe default (``pass``, ``done``, ``picky-eater`` or a card)."""
-        from engine.cantankerous import rules
-
         if self._legal is None:
             self._legal = rules.legal_actions(self)
         return list(self._legal)
@@ -287,8 +281,6 @@ class State:
     def apply(self, action: Action) -> State:
         """The state after ``action``. Raises :class:`IllegalActionError` with the reason if
         it is not legal here; this state is unchanged either way."""
-        from engine.cantankerous import rules
-
         return rules.apply(self, action)
 
     def is_terminal(self) -> bool:
@@ -296,15 +288,11 @@ class State:
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may know, as JSON: see :func:`engine.cantankerous.observation.observe`."""
-        from engine.cantankerous.observation import observe
-
         return observe(self, seat)
 
     def full_view(self) -> dict[str, Any]:
         """Everything but the random generator (every hand, pending bets and Pounces, the
         Food Bowl's order), for replay viewers of finished matches."""
-        from engine.cantankerous.observation import full_view
-
         return full_view(self)
 
     def result(self) -> Result:
@@ -312,15 +300,11 @@ class State:
         if not self._over:
             raise EngineError("the game is not over yet")
         if self._result is None:
-            from engine.cantankerous.result import build_result
-
             self._result = build_result(self)
         return self._result
 
     def score(self) -> Result:
         """The standing as it is now (Mischief points, no winner unless the game is over)."""
-        from engine.cantankerous.result import build_result
-
         return build_result(self)
 
     def __eq__(self, other: object) -> bool:

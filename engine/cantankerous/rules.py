@@ -44,19 +44,17 @@ from engine.cantankerous.actions import (
 )
 from engine.cantankerous.cards import CardType
 from engine.cantankerous.effects import FERAL_OR_TOKEN_PRIMITIVES
-from engine.cantankerous.game import (
-    ADOPTION_HEARTS,
-    FERAL_VICTORY_HEARTS,
-    HAND_LIMIT,
-    WINNING_POINTS,
-    State,
-)
 from engine.errors import IllegalActionError
 
 if TYPE_CHECKING:
-    from engine.cantankerous.game import Game
+    from engine.cantankerous.game import State
 
-__all__ = ["Frame", "PlayRecord", "apply", "legal_actions", "setup"]
+__all__ = ["HAND_LIMIT", "Frame", "PlayRecord", "apply", "legal_actions", "setup"]
+
+HAND_LIMIT = 5
+WINNING_POINTS = 9
+FERAL_VICTORY_HEARTS = 9
+ADOPTION_HEARTS = 4
 
 WIN_MISCHIEF = "nine_mischief"
 WIN_FERAL = "feral_victory"
@@ -183,14 +181,13 @@ def _shuffle(s: State, items: list[int]) -> None:
 # -- setup ----------------------------------------------------------------------------------
 
 
-def setup(game: Game, seed: int) -> State:
-    """Shuffle the Food Bowl, set the Turn Indicator and direction, deal the hands and the
-    Pounce Tokens, and open the First Bite. The order of random draws (shuffle, indicator
-    coin, direction coin) is part of the rules version."""
-    s = State.__new__(State)
-    s.game = game
-    s.seed = seed
-    s._rng = seed & splitmix.MASK64
+def setup(s: State) -> State:
+    """Deal a blank state (``game`` and ``seed`` set, nothing else): shuffle the Food Bowl,
+    set the Turn Indicator and direction, deal the hands and the Pounce Tokens, and open the
+    First Bite. The order of random draws (shuffle, indicator coin, direction coin) is part
+    of the rules version."""
+    game = s.game
+    s._rng = s.seed & splitmix.MASK64
     bowl = list(game.in_play)
     _shuffle(s, bowl)
     indicator = game.options["turn_indicator"]
@@ -1334,7 +1331,7 @@ def _take_banked(s: State, seat: int, n: int, pick: str) -> list[int]:
 
 
 def _clone(s: State, action: Action) -> State:
-    new = State.__new__(State)
+    new = object.__new__(type(s))  # the state's own class: the rules never import it
     new.game = s.game
     new.seed = s.seed
     new._rng = s._rng
