@@ -34,10 +34,10 @@ OBSERVATION_SCHEMA = "catleague.engine-observation/1"
 def observe(state: State, seat: int) -> dict[str, Any]:
     """The JSON observation of ``seat`` (see the module docstring and docs/engine.md).
 
-    The observation is read-only: the parts that did not change since an earlier state's
-    observation (tableaux, grid, unseen and discarded cards) are the same objects, built
-    once and shared, which is what makes one observation per decision cheap. Copy before
-    changing anything.
+    The parts that did not change since the parent state's observation (tableaux, grid,
+    unseen and discarded cards) are not worked out again, only copied from a memo the
+    states of one line of play share, which is what makes one observation per decision
+    cheap. The caller owns what it gets: changing it changes no other observation.
 
     Raises :class:`EngineError` for a seat that is not in the game.
     """
@@ -56,21 +56,21 @@ def observe(state: State, seat: int) -> dict[str, Any]:
         "version": game.version,
         "edition": game.edition.name,
         "data_version": game.edition.version,
-        "options": memo.options,
+        "options": _json_copy(memo.options),
         "players": game.num_players,
         "seat": seat,
         "current_player": state._current,
         "phase": rules.PHASE_NAMES[state._phase],
         "turn": state._turn,
         "token": None if state._token < 0 else _LINE_TEXT[state._token],
-        "grid": memo.grid(state._grid),
-        "strays": memo.strays(state._strays_up),
+        "grid": memo.grid(state._grid).copy(),
+        "strays": memo.strays(state._strays_up).copy(),
         "vp_tokens_left": state._vp_left,
         "deck_size": len(state._deck) - state._pos,
         "removed_unseen": len(state._removed),
-        "unseen": memo.unseen(state._deck, state._pos, state._removed),
-        "discard": memo.discard(state._discard),
-        "tableaux": memo.tableaux(state),
+        "unseen": memo.unseen(state._deck, state._pos, state._removed).copy(),
+        "discard": memo.discard(state._discard).copy(),
+        "tableaux": [_copy_tableau(t) for t in memo.tableaux(state)],
         "legal_actions": ([str(a) for a in state.legal_actions()]
                           if state._current == seat else []),
     }
@@ -103,9 +103,31 @@ def full_view(state: State) -> dict[str, Any]:
     return view
 
 
+# The parts of a tableau view that are lists or dicts (copied for every observation).
+_TABLEAU_CONTAINERS = ("cats", "cat_names", "strays", "food", "hand", "toys", "boxes")
+
+
+def _json_copy(value: Any) -> Any:
+    """A copy of a JSON value sharing nothing changeable with it (the game's options hold
+    nested dicts: the scoring settings)."""
+    if isinstance(value, dict):
+        return {key: _json_copy(inner) for key, inner in value.items()}
+    if isinstance(value, list):
+        return [_json_copy(inner) for inner in value]
+    return value
+
+
+def _copy_tableau(tableau: dict[str, Any]) -> dict[str, Any]:
+    copy = tableau.copy()
+    for key in _TABLEAU_CONTAINERS:
+        if key in copy:
+            copy[key] = copy[key].copy()
+    return copy
+
+
 class _ViewMemo:
     """The parts of the observations of one line of play, kept while their source is the
-    same object. A successor state starts from its parent's parts (so observing state after
+    same object (never handed out: :func:`observe` copies them). A successor state starts from its parent's parts (so observing state after
     state only rebuilds what an action changed); branching states each copy the memo first,
     so no state ever sees parts built for another."""
 

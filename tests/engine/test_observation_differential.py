@@ -70,3 +70,30 @@ def test_sibling_branches_never_see_each_others_parts() -> None:
                     _same(child, seat)
             _same(state, state.current_player)
             state = rng.choice(children)
+
+
+def _vandalise(value) -> None:
+    """Change every list and dict inside an observation, as a careless caller might."""
+    if isinstance(value, dict):
+        for inner in list(value.values()):
+            _vandalise(inner)
+        value.clear()
+        value["changed"] = True
+    elif isinstance(value, list):
+        for inner in value:
+            _vandalise(inner)
+        value.append("changed")
+
+
+def test_changing_an_observation_changes_no_other() -> None:
+    """The arena's replay pops keys from the tableaux it is given: what a caller does to its
+    observation must not reach the next one (parts are memoised between states)."""
+    for options in ({"players": 4}, {"players": 6, "edition": PH}):
+        game = load_game(options=options)
+        rng = random.Random(5)
+        state = game.new_initial_state(5)
+        while not state.is_terminal():
+            for seat in range(game.num_players):
+                _vandalise(observe(state, seat))
+                _same(state, seat)
+            state = state.apply(rng.choice(state.legal_actions()))
