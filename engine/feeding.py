@@ -31,6 +31,9 @@ from engine.cards import CatSpec, Edition
 
 __all__ = ["FeedingOption", "Meal", "allocate_tokens", "colour_sets", "dominates", "feeding_options"]
 
+# Searches over this many cats or more use the branch and bound (see _Search._bounds).
+_BOUND_FROM_CATS = 8
+
 # Eating models.
 _FIXED, _CHOICE, _ONE_TYPE, _ANY = range(4)
 
@@ -509,8 +512,10 @@ class _Search:
         if len(self.foods) == 3:
             self._prepare_three()
             # Maximal plans only keep the search small already; the bound pays off when it
-            # is exhaustive (an "any food" eater or an ability that can lower VP).
-            self.bound = None if self.maximal_only else self._bounds()
+            # is exhaustive (an "any food" eater or an ability that can lower VP) and large:
+            # its tables cost more than a search over a handful of cats.
+            self.bound = (self._bounds() if not self.maximal_only
+                          and len(self.searched) >= _BOUND_FROM_CATS else None)
             self._dfs3(0, 0, 0, 0, [None] * n, 0, 0, 0)
         else:
             self._dfs(0, [0] * len(self.foods), [None] * n, 0)
