@@ -6,11 +6,15 @@ in this process, with no sandbox: `bin/serve` works on a machine without bubblew
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from django.db import transaction
 
 from arena import services
-from arena.models import Match
+from arena.models import Bot, Match
 from arena.runner import run_match
+
+BOTKIT = Path(__file__).resolve().parent / "botkit"
 
 # (game, seats, seed, options): a base 4-player game, a 2-player game, the placeholder
 # Box of Treats deck at 5 players and Cantankerous Cats on its demo deck.
@@ -41,3 +45,27 @@ def seed_demo_matches(*, by) -> list[Match]:
             services.match_record(match_id=match.pk, log=log)
         matches.append(Match.objects.get(pk=match.pk))
     return matches
+
+
+# (name, game, file in arena/botkit, description): opponents for the first bots people upload,
+# so the ladders play as soon as one more bot joins.
+DEMO_BOTS = (
+    ("demo-random-a", "cat-lady", "starter_bot.py",
+     "The starter bot (random legal moves), added by seed_demo so the ladders have opponents."),
+    ("demo-random-b", "cat-lady", "starter_bot.py",
+     "The starter bot again, so the 2-player ladder plays from the start."),
+    ("demo-cantankerous", "cantankerous-cats", "cantankerous_starter_bot.py",
+     "The Cantankerous Cats starter bot, added by seed_demo."),
+)
+
+
+def seed_demo_bots(*, by) -> list[Bot]:
+    """Upload the demo bots once; each is validated by the arena's worker like any upload."""
+    bots = []
+    for name, game, filename, description in DEMO_BOTS:
+        bot = Bot.objects.filter(name=name).first()
+        if bot is None:
+            bot = services.bot_create(owner=by, name=name, game=game, description=description,
+                                      source=(BOTKIT / filename).read_text())
+        bots.append(bot)
+    return bots

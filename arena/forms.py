@@ -7,6 +7,8 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from arena.runner import MAX_BOT_BYTES
+from arena.services import game_label
+from engine import registered_games
 
 BOT_FILE_HELP = (
     f"One Python file (standard library only), at most {MAX_BOT_BYTES // 1024} KiB, defining "
@@ -44,9 +46,6 @@ class VersionUploadForm(forms.Form):
 
 def game_choices() -> list[tuple[str, str]]:
     """Every game the engine plays, labelled as on the ladders (a demo deck says so)."""
-    from arena.services import game_label
-    from engine.registry import registered_games
-
     names = sorted({name for name, _ in registered_games()}, key=lambda n: n != "cat-lady")
     return [(name, game_label(name)) for name in names]
 
@@ -71,3 +70,51 @@ class BotCreateForm(VersionUploadForm):
         widget=forms.Textarea(attrs={"rows": 3}),
     )
     field_order = ["name", "game", "description", "file"]
+
+
+class PlayForm(forms.Form):
+    """A live match: the game, the number of players, your seat and who fills the others.
+
+    Opponent choices are ``house:<game>:<name>`` or ``v:<version id>`` (``arena.selectors``); the
+    service checks they play the chosen game and are active."""
+
+    game = forms.ChoiceField(label="Game", choices=game_choices, initial="cat-lady")
+    players = forms.IntegerField(label="Players", min_value=2, max_value=6, initial=2)
+    seat = forms.ChoiceField(
+        label="Your seat", initial="1",
+        choices=[("random", "Any seat (drawn at random)")]
+        + [(str(n), f"Seat {n}") for n in range(1, 7)],
+        help_text="Seat 1 moves first.")
+    opponent_1 = forms.ChoiceField(label="Opponent 1", required=False)
+    opponent_2 = forms.ChoiceField(label="Opponent 2", required=False)
+    opponent_3 = forms.ChoiceField(label="Opponent 3", required=False)
+    opponent_4 = forms.ChoiceField(label="Opponent 4", required=False)
+    opponent_5 = forms.ChoiceField(label="Opponent 5", required=False)
+    OPPONENTS = ("opponent_1", "opponent_2", "opponent_3", "opponent_4", "opponent_5")
+
+    def __init__(self, *args, opponents: dict[str, list[tuple[str, str]]], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        grouped = [("", "—")] + [
+            (game_label(game), choices) for game, choices in opponents.items()]
+        for name in self.OPPONENTS:
+            self.fields[name].choices = grouped
+        self.game_of = {value: game for game, choices in opponents.items()
+                        for value, _ in choices}
+
+    def clean(self):
+        data = super().clean()
+        players, game = data.get("players"), data.get("game")
+        if players is None or game is None:
+            return data
+        wanted = self.OPPONENTS[: players - 1]
+        for name in wanted:
+            value = data.get(name)
+            if not value:
+                self.add_error(name, "Choose who plays this seat.")
+            elif self.game_of.get(value) != game:
+                self.add_error(name, "This bot plays another game.")
+        for name in self.OPPONENTS[players - 1:]:
+            data[name] = ""
+        if data.get("seat") not in (None, "random") and int(data["seat"]) > players:
+            self.add_error("seat", f"Choose a seat from 1 to {players}.")
+        return data

@@ -44,6 +44,9 @@ class BotVersion(models.Model):
     author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.VALIDATING)
     rejection = models.TextField(blank=True, help_text="Why validation refused this version.")
+    # Why a version is still validating when the arena, not the bot, is the reason (no
+    # sandbox on the worker, a lost database): shown to its owner, cleared once settled.
+    waiting_reason = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -145,6 +148,7 @@ class Match(models.Model):
         LADDER = "ladder", "Ladder"
         CHALLENGE = "challenge", "Challenge"
         TOURNAMENT = "tournament", "Tournament"
+        LIVE = "live", "Live (a person at the table)"
 
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"
@@ -172,6 +176,16 @@ class Match(models.Model):
     # Ranked matches keep the game's defaults: complete card data only (engine.editions).
     options = models.JSONField(default=dict, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
+    # Each time the match is handed to the broker this goes up and travels with the task, so
+    # a message superseded by a re-queue (the reaper's, after a lost message) does nothing.
+    dispatch = models.PositiveIntegerField(default=0)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    # A live match waits minutes for a person: its worker beats this while it waits, so the
+    # reaper can tell a thinking person from a lost worker.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # The last infrastructure fault (no sandbox, no free bot slot): never the bots' fault, so
+    # the match goes back to the queue and is retried until a worker can play it.
+    infra_failure = models.TextField(blank=True)
     failure = models.TextField(blank=True)
     log = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -183,6 +197,7 @@ class Match(models.Model):
         verbose_name_plural = "matches"
         indexes = [
             models.Index(fields=["status", "started_at"], name="match_status_started"),
+            models.Index(fields=["status", "queued_at"], name="match_status_queued"),
             # The pages' "recent matches" lists: all of them, and per ladder.
             models.Index(fields=["-finished_at", "-id"], name="match_finished_order"),
             models.Index(fields=["ladder", "-finished_at", "-id"], name="match_ladder_finished"),
@@ -199,6 +214,9 @@ class MatchSeat(models.Model):
     version = models.ForeignKey(BotVersion, null=True, blank=True, on_delete=models.PROTECT,
                                 related_name="seats")
     builtin = models.CharField(max_length=40, blank=True, help_text="A house bot's strategy name.")
+    player = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                               on_delete=models.SET_NULL, related_name="arena_seats",
+                               help_text="A person playing this seat (live matches).")
     score = models.IntegerField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     faults = models.PositiveSmallIntegerField(default=0)
@@ -211,7 +229,8 @@ class MatchSeat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "seat"], name="match_seat_unique"),
             models.CheckConstraint(
-                condition=Q(version__isnull=False) | ~Q(builtin=""), name="match_seat_has_player"
+                condition=Q(version__isnull=False) | ~Q(builtin="") | Q(player__isnull=False),
+                name="match_seat_has_player_or_person",
             ),
         ]
 
@@ -220,4 +239,92 @@ class MatchSeat(models.Model):
 
     @property
     def label(self) -> str:
+        if self.version_id:
+            return str(self.version)
+        if self.builtin:
+            return f"house:{self.builtin}"
+        return self.player.username if self.player is not None else "a person (account removed)"
+
+    @property
+    def is_person(self) -> bool:
+        return not self.version_id and not self.builtin
+
+
+class LiveSeat(models.Model):
+    """What the person in one seat of a live match sees and answers.
+
+    The worker playing the match writes it after every move (the position as the seat sees it,
+    from the seat's observation, the same a bot gets, and a readable log) and when it asks for
+    a move (the legal actions and the deadline); the person's page reads it and writes the
+    answer. ``moves`` keeps every answer,
+    so a match replayed after a lost worker does not ask again.
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="live_seats")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="live_seats")
+    step = models.IntegerField(default=-1, help_text="The last move the board includes.")
+    board = models.JSONField(default=dict)  # arena.replay.seat_view: what the page draws
+    asked_step = models.IntegerField(null=True, blank=True)
+    legal = models.JSONField(default=list)  # [{"action": {...}, "label": "take row 2"}, ...]
+    deadline = models.DateTimeField(null=True, blank=True)
+    answer = models.JSONField(null=True, blank=True)  # {"step": n, "index": i}
+    moves = models.JSONField(default=dict)  # {"<step>": {"index": i}}
+    log = models.JSONField(default=list)  # recent moves: {"step", "seat", "who", "label", "status"}
+    faults = models.PositiveSmallIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="live_seat_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in seat {self.seat} of match {self.match_id}"
+
+
+class PlayRating(models.Model):
+    """Ratings from games between people and bots: one pool per game and player count, in
+    which people and bots (submitted versions and house bots) share one Elo scale. The bot
+    ladders stay bots-only."""
+
+    game = models.CharField(max_length=40)
+    players = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.CASCADE, related_name="play_ratings")
+    version = models.ForeignKey(BotVersion, null=True, blank=True, on_delete=models.CASCADE,
+                                related_name="play_ratings")
+    builtin = models.CharField(max_length=40, blank=True)
+    rating = models.FloatField(default=1500.0)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["game", "players", "-rating"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "players", "user"], name="play_rating_user",
+                                    condition=Q(user__isnull=False)),
+            models.UniqueConstraint(fields=["game", "players", "version"],
+                                    name="play_rating_version", condition=Q(version__isnull=False)),
+            models.UniqueConstraint(fields=["game", "players", "builtin"],
+                                    name="play_rating_builtin", condition=~Q(builtin="")),
+            models.CheckConstraint(
+                condition=(Q(user__isnull=False, version__isnull=True, builtin="")
+                           | Q(user__isnull=True, version__isnull=False, builtin="")
+                           | (Q(user__isnull=True, version__isnull=True) & ~Q(builtin=""))),
+                name="play_rating_one_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.game}, {self.players} players): {self.rating:.0f}"
+
+    @property
+    def is_person(self) -> bool:
+        return self.user_id is not None
+
+    @property
+    def name(self) -> str:
+        if self.user_id:
+            return self.user.username
         return str(self.version) if self.version_id else f"house:{self.builtin}"

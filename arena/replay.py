@@ -31,7 +31,8 @@ from typing import Any
 import engine
 from engine.errors import EngineError
 
-__all__ = ["FRAME_BUILDERS", "REPLAY_SCHEMA", "build_replay", "expand_frames", "move_text"]
+__all__ = ["FRAME_BUILDERS", "REPLAY_SCHEMA", "build_replay", "expand_frames", "move_text",
+           "seat_view"]
 
 REPLAY_SCHEMA = "catleague.replay/1"
 
@@ -89,6 +90,27 @@ def build_replay(log: Mapping[str, Any]) -> dict[str, Any]:
     for move, text in zip(replay["moves"], built.get("move_texts", ()), strict=False):
         move["text"] = text  # a builder may word moves for people (seats counted from 1)
     return replay
+
+
+def seat_view(game: Any, state: Any, seat: int) -> dict[str, Any] | None:
+    """One position as ``seat`` sees it, drawn as the replay viewer draws a seat's own view
+    (for a person at a live table): ``renderer``, ``meta``, ``view``, ``to_move``, ``scores``
+    and ``events``. Nothing only another seat knows: where the seat's observation lists the
+    cards it has seen, ``meta`` names only those. None for a game without a viewer."""
+    builder = FRAME_BUILDERS.get(game.name)
+    if builder is None:
+        return None
+    built = builder(game, [state])
+    frame = built["frames"][0]
+    meta = dict(built["meta"])
+    seen = state.observation(seat).get("cards")
+    if isinstance(seen, Mapping):
+        meta["cards"] = {key: card for key, card in meta.get("cards", {}).items() if key in seen}
+    return {
+        "renderer": game.name, "meta": meta, "view": {**frame["public"], **frame["own"][seat]},
+        "to_move": frame["to_move"], "scores": frame.get("scores"),
+        "events": frame.get("events", []),
+    }
 
 
 def move_text(action: Mapping[str, Any]) -> str:

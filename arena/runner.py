@@ -21,10 +21,10 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import engine
 from engine.errors import EngineError
@@ -37,7 +37,25 @@ SCHEMA = "catleague.match-log/1"
 PROTOCOL = "catleague.bot/1"
 MAX_BOT_BYTES = 256 * 1024
 
-__all__ = ["MAX_BOT_BYTES", "SCHEMA", "BotSpec", "BotSpecError", "Limits", "run_match"]
+__all__ = ["MAX_BOT_BYTES", "SCHEMA", "BotSpec", "BotSpecError", "HumanSeat", "Limits",
+           "StepObserver", "run_match"]
+
+
+class HumanSeat(Protocol):
+    """How the runner asks a person for a move (the arena keeps the question and the answer
+    in its database; a test answers in-process). Same observation and legal actions as a bot.
+    """
+
+    def ask(self, *, step: int, observation: dict[str, Any], legal: list[dict[str, Any]],
+            labels: list[str], timeout_s: float) -> dict[str, Any] | None:
+        """Wait up to ``timeout_s`` for the person's answer: ``{"index": i}`` or
+        ``{"action": ...}`` as a bot would send, or None when none came (timeout, left)."""
+        ...
+
+
+# Called after every move with the move's number, its log entry and the new state, so a
+# person at the table sees each move as it is made.
+StepObserver = Callable[[int, dict[str, Any], Any], None]
 
 
 class BotSpecError(ValueError):
@@ -54,9 +72,14 @@ class BotSpec:
     'file'
     """
 
-    kind: str  # "file" | "builtin"
+    kind: str  # "file" | "builtin" | "human"
     name: str
     source: bytes = b""
+
+    @classmethod
+    def human(cls, name: str) -> BotSpec:
+        """A person's seat, asked through a :class:`HumanSeat` given to :func:`run_match`."""
+        return cls("human", name)
 
     @classmethod
     def builtin(cls, name: str) -> BotSpec:
@@ -106,12 +129,16 @@ def run_match(
     limits: Limits | None = None,
     mode: str | None = None,
     options: Mapping[str, Any] | None = None,
+    humans: Mapping[int, HumanSeat] | None = None,
+    on_step: StepObserver | None = None,
 ) -> dict[str, Any]:
     """Play one match and return its arena match log (schema ``catleague.match-log/1``).
 
     ``bots`` are seats in order (a :class:`BotSpec`, or text for :meth:`BotSpec.parse`);
     the player count is ``len(bots)``. ``mode`` is a sandbox mode name; None detects the
-    strongest one (only needed when a seat is a bot file). Raises :class:`BotSpecError`,
+    strongest one (only needed when a seat is a bot file). A ``human`` seat is asked through
+    ``humans[seat]`` with ``limits.human_move_ms`` per move; ``on_step`` sees every move as it
+    is made. Raises :class:`BotSpecError`,
     :class:`~arena.sandbox.SandboxUnavailable` or :class:`engine.errors.EngineError` before
     any move is played when the match cannot be set up.
     """
@@ -121,6 +148,10 @@ def run_match(
     if options.setdefault("players", len(specs)) != len(specs):
         raise EngineError(f"options say {options['players']} players but {len(specs)} bots were given")
     game_obj = engine.load_game(game, version=version, options=options)
+    humans = dict(humans or {})
+    for index, spec in enumerate(specs):
+        if (spec.kind == "human") != (index in humans):
+            raise BotSpecError(f"seat {index}: a human seat needs a HumanSeat, and only it")
     sandboxed = any(spec.kind == "file" for spec in specs)
     if sandboxed:
         sandbox_mode: Mode | None = resolve_mode(mode)
@@ -128,7 +159,7 @@ def run_match(
         sandbox_mode = None  # built-ins run in this process; a named mode must still exist
         if mode is not None and mode not in {m.value for m in Mode}:
             raise SandboxUnavailable(f"unknown sandbox mode {mode!r}")
-    return _Match(game_obj, seed, specs, limits, sandbox_mode).play()
+    return _Match(game_obj, seed, specs, limits, sandbox_mode, humans, on_step).play()
 
 
 class _Seat:
@@ -147,11 +178,14 @@ class _Seat:
 
 class _Match:
     def __init__(self, game: Any, seed: int, specs: list[BotSpec], limits: Limits,
-                 mode: Mode | None) -> None:
+                 mode: Mode | None, humans: Mapping[int, HumanSeat] | None = None,
+                 on_step: StepObserver | None = None) -> None:
         self.game = game
         self.seed = seed
         self.limits = limits
         self.mode = mode
+        self.humans = dict(humans or {})
+        self.on_step = on_step
         self.seats = [_Seat(i, spec, seed, game.name) for i, spec in enumerate(specs)]
         self.steps: list[dict[str, Any]] = []
         self.timing = {"sandbox_start_ms": 0.0, "bot_think_ms": 0.0, "engine_ms": 0.0,
@@ -162,8 +196,12 @@ class _Match:
         try:
             self._start_bots()
             state = self._timed_engine(lambda: self.game.new_initial_state(self.seed))
+            if self.on_step is not None:
+                self.on_step(-1, {}, state)  # the opening position, before any move
             while not state.is_terminal():
                 state = self._play_move(state)
+                if self.on_step is not None:
+                    self.on_step(len(self.steps) - 1, self.steps[-1], state)
             outcome = self._outcome(state)
             self._say_goodbye(outcome)
         finally:
@@ -236,6 +274,20 @@ class _Match:
         action, status, reason = self._read_choice(reply.message or {}, legal, legal_json)
         return action, status, reason, reply.ms
 
+    def _ask_human(self, seat: _Seat, observation: dict[str, Any],
+                   legal: list[Any]) -> tuple[Any, Status, str, float]:
+        legal_json = self._timed_engine(lambda: [action.to_json() for action in legal])
+        begun = time.perf_counter()
+        answer = self.humans[seat.seat].ask(
+            step=len(self.steps), observation=observation, legal=legal_json,
+            labels=[str(action) for action in legal],
+            timeout_s=self.limits.human_move_ms / 1000)
+        ms = (time.perf_counter() - begun) * 1000
+        if answer is None:
+            return None, Status.TIMEOUT, "no move within the time limit", ms
+        action, status, reason = self._read_choice(answer, legal, legal_json)
+        return action, status, reason, ms
+
     def _read_choice(self, message: dict[str, Any], legal: list[Any],
                      legal_json: list[dict[str, Any]]) -> tuple[Any, Status, str]:
         if "error" in message:
@@ -287,6 +339,8 @@ class _Match:
             observation = self._timed_engine(lambda: state.observation(seat.seat))
             if seat.spec.kind == "builtin":
                 action, status, reason, ms = self._ask_builtin(seat, observation, legal)
+            elif seat.spec.kind == "human":
+                action, status, reason, ms = self._ask_human(seat, observation, legal)
             else:
                 action, status, reason, ms = self._ask_sandboxed(seat, state, observation, legal)
             self.timing["bot_think_ms"] += ms

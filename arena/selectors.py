@@ -11,9 +11,20 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Case, Count, Max, Prefetch, QuerySet, When
 
-from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat, Tournament
+import engine
+from arena.models import (
+    Bot,
+    BotVersion,
+    Ladder,
+    LadderEntry,
+    Match,
+    MatchSeat,
+    PlayRating,
+    Tournament,
+)
+from engine.strategies import names as strategy_names
 
 RECENT_MATCHES = 15
 FAULT_REPORT_MATCHES = 10
@@ -146,7 +157,7 @@ def ladder_summaries(*, top: int = 5, with_bots_only: bool = False) -> list[Ladd
 
 
 def _with_seats(matches: QuerySet[Match]) -> QuerySet[Match]:
-    seats = MatchSeat.objects.select_related("version__bot").order_by("seat")
+    seats = MatchSeat.objects.select_related("version__bot", "player").order_by("seat")
     return matches.defer("log", "limits").prefetch_related(Prefetch("seats", queryset=seats))
 
 
@@ -374,3 +385,50 @@ __all__ = [
     "tournament_overview",
     "tournaments",
 ]
+
+
+# --- live matches (people against bots) ----------------------------------------------------
+
+
+def live_opponents() -> dict[str, list[tuple[str, str]]]:
+    """For each game, the seats a person may fill: house bots, then every active version with
+    its best ladder rating (values ``house:<game>:<name>`` and ``v:<id>``)."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for game in sorted({name for name, _ in engine.registered_games()}):
+        found[game] = [(f"house:{game}:{name}", f"House bot: {name}")
+                       for name in strategy_names(game)]
+    best = dict(
+        LadderEntry.objects.values("version_id").annotate(best=Max("rating"))
+        .values_list("version_id", "best")
+    )
+    versions = (BotVersion.objects.filter(status=BotVersion.Status.ACTIVE)
+                .select_related("bot").order_by("bot__name"))
+    for version in versions:
+        rating = best.get(version.pk)
+        label = f"{version} (rated {rating:.0f})" if rating is not None else f"{version} (unrated)"
+        found.setdefault(version.bot.game, []).append((f"v:{version.pk}", label))
+    return found
+
+
+def live_games_of(user, *, limit: int = 20) -> list[Match]:
+    """A person's live matches, unfinished first, then the newest."""
+    matches = (Match.objects.filter(kind=Match.Kind.LIVE, live_seats__user=user)
+               .order_by(Case(When(status__in=[Match.Status.QUEUED, Match.Status.RUNNING],
+                                   then=0), default=1), "-created_at", "-id"))
+    return list(_with_seats(matches)[:limit])
+
+
+def play_pool(*, game: str, players: int, limit: int = 50) -> list[PlayRating]:
+    """One pool's standings: people and bots on one scale, best first."""
+    return list(PlayRating.objects.filter(game=game, players=players)
+                .select_related("user", "version__bot").order_by("-rating")[:limit])
+
+
+def play_ratings_of(*, user=None, versions=None) -> list[PlayRating]:
+    """A person's ratings against bots, or bot versions' ratings against people."""
+    ratings = PlayRating.objects.select_related("user", "version__bot")
+    if user is not None:
+        ratings = ratings.filter(user=user)
+    else:
+        ratings = ratings.filter(version__in=versions)
+    return list(ratings.order_by("game", "players"))

@@ -4,6 +4,11 @@ A match goes queued -> running -> finished (or failed). Claiming and recording b
 match row, and recording a match that is already finished does nothing: a worker killed mid-match
 has its task delivered again, the match is replayed from the start with the same seed, and its
 result is recorded exactly once.
+
+Nothing stays queued for ever: a match whose message was lost (the broker restarted empty, or
+was down when the match was written) or whose worker could not play it (no sandbox, the
+database gone) is handed to the broker again by :func:`reap_stuck`. An infrastructure fault
+never counts against a bot: the match waits (:func:`match_wait`) instead of failing.
 """
 
 from __future__ import annotations
@@ -12,41 +17,74 @@ import ast
 import datetime as dt
 import hashlib
 import itertools
+import logging
 import random
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Count, F, Q
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 import engine
-from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat, Tournament
+from arena.models import (
+    Bot,
+    BotVersion,
+    Ladder,
+    LadderEntry,
+    Match,
+    MatchSeat,
+    PlayRating,
+    Tournament,
+)
 from arena.runner import MAX_BOT_BYTES
+from arena.sandbox import Limits
+from config.celery import app as celery_app
 from engine.strategies import names as strategy_names
 from league.ratings import Seat, rate_game
 
+logger = logging.getLogger(__name__)
+
 VALIDATION_OPPONENT = "random"
+MATCH_TASK = "arena.tasks.match_run"
 
 
 @dataclass(frozen=True)
 class SeatInput:
+    """One seat of a match: a bot version, a house bot, or (live matches only) a person."""
+
     version: BotVersion | None = None
     builtin: str = ""
+    player: Any = None  # a user
 
 
 def _enqueue(match: Match) -> None:
-    from arena.tasks import match_run
+    """Hand the match (its ``dispatch`` already counted) to the broker once this transaction
+    commits.
 
-    transaction.on_commit(lambda: match_run.delay(match.pk))
+    The task is sent by name (the tasks module calls these services, not the other way).
+    If the broker is down the write still stands: the failure is logged, the client gets its
+    answer, and the reaper sends the match again later.
+    """
+    match_id, dispatch = match.pk, match.dispatch
+    # Live matches wait for people: their own queue keeps them from holding up the others.
+    queue = settings.ARENA_LIVE_QUEUE if match.kind == Match.Kind.LIVE else None
+
+    def send() -> None:
+        try:
+            celery_app.signature(MATCH_TASK, args=(match_id, dispatch)).apply_async(queue=queue)
+        except Exception:  # any broker error: the reaper queues it again
+            logger.exception("match %s could not be queued; the reaper will retry", match_id)
+
+    transaction.on_commit(send)
 
 
 def default_limits() -> dict[str, Any]:
-    from arena.sandbox import Limits
-
     return Limits(move_ms=1000, bank_ms=10_000, max_faults=5).to_json()
 
 
@@ -131,6 +169,50 @@ def version_upload(*, bot: Bot, source: str | bytes, by) -> BotVersion:
     return version
 
 
+# Earlier releases rejected a version when its validation match could not be played at all
+# (no sandbox on the worker): the bot was never at fault.
+_OLD_INFRA_REJECTION = "The validation match could not be played:"
+
+
+def versions_failed_by_the_arena() -> list[BotVersion]:
+    """Versions to validate again: wrongly rejected for an infrastructure fault (and still
+    their bot's latest), or validating while their validation match failed."""
+    latest = {
+        bot_id: number for bot_id, number in
+        BotVersion.objects.values("bot_id").annotate(latest=models.Max("number"))
+        .values_list("bot_id", "latest")
+    }
+    rejected = [
+        v for v in BotVersion.objects.filter(status=BotVersion.Status.REJECTED,
+                                             rejection__startswith=_OLD_INFRA_REJECTION)
+        .select_related("bot")
+        if latest.get(v.bot_id) == v.number
+    ]
+    stalled = list(
+        BotVersion.objects.filter(status=BotVersion.Status.VALIDATING)
+        .exclude(seats__match__kind=Match.Kind.VALIDATION,
+                 seats__match__status__in=[Match.Status.QUEUED, Match.Status.RUNNING,
+                                           Match.Status.FINISHED])
+        .select_related("bot")
+    )
+    return sorted({v.pk: v for v in rejected + stalled}.values(), key=lambda v: v.pk)
+
+
+@transaction.atomic
+def version_revalidate(*, version: BotVersion, by=None) -> Match:
+    """Play a new validation match for ``version``, which waits (validating) meanwhile."""
+    version = BotVersion.objects.select_for_update().select_related("bot").get(pk=version.pk)
+    version.status = BotVersion.Status.VALIDATING
+    version.rejection = ""
+    version.waiting_reason = ""
+    version.save(update_fields=["status", "rejection", "waiting_reason"])
+    return match_create(
+        kind=Match.Kind.VALIDATION, seats=[SeatInput(version=version),
+                                           SeatInput(builtin=VALIDATION_OPPONENT)],
+        seed=random.SystemRandom().randrange(2**31), requested_by=by, game=version.bot.game,
+    )
+
+
 # --- matches ------------------------------------------------------------------------------
 
 
@@ -148,6 +230,8 @@ def match_create(
     if options and kind in (Match.Kind.LADDER, Match.Kind.TOURNAMENT, Match.Kind.VALIDATION):
         errors.setdefault("options", []).append(
             "Ranked and validation matches use the game's default options.")
+    if kind != Match.Kind.LIVE and any(s.player is not None for s in seats):
+        errors.setdefault("seats", []).append("Only live matches have people at the table.")
     versions = [s.version.pk for s in seats if s.version is not None]
     if len(versions) != len(set(versions)):
         errors.setdefault("seats", []).append("A bot version can take only one seat in a match.")
@@ -171,10 +255,10 @@ def match_create(
         tournament_round=tournament_round, duplicate_set=duplicate_set, game=game,
         requested_by=requested_by if requested_by is not None and requested_by.is_authenticated
         else None,
-        limits=default_limits(),
+        limits=default_limits(), dispatch=1, queued_at=timezone.now(),
     )
     MatchSeat.objects.bulk_create(
-        MatchSeat(match=match, seat=index, version=s.version, builtin=s.builtin)
+        MatchSeat(match=match, seat=index, version=s.version, builtin=s.builtin, player=s.player)
         for index, s in enumerate(seats)
     )
     _enqueue(match)
@@ -203,16 +287,19 @@ def challenge_create(*, seats: Sequence[SeatInput], by, seed: int | None = None,
     )
 
 
-def match_claim(match_id: int) -> Match | None:
-    """Mark a match running (again, after a lost worker); None if it is already settled."""
+def match_claim(match_id: int, dispatch: int | None = None) -> Match | None:
+    """Mark a match running (again, after a lost worker); None if it is already settled or
+    ``dispatch`` is an older hand-over than the match's latest (a superseded message)."""
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or match.status in (Match.Status.FINISHED, Match.Status.FAILED):
             return None
+        if dispatch is not None and dispatch != match.dispatch:
+            return None
         match.status = Match.Status.RUNNING
         match.attempts = F("attempts") + 1
-        match.started_at = timezone.now()
-        match.save(update_fields=["status", "attempts", "started_at"])
+        match.started_at = match.heartbeat_at = timezone.now()
+        match.save(update_fields=["status", "attempts", "started_at", "heartbeat_at"])
     match.refresh_from_db()
     return match
 
@@ -237,10 +324,13 @@ def match_record(*, match_id: int, log: dict[str, Any]) -> bool:
     match.engine_version = log["version"]
     match.sandbox_mode = log.get("sandbox_mode") or ""
     match.failure = ""
+    match.infra_failure = ""
     if match.kind == Match.Kind.VALIDATION:
         _settle_validation(seats, log)
     elif match.ladder_id is not None:
         _rate_ladder_match(match.ladder, seats)
+    elif match.kind == Match.Kind.LIVE and not match.options:
+        _rate_play_pool(match, seats)
     MatchSeat.objects.bulk_update(
         seats, ["score", "rank", "faults", "forfeited", "rating_before", "rating_after"]
     )
@@ -252,6 +342,11 @@ def match_record(*, match_id: int, log: dict[str, Any]) -> bool:
 
 @transaction.atomic
 def match_fail(*, match_id: int, reason: str) -> None:
+    """The match cannot be played, for the arena's reasons (a bad setup, an engine error).
+
+    A bot being validated is not rejected for it: its version keeps waiting, with the reason,
+    and ``manage.py arena_requeue`` validates it again once the fault is mended.
+    """
     match = Match.objects.select_for_update().get(pk=match_id)
     if match.status == Match.Status.FINISHED:
         return
@@ -260,39 +355,94 @@ def match_fail(*, match_id: int, reason: str) -> None:
     match.finished_at = timezone.now()
     match.save(update_fields=["status", "failure", "finished_at"])
     if match.kind == Match.Kind.VALIDATION:
-        for seat in match.seats.filter(version__isnull=False).select_related("version"):
-            _reject(seat.version, f"The validation match could not be played: {reason[:500]}")
+        _versions_waiting(match, "The arena could not play this version's validation match "
+                                 f"({reason[:300]}). It was not rejected; an operator can "
+                                 "validate it again with manage.py arena_requeue.")
+
+
+@transaction.atomic
+def match_wait(*, match_id: int, reason: str) -> None:
+    """An infrastructure fault stopped a worker from playing the match (no sandbox, no free
+    bot slot): back to the queue, the reason kept, and the attempt not counted. The reaper
+    hands it to the broker again after ``INFRA_RETRY``, until a worker can play it."""
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if match.status != Match.Status.RUNNING:
+        return
+    match.status = Match.Status.QUEUED
+    match.infra_failure = reason[:2000]
+    match.queued_at = timezone.now()
+    # The attempt never started playing: only lost workers use up MAX_ATTEMPTS.
+    match.attempts = max(match.attempts - 1, 0)
+    match.save(update_fields=["status", "infra_failure", "queued_at", "attempts"])
+    if match.kind == Match.Kind.VALIDATION:
+        _versions_waiting(match, f"Waiting for the arena: {reason[:300]}. It will be validated "
+                                 "automatically as soon as a worker can run it.")
+
+
+def _versions_waiting(match: Match, reason: str) -> None:
+    BotVersion.objects.filter(
+        seats__match=match, status=BotVersion.Status.VALIDATING,
+    ).update(waiting_reason=reason)
 
 
 MAX_ATTEMPTS = 3
+# A queued match is handed to the broker again after this long: its message may be lost.
+QUEUED_DEADLINE = dt.timedelta(minutes=5)
+# A match waiting for the infrastructure is tried again sooner.
+INFRA_RETRY = dt.timedelta(seconds=30)
 
 
-def reap_stuck(*, older_than: dt.timedelta) -> list[int]:
-    """Matches running past the deadline lost their worker: play them again from the start with
-    the same seed, or fail them after MAX_ATTEMPTS. Returns the matches touched."""
-    cutoff = timezone.now() - older_than
-    stuck = list(
-        Match.objects.filter(status=Match.Status.RUNNING, started_at__lt=cutoff)
+def reap_stuck(*, older_than: dt.timedelta, queued_older_than: dt.timedelta = QUEUED_DEADLINE,
+               infra_retry: dt.timedelta = INFRA_RETRY) -> list[int]:
+    """Send every match that is not settled and not moving to the broker again.
+
+    Running past ``older_than`` since it started or since its worker last beat its heartbeat
+    (a live match waiting for a person): its worker was lost; it is played again from the start with
+    the same seed, or failed after MAX_ATTEMPTS. Queued past ``queued_older_than`` (or
+    ``infra_retry`` when it waits for the infrastructure): its message was lost or never sent,
+    or a worker could not claim it; a new hand-over supersedes the old message. Returns the
+    matches touched.
+    """
+    now = timezone.now()
+    running = list(
+        Match.objects.alias(alive=Coalesce("heartbeat_at", "started_at"))
+        .filter(status=Match.Status.RUNNING, alive__lt=now - older_than)
         .values_list("pk", "attempts")
     )
-    for match_id, attempts in stuck:
+    queued = list(
+        Match.objects.alias(since=Coalesce("queued_at", "created_at"))
+        .filter(Q(since__lt=now - queued_older_than)
+                | (~Q(infra_failure="") & Q(since__lt=now - infra_retry)),
+                status=Match.Status.QUEUED)
+        .values_list("pk", flat=True)
+    )
+    for match_id, attempts in running:
         if attempts >= MAX_ATTEMPTS:
             match_fail(match_id=match_id,
                        reason=f"stuck: still running after {older_than}, {attempts} attempts")
             continue
-        with transaction.atomic():
-            match = Match.objects.select_for_update().get(pk=match_id)
-            if match.status == Match.Status.RUNNING:
-                match.status = Match.Status.QUEUED
-                match.save(update_fields=["status"])
-                _enqueue(match)
-    return [match_id for match_id, _ in stuck]
+        _requeue(match_id, Match.Status.RUNNING)
+    for match_id in queued:
+        _requeue(match_id, Match.Status.QUEUED)
+    return [match_id for match_id, _ in running] + queued
+
+
+@transaction.atomic
+def _requeue(match_id: int, expected: str) -> None:
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if match.status == expected:
+        match.status = Match.Status.QUEUED
+        match.dispatch += 1
+        match.queued_at = timezone.now()
+        match.save(update_fields=["status", "dispatch", "queued_at"])
+        _enqueue(match)
 
 
 def _reject(version: BotVersion, reason: str) -> None:
     version.status = BotVersion.Status.REJECTED
     version.rejection = reason
-    version.save(update_fields=["status", "rejection"])
+    version.waiting_reason = ""
+    version.save(update_fields=["status", "rejection", "waiting_reason"])
 
 
 def _settle_validation(seats: list[MatchSeat], log: dict[str, Any]) -> None:
@@ -318,7 +468,8 @@ def _settle_validation(seats: list[MatchSeat], log: dict[str, Any]) -> None:
                 status=BotVersion.Status.RETIRED
             )
         version.status = BotVersion.Status.ACTIVE
-        version.save(update_fields=["status"])
+        version.waiting_reason = ""
+        version.save(update_fields=["status", "waiting_reason"])
         bot.active_version = version
         bot.save(update_fields=["active_version"])
         for ladder in Ladder.objects.filter(game=bot.game, active=True):
@@ -352,6 +503,33 @@ def _rate_ladder_match(ladder: Ladder, seats: list[MatchSeat]) -> None:
         entry.seat_record[str(seat.seat)] = [games + 1, wins + int(won)]
     LadderEntry.objects.bulk_update(entries.values(),
                                     ["rating", "games", "wins", "forfeits", "seat_record"])
+
+
+PLAY_POOL_K = 24.0
+
+
+def _rate_play_pool(match: Match, seats: list[MatchSeat]) -> None:
+    """People against bots: every seat (people, versions, house bots) on one scale per game
+    and player count. Games with only people or only bots do not count."""
+    people = [s for s in seats if s.is_person and s.player_id is not None]
+    if not people or len(people) == len(seats):
+        return
+    entries = []
+    for seat in seats:
+        who = ({"user_id": seat.player_id} if seat.is_person
+               else {"version_id": seat.version_id} if seat.version_id
+               else {"builtin": seat.builtin})
+        entry, _ = PlayRating.objects.select_for_update().get_or_create(
+            game=match.game, players=len(seats), **who)
+        entries.append(entry)
+    changes = rate_game([Seat(i, e.rating, s.rank) for i, (s, e) in
+                         enumerate(zip(seats, entries, strict=True))], PLAY_POOL_K)
+    for seat, entry, change in zip(seats, entries, changes, strict=True):
+        seat.rating_before, seat.rating_after = change.rating_before, change.rating_after
+        entry.rating = change.rating_after
+        entry.games += 1
+        entry.wins += int(seat.rank == 1 and not seat.forfeited)
+        entry.save(update_fields=["rating", "games", "wins"])
 
 
 # --- ladders -------------------------------------------------------------------------------

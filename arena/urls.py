@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from arena import views
+from arena import live_views, views
 
 app_name = "arena"
 
@@ -15,4 +15,8 @@ urlpatterns = [
     path("matches/", views.matches_list, name="matches"),
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
+    path("play/", live_views.play, name="play"),
+    path("play/<int:pk>/", live_views.table, name="play-table"),
+    path("play/<int:pk>/state/", live_views.table_state, name="play-state"),
+    path("play/<int:pk>/move/", live_views.table_move, name="play-move"),
 ]

@@ -81,7 +81,14 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "catleague.sqlite3",
-            "OPTIONS": {"timeout": 20},
+            # The web server and the arena's worker write at the same time: WAL lets readers
+            # go on during a write, and IMMEDIATE takes the write lock at BEGIN, so a
+            # transaction waits its turn instead of failing with "database is locked".
+            "OPTIONS": {
+                "timeout": 30,
+                "transaction_mode": "IMMEDIATE",
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -147,19 +154,41 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
-# Celery. With no broker configured, tasks run in-process (eager) so the embedded
-# setup needs no Redis; set CELERY_BROKER_URL to use real workers.
+# Celery. Set CELERY_BROKER_URL (Redis) for real deployments. With none, the arena runs on an
+# embedded broker: kombu's filesystem transport, a folder of messages in var/celery/ that the
+# worker bin/serve starts beside the web server consumes (with beat inside it), so ladders,
+# validation and challenges work as they do with Redis, and nothing needs a server.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "")
-CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not CELERY_BROKER_URL)
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 600, minimum=1),
+}
+if CELERY_BROKER_URL:
+    CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
+else:
+    EMBEDDED_QUEUE_DIR = VAR_DIR / "celery" / "queue"
+    EMBEDDED_QUEUE_DIR.mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(EMBEDDED_QUEUE_DIR),
+        "data_folder_out": str(EMBEDDED_QUEUE_DIR),
+        "store_processed": False,
+        "polling_interval": 0.5,
+    }
+    CELERY_RESULT_BACKEND = None  # every task ignores its result
+    CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
+# A broker that is down must not hold a web request for long: the match row is written and
+# the reaper sends it later (arena.services).
+CELERY_BROKER_CONNECTION_TIMEOUT = 3
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0.2,
+                                    "interval_step": 0.5, "interval_max": 1}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 600)}
 
 # League ratings
 LEAGUE_PROVISIONAL_GAMES = env_int("LEAGUE_PROVISIONAL_GAMES", 5, minimum=0)
@@ -173,6 +202,19 @@ LOGGING = {
 
 # Celery beat: keep ladders busy and clean up matches whose worker died.
 CELERY_BEAT_SCHEDULE = {
-    "arena-ladder-tick": {"task": "arena.tasks.ladder_tick", "schedule": 30.0},
-    "arena-reap-stuck": {"task": "arena.tasks.reap_stuck_matches", "schedule": 60.0},
+    "arena-ladder-tick": {"task": "arena.tasks.ladder_tick",
+                          "schedule": float(env_int("ARENA_LADDER_TICK_S", 30, minimum=1))},
+    "arena-reap-stuck": {"task": "arena.tasks.reap_stuck_matches",
+                         "schedule": float(env_int("ARENA_REAP_EVERY_S", 60, minimum=1))},
 }
+# The reaper: a match running longer than this lost its worker and is played again; a queued
+# one is resent after ARENA_QUEUED_DEADLINE_S (its message may be lost), or after
+# ARENA_INFRA_RETRY_S when it waits for the infrastructure (no sandbox on the worker).
+ARENA_MATCH_DEADLINE_S = env_int("ARENA_MATCH_DEADLINE_S", 600, minimum=1)
+ARENA_QUEUED_DEADLINE_S = env_int("ARENA_QUEUED_DEADLINE_S", 300, minimum=1)
+ARENA_INFRA_RETRY_S = env_int("ARENA_INFRA_RETRY_S", 30, minimum=1)
+# Live matches (a person at the table with bots): their queue, the person's time per move,
+# and a pause after each bot's move so the person can follow the table.
+ARENA_LIVE_QUEUE = env_str("ARENA_LIVE_QUEUE", "live")
+ARENA_HUMAN_MOVE_S = env_int("ARENA_HUMAN_MOVE_S", 180, minimum=5)
+ARENA_LIVE_PACE_MS = env_int("ARENA_LIVE_PACE_MS", 300, minimum=0)

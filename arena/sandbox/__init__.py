@@ -4,18 +4,14 @@ Public API: :func:`detect_mode`, :func:`resolve_mode`, :func:`allows_ranked`, :c
 :class:`Limits`, :class:`BotProcess`, :class:`Reply`, :class:`Status`. See docs/sandbox.md.
 """
 
+from .detect import detect_mode, forget_probes, resolve_mode
 from .limits import Limits
-from .modes import (
-    Mode,
-    SandboxUnavailable,
-    UnsafeSandboxWarning,
-    allows_ranked,
-    detect_mode,
-    resolve_mode,
-)
-from .process import BotProcess, Reply, Status
+from .modes import Mode, SandboxUnavailable, UnsafeSandboxWarning, allows_ranked
+from .process import BotProcess, Reply, Status, sweep_stages
+from .slots import NoFreeSlot
 
 __all__ = [
-    "BotProcess", "Limits", "Mode", "Reply", "SandboxUnavailable", "Status",
-    "UnsafeSandboxWarning", "allows_ranked", "detect_mode", "resolve_mode",
+    "BotProcess", "Limits", "Mode", "NoFreeSlot", "Reply", "SandboxUnavailable", "Status",
+    "UnsafeSandboxWarning", "allows_ranked", "detect_mode", "forget_probes", "resolve_mode",
+    "sweep_stages",
 ]

@@ -43,13 +43,14 @@ def _rlimits(limits: Limits, *, with_nproc: bool) -> list[tuple[int, int, int]]:
     return rl
 
 
-def _prlimit_args(limits: Limits) -> list[str]:
+def _prlimit_args(limits: Limits, *, with_nproc: bool = True) -> list[str]:
     names = {
         resource.RLIMIT_CPU: "--cpu", resource.RLIMIT_AS: "--as", resource.RLIMIT_FSIZE: "--fsize",
         resource.RLIMIT_NOFILE: "--nofile", resource.RLIMIT_CORE: "--core",
         resource.RLIMIT_NPROC: "--nproc",
     }
-    return [f"{names[r]}={soft}:{hard}" for r, soft, hard in _rlimits(limits, with_nproc=True)]
+    return [f"{names[r]}={soft}:{hard}"
+            for r, soft, hard in _rlimits(limits, with_nproc=with_nproc)]
 
 
 def bwrap_plan(stage: Path, user: SlotUser, limits: Limits, seccomp_fd: int) -> LaunchPlan:
@@ -62,6 +63,22 @@ def bwrap_plan(stage: Path, user: SlotUser, limits: Limits, seccomp_fd: int) -> 
         "setpriv", f"--reuid={user.uid}", f"--regid={user.gid}", "--clear-groups",
         "--inh-caps=-all", "--bounding-set=-all", "--",
         "prlimit", *_prlimit_args(limits), "--",
+        *_bwrap_jail(stage, limits, seccomp_fd),
+    ]
+    return LaunchPlan(argv, {}, "/", None, (seccomp_fd,))
+
+
+def bwrap_rootless_plan(stage: Path, limits: Limits, seccomp_fd: int) -> LaunchPlan:
+    """The same jail started by an ordinary user: no uid to drop to, so no process limit
+    (it would count all of that user's processes); the seccomp filter given here refuses to
+    create processes instead."""
+    argv = ["prlimit", *_prlimit_args(limits, with_nproc=False), "--",
+            *_bwrap_jail(stage, limits, seccomp_fd)]
+    return LaunchPlan(argv, {}, "/", None, (seccomp_fd,))
+
+
+def _bwrap_jail(stage: Path, limits: Limits, seccomp_fd: int) -> list[str]:
+    return [
         "bwrap",
         "--unshare-all", "--unshare-user", "--disable-userns",
         "--die-with-parent", "--new-session", "--as-pid-1", "--cap-drop", "ALL",
@@ -79,7 +96,6 @@ def bwrap_plan(stage: Path, user: SlotUser, limits: Limits, seccomp_fd: int) -> 
         "--", BOT_PYTHON, *PYTHON_FLAGS,
         f"{BOT_DIR_IN_JAIL}/catbot.py", f"{BOT_DIR_IN_JAIL}/bot.py",
     ]
-    return LaunchPlan(argv, {}, "/", None, (seccomp_fd,))
 
 
 class _SockFprog(ctypes.Structure):
@@ -136,6 +152,9 @@ def plan_for(mode: Mode, stage: Path, user: SlotUser | None, limits: Limits, sec
     if mode is Mode.BWRAP:
         assert user is not None and seccomp_fd is not None
         return bwrap_plan(stage, user, limits, seccomp_fd)
+    if mode is Mode.BWRAP_ROOTLESS:
+        assert seccomp_fd is not None
+        return bwrap_rootless_plan(stage, limits, seccomp_fd)
     if mode is Mode.RLIMITS_SECCOMP:
         assert user is not None and program is not None
         return rlimits_seccomp_plan(stage, user, limits, program)

@@ -36,13 +36,15 @@ class Limits:
     tmp_mb: int = 16
     max_line_bytes: int = 256 * 1024
     stderr_bytes: int = 16 * 1024
+    # A person at the table (arena.runner's human seats) has a league-like limit per move.
+    human_move_ms: int = 180_000
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"limit {name} must be a non-negative integer, got {value!r}")
-        if self.move_ms == 0 or self.startup_ms == 0 or self.cpu_seconds == 0:
-            raise ValueError("move_ms, startup_ms and cpu_seconds must be positive")
+        if 0 in (self.move_ms, self.startup_ms, self.cpu_seconds, self.human_move_ms):
+            raise ValueError("move_ms, startup_ms, cpu_seconds and human_move_ms must be positive")
 
     def with_changes(self, **changes: int) -> Limits:
         return replace(self, **changes)

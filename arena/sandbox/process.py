@@ -27,6 +27,9 @@ from .seccomp_policy import seccomp_program
 from .slots import LOCK_DIR, SlotLease
 
 BOTKIT_DIR = Path(__file__).resolve().parent.parent / "botkit"
+# A stage directory is named after the worker process that made it, so a sweep can tell the
+# ones a killed worker left behind (sweep_stages).
+STAGE_PREFIX = "catleague-bot-"
 _READ_CHUNK = 65536
 _TRUNCATED = "\n[... stderr truncated ...]\n"
 
@@ -109,10 +112,11 @@ class BotProcess:
         self._started_at = time.monotonic()
         self.starts += 1
         seccomp_fd = None
-        if self.mode is Mode.BWRAP:
+        if self.mode.jailed:
             # bwrap reads the --seccomp fd to its end, so every spawn needs a fresh one.
             seccomp_fd, writer = os.pipe()
-            os.write(writer, seccomp_program())
+            os.write(writer, seccomp_program(
+                forbid_processes=self.mode is Mode.BWRAP_ROOTLESS))
             os.close(writer)
         program = seccomp_program() if self.mode is Mode.RLIMITS_SECCOMP else None
         assert self._stage is not None
@@ -248,14 +252,15 @@ class BotProcess:
     # -- internals ------------------------------------------------------------------------
 
     def _prepare(self) -> None:
-        if self.mode is not Mode.UNSAFE and self._lease is None:
+        if self.mode.needs_slot_user and self._lease is None:
             self._lease = SlotLease.acquire()
         if self._stage is not None:
             return
-        stage = Path(tempfile.mkdtemp(prefix="catleague-bot-", dir=_stage_parent(self._lease)))
+        stage = Path(tempfile.mkdtemp(prefix=f"{STAGE_PREFIX}{os.getpid()}-",
+                                      dir=_stage_parent(self._lease)))
         (stage / "bot.py").write_bytes(self._source_bytes)
         shutil.copyfile(BOTKIT_DIR / "catbot.py", stage / "catbot.py")
-        if self.mode is not Mode.BWRAP:
+        if not self.mode.jailed:
             (stage / "tmp").mkdir(mode=0o700)  # scratch space (bwrap gives a tmpfs instead)
         if self._lease is not None:
             # Readable by this bot's uid only: other bots (other uids) cannot read its source.
@@ -263,7 +268,7 @@ class BotProcess:
             for path, mode in ((stage / "bot.py", 0o640), (stage / "catbot.py", 0o640), (stage, 0o750)):
                 os.chown(path, 0, user.gid)
                 os.chmod(path, mode)
-            if self.mode is not Mode.BWRAP:
+            if not self.mode.jailed:
                 os.chown(stage / "tmp", user.uid, user.gid)
         self._stage = stage
 
@@ -405,6 +410,43 @@ def _stage_parent(lease: SlotLease | None) -> str | None:
     for path in (LOCK_DIR, parent):
         os.chmod(path, 0o711)
     return parent
+
+
+def sweep_stages(*, older_than_s: float = 6 * 3600) -> int:
+    """Remove the bot files that killed workers left behind; returns how many were removed.
+
+    A stage belongs to the process named in it: it goes when that process is gone, or in any
+    case after ``older_than_s`` (a process id may be reused; no match lasts that long).
+    """
+    removed = 0
+    now = time.time()
+    for parent in (os.path.join(LOCK_DIR, "stage"), tempfile.gettempdir()):
+        try:
+            entries = list(os.scandir(parent))
+        except OSError:
+            continue
+        for entry in entries:
+            owner = entry.name.removeprefix(STAGE_PREFIX).split("-", 1)[0]
+            if entry.name == owner or not owner.isdigit() or not entry.is_dir(follow_symlinks=False):
+                continue
+            try:
+                too_old = now - entry.stat(follow_symlinks=False).st_mtime > older_than_s
+            except OSError:
+                continue
+            if too_old or not _process_exists(int(owner)):
+                shutil.rmtree(entry.path, ignore_errors=True)
+                removed += not os.path.exists(entry.path)
+    return removed
+
+
+def _process_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
 
 
 def _kill_all_processes_of(uid: int, gid: int, *, wait_seconds: float = 2.0) -> None:

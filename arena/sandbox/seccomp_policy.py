@@ -24,6 +24,7 @@ DENIED_SYSCALLS: tuple[str, ...] = (
     "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
 )
 _TIOCSTI = 0x5412  # pushes bytes into a terminal's input: a classic sandbox escape
+_CLONE_THREAD = 0x00010000
 
 
 class SeccompUnavailable(RuntimeError):
@@ -31,11 +32,17 @@ class SeccompUnavailable(RuntimeError):
 
 
 @functools.cache
-def seccomp_program() -> bytes:
+def seccomp_program(*, forbid_processes: bool = False) -> bytes:
     """The filter as raw BPF bytes, ready for ``bwrap --seccomp FD`` or ``PR_SET_SECCOMP``.
+
+    ``forbid_processes``: also refuse ``fork``, ``vfork`` and a ``clone`` that is not a new
+    thread, for bots that share their uid with other processes (the rootless mode), where
+    RLIMIT_NPROC cannot bound a fork bomb.
 
     >>> len(seccomp_program()) % 8  # a sequence of 8-byte BPF instructions
     0
+    >>> len(seccomp_program(forbid_processes=True)) > len(seccomp_program())
+    True
     """
     try:
         import pyseccomp
@@ -48,6 +55,11 @@ def seccomp_program() -> bytes:
         except (ValueError, RuntimeError):
             continue  # not a syscall on this architecture
     sfilter.add_rule(pyseccomp.ERRNO(errno.ENOSYS), "clone3")
+    if forbid_processes:
+        for name in ("fork", "vfork"):
+            sfilter.add_rule(pyseccomp.ERRNO(errno.EPERM), name)
+        sfilter.add_rule(pyseccomp.ERRNO(errno.EPERM), "clone",
+                         pyseccomp.Arg(0, pyseccomp.MASKED_EQ, _CLONE_THREAD, 0))
     sfilter.add_rule(pyseccomp.ERRNO(errno.EPERM), "ioctl", pyseccomp.Arg(1, pyseccomp.EQ, _TIOCSTI))
     with tempfile.TemporaryFile() as out:
         sfilter.export_bpf(out)

@@ -76,7 +76,7 @@ def test_unsafe_mode_must_be_asked_for_and_warns_loudly() -> None:
 
 
 def test_unknown_mode_is_refused_with_the_choices() -> None:
-    with pytest.raises(SandboxUnavailable, match="bwrap, rlimits-seccomp, unsafe"):
+    with pytest.raises(SandboxUnavailable, match="bwrap, bwrap-rootless, rlimits-seccomp, unsafe"):
         resolve_mode("docker")
 
 

@@ -33,7 +33,7 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, required=True, help="deck seed of the first game")
         parser.add_argument("--games", type=int, default=1, help="number of games (seeds N, N+1...)")
         parser.add_argument("--sandbox", default=None,
-                            help="bwrap, rlimits-seccomp or unsafe (default: strongest that works)")
+                            help="bwrap, bwrap-rootless, rlimits-seccomp or unsafe (default: the strongest that works)")
         parser.add_argument("--log-dir", default="var/match-logs", help="where match logs are written")
         parser.add_argument("--move-ms", type=int, default=Limits().move_ms, help="per-move time limit")
         parser.add_argument("--game", default="cat-lady",

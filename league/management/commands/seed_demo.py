@@ -1,7 +1,7 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from arena.demo import seed_demo_matches
+from arena.demo import seed_demo_bots, seed_demo_matches
 from league.demo import seed_demo_league
 
 
@@ -15,3 +15,6 @@ class Command(BaseCommand):
         demo_user = get_user_model().objects.get(username="demo")
         matches = seed_demo_matches(by=demo_user)
         self.stdout.write(f"Demo arena matches ready: {len(matches)} house-bot matches to replay")
+        bots = seed_demo_bots(by=demo_user)
+        self.stdout.write(f"Demo bots: {', '.join(b.name for b in bots)} (validated by the "
+                          "arena's worker, then on the ladders)")

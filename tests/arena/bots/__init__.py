@@ -11,7 +11,7 @@ from typing import NoReturn
 import pytest
 
 from arena.sandbox import Limits, Mode
-from arena.sandbox.modes import missing_requirements
+from arena.sandbox.detect import missing_requirements
 from arena.sandbox.slots import LOCK_DIR, slot_users
 
 BOTS_DIR = Path(__file__).resolve().parent
@@ -45,7 +45,11 @@ def sandbox_missing(reason: str) -> NoReturn:
     """Skip a sandbox test on a machine without the prerequisites, or fail it where they are
     required: bin/test sets CATLEAGUE_REQUIRE_SANDBOX=1 when run as root (as CI is), so a
     broken setup there cannot pass as a skip."""
-    message = f"{reason} (run scripts/setup-sandbox.sh as root with bubblewrap installed)"
+    if os.geteuid() != 0 and "root" in reason:
+        message = f"{reason} (this mode is tested only when the suite runs as root: sudo bin/test)"
+    else:
+        message = (f"{reason} (run once: sudo apt-get install -y bubblewrap libseccomp2 && "
+                   "sudo scripts/setup-sandbox.sh)")
     if os.environ.get("CATLEAGUE_REQUIRE_SANDBOX") == "1":
         pytest.fail(f"sandbox required but unavailable: {message}", pytrace=False)
     pytest.skip(message)
@@ -53,7 +57,8 @@ def sandbox_missing(reason: str) -> NoReturn:
 
 def safe_modes() -> list[Mode]:
     """The jailing modes this machine has the prerequisites for (CI as root with bwrap: both)."""
-    return [mode for mode in (Mode.BWRAP, Mode.RLIMITS_SECCOMP) if unavailable_reason(mode) is None]
+    return [mode for mode in (Mode.BWRAP, Mode.BWRAP_ROOTLESS, Mode.RLIMITS_SECCOMP)
+            if unavailable_reason(mode) is None]
 
 
 def processes_of_bot_users(*, wait_seconds: float = 60.0) -> list[int]:
@@ -62,9 +67,12 @@ def processes_of_bot_users(*, wait_seconds: float = 60.0) -> list[int]:
     Other test runs and workers on the same machine may be running bots right now, under the
     same slot uids. So each slot is checked while holding its lease: a running bot holds its
     slot's lock for its whole life, so while we hold it, any live process of that uid is one
-    that outlived its sandbox.
+    that outlived its sandbox. Only root runs bots under those uids (and may take their locks).
     """
-    found = []
+    found: list[int] = []
+    if os.geteuid() != 0:
+        return found
+    os.makedirs(LOCK_DIR, mode=0o700, exist_ok=True)
     for user in slot_users():
         fd = os.open(f"{LOCK_DIR}/{user.name}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
@@ -77,13 +85,26 @@ def processes_of_bot_users(*, wait_seconds: float = 60.0) -> list[int]:
                     if time.monotonic() >= deadline:
                         raise AssertionError(f"slot {user.name} stayed busy for {wait_seconds} s") from None
                     time.sleep(0.05)
-            found.extend(_live_processes_of(user.uid))
+            found.extend(live_processes_of(user.uid))
         finally:
             os.close(fd)  # drops the lock
     return found
 
 
-def _live_processes_of(uid: int) -> list[int]:
+def jailed_bots_of(uid: int) -> list[int]:
+    """Pids of ``uid``'s live processes that are jailed bots (a rootless sandbox's leftovers)."""
+    found = []
+    for pid in live_processes_of(uid):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                if b"/bot/catbot.py" in handle.read():
+                    found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
+def live_processes_of(uid: int) -> list[int]:
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():

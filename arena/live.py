@@ -1,0 +1,176 @@
+"""Live matches: a person sits at the table with bots.
+
+A live match is an ordinary arena match (same runner, same sandbox and limits for the bots,
+same log and replay) in which one seat is a person. The worker that plays it (on its own
+queue, so a person thinking for minutes never holds up ladder matches) asks the person through
+the database: :class:`DatabaseHumanSeat` writes the question to the seat's :class:`LiveSeat`
+and waits for the answer the person's page writes with :func:`live_answer`. After every move
+:class:`LiveWriter` writes the position as the person's seat sees it (from that seat's
+observation, exactly what a bot in that seat would get) and a readable log, which the page
+polls.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from arena.models import LiveSeat, Match
+from arena.replay import seat_view
+from arena.services import SeatInput, check_game, match_create
+
+# How often a waiting worker looks for the person's answer, and beats the match's heartbeat.
+POLL_S = 0.2
+HEARTBEAT_S = 5.0
+LOG_LINES = 40
+
+
+@transaction.atomic
+def live_create(*, user, game: str, seats: Sequence[SeatInput | None],
+                seed: int | None = None, options: dict[str, Any] | None = None) -> Match:
+    """Start a live match: ``seats`` in table order, ``None`` where the person sits (once)."""
+    if not getattr(user, "is_authenticated", False):
+        raise ValidationError({"seats": ["Log in to take a seat."]})
+    check_game(game)
+    if sum(seat is None for seat in seats) != 1:
+        raise ValidationError({"seats": ["Take exactly one seat yourself."]})
+    sizes = engine.supported_players(game)
+    if not min(sizes) <= len(seats) <= max(sizes):
+        raise ValidationError({"seats": [f"This game seats {min(sizes)} to {max(sizes)} players."]})
+    errors: dict[str, list[str]] = {}
+    for index, seat in enumerate(seats):
+        if seat is not None and seat.version is not None and seat.version.status != "active":
+            errors[f"seats.{index}"] = [f"{seat.version} is {seat.version.status}, not active."]
+    if errors:
+        raise ValidationError(errors)
+    you = next(index for index, seat in enumerate(seats) if seat is None)
+    match = match_create(
+        kind=Match.Kind.LIVE, game=game, requested_by=user, options=options,
+        seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+        seats=[seat if seat is not None else SeatInput(player=user) for seat in seats],
+    )
+    # Committed together with the match, before its worker can read either.
+    match.limits = dict(match.limits, human_move_ms=settings.ARENA_HUMAN_MOVE_S * 1000)
+    match.save(update_fields=["limits"])
+    LiveSeat.objects.create(match=match, seat=you, user=user)
+    return match
+
+
+@transaction.atomic
+def live_answer(*, match: Match, user, step: int, index: int) -> LiveSeat:
+    """The person's move for ``step``: one of the legal actions they were shown, by index."""
+    seat = LiveSeat.objects.select_for_update().filter(match=match, user=user).first()
+    if seat is None:
+        raise ValidationError({"match": ["You have no seat in this match."]})
+    if match.status in (Match.Status.FINISHED, Match.Status.FAILED):
+        raise ValidationError({"step": ["The match is over."]})
+    if seat.asked_step is None or seat.asked_step != step:
+        raise ValidationError({"step": ["It is not your move (the page may be out of date)."]})
+    if not isinstance(index, int) or not 0 <= index < len(seat.legal):
+        raise ValidationError({"index": [f"Choose one of the {len(seat.legal)} legal moves."]})
+    seat.answer = {"step": step, "index": index}
+    seat.save(update_fields=["answer", "updated_at"])
+    return seat
+
+
+def _labels(observation: dict[str, Any], legal: list[dict[str, Any]],
+            labels: list[str]) -> list[str]:
+    """The engine's short text for each move, with card names where the game shows cards by
+    number (a person reads "bet 7 — Demo Affection 1", a bot reads the number)."""
+    cards = observation.get("cards") if isinstance(observation.get("cards"), dict) else {}
+    named = []
+    for action, label in zip(legal, labels, strict=True):
+        card = cards.get(str(action.get("card"))) if "card" in action else None
+        named.append(f"{label} — {card['name']}" if isinstance(card, dict) and "name" in card
+                     else label)
+    return named
+
+
+class DatabaseHumanSeat:
+    """A :class:`arena.runner.HumanSeat` whose answers come through the database."""
+
+    def __init__(self, match_id: int, seat: int) -> None:
+        self.match_id = match_id
+        self.seat = seat
+
+    def ask(self, *, step: int, observation: dict[str, Any], legal: list[dict[str, Any]],
+            labels: list[str], timeout_s: float) -> dict[str, Any] | None:
+        live = LiveSeat.objects.get(match_id=self.match_id, seat=self.seat)
+        replayed = live.moves.get(str(step))
+        if replayed is not None and replayed.get("index", -1) < len(legal):
+            return replayed  # answered before the worker was lost: the match is being replayed
+        # The board words moves for people (seats counted from 1) where the game does so.
+        worded = (live.board.get("view") or {}).get("legal_actions")
+        if isinstance(worded, list) and len(worded) == len(labels):
+            labels = [str(text) for text in worded]
+        deadline = timezone.now() + dt.timedelta(seconds=timeout_s)
+        LiveSeat.objects.filter(pk=live.pk).update(
+            asked_step=step, legal=[{"action": a, "label": label} for a, label
+                                    in zip(legal, _labels(observation, legal, labels), strict=True)],
+            deadline=deadline, answer=None, updated_at=timezone.now())
+        beat = 0.0
+        while timezone.now() < deadline:
+            answer = LiveSeat.objects.filter(pk=live.pk).values_list("answer", flat=True).first()
+            if answer is not None and answer.get("step") == step:
+                self._settle(live.pk, step, {"index": answer["index"]})
+                return {"index": answer["index"]}
+            if time.monotonic() - beat > HEARTBEAT_S:
+                Match.objects.filter(pk=self.match_id).update(heartbeat_at=timezone.now())
+                beat = time.monotonic()
+            time.sleep(POLL_S)
+        self._settle(live.pk, step, None)
+        return None
+
+    def _settle(self, live_id: int, step: int, answer: dict[str, Any] | None) -> None:
+        with transaction.atomic():
+            live = LiveSeat.objects.select_for_update().get(pk=live_id)
+            live.asked_step = None
+            live.legal = []
+            live.deadline = None
+            live.answer = None
+            if answer is not None:
+                live.moves = {**live.moves, str(step): answer}
+            else:
+                live.faults += 1
+            live.save()
+
+
+class LiveWriter:
+    """The runner's step observer for a live match: after each move, every person's seat gets
+    its new observation and the move in its log. Bots' moves are paced so a person can follow."""
+
+    def __init__(self, match: Match) -> None:
+        self.match_id = match.pk
+        self.game = engine.load_game(match.game, options={**(match.options or {}),
+                                                          "players": match.seats.count()})
+        self.names = {s.seat: s.label for s in match.seats.select_related("version__bot",
+                                                                          "player")}
+        self.people = dict(LiveSeat.objects.filter(match=match).values_list("seat", "pk"))
+        self.pace_s = settings.ARENA_LIVE_PACE_MS / 1000
+
+    def __call__(self, step: int, entry: dict[str, Any], state: Any) -> None:
+        line = None
+        if entry:
+            action = self.game.action_from_json(entry["action"])
+            line = {"step": step, "seat": entry["seat"], "who": self.names[entry["seat"]],
+                    "label": str(action), "status": entry["status"]}
+        for seat, live_id in self.people.items():
+            board = seat_view(self.game, state, seat)
+            with transaction.atomic():
+                live = LiveSeat.objects.select_for_update().get(pk=live_id)
+                live.step = step
+                live.board = board or {"view": state.observation(seat)}
+                if line is not None:
+                    live.log = [*live.log, line][-LOG_LINES:]
+                live.save(update_fields=["step", "board", "log", "updated_at"])
+        if entry and entry["seat"] not in self.people and self.pace_s:
+            time.sleep(self.pace_s)

@@ -1,0 +1,169 @@
+"""Pages of live matches, where a person plays against bots: start one, sit at the table.
+
+The table page is a shell that ``static/js/play.js`` fills from :func:`table_state` (polled),
+and moves go back through :func:`table_move`. Only the person in the seat sees the table
+while the match runs: its state is that seat's observation, exactly what a bot would get.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+import engine
+from arena import selectors
+from arena.forms import PlayForm
+from arena.live import live_answer, live_create
+from arena.models import BotVersion, LiveSeat, Match
+from arena.sandbox import Limits
+from arena.services import SeatInput, default_limits, game_label
+
+
+@login_required
+def play(request: HttpRequest) -> HttpResponse:
+    """Start a live match, and see your games and your ratings against bots."""
+    opponents = selectors.live_opponents()
+    form = PlayForm(request.POST or None, opponents=opponents)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        players = data["players"]
+        chosen = [data[name] for name in PlayForm.OPPONENTS[: players - 1]]
+        you = (random.randrange(players) if data["seat"] == "random" else int(data["seat"]) - 1)
+        seats: list[SeatInput | None] = [_seat(value) for value in chosen]
+        seats.insert(you, None)
+        try:
+            match = live_create(user=request.user, game=data["game"], seats=seats)
+        except ValidationError as error:
+            _errors_to_form(form, error, you)
+        else:
+            return redirect("arena:play-table", pk=match.pk)
+    pools = sorted({(r.game, r.players) for r in selectors.play_ratings_of(user=request.user)})
+    return render(request, "arena/play.html", {
+        "form": form, "arena_section": "play",
+        "opponent_fields": [form[name] for name in PlayForm.OPPONENTS],
+        "move_limit": _duration(settings.ARENA_HUMAN_MOVE_S),
+        "max_faults": Limits.from_json(default_limits()).max_faults,
+        "games": selectors.live_games_of(request.user),
+        "ratings": selectors.play_ratings_of(user=request.user),
+        "pools": [(game_label(game), players, selectors.play_pool(game=game, players=players,
+                                                                  limit=10))
+                  for game, players in pools],
+        "supported": {game: list(engine.supported_players(game)) for game in opponents},
+    })
+
+
+def _duration(seconds: int) -> str:
+    minutes, rest = divmod(seconds, 60)
+    if not minutes:
+        return f"{rest} seconds"
+    return f"{minutes} minute{'s' * (minutes != 1)}" + (f" {rest} seconds" if rest else "")
+
+
+def _seat(value: str) -> SeatInput:
+    kind, _, name = value.partition(":")
+    if kind == "house":
+        return SeatInput(builtin=name.partition(":")[2])
+    return SeatInput(version=BotVersion.objects.select_related("bot").get(pk=int(name)))
+
+
+def _errors_to_form(form: PlayForm, error: ValidationError, you: int) -> None:
+    for key, messages in error.message_dict.items():
+        field = None
+        if key.startswith("seats."):
+            index = int(key.split(".")[1])
+            opponent = index - (index > you)  # the person's seat is not an opponent field
+            field = PlayForm.OPPONENTS[opponent] if 0 <= opponent < 5 else None
+        elif key in form.fields:
+            field = key
+        for message in messages:
+            form.add_error(field, message)
+
+
+def _own_seat(request: HttpRequest, pk: int) -> tuple[Match, LiveSeat]:
+    if not request.user.is_authenticated:
+        raise Http404
+    match = get_object_or_404(Match.objects.filter(kind=Match.Kind.LIVE), pk=pk)
+    seat = LiveSeat.objects.filter(match=match, user=request.user).first()
+    if seat is None:
+        raise Http404  # another person's table: not even whether it exists
+    return match, seat
+
+
+@login_required
+def table(request: HttpRequest, pk: int) -> HttpResponse:
+    match, seat = _own_seat(request, pk)
+    seats = list(match.seats.select_related("version__bot", "player").order_by("seat"))
+    names = [s.label if s.seat != seat.seat else f"{s.label} (you)" for s in seats]
+    board = {"names": names}  # the renderer and card data come with the first state
+    return render(request, "arena/play_table.html", {
+        "match": match, "seat": seat, "seats": seats, "names": names,
+        "arena_section": "play", "game_label": game_label(match.game),
+        "board_data": board,
+        "urls": {"state": reverse("arena:play-state", args=[match.pk]),
+                 "move": reverse("arena:play-move", args=[match.pk]),
+                 "replay": reverse("arena:match", args=[match.pk])},
+    })
+
+
+@login_required
+def table_state(request: HttpRequest, pk: int) -> JsonResponse:
+    match, seat = _own_seat(request, pk)
+    asked = seat.asked_step is not None
+    state = {
+        "status": match.status, "you": seat.seat, "step": seat.step,
+        "board": {key: seat.board.get(key) for key in ("view", "to_move", "scores", "events")},
+        "cards": (seat.board.get("meta") or {}).get("cards", {}),
+        # The board's constant facts (card data...) once: the page says when it has them.
+        "renderer": seat.board.get("renderer"),
+        "meta": seat.board.get("meta") if request.GET.get("meta") != "have" else None,
+        "log": seat.log, "faults": seat.faults,
+        "max_faults": (match.limits or {}).get("max_faults"),
+        "move_seconds": (match.limits or {}).get("human_move_ms", 0) // 1000,
+        "asked_step": seat.asked_step if asked else None,
+        "legal": [item["label"] for item in seat.legal] if asked else [],
+        "seconds_left": (max(0, round((seat.deadline - timezone.now()).total_seconds()))
+                         if asked and seat.deadline else None),
+        "failure": match.failure if match.status == Match.Status.FAILED else "",
+        "waiting": match.infra_failure if match.status == Match.Status.QUEUED else "",
+        "result": None,
+    }
+    if match.status == Match.Status.FINISHED and match.log:
+        seats = list(match.seats.order_by("seat"))
+        state["result"] = {
+            "ranks": [s.rank for s in seats], "scores": [s.score for s in seats],
+            "forfeited": match.log.get("forfeited", []),
+            "rating": next(([s.rating_before, s.rating_after] for s in seats
+                            if s.seat == seat.seat and s.rating_after is not None), None),
+        }
+    response = JsonResponse(state)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_POST
+@login_required
+def table_move(request: HttpRequest, pk: int) -> JsonResponse:
+    match, _ = _own_seat(request, pk)
+    try:
+        body = json.loads(request.body or b"{}")
+        step, index = body["step"], body["index"]
+        if not isinstance(step, int) or not isinstance(index, int):
+            raise TypeError
+    except (ValueError, KeyError, TypeError):
+        return JsonResponse({"error": "validation_error",
+                             "detail": 'Send {"step": <int>, "index": <int>}.'}, status=400)
+    try:
+        live_answer(match=match, user=request.user, step=step, index=index)
+    except ValidationError as error:
+        return JsonResponse({"error": "validation_error", "detail": "The move was refused.",
+                             "fields": error.message_dict}, status=400)
+    return JsonResponse({"ok": True, "step": step, "index": index})

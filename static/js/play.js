@@ -1,0 +1,226 @@
+/* Catleague's live table: a person plays a match against bots. Hand written, no
+   dependencies, nothing loaded from elsewhere.
+
+   Polls the seat's state (arena/live_views.py table_state): the position as the seat sees it
+   (from its observation, exactly what a bot in that seat gets), the legal moves when it is
+   the person's turn, the time left and the moves so far. Draws the board with the shared board code (board.js) and sends a
+   chosen move back. Closing the page loses nothing: the match goes on in the arena, and the
+   page picks it up again when it is opened. */
+(function () {
+  "use strict";
+
+  var root = document.getElementById("play");
+  var dataNode = document.getElementById("board-data");
+  if (!root || !dataNode) return;
+  var data = JSON.parse(dataNode.textContent); // { names }; renderer and meta come with the state
+  var board = null;
+  var stateUrl = root.getAttribute("data-state-url");
+  var moveUrl = root.getAttribute("data-move-url");
+  var replayUrl = root.getAttribute("data-replay-url");
+  var you = Number(root.getAttribute("data-seat"));
+  var csrf = root.querySelector("input[name=csrfmiddlewaretoken]").value;
+  var statusNode = document.getElementById("play-status");
+  var clockNode = document.getElementById("play-clock");
+  var legalNode = document.getElementById("play-legal");
+  var errorNode = document.getElementById("play-error");
+  var boardNode = document.getElementById("play-board");
+  var logNode = document.getElementById("play-log");
+
+  var state = null;
+  var shownStep = null;
+  var shownAsk = null;
+  var sentStep = null; // the step whose answer is on its way: its buttons stay away
+  var sending = false;
+  var deadline = null;
+  var timer = null;
+
+  function el(tag, text, cls) {
+    var node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = text;
+    if (cls) node.className = cls;
+    return node;
+  }
+
+  function seatName(seat) { return "Seat " + (seat + 1); }
+  function nameOf(seat) { return (data.names && data.names[seat]) || seatName(seat); }
+
+  function poll() {
+    clearTimeout(timer);
+    fetch(stateUrl + (board ? "?meta=have" : ""), { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("the table answered " + response.status);
+        return response.json();
+      })
+      .then(function (next) {
+        errorNode.hidden = true;
+        state = next;
+        if (!board && next.renderer && next.meta && window.CatleagueBoard) {
+          data.renderer = next.renderer;
+          data.meta = next.meta;
+          board = window.CatleagueBoard(data);
+          shownStep = null;
+        }
+        draw();
+        if (!over()) timer = setTimeout(poll, asked() ? 2000 : 600);
+      })
+      .catch(function (error) {
+        errorNode.textContent = "Lost touch with the table (" + error.message + "); trying again…";
+        errorNode.hidden = false;
+        timer = setTimeout(poll, 3000);
+      });
+  }
+
+  function over() { return state && (state.status === "finished" || state.status === "failed"); }
+  function asked() { return state && state.asked_step !== null && !over(); }
+
+  function draw() {
+    drawStatus();
+    drawLegal();
+    if (state.step !== shownStep || over()) {
+      drawBoard();
+      drawLog();
+      shownStep = state.step;
+    }
+  }
+
+  function drawStatus() {
+    deadline = asked() && state.seconds_left !== null ? Date.now() + state.seconds_left * 1000 : null;
+    tick();
+    if (state.status === "finished" && state.result) {
+      var r = state.result;
+      var text = "Game over: you placed " + r.ranks[you] + " of " + r.ranks.length +
+        " with " + r.scores[you] + " points";
+      if (r.forfeited.indexOf(you) >= 0) text += " (you forfeited after too many missed moves)";
+      if (r.rating) text += ". Your rating against bots: " + Math.round(r.rating[0]) + " → " + Math.round(r.rating[1]);
+      statusNode.textContent = text + ".";
+      var link = el("a", "Watch the replay");
+      link.href = replayUrl;
+      statusNode.appendChild(document.createTextNode(" "));
+      statusNode.appendChild(link);
+    } else if (state.status === "failed") {
+      statusNode.textContent = "The arena could not play this match: " + state.failure;
+    } else if (state.status === "queued") {
+      statusNode.textContent = state.waiting ? "Waiting for the arena: " + state.waiting :
+        "Waiting for a table in the arena…";
+    } else if (asked()) {
+      statusNode.textContent = "Your move." + (state.faults ? " Missed moves so far: " +
+        state.faults + " of " + state.max_faults + "." : "");
+    } else {
+      var toMove = state.board && state.board.to_move;
+      statusNode.textContent = typeof toMove === "number" && toMove >= 0 && toMove !== you ?
+        "Waiting for " + seatName(toMove) + " (" + nameOf(toMove) + ")…" : "Waiting for the table…";
+    }
+  }
+
+  function tick() {
+    if (deadline === null) { clockNode.textContent = ""; return; }
+    var left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+    var minutes = Math.floor(left / 60);
+    var seconds = left % 60;
+    clockNode.textContent = "Time left for this move: " + minutes + ":" + (seconds < 10 ? "0" : "") + seconds;
+    clockNode.classList.toggle("play-clock-low", left <= 15);
+  }
+  setInterval(tick, 1000);
+
+  function drawLegal() {
+    var ask = asked() ? state.asked_step : null;
+    if (sending || ask === shownAsk || (ask !== null && ask === sentStep)) return;
+    shownAsk = ask;
+    legalNode.textContent = "";
+    if (ask === null) return;
+    // Many moves of one kind (Cantankerous Cats' token purchases...) fold into a list of their
+    // own, so the moves a person weighs fit on a phone's screen.
+    var groups = {};
+    var order = [];
+    state.legal.forEach(function (label, index) {
+      var kind = label.split(" ")[0];
+      if (!(kind in groups)) { groups[kind] = []; order.push(kind); }
+      groups[kind].push(index);
+    });
+    var fold = state.legal.length > 12;
+    order.forEach(function (kind) {
+      var target = legalNode;
+      if (fold && groups[kind].length > 4) {
+        target = el("details", null, "play-group");
+        target.appendChild(el("summary", kind + " (" + groups[kind].length + " choices)"));
+        legalNode.appendChild(target);
+      }
+      groups[kind].forEach(function (index) {
+        var button = el("button", state.legal[index], "play-move");
+        button.type = "button";
+        button.setAttribute("data-index", String(index));
+        button.addEventListener("click", function () { send(ask, index, button); });
+        target.appendChild(button);
+      });
+    });
+    var first = legalNode.querySelector("button");
+    if (first && document.activeElement === document.body) first.focus({ preventScroll: true });
+  }
+
+  function send(step, index, button) {
+    if (sending) return;
+    sending = true;
+    Array.prototype.forEach.call(legalNode.querySelectorAll("button"), function (b) { b.disabled = true; });
+    button.classList.add("play-move-chosen");
+    statusNode.textContent = "Playing " + button.textContent + "…";
+    fetch(moveUrl, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+      body: JSON.stringify({ step: step, index: index }),
+    }).then(function (response) {
+      return response.json().then(function (body) {
+        if (!response.ok) {
+          var fields = body.fields || {};
+          var reason = Object.keys(fields).map(function (k) { return fields[k].join(" "); }).join(" ");
+          throw new Error(reason || body.detail || ("status " + response.status));
+        }
+      });
+    }).then(function () {
+      sending = false;
+      sentStep = step;
+      legalNode.textContent = "";
+      setTimeout(poll, 150);
+    }).catch(function (error) {
+      sending = false;
+      shownAsk = null;
+      errorNode.textContent = "That move was not accepted: " + error.message;
+      errorNode.hidden = false;
+      poll();
+    });
+  }
+
+  function lastMove() {
+    var log = state.log || [];
+    var line = log[log.length - 1];
+    return line ? { seat: line.seat, text: line.label, status: line.status } : null;
+  }
+
+  function drawBoard() {
+    boardNode.textContent = "";
+    var position = state.board || {};
+    if (!board || !position.view) {
+      boardNode.appendChild(el("p", "The cards are being dealt…", "muted"));
+      return;
+    }
+    if (!data.meta.cards) data.meta.cards = {};
+    Object.assign(data.meta.cards, state.cards || {}); // the cards this seat has seen so far
+    board.render(boardNode, {
+      view: position.view, seat: you, hidden: null, move: lastMove(), final: over(), live: true,
+      frame: { to_move: position.to_move, scores: position.scores, events: position.events || [] },
+    });
+  }
+
+  function drawLog() {
+    logNode.textContent = "";
+    (state.log || []).slice().reverse().forEach(function (line) {
+      var item = el("li", null, line.seat === you ? "play-log-you" : "");
+      item.appendChild(el("strong", line.seat === you ? "You" : seatName(line.seat) + " (" + line.who + ")"));
+      item.appendChild(document.createTextNode(": " + line.label));
+      if (line.status !== "ok") item.appendChild(el("span", " [" + line.status + ": fallback move]", "badge badge-fault"));
+      logNode.appendChild(item);
+    });
+    if (!logNode.children.length) logNode.appendChild(el("li", "No moves yet.", "muted"));
+  }
+
+  poll();
+})();

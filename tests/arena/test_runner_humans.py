@@ -1,0 +1,59 @@
+"""A person's seat in the runner (no Django): asked like a bot, with a person's time limit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import engine
+from arena.runner import BotSpec, BotSpecError, run_match
+from arena.sandbox import Limits
+
+
+class Scripted:
+    """Answers with the last legal move, or not at all after ``answers`` moves."""
+
+    def __init__(self, answers: int = 10_000) -> None:
+        self.answers = answers
+        self.asked: list[dict[str, Any]] = []
+
+    def ask(self, *, step, observation, legal, labels, timeout_s):
+        self.asked.append({"step": step, "observation": observation, "legal": legal,
+                           "labels": labels, "timeout_s": timeout_s})
+        if len(self.asked) > self.answers:
+            return None
+        return {"index": len(legal) - 1}
+
+
+def test_a_person_plays_a_whole_match_seeing_only_their_seat():
+    person = Scripted()
+    seen: list[tuple[int, int]] = []
+    log = run_match(seed=5, bots=[BotSpec.human("ada"), "greedy"], humans={0: person},
+                    limits=Limits(human_move_ms=60_000),
+                    on_step=lambda step, entry, state: seen.append((step, len(state.history))))
+    assert person.asked and all(q["observation"]["seat"] == 0 for q in person.asked)
+    assert all(q["timeout_s"] == 60 for q in person.asked)
+    assert all(len(q["legal"]) == len(q["labels"]) for q in person.asked)
+    # Every step of the person's seat is the move they chose, and the log replays.
+    mine = [s for s in log["steps"] if s["seat"] == 0]
+    assert [s["action"] for s in mine] == [q["legal"][-1] for q in person.asked]
+    assert log["faults"][0] == [] and log["players"][0]["kind"] == "human"
+    assert engine.replay(log["engine_log"]).result().players[0].total == log["result"]["scores"][0]
+    # The observer saw the opening position, then every move as it was made.
+    assert seen == [(-1, 0), *[(i, i + 1) for i in range(len(log["steps"]))]]
+
+
+def test_a_person_who_stops_answering_gets_fallback_moves_then_forfeits():
+    person = Scripted(answers=2)
+    log = run_match(seed=5, bots=["random", BotSpec.human("bob")], humans={1: person},
+                    limits=Limits(max_faults=3, human_move_ms=1000))
+    faults = log["faults"][1]
+    assert [f["status"] for f in faults] == ["timeout"] * 3
+    assert log["forfeited"] == [1] and log["result"]["ranks"][1] == 2
+    assert len(person.asked) == 2 + 3  # never asked again after forfeiting
+
+
+def test_a_human_seat_needs_its_answerer():
+    with pytest.raises(BotSpecError, match="seat 0"):
+        run_match(seed=1, bots=[BotSpec.human("ada"), "random"])

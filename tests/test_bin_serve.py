@@ -1,0 +1,141 @@
+"""The README's first command, as a newcomer runs it: `bin/serve` in a fresh copy of the
+project (its own virtualenv, SQLite file and embedded broker, nothing configured), then the
+starter bot uploaded over HTTP, validated in the sandbox and playing on a ladder."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+STARTER_BOT = ROOT / "arena" / "botkit" / "starter_bot.py"
+# Variables a newcomer does not have: with none of them bin/serve uses its embedded defaults.
+CONFIGURED = ("DATABASE_URL", "CELERY_", "CACHE_URL", "DJANGO_", "CATLEAGUE_VAR_DIR")
+
+pytestmark = pytest.mark.integration
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _fresh_copy(target: Path) -> None:
+    """The files a clone of this checkout would have (tracked, or new and not ignored)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT, check=True, capture_output=True).stdout.split(b"\0")
+    for name in filter(None, listed):
+        source = ROOT / name.decode()
+        if not source.is_file():
+            continue  # deleted in the working tree
+        dest = target / name.decode()
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(source.read_bytes())
+        dest.chmod(source.stat().st_mode)
+
+
+class Site:
+    def __init__(self, url: str, log: Path) -> None:
+        self.url = url
+        self.log = log
+        self.token = ""
+
+    def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        headers = {"Content-Type": "application/json"}
+        if self.token:
+            headers["Authorization"] = f"Token {self.token}"
+        request = urllib.request.Request(self.url + path, method=method, headers=headers,
+                                         data=json.dumps(body).encode() if body else None)
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return json.load(answer)
+
+    def wait_for(self, what: str, check, timeout: float) -> Any:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = check()
+            if found:
+                return found
+            time.sleep(1)
+        worker_log = self.log.parent / "var" / "log" / "worker.log"
+        pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}\n--- bin/serve:\n"
+                    f"{self.log.read_text()[-3000:]}\n--- worker:\n"
+                    f"{worker_log.read_text()[-3000:] if worker_log.exists() else '(none)'}")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    clone = tmp_path_factory.mktemp("fresh-clone")
+    _fresh_copy(clone)
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(CONFIGURED)}
+    env.update(PORT=str(port))
+    log = clone / "serve.log"
+    started = time.monotonic()
+    with log.open("w") as out:
+        process = subprocess.Popen(["bin/serve"], cwd=clone, env=env, stdout=out,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+    site = Site(f"http://127.0.0.1:{port}", log)
+
+    def up() -> bool:
+        if process.poll() is not None:
+            pytest.fail(f"bin/serve exited with {process.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            urllib.request.urlopen(site.url + "/api/catalogue/", timeout=5)
+        except (urllib.error.URLError, OSError):
+            return False
+        return True
+
+    try:
+        site.wait_for("bin/serve to answer", up, timeout=600)
+        print(f"bin/serve answered after {time.monotonic() - started:.0f} s from a fresh copy")
+        yield site
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        leftovers = subprocess.run(["pgrep", "-f", str(clone)], capture_output=True, text=True)
+        for pid in leftovers.stdout.split():
+            os.kill(int(pid), signal.SIGKILL)
+        assert not leftovers.stdout.strip(), f"bin/serve left processes behind: {leftovers.stdout}"
+
+
+def test_the_starter_bot_uploaded_over_http_is_validated_and_plays_a_ladder_match(site: Site):
+    site.token = site.call("POST", "/api/auth/token/",
+                           {"username": "demo", "password": "demo-password"})["token"]
+    bot = site.call("POST", "/api/arena/bots/",
+                    {"name": "newcomer", "source": STARTER_BOT.read_text()})
+
+    def active_version() -> dict[str, Any] | None:
+        versions = site.call("GET", f"/api/arena/bots/{bot['id']}/versions/")
+        if versions and versions[0]["status"] == "rejected":
+            pytest.fail(f"the starter bot was rejected: {versions[0]}")
+        return versions[0] if versions and versions[0]["status"] == "active" else None
+
+    version = site.wait_for("the starter bot's validation", active_version, timeout=120)
+
+    def ladder_match() -> dict[str, Any] | None:
+        matches = site.call("GET", "/api/arena/matches/?kind=ladder&status=finished&limit=100")
+        return next((m for m in matches["results"]
+                     if any(s["version"] == version["id"] for s in m["seats"])), None)
+
+    # Celery beat tops the ladders up every 30 s; the demo bots are the first opponents.
+    match = site.wait_for("a ladder match with the starter bot", ladder_match, timeout=180)
+    assert match["sandbox_mode"] in ("bwrap", "bwrap-rootless")
+    log = site.call("GET", f"/api/arena/matches/{match['id']}/log/")
+    assert log["result"]["ranks"]
