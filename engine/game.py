@@ -224,6 +224,16 @@ class Game:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Game is immutable")
 
+    @property
+    def label(self) -> str:
+        """The game's display name.
+
+        >>> from engine import load_game
+        >>> load_game().label
+        'Cat Lady'
+        """
+        return "Cat Lady"
+
     def __repr__(self) -> str:
         return (
             f"<Game {self.name} v{self.version}, {self.num_players} players, "

@@ -93,6 +93,16 @@ class Game:
         """The deck file's version and digest, stored in match logs."""
         return self.deck.data_version
 
+    @property
+    def label(self) -> str:
+        """The game's display name, saying when its deck is a demo (never the real cards).
+
+        >>> from engine import load_game
+        >>> load_game("cantankerous-cats").label
+        'Cantankerous Cats (deck: demo — not the published cards)'
+        """
+        return f"Cantankerous Cats (deck: {self.deck.name})" if self.deck.demo else "Cantankerous Cats"
+
     def __repr__(self) -> str:
         return (
             f"<Game {self.name} v{self.version}, {self.num_players} players, "
