@@ -10,7 +10,7 @@ it, so neither imports the other's internals.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Literal
@@ -27,6 +27,7 @@ __all__ = [
     "PlayerScore",
     "ScoringRules",
     "Tableau",
+    "settle",
     "starting_effects",
     "toy_sets_vp",
     "with_starting_cards",
@@ -245,3 +246,36 @@ def with_starting_cards(t: Tableau, edition: Edition) -> Tableau:
                    catnip=t.catnip + effects.get("catnip", 0),
                    costumes=t.costumes + effects.get("costumes", 0),
                    wild_toys=t.wild_toys + effects.get("wild_toys", 0), starting_cards=())
+
+
+def settle(sizes: Sequence[int],
+           payoff: Callable[[int, int, Sequence[int]], tuple[int, ...]]) -> tuple[list[int], bool]:
+    """The feeding option each player ends up with when the choices depend on each other
+    (the leftover-food penalty, Hemingway, costume awards, shared goals).
+
+    ``sizes[i]``: how many options player ``i`` has, best own VP first; ``payoff(i, j,
+    pick)``: what option ``j`` is worth to player ``i`` while the others keep ``pick``.
+    From everyone's first option, players in seat order switch to their best response
+    (only on a strict improvement) until nobody switches; after ``MAX_ROUNDS`` rounds the
+    last profile is returned with ``False`` (not settled).
+
+    >>> settle([2, 2], lambda i, j, pick: (j == pick[1 - i],))  # both want to match
+    ([0, 0], True)
+    """
+    pick = [0] * len(sizes)
+    if all(n == 1 for n in sizes):
+        return pick, True
+    for _ in range(MAX_ROUNDS):
+        changed = False
+        for i, n in enumerate(sizes):
+            best, best_key = pick[i], payoff(i, pick[i], pick)
+            for j in range(n):
+                key = payoff(i, j, pick)
+                if key > best_key:
+                    best, best_key = j, key
+            if best != pick[i]:
+                pick[i] = best
+                changed = True
+        if not changed:
+            return pick, True
+    return pick, False

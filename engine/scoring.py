@@ -11,7 +11,7 @@ How feeding is chosen (see docs/scoring.md for the long form):
    "strictly most fed cats". Start from each player's best own-VP option, then let players in
    seat order switch to their best response (own total, then fed cats, then less leftover;
    switching only on a strict improvement) until nobody switches. The search stops after
-   ``MAX_ROUNDS`` rounds; if it has not settled, the last profile is used and the result says
+   ``engine.scorepad.MAX_ROUNDS`` rounds; if it has not settled, the last profile is used and the result says
    ``feeding_settled: false``.
 
 >>> from engine.cards import load_edition
@@ -38,12 +38,12 @@ from engine.scorepad import (
     _COUNT_FIELDS,
     BREAKDOWN,
     DEFAULT_RULES,
-    MAX_ROUNDS,
     CatFeeding,
     GameScore,
     PlayerScore,
     ScoringRules,
     Tableau,
+    settle,
     starting_effects,
     toy_sets_vp,
     with_starting_cards,
@@ -167,12 +167,10 @@ def _penalised(chosen: Sequence[FeedingOption], rules: ScoringRules) -> list[boo
 
 def _settle(options: Sequence[Sequence[FeedingOption]], rules: ScoringRules,
             penalty: int) -> tuple[list[int], bool]:
-    """Best responses in seat order from everyone's own-best option, to a fixed point."""
-    choice = [0] * len(options)
-    if all(len(opts) == 1 for opts in options):
-        return choice, True
+    """Best responses to a fixed point (:func:`engine.scorepad.settle`) over own VP with
+    Hemingway's bonus and the leftover-food penalty."""
 
-    def payoff(i: int, j: int) -> tuple[int, int, int]:
+    def payoff(i: int, j: int, choice: Sequence[int]) -> tuple[int, int, int]:
         option = options[i][j]
         others = [options[k][choice[k]] for k in range(len(options)) if k != i]
         total = option.vp
@@ -184,20 +182,7 @@ def _settle(options: Sequence[Sequence[FeedingOption]], rules: ScoringRules,
             total += penalty
         return (total, option.fed, -option.leftover)
 
-    for _ in range(MAX_ROUNDS):
-        changed = False
-        for i, opts in enumerate(options):
-            best, best_key = choice[i], payoff(i, choice[i])
-            for j in range(len(opts)):
-                key = payoff(i, j)
-                if key > best_key:
-                    best, best_key = j, key
-            if best != choice[i]:
-                choice[i] = best
-                changed = True
-        if not changed:
-            return choice, True
-    return choice, False
+    return settle([len(opts) for opts in options], payoff)
 
 
 def _describe_feeding(cats: Sequence[Any], option: FeedingOption, bonus: int,

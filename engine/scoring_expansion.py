@@ -34,12 +34,12 @@ from engine.scorepad import (
     PlayerScore,
     ScoringRules,
     Tableau,
+    settle,
     with_starting_cards,
 )
 
 __all__ = ["SharedGoal", "edition_is_expansion", "needs_expansion_scoring", "score_expansion"]
 
-MAX_ROUNDS = 20
 
 # Abilities the base scorer does not know.
 _BASE_ABILITIES = frozenset({"per_colour_fed", "colour_sets", "per_costume", "per_toy",
@@ -269,31 +269,17 @@ def _cross_terms(seat: int, chosen: Sequence[Option], tableaux: Sequence[Tableau
 def _settle(choices: Sequence[Sequence[_Choice]], tableaux: Sequence[Tableau],
             goals: Sequence[SharedGoal], edition: Edition,
             rules: ScoringRules) -> tuple[list[int], bool]:
-    pick = [0] * len(choices)
-    if all(len(c) == 1 for c in choices):
-        return pick, True
+    """Best responses to a fixed point (:func:`engine.scorepad.settle`) over own VP with
+    every cross-player term: Hemingway, the leftover-food penalty, costumes, shared goals."""
 
-    def payoff(i: int, j: int) -> tuple[int, int, int]:
+    def payoff(i: int, j: int, pick: Sequence[int]) -> tuple[int, int, int]:
         chosen = [choices[k][pick[k]].option for k in range(len(choices))]
         chosen[i] = choices[i][j].option
         terms = _cross_terms(i, chosen, tableaux, goals, edition, rules)
         option = chosen[i]
         return (option.vp + sum(terms.values()), option.fed, -option.leftover)
 
-    for _ in range(MAX_ROUNDS):
-        changed = False
-        for i in range(len(choices)):
-            best, best_key = pick[i], payoff(i, pick[i])
-            for j in range(len(choices[i])):
-                key = payoff(i, j)
-                if key > best_key:
-                    best, best_key = j, key
-            if best != pick[i]:
-                pick[i] = best
-                changed = True
-        if not changed:
-            return pick, True
-    return pick, False
+    return settle([len(c) for c in choices], payoff)
 
 
 def _scrappy(i: int, chosen: list[Option], tableaux: Sequence[Tableau],

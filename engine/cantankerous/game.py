@@ -22,7 +22,7 @@ from typing import Any
 from engine.actions import Action
 from engine.cantankerous import actions as actions_module
 from engine.cantankerous import rules
-from engine.cantankerous.cards import Card, CardType, Deck, load_deck
+from engine.cantankerous.cards import Card, Deck, load_deck
 from engine.cantankerous.log import turn_summaries
 from engine.cantankerous.observation import full_view, observe
 from engine.cantankerous.options import PLAYERS, resolve_options
@@ -108,11 +108,6 @@ class Game:
             f"<Game {self.name} v{self.version}, {self.num_players} players, "
             f"{self.variant}, deck {self.deck.key} {self.data_version}>"
         )
-
-    def is_playable_incident(self, card: int) -> bool:
-        """Whether ``card`` is played for its effect (Event, Frenzy; Dog unless pounce-only)."""
-        kind = self.types[card]
-        return kind is not None and (kind.is_incident or kind is CardType.DOG)
 
     def new_initial_state(self, seed: int) -> State:
         """A freshly shuffled and dealt game. The seed fixes every random event of the game
