@@ -10,10 +10,14 @@ state with the draw).
 >>> first = rng.below(10)
 >>> below(7, 10)[1] == first
 True
->>> items = list(range(5))
+>>> items, same = list(range(9)), list(range(9))
 >>> SplitMix64(1).shuffle(items)
->>> sorted(items)
-[0, 1, 2, 3, 4]
+>>> rng = SplitMix64(1)
+>>> for i in range(8, 0, -1):  # the shuffle is exactly these draws
+...     j = rng.below(i + 1)
+...     same[i], same[j] = same[j], same[i]
+>>> items == same, sorted(items) == list(range(9))
+(True, True)
 """
 
 from __future__ import annotations
@@ -59,9 +63,19 @@ class SplitMix64:
         return value
 
     def shuffle(self, items: list[int]) -> None:
-        """Fisher-Yates, in place."""
+        """Fisher-Yates, in place: the draws of :func:`below`, written out (every deal
+        shuffles about a hundred cards)."""
         state = self.state
         for i in range(len(items) - 1, 0, -1):
-            state, j = below(state, i + 1)
+            n = i + 1
+            limit = MASK64 - (MASK64 + 1) % n
+            while True:
+                state = (state + _GAMMA) & MASK64
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+                z ^= z >> 31
+                if z <= limit:
+                    break
+            j = z % n
             items[i], items[j] = items[j], items[i]
         self.state = state
