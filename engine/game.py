@@ -281,9 +281,9 @@ class Game:
         state._phase = rules.PLACE_TOKEN
         state._turn = 0
         state._final = False
-        state._hist = None
+        state._history = None
         state._result = None
-        state._ext = fields.get("ext")  # type: ignore[assignment]
+        state._expansion = fields.get("ext")  # type: ignore[assignment]
         state._view = None
         if self.solitaire:
             rules.start_solitaire(state, seed)
@@ -366,9 +366,9 @@ class State:
         "_phase",
         "_turn",
         "_final",
-        "_hist",
+        "_history",
         "_result",
-        "_ext",
+        "_expansion",
         "_view",
     )
 
@@ -388,9 +388,9 @@ class State:
     _phase: int
     _turn: int
     _final: bool
-    _hist: tuple[Any, Action] | None
+    _history: tuple[Any, Action] | None
     _result: GameScore | None
-    _ext: Expansion | None
+    _expansion: Expansion | None
     _view: _ViewMemo | None  # engine.observation's memo of observation parts
 
     # -- the game-library API ------------------------------------------------------------
@@ -416,7 +416,7 @@ class State:
     def history(self) -> tuple[Action, ...]:
         """Every action applied since the deal, in order."""
         actions: list[Action] = []
-        node = self._hist
+        node = self._history
         while node is not None:
             node, action = node
             actions.append(action)
@@ -497,7 +497,7 @@ class State:
         deck = edition.deck
         toy_types = edition.toy_types
         kinds = game._kind_codes
-        ext = self._ext
+        ext = self._expansion
         result = []
         for seat, player in enumerate(self._players):
             toys = dict.fromkeys(toy_types, 0)
@@ -539,7 +539,7 @@ class State:
 
     def shared_goals(self) -> tuple[Any, ...]:
         """The shared goals as scoring input (goal k lies between seats k and k+1)."""
-        ext = self._ext
+        ext = self._expansion
         if ext is None or not ext.goals:
             return ()
         n = self.game.num_players
@@ -551,7 +551,7 @@ class State:
         rules_ = self.game.scoring_rules or ScoringRules()
         # The rules only ever build possible tableaux, so the input checks are skipped.
         extra: dict[str, Any] = {}
-        if self._ext is not None:
+        if self._expansion is not None:
             extra = {"grid": tuple(self.game.card_key(c) for c in self._grid if c is not None),
                      "goals": self.shared_goals()}
         return score_game(self.tableaux(), edition=self.game.edition, rules=rules_,
@@ -570,7 +570,7 @@ class State:
             g.name, g.version, g.num_players, g.edition.version, self._deck[self._pos:],
             self._removed, self._grid, self._strays_up, self._strays_hidden, self._token,
             self._vp_left, self._players, tuple(sorted(self._discard)), self._current,
-            self._phase, self._turn, self._final, self._ext,
+            self._phase, self._turn, self._final, self._expansion,
         )
 
     def __repr__(self) -> str:
@@ -600,9 +600,9 @@ class State:
         new._phase = self._phase
         new._turn = self._turn
         new._final = self._final
-        new._hist = (self._hist, action)
+        new._history = (self._history, action)
         new._result = None
-        new._ext = self._ext
+        new._expansion = self._expansion
         new._view = self._view
         return new
 

@@ -74,8 +74,8 @@ def observe(state: State, seat: int) -> dict[str, Any]:
         "legal_actions": ([str(a) for a in state.legal_actions()]
                           if state._current == seat else []),
     }
-    if state._ext is not None:
-        obs.update(_expansion(state))
+    if state._expansion is not None:
+        obs.update(_expansion_view(state))
     return obs
 
 
@@ -251,11 +251,11 @@ def _multiset(game: Game, cards: tuple[int, ...]) -> dict[str, int]:
     return {key: n for key, n in zip(game._sorted_keys, counts, strict=True) if n}
 
 
-def _expansion(state: State) -> dict[str, Any]:
+def _expansion_view(state: State) -> dict[str, Any]:
     """The parts of an observation only expansion games have (see docs/engine.md)."""
     game = state.game
     edition = game.edition
-    ext = state._ext
+    ext = state._expansion
     assert ext is not None
     result: dict[str, Any] = {"edition_label": edition.label, "edition_status": edition.status}
     if ext.goals:
@@ -318,7 +318,7 @@ def _tableau(state: State, seat: int) -> dict[str, Any]:
         "spray_bottles": player.sprays,
         "vp_tokens": player.vp_tokens,
     }
-    if state._ext is not None:
+    if state._expansion is not None:
         tableau.update({"boxes": [keys[c] for c in player.boxes],
                         "cat_brushes": player.brushes, "laser_pointers": player.lasers,
                         "shopping_bags": player.bags,

@@ -43,10 +43,10 @@ def sample_state(game: Game, observation: dict[str, Any], rng: random.Random) ->
     removed_count = observation["removed_unseen"]
     state._deck = tuple(unseen[removed_count:])
     state._removed = tuple(unseen[:removed_count])
-    if state._ext is not None and state._ext.turn_deck:
-        order = list(state._ext.turn_deck)
+    if state._expansion is not None and state._expansion.turn_deck:
+        order = list(state._expansion.turn_deck)
         rng.shuffle(order)
-        state._ext = state._ext._replace(turn_deck=tuple(order))
+        state._expansion = state._expansion._replace(turn_deck=tuple(order))
     return state
 
 
@@ -190,10 +190,10 @@ def _public_part(
     state._phase = rules.PHASE_NAMES.index(observation["phase"])
     state._turn = int(observation["turn"])
     state._final = None in grid
-    state._hist = None
+    state._history = None
     state._result = None
     state._view = None
-    state._ext = _expansion_part(game, observation)
+    state._expansion = _expansion_part(game, observation)
     return state, unseen
 
 

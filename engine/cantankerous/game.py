@@ -168,7 +168,7 @@ class State:
         "_winner",
         "_win_type",
         "_over",
-        "_hist",
+        "_history",
         "_events",
         "_result",
         "_legal",
@@ -198,7 +198,7 @@ class State:
     _winner: int
     _win_type: str | None
     _over: bool
-    _hist: tuple[Any, Action] | None
+    _history: tuple[Any, Action] | None
     _events: tuple[dict[str, Any], ...]
     _result: Result | None
     _legal: list[Action] | None  # computed once per state: bots and apply both ask
@@ -248,7 +248,7 @@ class State:
     def history(self) -> tuple[Action, ...]:
         """Every action applied since the deal, in order."""
         out: list[Action] = []
-        node = self._hist
+        node = self._history
         while node is not None:
             node, action = node
             out.append(action)

@@ -223,7 +223,7 @@ def start_from(s: State) -> State:
     s._winner = -1
     s._win_type = None
     s._over = False
-    s._hist = None
+    s._history = None
     s._result = None
     s._legal = None
     events: list[dict[str, Any]] = []
@@ -303,7 +303,7 @@ def _replace_top(s: State, frame: Frame) -> None:
     s._stack[-1] = frame
 
 
-def _h_bets(s: State, f: Bets) -> bool:
+def _on_bets(s: State, f: Bets) -> bool:
     decided = {seat for seat, _ in f.bets}
     for seat in f.bettors:
         if seat not in decided:
@@ -348,7 +348,7 @@ def _h_bets(s: State, f: Bets) -> bool:
     return False
 
 
-def _h_turn_start(s: State, f: TurnStart) -> bool:
+def _on_turn_start(s: State, f: TurnStart) -> bool:
     s._stack.pop()
     g = s.game
     if s._turn > g.turn_limit:
@@ -378,11 +378,11 @@ def _h_turn_start(s: State, f: TurnStart) -> bool:
     return False
 
 
-def _h_feral_keep(s: State, f: FeralKeep) -> bool:
+def _on_feral_keep(s: State, f: FeralKeep) -> bool:
     return _wait(s, "keep", s._toy)
 
 
-def _h_play_time(s: State, f: PlayTime) -> bool:
+def _on_play_time(s: State, f: PlayTime) -> bool:
     if f.done >= 2:
         s._stack.pop()
         s._stack.append(Nap("nap"))
@@ -391,7 +391,7 @@ def _h_play_time(s: State, f: PlayTime) -> bool:
     return _wait(s, "action", s._toy)
 
 
-def _h_grooming(s: State, f: Grooming) -> bool:
+def _on_grooming(s: State, f: Grooming) -> bool:
     seat = s._toy
     hand = s._hands[seat]
     if len(hand) > HAND_LIMIT:
@@ -417,7 +417,7 @@ def _h_grooming(s: State, f: Grooming) -> bool:
     return False
 
 
-def _h_nap(s: State, f: Nap) -> bool:
+def _on_nap(s: State, f: Nap) -> bool:
     s._stack.pop()
     old = s._toy
     s._toy = (old + s._dir) % s.game.num_players
@@ -428,7 +428,7 @@ def _h_nap(s: State, f: Nap) -> bool:
     return False
 
 
-def _h_pounce_window(s: State, f: PounceWindow) -> bool:
+def _on_pounce_window(s: State, f: PounceWindow) -> bool:
     seats = f.seats
     if seats is None:
         seats = tuple(seat for seat in _order(s, s._toy)[1:] if _pounces(s, seat))
@@ -469,7 +469,7 @@ def _h_pounce_window(s: State, f: PounceWindow) -> bool:
     return False
 
 
-def _h_pounce_start(s: State, f: PounceStart) -> bool:
+def _on_pounce_start(s: State, f: PounceStart) -> bool:
     s._stack.pop()
     g = s.game
     action = f.action
@@ -492,13 +492,13 @@ def _h_pounce_start(s: State, f: PounceStart) -> bool:
     return False
 
 
-def _h_window_end(s: State, f: WindowEnd) -> bool:
+def _on_window_end(s: State, f: WindowEnd) -> bool:
     s._stack.pop()
     s._depth -= 1
     return False
 
 
-def _h_counter_window(s: State, f: CounterWindow) -> bool:
+def _on_counter_window(s: State, f: CounterWindow) -> bool:
     play = s._plays[f.play]
     target = _counter_target(s, play)
     if target is None or not _counters(s, target, play):
@@ -507,11 +507,11 @@ def _h_counter_window(s: State, f: CounterWindow) -> bool:
     return _wait(s, "counter", target)
 
 
-def _h_counter_banking(s: State, f: CounterBanking) -> bool:
+def _on_counter_banking(s: State, f: CounterBanking) -> bool:
     return _wait(s, "counter-bank", f.seat)
 
 
-def _h_resolve(s: State, f: Resolve) -> bool:
+def _on_resolve(s: State, f: Resolve) -> bool:
     s._stack.pop()
     g = s.game
     play = s._plays.pop(f.play)
@@ -611,7 +611,7 @@ def _h_resolve(s: State, f: Resolve) -> bool:
     return False
 
 
-def _h_instant_window(s: State, f: InstantWindow) -> bool:
+def _on_instant_window(s: State, f: InstantWindow) -> bool:
     if f.order is None:
         f = f._replace(order=tuple(_order(s, f.user)))
         _replace_top(s, f)
@@ -627,19 +627,19 @@ def _h_instant_window(s: State, f: InstantWindow) -> bool:
 
 
 _HANDLERS: dict[str, Any] = {
-    "bets": _h_bets,
-    "turn-start": _h_turn_start,
-    "feral-keep": _h_feral_keep,
-    "play-time": _h_play_time,
-    "grooming": _h_grooming,
-    "nap": _h_nap,
-    "pounce-window": _h_pounce_window,
-    "pounce-start": _h_pounce_start,
-    "window-end": _h_window_end,
-    "counter-window": _h_counter_window,
-    "counter-banking": _h_counter_banking,
-    "resolve": _h_resolve,
-    "instant-window": _h_instant_window,
+    "bets": _on_bets,
+    "turn-start": _on_turn_start,
+    "feral-keep": _on_feral_keep,
+    "play-time": _on_play_time,
+    "grooming": _on_grooming,
+    "nap": _on_nap,
+    "pounce-window": _on_pounce_window,
+    "pounce-start": _on_pounce_start,
+    "window-end": _on_window_end,
+    "counter-window": _on_counter_window,
+    "counter-banking": _on_counter_banking,
+    "resolve": _on_resolve,
+    "instant-window": _on_instant_window,
 }
 
 
@@ -1356,7 +1356,7 @@ def _clone(s: State, action: Action) -> State:
     new._winner = s._winner
     new._win_type = s._win_type
     new._over = s._over
-    new._hist = (s._hist, action)
+    new._history = (s._history, action)
     new._result = None
     new._legal = None
     return new

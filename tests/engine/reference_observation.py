@@ -1,6 +1,7 @@
 """A frozen copy of ``engine.observation.observe`` before observations were built
 incrementally (commit 6375dd5): the oracle of tests/engine/test_observation_differential.py.
-Do not change it; it reads the state's private fields as the engine then did.
+Do not change its logic; it reads the state's private fields (only their names have followed
+renames since).
 
 What one seat may know about a state, and sampling full states consistent with it.
 
@@ -65,16 +66,16 @@ def observe(state: State, seat: int) -> dict[str, Any]:
         "tableaux": [_tableau(state, s) for s in range(game.num_players)],
         "legal_actions": [str(a) for a in state.legal_actions()] if to_move else [],
     }
-    if state._ext is not None:
-        obs.update(_expansion(state))
+    if state._expansion is not None:
+        obs.update(_expansion_view(state))
     return obs
 
 
-def _expansion(state: State) -> dict[str, Any]:
+def _expansion_view(state: State) -> dict[str, Any]:
     """The parts of an observation only expansion games have (see docs/engine.md)."""
     game = state.game
     edition = game.edition
-    ext = state._ext
+    ext = state._expansion
     assert ext is not None
     result: dict[str, Any] = {"edition_label": edition.label, "edition_status": edition.status}
     if ext.goals:
@@ -140,7 +141,7 @@ def _tableau(state: State, seat: int) -> dict[str, Any]:
         "spray_bottles": player.sprays,
         "vp_tokens": player.vp_tokens,
     }
-    if state._ext is not None:
+    if state._expansion is not None:
         tableau.update({"boxes": [deck[c].key for c in player.boxes],
                         "cat_brushes": player.brushes, "laser_pointers": player.lasers,
                         "shopping_bags": player.bags,

@@ -127,7 +127,7 @@ def test_observation_counts_unseen_cards_without_their_order():
 def hidden_twin(state: State, rng: random.Random) -> State:
     """The same state with the hidden cards (deck order, removed cards, stray deck) shuffled."""
     twin = state._successor(EndTurn())
-    twin._hist = state._hist
+    twin._history = state._history
     hidden = list(state._deck[state._pos:] + state._removed)
     rng.shuffle(hidden)
     cut = len(hidden) - len(state._removed)
