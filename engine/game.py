@@ -284,7 +284,7 @@ class Game:
         state._history = None
         state._result = None
         state._expansion = fields.get("ext")  # type: ignore[assignment]
-        state._view = None
+        state._view = _ViewMemo(self)  # shared by every state of this deal
         if self.solitaire:
             rules.start_solitaire(state, seed)
         return state

@@ -34,10 +34,10 @@ OBSERVATION_SCHEMA = "catleague.engine-observation/1"
 def observe(state: State, seat: int) -> dict[str, Any]:
     """The JSON observation of ``seat`` (see the module docstring and docs/engine.md).
 
-    The parts that did not change since the parent state's observation (tableaux, grid,
-    unseen and discarded cards) are not worked out again, only copied from a memo the
-    states of one line of play share, which is what makes one observation per decision
-    cheap. The caller owns what it gets: changing it changes no other observation.
+    The parts that did not change since the last observation of a state of the same deal
+    (tableaux, grid, unseen and discarded cards) are not worked out again, only copied from
+    a memo those states share, which is what makes one observation per decision cheap.
+    The caller owns what it gets: changing it changes no other observation.
 
     Raises :class:`EngineError` for a seat that is not in the game.
     """
@@ -45,18 +45,15 @@ def observe(state: State, seat: int) -> dict[str, Any]:
     if not isinstance(seat, int) or not 0 <= seat < game.num_players:
         raise EngineError(f"seat must be 0..{game.num_players - 1}, not {seat!r}")
     memo = state._view
-    if memo is None:
+    if memo is None:  # a state set up by hand: its successors will share this memo
         memo = state._view = _ViewMemo(game)
-    elif memo.owner is not state:
-        memo = state._view = memo.successor()
-    memo.owner = state
     obs = {
         "schema": OBSERVATION_SCHEMA,
         "game": game.name,
         "version": game.version,
         "edition": game.edition.name,
         "data_version": game.edition.version,
-        "options": _json_copy(memo.options),
+        "options": memo.options.copy() if memo.flat_options else _json_copy(memo.options),
         "players": game.num_players,
         "seat": seat,
         "current_player": state._current,
@@ -103,10 +100,6 @@ def full_view(state: State) -> dict[str, Any]:
     return view
 
 
-# The parts of a tableau view that are lists or dicts (copied for every observation).
-_TABLEAU_CONTAINERS = ("cats", "cat_names", "strays", "food", "hand", "toys", "boxes")
-
-
 def _json_copy(value: Any) -> Any:
     """A copy of a JSON value sharing nothing changeable with it (the game's options hold
     nested dicts: the scoring settings)."""
@@ -118,85 +111,68 @@ def _json_copy(value: Any) -> Any:
 
 
 def _copy_tableau(tableau: dict[str, Any]) -> dict[str, Any]:
+    """A tableau view's copy, its lists and dicts copied too (written out: it runs for every
+    seat of every observation)."""
     copy = tableau.copy()
-    for key in _TABLEAU_CONTAINERS:
-        if key in copy:
-            copy[key] = copy[key].copy()
+    copy["cats"] = copy["cats"].copy()
+    copy["cat_names"] = copy["cat_names"].copy()
+    copy["strays"] = copy["strays"].copy()
+    copy["food"] = copy["food"].copy()
+    copy["hand"] = copy["hand"].copy()
+    copy["toys"] = copy["toys"].copy()
+    if "boxes" in copy:
+        copy["boxes"] = copy["boxes"].copy()
     return copy
 
 
 class _ViewMemo:
-    """The parts of the observations of one line of play, kept while their source is the
-    same object (never handed out: :func:`observe` copies them). A successor state starts from its parent's parts (so observing state after
-    state only rebuilds what an action changed); branching states each copy the memo first,
-    so no state ever sees parts built for another."""
+    """The observation parts last built for the states of one deal (its successors and
+    branches share the memo), each with the object it was built from. A part is reused
+    only while a state holds that very object (states never change theirs), so any state
+    of the deal may use the memo in any order; the unseen cards are updated from the last
+    deck position when the deck has only moved on. Parts are never handed out:
+    :func:`observe` copies them. Each part is one (source, view) tuple, replaced whole."""
 
-    __slots__ = ("game", "owner", "options", "_grid", "_grid_view", "_strays", "_strays_view",
-                 "_deck", "_pos", "_removed", "_unseen_view", "_discard",
-                 "_discard_view", "_players", "_tableau_views", "_tableaux_view")
+    __slots__ = ("game", "options", "flat_options", "_grid", "_strays", "_unseen", "_discard",
+                 "_tableaux")
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.owner: object = None
-        self.options = dict(game.options)
-        self._grid: object = None
-        self._grid_view: list[str | None] = []
-        self._strays: object = None
-        self._strays_view: list[str] = []
-        self._deck: object = None
-        self._pos = 0
-        self._removed: object = None
-        self._unseen_view: dict[str, int] = {}
-        self._discard: object = None
-        self._discard_view: dict[str, int] = {}
-        self._players: list[object] = [None] * game.num_players
-        self._tableau_views: list[dict[str, Any]] = [{}] * game.num_players
-        self._tableaux_view: list[dict[str, Any]] = []
-
-    def successor(self) -> _ViewMemo:
-        new = _ViewMemo.__new__(_ViewMemo)
-        new.game = self.game
-        new.owner = None
-        new.options = self.options
-        new._grid = self._grid
-        new._grid_view = self._grid_view
-        new._strays = self._strays
-        new._strays_view = self._strays_view
-        new._deck = self._deck
-        new._pos = self._pos
-        new._removed = self._removed
-        new._unseen_view = self._unseen_view
-        new._discard = self._discard
-        new._discard_view = self._discard_view
-        new._players = list(self._players)
-        new._tableau_views = list(self._tableau_views)
-        new._tableaux_view = self._tableaux_view
-        return new
+        self.options = _json_copy(dict(game.options))
+        self.flat_options = not any(isinstance(v, dict | list) for v in self.options.values())
+        self._grid: tuple[object, list[str | None]] = (None, [])
+        self._strays: tuple[object, list[str]] = (None, [])
+        self._unseen: tuple[object, int, object, dict[str, int]] = (None, 0, None, {})
+        self._discard: tuple[object, dict[str, int]] = (None, {})
+        self._tableaux: list[tuple[object, dict[str, Any]]] = [(None, {})] * game.num_players
 
     def grid(self, grid: tuple[int | None, ...]) -> list[str | None]:
-        if grid is not self._grid:
+        source, view = self._grid
+        if grid is not source:
             keys = self.game._card_keys
-            self._grid = grid
-            self._grid_view = [None if card is None else keys[card] for card in grid]
-        return self._grid_view
+            view = [None if card is None else keys[card] for card in grid]
+            self._grid = (grid, view)
+        return view
 
     def strays(self, strays_up: tuple[int, ...]) -> list[str]:
-        if strays_up is not self._strays:
+        source, view = self._strays
+        if strays_up is not source:
             names = self.game.edition.strays
-            self._strays = strays_up
-            self._strays_view = [names[s].name for s in strays_up]
-        return self._strays_view
+            view = [names[s].name for s in strays_up]
+            self._strays = (strays_up, view)
+        return view
 
     def unseen(self, deck: tuple[int, ...], pos: int,
                removed: tuple[int, ...]) -> dict[str, int]:
         """The deck and the removed cards as a multiset, in key order."""
-        if deck is self._deck and removed is self._removed and pos == self._pos:
-            return self._unseen_view
-        if deck is self._deck and removed is self._removed and pos > self._pos:
+        old_deck, old_pos, old_removed, view = self._unseen
+        if deck is old_deck and removed is old_removed and pos == old_pos:
+            return view
+        if deck is old_deck and removed is old_removed and pos > old_pos:
             # Only the cards drawn since leave the multiset: keys only go, so order holds.
             keys = self.game._card_keys
-            view = dict(self._unseen_view)
-            for card in deck[self._pos:pos]:
+            view = dict(view)
+            for card in deck[old_pos:pos]:
                 key = keys[card]
                 if view[key] == 1:
                     del view[key]
@@ -204,42 +180,37 @@ class _ViewMemo:
                     view[key] -= 1
         else:
             view = _multiset(self.game, deck[pos:] + removed)
-        self._deck, self._pos, self._removed = deck, pos, removed
-        self._unseen_view = view
+        self._unseen = (deck, pos, removed, view)
         return view
 
     def discard(self, discard: tuple[int, ...]) -> dict[str, int]:
-        if discard is self._discard:
-            return self._discard_view
-        old = self._discard
-        if (isinstance(old, tuple) and len(discard) > len(old)
-                and discard[:len(old)] == old):
+        old, view = self._discard
+        if discard is old:
+            return view
+        if isinstance(old, tuple) and len(discard) > len(old) and discard[:len(old)] == old:
             keys = self.game._card_keys
             added = [keys[card] for card in discard[len(old):]]
-            if all(key in self._discard_view for key in added):  # key order holds
-                view = dict(self._discard_view)
+            if all(key in view for key in added):  # key order holds
+                view = dict(view)
                 for key in added:
                     view[key] += 1
             else:
                 view = _multiset(self.game, discard)
         else:
             view = _multiset(self.game, discard)
-        self._discard = discard
-        self._discard_view = view
+        self._discard = (discard, view)
         return view
 
     def tableaux(self, state: State) -> list[dict[str, Any]]:
-        players = state._players
-        known = self._players
-        changed = False
-        for seat, player in enumerate(players):
-            if player is not known[seat]:
-                known[seat] = player
-                self._tableau_views[seat] = _tableau(state, seat)
-                changed = True
-        if changed or not self._tableaux_view:
-            self._tableaux_view = list(self._tableau_views)
-        return self._tableaux_view
+        known = self._tableaux
+        views = []
+        for seat, player in enumerate(state._players):
+            source, view = known[seat]
+            if player is not source:
+                view = _tableau(state, seat)
+                known[seat] = (player, view)
+            views.append(view)
+        return views
 
 
 def _multiset(game: Game, cards: tuple[int, ...]) -> dict[str, int]:
