@@ -108,6 +108,7 @@ def bot_detail(request, name: str):
             title=f"Rating of {bot.name} per ladder",
         ),
         "matches": selectors.bot_matches(bot),
+        "against_people": selectors.play_ratings_of(versions=versions),
         "form": form,
         "fault_reports": reports,
         "quiet_reports": sum(1 for r in reports if not r.faults and not r.stderr),

@@ -1,0 +1,237 @@
+"""A person plays whole games against bots in the browser, through a real live worker (its own
+Celery queue, threads, on Redis) and the real sandbox for an uploaded bot; on a phone and on
+a desktop; a move left to time out, and a page closed and opened again mid-game."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test import Client
+from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from arena import services
+from arena.models import LiveSeat, Match, PlayRating
+from config.celery import app as celery_app
+from tests.arena.bots import bot_source
+from tests.e2e.conftest import DESKTOP, PHONE, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.integration]
+ROOT = Path(__file__).resolve().parents[2]
+GAME_TIMEOUT_S = 240
+
+
+@pytest.fixture(scope="module")
+def live_queue() -> str:
+    return f"live-test-{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture(scope="module")
+def live_worker(django_db_setup, django_db_blocker, live_queue) -> Iterator[subprocess.Popen]:
+    """A live worker as in production (threads, its own queue) on the test database."""
+    if connection.vendor != "postgresql" or not settings.CELERY_BROKER_URL:
+        pytest.fail("live matches need PostgreSQL and Redis: run the suite through bin/test")
+    db = connection.settings_dict
+    env = {**os.environ, "DATABASE_URL":
+           f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+           "ARENA_LIVE_QUEUE": live_queue, "ARENA_LIVE_PACE_MS": "0",
+           "CELERY_TASK_ALWAYS_EAGER": "0"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", live_queue,
+         "--pool", "threads", "-c", "4", "--without-heartbeat", "--without-mingle",
+         "--without-gossip", "-l", "warning"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(live_queue)
+
+
+@pytest.fixture
+def live(live_worker, live_queue, settings, transactional_db):
+    settings.ARENA_LIVE_QUEUE = live_queue
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = False
+    yield
+    celery_app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def person(transactional_db):
+    return get_user_model().objects.create_user("pia", password="pia-password-123")
+
+
+@pytest.fixture
+def table_page(browser: Browser, live_server) -> Iterator:
+    """Opens browser pages in ``user``'s own session (as a person who just logged in); their
+    contexts close when the test ends, so no page polls a server that is gone."""
+    contexts = []
+
+    def open_page(user, viewport) -> Page:
+        page = _session_page(browser, live_server, user, viewport)
+        contexts.append(page.context)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def _session_page(browser: Browser, live_server, user, viewport) -> Page:
+    client = Client()
+    client.force_login(user)
+    context = browser.new_context(base_url=live_server.url, viewport=viewport)
+    context.set_default_timeout(15_000)
+    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
+                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                          "url": live_server.url}])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.script_errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def start_game(page: Page, game: str, opponents: list[str], seat: int = 1) -> int:
+    page.goto("/arena/play/")
+    form = page.locator("#play-form")
+    form.locator("[name=game]").select_option(game)
+    form.locator("[name=players]").fill(str(len(opponents) + 1))
+    form.locator("[name=players]").dispatch_event("input")
+    form.locator("[name=seat]").select_option(str(seat))
+    for index, value in enumerate(opponents, start=1):
+        form.locator(f"[name=opponent_{index}]").select_option(value)
+    page.get_by_role("button", name="Take your seat").click()
+    page.wait_for_url("**/arena/play/*/")
+    return int(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def play_moves(page: Page, *, until_over: bool = True, moves: int | None = None) -> int:
+    """Click the first legal move each time one is offered (folded lists opened as needed)."""
+    made = 0
+    deadline = time.monotonic() + GAME_TIMEOUT_S
+    status = page.locator("#play-status")
+    while time.monotonic() < deadline:
+        text = status.inner_text()
+        if text.startswith("Game over") or "could not" in text:
+            return made
+        if moves is not None and made >= moves:
+            return made
+        button = page.locator("#play-legal button:visible:not([disabled])").first
+        if button.count():
+            button.click()
+            made += 1
+        elif page.locator("#play-legal details:not([open])").count():
+            # Open a folded list as a person would; the table may redraw under the pointer.
+            with contextlib.suppress(PlaywrightTimeout):
+                page.locator("#play-legal details:not([open]) > summary").first.click(timeout=2000)
+        else:
+            page.wait_for_timeout(150)
+    if until_over:
+        pytest.fail(f"the game did not end in {GAME_TIMEOUT_S} s; last status: {status.inner_text()}")
+    return made
+
+
+def assert_finished_and_rated(match_id: int, user, players: int) -> Match:
+    match = Match.objects.get(pk=match_id)
+    assert match.status == "finished" and match.kind == "live"
+    assert match.log["players"][[s.seat for s in match.seats.all() if s.player_id][0]]["kind"] == (
+        "human")
+    assert PlayRating.objects.get(user=user, game=match.game, players=players).games >= 1
+    # Bots are rated in the same pool, flagged as bots.
+    assert PlayRating.objects.filter(game=match.game, players=players, user=None).exists()
+    return match
+
+
+def test_cat_lady_two_players_on_a_phone_against_a_house_bot(table_page, live, person):
+    page = table_page(person, PHONE)
+    match_id = start_game(page, "cat-lady", ["house:cat-lady:greedy"])
+    page.locator("#play-legal button").first.wait_for()
+    screenshot(page, "play-cat-lady-phone")
+    assert play_moves(page) > 5
+    assert page.locator("#play-status").inner_text().startswith("Game over: you placed")
+    screenshot(page, "play-cat-lady-phone-over")
+    assert_finished_and_rated(match_id, person, 2)
+    assert page.script_errors == []
+
+
+def test_cat_lady_four_players_on_a_desktop_with_an_uploaded_bot(
+        table_page, live, person, settings):
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    celery_app.conf.task_always_eager = True  # validate the upload here, in the sandbox
+    bot = services.bot_create(owner=person, name="table-mate", source=bot_source("first_legal"))
+    celery_app.conf.task_always_eager = False
+    version = bot.versions.get()
+    assert version.status == "active", version.waiting_reason or version.rejection
+    page = table_page(person, DESKTOP)
+    match_id = start_game(page, "cat-lady", [f"v:{version.pk}", "house:cat-lady:greedy",
+                                             "house:cat-lady:random"], seat=2)
+    page.locator("#play-legal button").first.wait_for(timeout=30_000)
+    screenshot(page, "play-cat-lady-desktop")
+    play_moves(page)
+    match = assert_finished_and_rated(match_id, person, 4)
+    assert match.sandbox_mode in ("bwrap", "bwrap-rootless", "rlimits-seccomp")
+    assert PlayRating.objects.get(version=version, players=4).games == 1
+    # The bot's page shows its record against people.
+    page.goto(f"/arena/bots/{bot.name}/")
+    assert "Against people" in page.content()
+    assert page.script_errors == []
+
+
+def test_cantankerous_cats_three_players(table_page, live, person):
+    page = table_page(person, PHONE)
+    match_id = start_game(page, "cantankerous-cats", ["house:cantankerous-cats:greedy",
+                                                      "house:cantankerous-cats:random"])
+    page.locator("#play-legal button").first.wait_for(timeout=30_000)
+    screenshot(page, "play-cantankerous-phone")
+    # The seat's own hand is drawn; the others' hands are only counted.
+    assert page.locator(".cl-viewer").count() == 1
+    play_moves(page)
+    assert_finished_and_rated(match_id, person, 3)
+    assert page.script_errors == []
+
+
+def test_a_move_left_to_time_out_is_played_for_the_person_and_the_page_resumes(
+        table_page, live, person, settings):
+    settings.ARENA_HUMAN_MOVE_S = 5
+    page = table_page(person, DESKTOP)
+    match_id = start_game(page, "cat-lady", ["house:cat-lady:random"])
+    page.locator("#play-legal button").first.wait_for()
+    assert "Time left for this move: 0:0" in page.locator("#play-clock").inner_text()
+    # Nobody answers: the arena plays the fallback move and records a fault.
+    page.locator("#play-log .badge-fault").first.wait_for(timeout=20_000)
+    assert "timeout" in page.locator("#play-log").inner_text()
+    page.locator("#play-status").filter(has_text="Missed moves so far: 1").wait_for(timeout=20_000)
+
+    # Close the page mid-game and open the table again: the game is where it was.
+    seen = LiveSeat.objects.get(match_id=match_id).step
+    context = page.context
+    page.close()
+    again = context.new_page()
+    again.goto(f"/arena/play/{match_id}/")
+    again.locator("#play-legal button").first.wait_for()
+    assert LiveSeat.objects.get(match_id=match_id).step >= seen
+    assert "timeout" in again.locator("#play-log").inner_text()
+    play_moves(again, moves=2, until_over=False)
+    deadline = time.monotonic() + 20
+    while len(LiveSeat.objects.get(match_id=match_id).moves) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)  # the worker takes the answer from the database
+    seat = LiveSeat.objects.get(match_id=match_id)
+    assert seat.faults >= 1 and len(seat.moves) >= 2
