@@ -1,44 +1,58 @@
 """Arena REST API: bots and versions, challenges, matches and their logs, ladders, tournaments.
 
-Owners see their bots' sources and stderr; nobody else sees either.
+Owners see their bots' sources, stderr, fault texts and rejection details; everyone else gets a
+one-line reason (the rule of the web pages, through the same selectors).
 """
 
 from __future__ import annotations
-
-import copy
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
-from arena import services
+from arena import selectors, services
 from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat, Tournament
+from config.api_parsers import BoundedJSONParser
 from engine.strategies import names as builtin_names
 
+# Ids are PostgreSQL bigints; the router refuses anything else in a URL with a 404.
+ID_PATTERN = r"[0-9]+"
+MAX_ID = 2**63 - 1
 
-def _source_from(data, files) -> str | bytes:
-    upload = files.get("file")
+
+def _source_from(validated: dict) -> str | bytes:
+    upload = validated.get("file")
     if upload is not None:
         return upload.read(services.MAX_BOT_BYTES + 1)
-    source = data.get("source")
+    source = validated.get("source")
     if not source:
         raise serializers.ValidationError({"source": ["Send the bot as `source` text or a `file`."]})
     return source
 
 
 class BotVersionSerializer(serializers.ModelSerializer):
+    """A version as anyone sees it: the rejection is cut to its one public line."""
+
     bot = serializers.CharField(source="bot.name", read_only=True)
+    rejection = serializers.SerializerMethodField()
 
     class Meta:
         model = BotVersion
         fields = ["id", "bot", "number", "sha256", "size", "status", "rejection", "created_at"]
 
+    def get_rejection(self, version: BotVersion) -> str:
+        return selectors.rejection_summary(version.rejection)
 
-class BotVersionSourceSerializer(BotVersionSerializer):
+
+class BotVersionOwnerSerializer(BotVersionSerializer):
+    """A version as its bot's owner sees it: the whole rejection (faults, stderr) and the source."""
+
+    rejection = serializers.CharField(read_only=True)
+
     class Meta(BotVersionSerializer.Meta):
         fields = [*BotVersionSerializer.Meta.fields, "source"]
 
@@ -59,6 +73,8 @@ def _game_choices() -> list[str]:
 
 
 class BotCreateSerializer(serializers.Serializer):
+    """`source` or `file`: one of them is needed."""
+
     name = serializers.SlugField(max_length=60)
     game = serializers.ChoiceField(choices=_game_choices(), default="cat-lady",
                                    help_text="The game the bot plays.")
@@ -76,7 +92,7 @@ class IsOwnerOrReadOnly(permissions.BasePermission):
     def has_object_permission(self, request, view, obj) -> bool:
         if request.method in permissions.SAFE_METHODS:
             return True
-        return obj.owner_id == request.user.pk
+        return selectors.owns_bot(obj, request.user)
 
 
 class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -85,8 +101,9 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
     queryset = Bot.objects.select_related("owner", "active_version", "active_version__bot")
     serializer_class = BotSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsOwnerOrReadOnly]
-    parser_classes = [JSONParser, MultiPartParser, FormParser]
+    parser_classes = [BoundedJSONParser, MultiPartParser, FormParser]
     filterset_fields = ["game", "owner__username"]
+    lookup_value_regex = ID_PATTERN
 
     @extend_schema(request=BotCreateSerializer, responses={201: BotSerializer})
     def create(self, request):
@@ -95,26 +112,33 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
         bot = services.bot_create(
             owner=request.user, name=data.validated_data["name"],
             description=data.validated_data["description"],
-            source=_source_from(request.data, request.FILES), game=data.validated_data["game"],
+            source=_source_from(data.validated_data), game=data.validated_data["game"],
         )
         bot.refresh_from_db()
         return Response(BotSerializer(bot).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=UploadSerializer, responses={200: BotVersionSerializer(many=True),
-                                                         201: BotVersionSerializer})
-    @action(detail=True, methods=["get", "post"])
+    @extend_schema(
+        methods=["GET"], responses=BotVersionSerializer(many=True),
+        description="Every version, newest first. The bot's owner also gets each `source` and "
+                    "the whole `rejection`; anyone else gets a one-line rejection.",
+    )
+    @extend_schema(methods=["POST"], request=UploadSerializer,
+                   responses={201: BotVersionOwnerSerializer})
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def versions(self, request, pk=None):
         bot = self.get_object()
+        owner = selectors.owns_bot(bot, request.user)
         if request.method == "GET":
-            owner = bot.owner_id == request.user.pk
-            serializer = BotVersionSourceSerializer if owner else BotVersionSerializer
+            serializer = BotVersionOwnerSerializer if owner else BotVersionSerializer
             return Response(serializer(bot.versions.all(), many=True).data)
-        if bot.owner_id != request.user.pk:
+        if not owner:
             raise PermissionDenied("Only the bot's owner may upload versions.")
-        version = services.version_upload(bot=bot, source=_source_from(request.data, request.FILES),
+        data = UploadSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        version = services.version_upload(bot=bot, source=_source_from(data.validated_data),
                                           by=request.user)
         version.refresh_from_db()
-        return Response(BotVersionSerializer(version).data, status=status.HTTP_201_CREATED)
+        return Response(BotVersionOwnerSerializer(version).data, status=status.HTTP_201_CREATED)
 
 
 class MatchSeatSerializer(serializers.ModelSerializer):
@@ -152,23 +176,12 @@ class ChallengeSerializer(serializers.Serializer):
                   "{\"shared_goals\": true} or {\"solitaire\": true} (seat 2: cat-player).")
 
 
-def redact_log(log: dict, match: Match, user) -> dict:
-    """A match log as `user` may see it: stderr only for the seats whose bot they own."""
-    visible = copy.deepcopy(log)
-    owners = {s.seat: (s.version.bot.owner_id if s.version_id else None)
-              for s in match.seats.select_related("version__bot")}
-    visible["stderr"] = [
-        text if user.is_authenticated and owners.get(seat) == user.pk else None
-        for seat, text in enumerate(log.get("stderr", []))
-    ]
-    return visible
-
-
 class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     queryset = Match.objects.prefetch_related("seats__version__bot").defer("log")
     serializer_class = MatchSerializer
     filterset_fields = ["kind", "status", "ladder", "tournament", "seats__version__bot__name",
                         "seats__version"]
+    lookup_value_regex = ID_PATTERN
 
     @extend_schema(request=ChallengeSerializer, responses={201: MatchSerializer})
     @action(detail=False, methods=["post"], permission_classes=[permissions.IsAuthenticated])
@@ -180,7 +193,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         for index, entry in enumerate(data.validated_data["seats"]):
             if entry in builtin_names():
                 seats.append(services.SeatInput(builtin=entry))
-            elif entry.isdigit() and BotVersion.objects.filter(pk=int(entry)).exists():
+            elif (entry.isascii() and entry.isdigit() and len(entry) <= 19
+                  and int(entry) <= MAX_ID and BotVersion.objects.filter(pk=int(entry)).exists()):
                 seats.append(services.SeatInput(version=BotVersion.objects.get(pk=int(entry))))
             else:
                 errors[f"seats.{index}"] = [f"{entry!r} is neither a bot version id nor a house bot."]
@@ -195,12 +209,13 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @extend_schema(responses={200: dict})
     @action(detail=True, methods=["get"])
     def log(self, request, pk=None):
-        """The match log (schema catleague.match-log/1), replayable with the engine."""
-        match = get_object_or_404(Match, pk=pk)
+        """The match log (schema catleague.match-log/1), replayable with the engine. Stderr and
+        fault texts (`reason`) are null except for the seats whose bot you own."""
+        match = get_object_or_404(Match.objects.prefetch_related("seats__version__bot"), pk=pk)
         if match.log is None:
             return Response({"error": "not_found", "detail": f"Match {match.pk} is {match.status}."},
                             status=status.HTTP_404_NOT_FOUND)
-        response = Response(redact_log(match.log, match, request.user))
+        response = Response(selectors.log_for_viewer(match, request.user))
         response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
         return response
 
@@ -226,9 +241,10 @@ class LadderSerializer(serializers.ModelSerializer):
 class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     queryset = Ladder.objects.all()
     serializer_class = LadderSerializer
+    lookup_value_regex = ID_PATTERN
 
     @extend_schema(responses=LadderEntrySerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def standings(self, request, pk=None):
         ladder = self.get_object()
         entries = (ladder.entries.filter(version__status=BotVersion.Status.ACTIVE)
@@ -240,6 +256,8 @@ class TournamentSerializer(serializers.ModelSerializer):
     entrants = serializers.PrimaryKeyRelatedField(
         queryset=BotVersion.objects.all(), many=True
     )
+    table_size = serializers.IntegerField(min_value=2, max_value=6,
+                                          help_text="Bots per table; the game decides the range.")
     rounds = serializers.IntegerField(required=False, min_value=1, max_value=20)
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
     final_size = serializers.IntegerField(
@@ -254,16 +272,41 @@ class TournamentSerializer(serializers.ModelSerializer):
         read_only_fields = ["current_round", "status", "created_at"]
 
 
+class TournamentPointsSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    bot = serializers.CharField()
+    points = serializers.FloatField()
+
+
+class TournamentRoundSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    standings = TournamentPointsSerializer(many=True)
+
+
+class TournamentPlacingSerializer(TournamentPointsSerializer):
+    place = serializers.IntegerField()
+    final_points = serializers.FloatField(allow_null=True)
+
+
+class TournamentStandingsSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=Tournament.Status.choices)
+    rounds = TournamentRoundSerializer(many=True)
+    final = TournamentPointsSerializer(many=True, allow_null=True)
+    placings = TournamentPlacingSerializer(many=True, allow_null=True,
+                                           help_text="Once the tournament is finished.")
+
+
 class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
                         mixins.CreateModelMixin, viewsets.GenericViewSet):
     queryset = Tournament.objects.prefetch_related("entrants")
     serializer_class = TournamentSerializer
+    lookup_value_regex = ID_PATTERN
 
     def perform_create(self, serializer):
         serializer.instance = services.tournament_start(organiser=self.request.user,
                                                         **serializer.validated_data)
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses=TournamentStandingsSerializer)
     @action(detail=True, methods=["get"])
     def standings(self, request, pk=None):
         """Points after each regular round (a win is 1, last place 0, in between shared

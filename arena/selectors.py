@@ -7,6 +7,7 @@ part of a log fetch only that part.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -301,11 +302,61 @@ def owner_fault_reports(bot: Bot, *, limit: int = FAULT_REPORT_MATCHES) -> list[
     return reports
 
 
+def owns_bot(bot: Bot, user: Any) -> bool:
+    """Whether ``user`` owns ``bot``: the owner alone sees its sources, stderr and fault texts."""
+    return getattr(user, "is_authenticated", False) and bot.owner_id == user.pk
+
+
 def owned_seats(match: Match, user: Any) -> set[int]:
     """The seats of ``match`` whose bot ``user`` owns (empty for visitors)."""
     if not getattr(user, "is_authenticated", False):
         return set()
-    return {s.seat for s in match.seats.all() if s.version_id and s.version.bot.owner_id == user.pk}
+    return {s.seat for s in match.seats.all() if s.version_id and owns_bot(s.version.bot, user)}
+
+
+# The validation service writes "<n> fault(s) in the validation match; the first, at step <s>:
+# <status> (<the bot's error text>)." and then the end of the bot's stderr.
+_FAULTS_LINE = re.compile(
+    r"^(\d+ fault\(s\) in the validation match; the first, at step \S+: [\w-]+)"
+)
+
+
+def rejection_summary(rejection: str) -> str:
+    """The one line of a rejection anyone may read: how many faults and of which kind, or why
+    the match could not be played, with no text that came from the bot or a worker.
+
+    >>> rejection_summary("2 fault(s) in the validation match; the first, at step 0: crash "
+    ...                   "(the bot raised ValueError: secret).\nThe bot's stderr ended with: x")
+    '2 fault(s) in the validation match; the first, at step 0: crash.'
+    >>> rejection_summary("The validation match could not be played: OSError: /srv/x")
+    'The validation match could not be played.'
+    """
+    if not rejection:
+        return ""
+    faults = _FAULTS_LINE.match(rejection)
+    if faults:
+        return f"{faults.group(1)}."
+    return rejection.splitlines()[0].split(":", 1)[0].rstrip(".") + "."
+
+
+def log_for_viewer(match: Match, user: Any) -> dict[str, Any]:
+    """A match log as ``user`` may see it: stderr and fault texts only for the seats whose bot
+    they own (the match page's rule); everyone sees which moves faulted and how."""
+    log = match.log or {}
+    owned = owned_seats(match, user)
+    visible = dict(log)
+    visible["stderr"] = [
+        text if seat in owned else None for seat, text in enumerate(log.get("stderr") or [])
+    ]
+    visible["faults"] = [
+        [fault if seat in owned else {**fault, "reason": None} for fault in faults]
+        for seat, faults in enumerate(log.get("faults") or [])
+    ]
+    visible["steps"] = [
+        step if step.get("seat") in owned or not step.get("reason") else {**step, "reason": None}
+        for step in log.get("steps") or []
+    ]
+    return visible
 
 
 # --- tournaments ---------------------------------------------------------------------------------
@@ -375,11 +426,14 @@ __all__ = [
     "ladder_standings",
     "ladder_summaries",
     "live_matches",
+    "log_for_viewer",
     "matches_page",
     "owned_seats",
+    "owns_bot",
     "owner_fault_reports",
     "queued_count",
     "recent_matches",
+    "rejection_summary",
     "seat_rates",
     "tournament_matches_by_round",
     "tournament_overview",

@@ -26,10 +26,6 @@ from arena.replay import REPLAY_SCHEMA, build_replay
 from league.charts import rating_chart
 
 
-def _owns(bot: Bot, user) -> bool:
-    return user.is_authenticated and bot.owner_id == user.pk
-
-
 def home(request):
     return render(
         request,
@@ -72,7 +68,7 @@ def ladder_detail(request, pk: int):
 @require_http_methods(["GET", "POST"])
 def bot_detail(request, name: str):
     bot = get_object_or_404(Bot.objects.select_related("owner", "active_version"), name=name)
-    owner = _owns(bot, request.user)
+    owner = selectors.owns_bot(bot, request.user)
     form = VersionUploadForm()
     if request.method == "POST":
         if not owner:
@@ -120,7 +116,7 @@ def version_source(request, name: str, number: int):
     version = get_object_or_404(
         BotVersion.objects.select_related("bot"), bot__name=name, number=number
     )
-    if not _owns(version.bot, request.user):
+    if not selectors.owns_bot(version.bot, request.user):
         # Not a 403: to anyone else the source does not exist.
         raise Http404("No such source.")
     return render(request, "arena/version_source.html", {"version": version, "bot": version.bot})

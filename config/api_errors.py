@@ -4,16 +4,42 @@
 
 `fields` is present only for validation errors; nested serializer errors are flattened
 to dotted paths such as `participants.2.player`.
+
+Failures that happen before a DRF view runs (an unknown URL, a body Django refuses to read)
+get the same shape under /api/ through the handlers at the end of this module.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
-from rest_framework import exceptions, status
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+API_PREFIX = "/api/"
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The shape of every API error."""
+
+    error = serializers.CharField(help_text="A stable code, e.g. validation_error, not_found.")
+    detail = serializers.CharField(help_text="One human sentence.")
+    fields = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()), required=False,
+        help_text="Validation errors only: messages per field, nested fields as dotted paths.",
+    )
+
+
+class RequestTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+    default_code = "request_too_large"
 
 
 def _flatten(errors: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -41,6 +67,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, DjangoValidationError):
         detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
         exc = exceptions.ValidationError(detail=detail)
+    elif isinstance(exc, RequestDataTooBig):
+        exc = RequestTooLarge()
+    elif isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
@@ -58,3 +90,40 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             "detail": str(detail if not isinstance(detail, dict | list) else exc.default_detail),
         }
     return response
+
+
+def error_response(status_code: int, error: str, detail: str) -> JsonResponse:
+    return JsonResponse({"error": error, "detail": detail}, status=status_code)
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith(API_PREFIX)
+
+
+# Django's error handlers (config.urls): JSON under /api/, the usual pages elsewhere.
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if not _is_api(request):
+        return defaults.bad_request(request, exception)
+    if isinstance(exception, RequestDataTooBig):
+        return error_response(413, RequestTooLarge.default_code, str(RequestTooLarge.default_detail))
+    return error_response(400, "bad_request", "The request could not be read.")
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if not _is_api(request):
+        return defaults.permission_denied(request, exception)
+    return error_response(403, "permission_denied", "You may not do this.")
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if not _is_api(request):
+        return defaults.page_not_found(request, exception)
+    return error_response(404, "not_found", "No such resource.")
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if not _is_api(request):
+        return defaults.server_error(request)
+    return error_response(500, "server_error", "Something went wrong on our side.")

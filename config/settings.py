@@ -7,21 +7,27 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_list, env_str
+from config.env import env_bool, env_int, env_list, env_secret_key, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("CATLEAGUE_VAR_DIR", str(BASE_DIR / "var")))
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
-SECRET_KEY = env_str("DJANGO_SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        # A development key is fine for the embedded setup; a deployment must set its own.
-        SECRET_KEY = "insecure-development-key-set-DJANGO_SECRET_KEY-in-production"
-    else:
-        SECRET_KEY = "insecure-development-key"
+SECRET_KEY = env_secret_key("DJANGO_SECRET_KEY", debug=DEBUG)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+# HTTPS. Off by default so bin/serve works on plain http://127.0.0.1; a deployment turns them on
+# (see .env.example: `manage.py check --deploy` passes with those values).
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", False)
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SESSION_COOKIE_SECURE", False)
+CSRF_COOKIE_SECURE = env_bool("DJANGO_CSRF_COOKIE_SECURE", False)
+SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
+# Behind a TLS-terminating proxy that sets X-Forwarded-Proto; never trust the header otherwise.
+if env_bool("DJANGO_BEHIND_TLS_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -127,19 +133,33 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 
+# JSON bodies are held to this size by the API's parser too (config/api_parsers.py); Django's
+# default (2.5 MB) is ten times the largest bot source.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DJANGO_DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440, minimum=1024)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_FILTER_BACKENDS": [
-        "django_filters.rest_framework.DjangoFilterBackend",
-        "rest_framework.filters.OrderingFilter",
+    "DEFAULT_PARSER_CLASSES": [
+        "config.api_parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_FILTER_BACKENDS": [
+        "config.api_filters.StrictFilterBackend",
+        "config.api_filters.StrictOrderingFilter",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "config.api_pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Throttles count in the default cache: set CACHE_URL so that several web processes share
+    # one count. Client addresses come from REMOTE_ADDR, or from X-Forwarded-For behind
+    # DJANGO_NUM_PROXIES trusted proxies (never from a header a client could forge).
+    "DEFAULT_THROTTLE_RATES": {"auth-token": env_str("API_TOKEN_LOGIN_RATE", "10/min")},
+    "NUM_PROXIES": env_int("DJANGO_NUM_PROXIES", 0, minimum=0),
+    "DEFAULT_SCHEMA_CLASS": "config.api_schema.ErrorDocumentingAutoSchema",
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
@@ -152,6 +172,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several models have a `status` or `game` with different choices: name each set.
+    "ENUM_NAME_OVERRIDES": {
+        "BotVersionStatusEnum": "arena.models.BotVersion.Status",
+        "TournamentStatusEnum": "arena.models.Tournament.Status",
+        "MatchStatusEnum": "arena.models.Match.Status",
+        "ArenaGameEnum": ["cantankerous-cats", "cat-lady"],
+    },
 }
 
 # Celery. Set CELERY_BROKER_URL (Redis) for real deployments. With none, the arena runs on an
@@ -167,7 +194,7 @@ if CELERY_BROKER_URL:
 else:
     EMBEDDED_QUEUE_DIR = VAR_DIR / "celery" / "queue"
     EMBEDDED_QUEUE_DIR.mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_URL = "filesystem://localhost/"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(EMBEDDED_QUEUE_DIR),
         "data_folder_out": str(EMBEDDED_QUEUE_DIR),

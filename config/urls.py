@@ -15,3 +15,8 @@ urlpatterns = [
     path("api/", include("league.api_urls")),
     path("accounts/", include("django.contrib.auth.urls")),
 ]
+
+handler400 = "config.api_errors.bad_request"
+handler403 = "config.api_errors.permission_denied"
+handler404 = "config.api_errors.page_not_found"
+handler500 = "config.api_errors.server_error"

@@ -8,11 +8,12 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.filters import SearchFilter
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_filters import StrictFilterBackend, StrictFilterSet
 from league import selectors, services
 from league.catalogue import GAMES
 from league.models import Game, League, Membership, Player, Season
@@ -23,7 +24,9 @@ from league.permissions import (
     can_view,
 )
 from league.serializers import (
+    MAX_ID,
     AuditEntrySerializer,
+    CatalogueGameSerializer,
     GameEditSerializer,
     GameSerializer,
     GameWriteSerializer,
@@ -49,13 +52,25 @@ class CatalogueView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses=CatalogueGameSerializer(many=True))
     def get(self, request):
         return Response([game.describe() for game in GAMES.values()])
 
 
-class PlayerFilter(django_filters.FilterSet):
-    league = django_filters.NumberFilter(field_name="memberships__league", label="Member of league")
+def _visible_leagues(request):
+    return League.objects.visible_to(request.user if request is not None else None)
+
+
+def _visible_seasons(request):
+    return Season.objects.filter(league__in=_visible_leagues(request))
+
+
+class PlayerFilter(StrictFilterSet):
+    # Only leagues the user may see: a private league's id is refused like an unknown one.
+    league = django_filters.ModelChoiceFilter(
+        field_name="memberships__league", queryset=_visible_leagues, label="Member of league",
+        distinct=True,
+    )
 
     class Meta:
         model = Player
@@ -72,11 +87,16 @@ class PlayerViewSet(
     mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
     mixins.UpdateModelMixin, viewsets.GenericViewSet,
 ):
-    queryset = Player.objects.select_related("user").order_by("name")
     serializer_class = PlayerSerializer
+    lookup_value_regex = r"[0-9]+"
     filterset_class = PlayerFilter
-    filter_backends = [django_filters.rest_framework.DjangoFilterBackend, SearchFilter]
+    filter_backends = [StrictFilterBackend, SearchFilter]
     search_fields = ["name"]
+
+    def get_queryset(self):
+        return selectors.visible_players(user=self.request.user).select_related("user").order_by(
+            "name"
+        )
 
     def perform_create(self, serializer):
         serializer.instance = services.player_create(
@@ -96,7 +116,7 @@ class PlayerViewSet(
         player = self.get_object()
         league = None
         if "league" in request.query_params:
-            league = _visible_league(request, request.query_params["league"])
+            league = _visible_league(request, _id_parameter(request, "league"))
         history = selectors.rating_history(player=player, league=league)
         if league is None:
             visible = League.objects.visible_to(request.user)
@@ -105,12 +125,16 @@ class PlayerViewSet(
         return self.get_paginated_response(RatingHistorySerializer(page, many=True).data)
 
 
-def _visible_league(request, league_id) -> League:
-    try:
-        league = League.objects.get(pk=int(league_id))
-    except (ValueError, League.DoesNotExist):
-        raise NotFound("No such league.") from None
-    if not can_view(league, request.user):
+def _id_parameter(request, name: str) -> int:
+    raw = request.query_params[name]
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= MAX_ID:
+        raise ValidationError({name: ["Must be an id (a whole number from 1)."]})
+    return int(raw)
+
+
+def _visible_league(request, league_id: int) -> League:
+    league = League.objects.filter(pk=league_id).first()
+    if league is None or not can_view(league, request.user):
         raise NotFound("No such league.")
     return league
 
@@ -120,8 +144,16 @@ def _visible_league(request, league_id) -> League:
         parameters=[OpenApiParameter("season", int, description="One season's standings")],
         responses=StandingSerializer(many=True),
     ),
-    members=extend_schema(request=MembershipSerializer, responses=MembershipSerializer(many=True)),
-    seasons=extend_schema(request=SeasonSerializer, responses=SeasonSerializer(many=True)),
+    members=[
+        extend_schema(methods=["GET"], responses=MembershipSerializer(many=True)),
+        extend_schema(methods=["POST"], request=MembershipSerializer,
+                      responses={201: MembershipSerializer}),
+    ],
+    seasons=[
+        extend_schema(methods=["GET"], responses=SeasonSerializer(many=True)),
+        extend_schema(methods=["POST"], request=SeasonSerializer,
+                      responses={201: SeasonSerializer}),
+    ],
     audit=extend_schema(responses=AuditEntrySerializer(many=True)),
 )
 class LeagueViewSet(
@@ -131,6 +163,7 @@ class LeagueViewSet(
     serializer_class = LeagueSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, LeagueObjectPermission]
     filterset_fields = ["game", "is_public"]
+    lookup_value_regex = r"[0-9]+"
 
     def get_queryset(self):
         return League.objects.visible_to(self.request.user).order_by("name")
@@ -171,19 +204,19 @@ class LeagueViewSet(
         services.member_remove(membership=membership, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
-    @action(detail=True, methods=["get"])
+    # The whole table (one row per player) or the whole list of seasons: never paginated.
+    @action(detail=True, methods=["get"], pagination_class=None)
     def standings(self, request, pk=None):
         league = self.get_object()
         season = None
         if "season" in request.query_params:
-            try:
-                season = league.seasons.get(pk=int(request.query_params["season"]))
-            except (ValueError, Season.DoesNotExist):
-                raise NotFound("This league has no such season.") from None
+            season = league.seasons.filter(pk=_id_parameter(request, "season")).first()
+            if season is None:
+                raise NotFound("This league has no such season.")
         rows = selectors.standings(league=league, season=season)
         return Response(StandingSerializer(rows, many=True).data)
 
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], pagination_class=None)
     def seasons(self, request, pk=None):
         league = self.get_object()
         if request.method == "GET":
@@ -205,10 +238,13 @@ class LeagueViewSet(
         return self.get_paginated_response(AuditEntrySerializer(page, many=True).data)
 
 
-class GameFilter(django_filters.FilterSet):
+class GameFilter(StrictFilterSet):
+    league = django_filters.ModelChoiceFilter(queryset=_visible_leagues)
+    season = django_filters.ModelChoiceFilter(queryset=_visible_seasons)
     played_after = django_filters.DateFilter(field_name="played_on", lookup_expr="gte")
     played_before = django_filters.DateFilter(field_name="played_on", lookup_expr="lte")
-    player = django_filters.NumberFilter(field_name="participants__player", distinct=True)
+    player = django_filters.NumberFilter(field_name="participants__player", distinct=True,
+                                         min_value=1, max_value=MAX_ID)
 
     class Meta:
         model = Game
@@ -227,6 +263,7 @@ class GameViewSet(viewsets.ModelViewSet):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, LeagueObjectPermission]
     filterset_class = GameFilter
     ordering_fields = ["played_on", "created_at"]
+    lookup_value_regex = r"[0-9]+"
 
     def get_queryset(self):
         visible = League.objects.visible_to(self.request.user)
@@ -236,7 +273,7 @@ class GameViewSet(viewsets.ModelViewSet):
         )
 
     def create(self, request, *args, **kwargs):
-        data = GameWriteSerializer(data=request.data)
+        data = GameWriteSerializer(data=request.data, context={"request": request})
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         league = values.pop("league")
@@ -251,7 +288,8 @@ class GameViewSet(viewsets.ModelViewSet):
 
     def update(self, request, *args, **kwargs):
         game = self.get_object()
-        data = GameEditSerializer(data=request.data, partial=kwargs.get("partial", False))
+        data = GameEditSerializer(data=request.data, partial=kwargs.get("partial", False),
+                                  context={"request": request})
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         if "participants" in values:

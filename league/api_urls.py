@@ -1,7 +1,7 @@
 from django.urls import include, path
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
+from config.api_auth import TokenLoginView
 from league.api import CatalogueView, GameViewSet, LeagueViewSet, PlayerViewSet
 
 router = DefaultRouter()
@@ -11,6 +11,6 @@ router.register("games", GameViewSet, basename="game")
 
 urlpatterns = [
     path("catalogue/", CatalogueView.as_view(), name="catalogue"),
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", TokenLoginView.as_view(), name="api-token"),
     path("", include(router.urls)),
 ]

@@ -20,6 +20,10 @@ class ResultError(ValueError):
         super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in self.errors.items()))
 
 
+# No table game scores anywhere near this; it keeps every number a database integer can hold.
+RESULT_NUMBER_LIMIT = 100_000
+
+
 @dataclass(frozen=True)
 class ResultField:
     name: str
@@ -47,6 +51,11 @@ class ResultField:
             if self.minimum is not None and value < self.minimum:
                 errors.setdefault(path, []).append(
                     f"{self.label} cannot be less than {self.minimum}."
+                )
+                return None
+            if abs(value) > RESULT_NUMBER_LIMIT:
+                errors.setdefault(path, []).append(
+                    f"{self.label} must be between -{RESULT_NUMBER_LIMIT} and {RESULT_NUMBER_LIMIT}."
                 )
                 return None
             return value

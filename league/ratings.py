@@ -15,10 +15,15 @@ sum to zero (up to floating-point rounding).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 ZERO_SUM_TOLERANCE = 1e-6
+# What a league may be set to. Far beyond any club's use, and far from where a rating, a K-sized
+# step or 10 ** (difference / 400) stops being a finite float.
+K_FACTOR_RANGE = (1.0, 100.0)
+INITIAL_RATING_RANGE = (0.0, 5000.0)
 
 
 @dataclass(frozen=True)
@@ -78,11 +83,15 @@ def rate_game(seats: Sequence[Seat], k_factor: float) -> list[RatingChange]:
                 actual += 0.5
         expected /= opponents
         actual /= opponents
+        after = seat.rating + k_factor * (actual - expected)
+        if not math.isfinite(after):
+            # Raised inside the write's transaction: nothing is stored that cannot be shown.
+            raise ValueError(f"rating {seat.rating!r} with K {k_factor!r} is not a finite number")
         changes.append(
             RatingChange(
                 player_id=seat.player_id,
                 rating_before=seat.rating,
-                rating_after=seat.rating + k_factor * (actual - expected),
+                rating_after=after,
                 expected=expected,
                 actual=actual,
             )

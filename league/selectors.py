@@ -383,6 +383,16 @@ def game_detail(*, game_id: int) -> Game | None:
     )
 
 
+def visible_players(*, user) -> QuerySet[Player]:
+    """The players `user` may see: themselves, and whoever plays in or belongs to a league the
+    user may see (the rule of the player page: someone only in private leagues stays hidden)."""
+    leagues = League.objects.visible_to(user)
+    played = Participant.objects.filter(player=OuterRef("pk"), game__league__in=leagues)
+    member = Membership.objects.filter(player=OuterRef("pk"), league__in=leagues)
+    mine = Q(user=user) if getattr(user, "is_authenticated", False) else Q(pk__in=[])
+    return Player.objects.filter(mine | Exists(played) | Exists(member))
+
+
 def player_leagues(*, player: Player, leagues: QuerySet[League]) -> list[League]:
     """The leagues among `leagues` where the player has played or is a member, by name."""
     played = Participant.objects.filter(player=player, game__league=OuterRef("pk"))

@@ -2,14 +2,51 @@
 
 from __future__ import annotations
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from league.catalogue import GAMES
 from league.models import AuditEntry, Game, League, Membership, Participant, Player, Season
+from league.ratings import INITIAL_RATING_RANGE, K_FACTOR_RANGE
+
+# Ids are PostgreSQL bigints: a larger number can name nothing, so it is refused as a bad value.
+MAX_ID = 2**63 - 1
+
+
+class CatalogueEditionSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
+    min_players = serializers.IntegerField()
+    max_players = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    card_data = serializers.CharField(allow_null=True)
+    card_data_status = serializers.CharField(allow_null=True)
+
+
+class CatalogueFieldSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    label = serializers.CharField()
+    type = serializers.ChoiceField(choices=["int", "bool", "choice"])
+    required = serializers.BooleanField()
+    minimum = serializers.IntegerField(required=False)
+    choices = serializers.ListField(child=serializers.CharField(), required=False)
+    help = serializers.CharField(required=False)
+
+
+class CatalogueGameSerializer(serializers.Serializer):
+    """One game of /api/catalogue/ (the answer is a list of these)."""
+
+    key = serializers.CharField()
+    name = serializers.CharField()
+    editions = CatalogueEditionSerializer(many=True)
+    result_fields = CatalogueFieldSerializer(many=True)
+    game_fields = CatalogueFieldSerializer(many=True)
 
 
 class PlayerSerializer(serializers.ModelSerializer):
-    username = serializers.CharField(source="user.username", read_only=True, default=None)
+    username = serializers.CharField(source="user.username", read_only=True, default=None,
+                                     allow_null=True, help_text="null for a player with no login.")
 
     class Meta:
         model = Player
@@ -19,6 +56,10 @@ class PlayerSerializer(serializers.ModelSerializer):
 
 class LeagueSerializer(serializers.ModelSerializer):
     game = serializers.ChoiceField(choices=sorted(GAMES), default="cat-lady")
+    k_factor = serializers.FloatField(min_value=K_FACTOR_RANGE[0], max_value=K_FACTOR_RANGE[1],
+                                      default=32.0)
+    initial_rating = serializers.FloatField(min_value=INITIAL_RATING_RANGE[0],
+                                            max_value=INITIAL_RATING_RANGE[1], default=1500.0)
 
     class Meta:
         model = League
@@ -56,8 +97,8 @@ class SeasonSerializer(serializers.ModelSerializer):
 
 
 class ParticipantInputSerializer(serializers.Serializer):
-    player = serializers.IntegerField(min_value=1)
-    seat = serializers.IntegerField(required=False, min_value=1)
+    player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
+    seat = serializers.IntegerField(required=False, min_value=1, max_value=32767)
     result = serializers.DictField(help_text="The game's result fields; see /api/catalogue/.")
 
 
@@ -73,15 +114,31 @@ class ParticipantSerializer(serializers.ModelSerializer):
         ]
 
 
+@extend_schema_field(OpenApiTypes.INT)
+class VisibleLeagueField(serializers.PrimaryKeyRelatedField):
+    """A league the requesting user may see: any other id is answered like one that does not
+    exist, so a refusal never tells that a private league is there."""
+
+    def get_queryset(self):
+        return League.objects.visible_to(self.context["request"].user)
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class VisibleSeasonField(serializers.PrimaryKeyRelatedField):
+    def get_queryset(self):
+        return Season.objects.filter(
+            league__in=League.objects.visible_to(self.context["request"].user)
+        )
+
+
+# Both game serializers need the request in their context (`context={"request": request}`).
 class GameWriteSerializer(serializers.Serializer):
-    league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all())
-    game = serializers.CharField(required=False)
-    edition = serializers.CharField(required=False)
+    league = VisibleLeagueField()
+    game = serializers.CharField(required=False, max_length=40)
+    edition = serializers.CharField(required=False, max_length=40)
     played_on = serializers.DateField()
     played_time = serializers.TimeField(required=False, allow_null=True)
-    season = serializers.PrimaryKeyRelatedField(
-        queryset=Season.objects.all(), required=False, allow_null=True
-    )
+    season = VisibleSeasonField(required=False, allow_null=True)
     place = serializers.CharField(required=False, allow_blank=True, max_length=120, default="")
     notes = serializers.CharField(required=False, allow_blank=True, default="")
     details = serializers.DictField(required=False, default=dict)
@@ -89,12 +146,10 @@ class GameWriteSerializer(serializers.Serializer):
 
 
 class GameEditSerializer(serializers.Serializer):
-    edition = serializers.CharField(required=False)
+    edition = serializers.CharField(required=False, max_length=40)
     played_on = serializers.DateField(required=False)
     played_time = serializers.TimeField(required=False, allow_null=True)
-    season = serializers.PrimaryKeyRelatedField(
-        queryset=Season.objects.all(), required=False, allow_null=True
-    )
+    season = VisibleSeasonField(required=False, allow_null=True)
     place = serializers.CharField(required=False, allow_blank=True, max_length=120)
     notes = serializers.CharField(required=False, allow_blank=True)
     details = serializers.DictField(required=False)
@@ -103,7 +158,8 @@ class GameEditSerializer(serializers.Serializer):
 
 class GameSerializer(serializers.ModelSerializer):
     participants = ParticipantSerializer(many=True, read_only=True)
-    logged_by = serializers.CharField(source="logged_by.username", read_only=True, default=None)
+    logged_by = serializers.CharField(source="logged_by.username", read_only=True, default=None,
+                                      allow_null=True)
 
     class Meta:
         model = Game
@@ -141,17 +197,9 @@ class RatingHistorySerializer(serializers.ModelSerializer):
 
 
 class AuditEntrySerializer(serializers.ModelSerializer):
-    user = serializers.CharField(source="user.username", read_only=True, default=None)
+    user = serializers.CharField(source="user.username", read_only=True, default=None,
+                                 allow_null=True)
 
     class Meta:
         model = AuditEntry
         fields = ["id", "at", "user", "action", "object_type", "object_id", "changes"]
-
-
-class ErrorSerializer(serializers.Serializer):
-    """The shape of every API error (see config/api_errors.py)."""
-
-    error = serializers.CharField()
-    detail = serializers.CharField()
-    fields = serializers.DictField(child=serializers.ListField(child=serializers.CharField()),
-                                   required=False)

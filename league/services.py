@@ -22,6 +22,7 @@ from django.utils import timezone
 from league import rating_pass
 from league.catalogue import ResultError, check_results, get_game
 from league.models import AuditEntry, Game, League, Membership, Participant, Player, Season
+from league.ratings import INITIAL_RATING_RANGE, K_FACTOR_RANGE
 
 
 @dataclass(frozen=True)
@@ -104,8 +105,12 @@ def league_create(
         for path, messages in exc.errors.items():
             for message in messages:
                 errors.add(path, message)
-    if k_factor <= 0:
-        errors.add("k_factor", "The K factor must be positive.")
+    for field_name, value, (low, high) in (
+        ("k_factor", k_factor, K_FACTOR_RANGE),
+        ("initial_rating", initial_rating, INITIAL_RATING_RANGE),
+    ):
+        if not low <= value <= high:  # also refuses NaN, which compares false with everything
+            errors.add(field_name, f"Must be between {low:g} and {high:g}.")
     if League.objects.filter(slug=slug).exists():
         errors.add("slug", f"A league with the slug {slug!r} already exists.")
     errors.raise_if_any()

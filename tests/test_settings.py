@@ -8,6 +8,8 @@ import sys
 import uuid
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 REDIS = os.environ.get("CELERY_BROKER_URL") or "redis://127.0.0.1:6379/14"
 
@@ -41,3 +43,66 @@ def test_without_a_cache_url_each_process_has_its_own_cache():
     _django(f"from django.core.cache import cache\ncache.set({key!r}, 'mine', 60)", CACHE_URL="")
     read = _django(f"from django.core.cache import cache\nprint(cache.get({key!r}))", CACHE_URL="")
     assert read.stdout.strip() == "None"
+
+
+# --- the secret key and the deployment settings ------------------------------------------------
+
+STRONG_KEY = "k3y-" + "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMN"
+# The HTTPS settings .env.example documents for a deployment behind a TLS proxy.
+DEPLOYMENT = {
+    "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": STRONG_KEY,
+    "DJANGO_ALLOWED_HOSTS": "catleague.example.org",
+    "DJANGO_SECURE_SSL_REDIRECT": "1", "DJANGO_SESSION_COOKIE_SECURE": "1",
+    "DJANGO_CSRF_COOKIE_SECURE": "1", "DJANGO_SECURE_HSTS_SECONDS": "31536000",
+    "DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS": "1", "DJANGO_SECURE_HSTS_PRELOAD": "1",
+    "DJANGO_BEHIND_TLS_PROXY": "1", "DJANGO_NUM_PROXIES": "1",
+}
+
+
+def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    # Only the settings given here: the suite's own (a test key, DJANGO_ALLOW_ASYNC_UNSAFE from
+    # the browser tests) would change what start-up and the deployment check see.
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, capture_output=True,
+                          text=True, env={**environment, **env}, timeout=120)
+
+
+def test_with_debug_off_the_service_refuses_to_start_without_a_key():
+    run = _manage("check", DJANGO_DEBUG="0")
+    assert run.returncode != 0
+    assert "DJANGO_SECRET_KEY is not set" in run.stderr
+    assert "secrets.token_urlsafe(50)" in run.stderr
+
+
+@pytest.mark.parametrize("key", ["change-me", "short-key", "a" * 60,
+                                 "django-insecure-" + "x1y2z3" * 10])
+def test_with_debug_off_a_placeholder_or_weak_key_is_refused(key):
+    run = _manage("check", DJANGO_DEBUG="0", DJANGO_SECRET_KEY=key)
+    assert run.returncode != 0 and "too weak or a placeholder" in run.stderr
+
+
+def test_debug_runs_without_a_key_as_bin_serve_does():
+    assert _manage("check", DJANGO_DEBUG="1").returncode == 0
+
+
+def test_check_deploy_passes_on_the_documented_production_settings():
+    run = _manage("check", "--deploy", "--fail-level", "WARNING", **DEPLOYMENT)
+    assert run.returncode == 0, run.stderr
+    assert "no issues" in run.stdout
+
+
+def test_env_example_documents_the_deployment_settings():
+    documented = dict(
+        line.split("=", 1) for line in (ROOT / ".env.example").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    for name, value in DEPLOYMENT.items():
+        if name not in ("DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS"):
+            assert documented[name] == value, name
+    assert documented["DJANGO_SECRET_KEY"] == ""
+
+
+def test_docker_compose_requires_a_secret_key():
+    compose = (ROOT / "docker-compose.yml").read_text()
+    assert "DJANGO_SECRET_KEY: ${DJANGO_SECRET_KEY:?" in compose
+    assert "change-me" not in compose
