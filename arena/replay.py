@@ -331,12 +331,12 @@ def _cat_lady_frames(game: Any, states: Sequence[Any]) -> dict[str, Any]:
         "edition": edition.name,
         "edition_label": edition.label,
         "data_version": edition.version,
-        "data_status": getattr(edition, "status", ""),
+        "data_status": edition.status,
         "players": game.num_players,
         "cards": cards,
         "strays": strays,
         "toy_types": [list(t) for t in edition.toy_types],
-        "food_tokens": list(getattr(game, "food_tokens", engine.FOOD_TOKENS)),
+        "food_tokens": list(game.food_tokens),
     }
     return {"meta": meta, "frames": frames}
 
@@ -354,18 +354,14 @@ def _running_scores_affordable(states: Sequence[Any]) -> bool:
 
 
 def _cat_lady_hidden(state: Any) -> dict[str, Any]:
-    """What no seat's observation contains: the deck's order, the cards removed unseen at the
-    deal and the strays never dealt face up. The engine has no public accessor for these (bots
-    must never see them), so the replay reads the state's own fields here, and only here."""
-    game = state.game
-    deck = game.edition.deck
-    key = getattr(game, "card_key", None) or (lambda card: deck[card].key)
-    strays = game.edition.strays
-    upcoming = state._deck[state._pos : state._pos + NEXT_CARDS_SHOWN]
+    """What no seat's observation contains, from the state's full view (for finished
+    matches only): the deck's next cards, the cards removed unseen at the deal and the
+    strays never dealt face up."""
+    full = state.full_view()
     return {
-        "next_cards": [key(card) for card in upcoming],
-        "removed": sorted(key(card) for card in state._removed),
-        "strays_face_down": [strays[s].name for s in state._strays_hidden],
+        "next_cards": full["deck"][:NEXT_CARDS_SHOWN],
+        "removed": full["removed"],
+        "strays_face_down": full["strays_face_down"],
     }
 
 
@@ -416,11 +412,10 @@ def _cantankerous_frames(game: Any, states: Sequence[Any]) -> dict[str, Any]:
         shared["litter_box"] = {"count": len(litter), "top": litter[-1] if litter else None}
         numbers.update(litter[-1:])
         full = state.full_view()
-        bowl = state._bowl  # the replay, and only the replay, reads the deck order
         hidden = {
             "hands": full["hands"],
             "window": full["window"],
-            "bowl_next": [game.numbers[c] for c in reversed(bowl[-NEXT_BOWL_CARDS_SHOWN:])],
+            "bowl_next": full["bowl"][:NEXT_BOWL_CARDS_SHOWN],
         }
         numbers.update(n for hand in full["hands"] for n in hand)
         numbers.update(hidden["bowl_next"])

@@ -132,10 +132,8 @@ def check_game(game: str) -> str:
 
 def game_label(game: str) -> str:
     """A game's display name, saying when its default deck is a demo (never the real cards)."""
-    loaded = engine.load_game(game)
-    deck = getattr(loaded, "deck", None)
-    name = {"cat-lady": "Cat Lady", "cantankerous-cats": "Cantankerous Cats"}.get(game, game)
-    return f"{name} (deck: {deck.name})" if deck is not None and deck.demo else name
+    label: str = engine.load_game(game).label
+    return label
 
 
 @transaction.atomic

@@ -22,10 +22,12 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from engine.cantankerous.cli import describe_game as describe_cantankerous
 from engine.errors import EngineError
 from engine.game import Game, State
 from engine.log import make_log, replay
 from engine.registry import DEFAULT_GAME, load_game
+from engine.score_cli import main as score_main
 from engine.strategies import Strategy, get, names
 from engine.strategies.match import play_match
 
@@ -35,8 +37,6 @@ EXIT_BAD_INPUT = 2
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "score":
-        from engine.score_cli import main as score_main
-
         return int(score_main(args[1:]) or 0)
     parser = _parser()
     options = parser.parse_args(args)
@@ -182,14 +182,12 @@ def _play(options: argparse.Namespace) -> int:
 
 def _describe_game(game: Game, seed: int, bots: Sequence[str], final: State) -> str:
     if game.name == "cantankerous-cats":
-        from engine.cantankerous.cli import describe_game
-
-        return describe_game(game, seed, bots, final)
+        return describe_cantankerous(game, seed, bots, final)
     result = final.result()
     lines = [f"{game.name} rules v{game.version}, {game.edition.label} data v"
              f"{game.edition.version}, {game.num_players} players, seed {seed}: "
              f"{final.turn} turns" + (" (solitaire: seat 1 is the cat player)"
-                                      if getattr(game, "solitaire", False) else "")]
+                                      if game.solitaire else "")]
     for seat, player in enumerate(result.players):
         parts = ", ".join(f"{k.replace('_', ' ')} {v:+d}" for k, v in player.breakdown.items())
         lines.append(f"  seat {seat} {bots[seat]:<10} rank {player.rank}  total {player.total:>3}"

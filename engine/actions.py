@@ -73,7 +73,7 @@ class Line(IntEnum):
         return LINE_SLOTS[self.value]
 
     def __str__(self) -> str:
-        return f"{self.axis} {self.number}"
+        return _LINE_TEXT[self]  # a line is an int: a tuple lookup, no enum property
 
     def __repr__(self) -> str:
         return f"Line.{self.name}"
@@ -94,6 +94,8 @@ class Line(IntEnum):
                 return cls(axis + int(words[1]) - 1)
         raise EngineError(f"not a line: {text!r} (expected 'row 1'..'row 3' or 'col 1'..'col 3')")
 
+
+_LINE_TEXT = ("row 1", "row 2", "row 3", "col 1", "col 2", "col 3")
 
 LINE_SLOTS: tuple[tuple[int, int, int], ...] = (
     (0, 1, 2),
@@ -127,7 +129,7 @@ class _LineAction(Action):
         return {"type": self.type, "line": str(self.line)}
 
     def __str__(self) -> str:
-        return f"{self.type} {self.line}"
+        return f"{self.type} {_LINE_TEXT[self.line]}"
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(line={self.line!r})"

@@ -29,7 +29,10 @@ from functools import lru_cache
 
 from engine.cards import CatSpec, Edition
 
-__all__ = ["FeedingOption", "Meal", "dominates", "feeding_options", "allocate_tokens"]
+__all__ = ["FeedingOption", "Meal", "allocate_tokens", "colour_sets", "dominates", "feeding_options"]
+
+# Searches over this many cats or more use the branch and bound (see _Search._bounds).
+_BOUND_FROM_CATS = 8
 
 # Eating models.
 _FIXED, _CHOICE, _ONE_TYPE, _ANY = range(4)
@@ -130,7 +133,7 @@ def _feasible(demand: Sequence[int], have: Sequence[int], wild: int, convert: in
     return short <= wild + (convert if convert < spare else spare)
 
 
-def _colour_sets(masks: Sequence[int], full: int) -> int:
+def colour_sets(masks: Sequence[int], full: int) -> int:
     """Most disjoint groups of cats whose colours together cover ``full`` (LeVar's sets)."""
     counts: dict[int, int] = {}
     for mask in masks:
@@ -243,6 +246,35 @@ def _layout(edition: Edition, cats: tuple[CatSpec, ...]) -> _Layout:
 
 
 
+@dataclass(frozen=True, slots=True)
+class _Bound:
+    """What the plans below a node of the search could be worth at most (branch and bound).
+
+    A cat is counted at its most: fed with its ability at its largest (every cat of its
+    colour fed, every toy...) plus the catnip VP a fed cat can add, or hungry at ``unfed``,
+    whichever is more; catnip's ``flat`` part is counted once. ``prefix[d]``: the
+    cats searched before depth ``d`` all counted so (``loss[d]``: what the cat at depth ``d``
+    loses when left hungry); ``later[d][left]``: the most the cats from depth ``d`` on add
+    sharing ``left`` tokens, each fed one less the VP its food would be worth to the one
+    uncapped "any food" eater (``price`` per food, 0 if
+    none), who is then counted at ``price`` per food left; other ``eaters`` (base VP, VP per
+    food, most food) are counted eating everything left; ``bonus``: the largest bonus (Hemingway); ``most[d]``: the
+    most tokens the cats from depth ``d`` on can eat (so the least that can be left);
+    ``can_feed[d][left]``: the most of them ``left`` tokens could feed."""
+
+    cats: int
+    unfed: int
+    bonus: int
+    flat: int
+    eaters: tuple[tuple[int, int, int | None], ...]
+    price: int
+    prefix: tuple[int, ...]
+    later: tuple[tuple[int, ...], ...]
+    most: tuple[int, ...]
+    loss: tuple[int, ...]
+    can_feed: tuple[tuple[int, ...], ...]
+
+
 class _Search:
     """Depth-first search over one player's meals (see the module docstring)."""
 
@@ -271,6 +303,8 @@ class _Search:
         # that could feed one more cat is not dominated (Cow + Alvin + 2 wilds: Cow eats both).
         self.maximal_only = self.monotone and not self.eaters_any
         self.options: list[FeedingOption] = []
+        self.eater_prune = self._eater_pruning()
+        self.bound: _Bound | None = None
         # suffix[d]: per food type, the most the cats searched from depth d on could eat. If a
         # cat could still be fed on top of that, leaving it hungry never gives a maximal plan.
         n_foods = len(self.foods)
@@ -288,6 +322,173 @@ class _Search:
                 most = [top if t in cat.choices else 0 for t in range(n_foods)]
             suffix[d] = [a + b for a, b in zip(suffix[d + 1], most, strict=True)]
         self.suffix = suffix
+
+    # Abilities whose VP never drops when one more cat is fed and never reads what an "any
+    # food" eater eats (Truffle's does: feeding one more cat can stop Cow counting for her).
+    # Waffle's (vp_per_food_fed) reads only what she eats herself.
+    _SAFE_WITH_EATER = frozenset({None, "all_colours", "per_colour_fed", "colour_sets",
+                                  "food_as_wild", "per_costume", "per_toy", "most_fed_cats",
+                                  "vp_per_food_fed"})
+
+    def _eater_pruning(self) -> tuple[tuple[bool, ...], tuple[int, ...], int] | None:
+        """With one "any food" eater (Cow) the "never leave a feedable cat hungry" pruning is
+        off: her VP grows with what the others leave. It still holds for a cat ``x`` whose
+        worst gain from being fed, ``x.vp - unfed_cat_vp``, pays for the food it takes from
+        her, ``per_food_vp * sum(x.needs)``, as long as she keeps at least her minimum: the
+        plan feeding ``x`` then has more fed cats, as much VP, the same leftover (none: she
+        eats it) and the same bonus, and the depth-first search meets it first, so the
+        plans skipped could never be kept. Returns, per search depth, whether the rule
+        applies to that cat, per depth the most tokens the cats from there on can eat, and
+        the eater's minimum; or None when the rule does not apply at all."""
+        eaters = self.eaters_any
+        if (not self.monotone or len(eaters) != 1 or eaters[0].hi is not None
+                or any(c.ability not in self._SAFE_WITH_EATER
+                       for c in self.cats if c is not eaters[0])):
+            return None
+        eater = eaters[0]
+        unfed = self.scoring.unfed_cat_vp
+        rule = tuple(c.model == _FIXED and (c.vp or 0) - unfed >= eater.per_food_vp * sum(c.needs)
+                     for c in self.searched)
+        if not any(rule):
+            return None
+        most = [0] * (len(self.searched) + 1)
+        for d in range(len(self.searched) - 1, -1, -1):
+            cat = self.searched[d]
+            eats = sum(cat.needs) if cat.model == _FIXED else (
+                cat.hi if cat.hi is not None else self.total)
+            most[d] = most[d + 1] + eats
+        return rule, tuple(most), eater.lo
+
+    def _bounds(self) -> _Bound | None:
+        """The most each cat could be worth, for :meth:`_dfs3`'s branch and bound; None when a
+        cat has an ability this module cannot bound."""
+        n = len(self.cats)
+        unfed = self.scoring.unfed_cat_vp
+        colours = self.edition.colours
+        eaters = self.eaters_any
+        top: dict[int, int] = {}  # per cat: the most it is worth fed
+        per_food: dict[int, int] = {}  # per ranged eater: VP per food (Waffle, Cow)
+        bonus = 0
+        extra_catnip = 0
+        for c in self.cats:
+            p = c.params
+            ability = c.ability
+            vp = c.vp
+            if ability in (None, "all_colours", "food_as_wild"):
+                pass
+            elif ability == "counts_as_catnip":
+                extra_catnip += int(str(p["catnip"]))
+            elif ability == "per_colour_fed":
+                bit = 1 << colours.index(p["colour"])
+                vp += max(0, int(str(p["vp_each"])) * sum(1 for o in self.cats
+                                                         if o.colour_mask & bit))
+            elif ability == "colour_sets":
+                vp += max(0, int(str(p["vp_each"])) * n)
+            elif ability == "per_costume":
+                vp += max(0, int(str(p["vp_each"])) * self.costumes)
+            elif ability == "per_toy":
+                vp += max(0, int(str(p["vp_each"])) * self.toys)
+            elif ability == "most_fed_cats":
+                vp += int(str(p["vp_otherwise"]))
+                bonus = max(bonus, int(str(p["vp_most"])) - int(str(p["vp_otherwise"])))
+            elif ability == "per_other_fed_cat_eating_food":
+                vp += max(0, int(str(p["vp_each"])) * (n - 1))
+            elif ability == "vp_per_food_fed":
+                if c.per_food_vp < 0:
+                    return None
+                per_food[c.index] = c.per_food_vp
+            else:
+                return None
+            top[c.index] = vp
+        # Catnip VP is a flat part plus a part per fed cat: counted as ``flat`` once and
+        # ``per_fed`` with every cat fed (catnip_vp <= flat + per_fed * fed for the counts
+        # that can happen: the cards, with or without Macak's).
+        rows = [self.scoring.catnip_vp(k, 0) for k in (self.catnip_cards,
+                                                         self.catnip_cards + extra_catnip)]
+        flat = max(rows)
+        per_fed = max(0, max(self.scoring.catnip_vp(k, 1) - row for k, row in
+                             zip((self.catnip_cards, self.catnip_cards + extra_catnip), rows,
+                                 strict=True)))
+        # One uncapped "any food" eater (Cow) is worth her VP per food for everything left:
+        # a later cat fed is then worth its VP less what its food would have given her.
+        single = len(eaters) == 1 and eaters[0].hi is None
+        price = per_food[eaters[0].index] if single else 0
+
+        def worth(c: _Cat) -> int:
+            """The most cat ``c`` adds to a plan, fed or hungry."""
+            if c.index in per_food:
+                most = c.hi if c.hi is not None else self.total
+                gain = c.vp + max((per_food[c.index] - price) * amount
+                                  for amount in (c.lo, most))
+            else:
+                gain = top[c.index] - price * sum(c.needs)
+            return max(gain + per_fed, unfed)
+
+        searched = self.searched
+        depth_count = len(searched)
+        prefix = [0] * (depth_count + 1)
+        most = [0] * (depth_count + 1)
+        loss = []
+        for d, c in enumerate(searched):
+            fed_top = per_fed + (top[c.index] if c.index not in per_food else
+                                 c.vp + per_food[c.index] * (c.hi if c.hi is not None
+                                                             else self.total))
+            prefix[d + 1] = prefix[d] + max(fed_top, unfed)
+            loss.append(max(fed_top, unfed) - unfed)
+        for d in range(depth_count - 1, -1, -1):
+            c = searched[d]
+            eats = sum(c.needs) if c.model == _FIXED else (
+                c.hi if c.hi is not None else self.total)
+            most[d] = most[d + 1] + eats
+        # later[d][left]: the cats from depth d on with ``left`` tokens to share. Each is
+        # hungry (``unfed``) unless fed, which gains ``worth - unfed`` for its meal's tokens:
+        # a fractional knapsack over those gains bounds the best choice. Cats with a range
+        # of meals (Waffle) are counted at their most, whatever is left.
+        later = []
+        for d in range(depth_count + 1):
+            base = 0
+            items = []
+            for c in searched[d:]:
+                if c.model == _FIXED:
+                    base += unfed
+                    gain = worth(c) - unfed
+                    if gain > 0:
+                        items.append((sum(c.needs), gain))
+                else:
+                    base += worth(c)
+            items.sort(key=lambda item: (-item[1] / item[0]) if item[0] else -float("inf"))
+            row = []
+            for left in range(self.total + 1):
+                room = left
+                value = 0.0
+                for weight, gain in items:
+                    if weight <= room:
+                        room -= weight
+                        value += gain
+                    else:
+                        value += gain * room / weight
+                        break
+                row.append(base + int(value))  # VP are whole: the floor is still a bound
+            later.append(tuple(row))
+        # can_feed[d][left]: the most cats from depth d on that ``left`` tokens could feed
+        # (the smallest meals first; food types ignored, so never too few).
+        can_feed = []
+        for d in range(depth_count + 1):
+            sizes = sorted(sum(c.needs) if c.model == _FIXED else c.lo for c in searched[d:])
+            row = []
+            for left in range(self.total + 1):
+                count = eaten = 0
+                for size in sizes:
+                    if eaten + size > left:
+                        break
+                    eaten += size
+                    count += 1
+                row.append(count)
+            can_feed.append(tuple(row))
+        return _Bound(cats=n, unfed=unfed, bonus=bonus, flat=flat,
+                      eaters=tuple((c.vp + per_fed, per_food[c.index], c.hi) for c in eaters),
+                      price=price, prefix=tuple(prefix), later=tuple(later),
+                      most=tuple(most), loss=tuple(loss), can_feed=tuple(can_feed))
 
     def _is_monotone(self) -> bool:
         s = self.scoring
@@ -310,7 +511,12 @@ class _Search:
         n = len(self.cats)
         if len(self.foods) == 3:
             self._prepare_three()
-            self._dfs3(0, 0, 0, 0, [None] * n, 0)
+            # Maximal plans only keep the search small already; the bound pays off when it
+            # is exhaustive (an "any food" eater or an ability that can lower VP) and large:
+            # its tables cost more than a search over a handful of cats.
+            self.bound = (self._bounds() if not self.maximal_only
+                          and len(self.searched) >= _BOUND_FROM_CATS else None)
+            self._dfs3(0, 0, 0, 0, [None] * n, 0, 0, 0)
         else:
             self._dfs(0, [0] * len(self.foods), [None] * n, 0)
         return self.options
@@ -354,10 +560,35 @@ class _Search:
         return meal
 
     def _dfs3(self, depth: int, d0: int, d1: int, d2: int, meals: list[Meal | None],
-              convert: int) -> None:
+              convert: int, lost: int, hungry: int) -> None:
+        """``lost``: what the cats left hungry so far cost at most (see :class:`_Bound`);
+        ``hungry``: how many they are."""
         searched = self.searched
+        bound = self.bound
+        if bound is not None and self.options:
+            # Branch and bound: when an option already found beats the best any plan below
+            # could do, every plan below would be refused, so none is searched.
+            left = self.total - (d0 + d1 + d2)
+            fed_max = (depth - hungry + bound.can_feed[depth][left]
+                       + len(bound.eaters))
+            vp_max = (bound.prefix[depth] - lost + bound.later[depth][left] + bound.flat
+                      + bound.price * left)
+            for eater_vp, per_food, eater_hi in bound.eaters:
+                if bound.price:
+                    vp_max += max(eater_vp, bound.unfed)
+                else:
+                    eats = left if eater_hi is None or eater_hi > left else eater_hi
+                    vp_max += max(eater_vp + per_food * eats, bound.unfed)
+            least_left = 0 if bound.eaters else left - bound.most[depth]
+            best = vp_max + bound.bonus
+            for old in self.options:
+                if (old.fed >= fed_max and old.leftover <= least_left and old.vp >= vp_max
+                        and old.vp + old.bonus >= best):
+                    return
         if depth == len(searched):
             if self.maximal_only and not self._maximal3(d0, d1, d2, meals, convert):
+                return
+            if self.eater_prune is not None and self._eater_loses3(d0, d1, d2, meals, convert):
                 return
             self._leaf_plan([d0, d1, d2], meals, convert)
             return
@@ -375,12 +606,19 @@ class _Search:
                 pass  # its twin went hungry: feeding this one instead is a mirror image
             elif fits(t0, t1, t2, convert + add_convert):
                 meals[i] = cat.meal
-                self._dfs3(depth + 1, t0, t1, t2, meals, convert + add_convert)
+                self._dfs3(depth + 1, t0, t1, t2, meals, convert + add_convert, lost, hungry)
                 meals[i] = None
                 if self.maximal_only:
                     l0, l1, l2 = self.later3[depth + 1]
                     if fits(t0 + l0, t1 + l1, t2 + l2, convert + add_convert):
                         return  # hungry here is never maximal, whatever the later cats eat
+                elif self.eater_prune is not None:
+                    rule, most, eater_lo = self.eater_prune
+                    l0, l1, l2 = self.later3[depth + 1]
+                    if (rule[depth]
+                            and self.total - (t0 + t1 + t2 + most[depth + 1]) >= eater_lo
+                            and fits(t0 + l0, t1 + l1, t2 + l2, convert + add_convert)):
+                        return  # hungry here loses to fed, whatever the later cats eat
         else:
             hi = cat.hi if cat.hi is not None else self.total
             # The last cat searched, eating a range of one type: with maximal plans only, a
@@ -395,7 +633,7 @@ class _Search:
                     x2 = d2 + amount if t == 2 else d2
                     if fits(x0, x1, x2, convert):
                         meals[i] = self._meal3(t, amount)
-                        self._dfs3(depth + 1, x0, x1, x2, meals, convert)
+                        self._dfs3(depth + 1, x0, x1, x2, meals, convert, lost, hungry)
                         meals[i] = None
                         if largest_only:
                             break
@@ -406,7 +644,27 @@ class _Search:
                     if fits(d0 + l0 + (lo if t == 0 else 0), d1 + l1 + (lo if t == 1 else 0),
                             d2 + l2 + (lo if t == 2 else 0), convert):
                         return  # hungry here is never maximal
-        self._dfs3(depth + 1, d0, d1, d2, meals, convert)
+        if self.bound is not None:
+            lost += self.bound.loss[depth]
+        self._dfs3(depth + 1, d0, d1, d2, meals, convert, lost, hungry + 1)
+
+    def _eater_loses3(self, d0: int, d1: int, d2: int, meals: list[Meal | None],
+                      convert: int) -> bool:
+        """Whether a hungry cat the eater rule covers (see :meth:`_eater_pruning`) could be
+        fed on top of this complete plan with the eater keeping her minimum: the plan
+        feeding it (or its hungry twin, worth as much) was met earlier and is at least as
+        good, so this one could never be kept."""
+        assert self.eater_prune is not None
+        rule, _, eater_lo = self.eater_prune
+        left = self.total - (d0 + d1 + d2)
+        fits = self._fits3
+        for depth, cat in enumerate(self.searched):
+            if rule[depth] and meals[cat.index] is None:
+                n0, n1, n2 = cat.needs
+                if (left - (n0 + n1 + n2) >= eater_lo
+                        and fits(d0 + n0, d1 + n1, d2 + n2, convert + cat.add_convert)):
+                    return True
+        return False
 
     def _maximal3(self, d0: int, d1: int, d2: int, meals: list[Meal | None],
                   convert: int) -> bool:
@@ -575,7 +833,7 @@ class _Search:
                 colour = self.edition.colours.index(p["colour"])
                 vp += int(str(p["vp_each"])) * colour_count[colour]
             elif ability == "colour_sets":
-                vp += int(str(p["vp_each"])) * _colour_sets(
+                vp += int(str(p["vp_each"])) * colour_sets(
                     [f.colour_mask for f in fed], self.full_mask)
             elif ability == "per_costume":
                 vp += int(str(p["vp_each"])) * self.costumes

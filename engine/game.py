@@ -16,7 +16,7 @@ can be kept, compared and branched from freely (bots search by branching).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any
 
 from engine import rules
 from engine.actions import (
@@ -38,9 +38,11 @@ from engine.actions import (
 )
 from engine.cards import CardKind, Edition, normalise_name
 from engine.errors import EngineError
-
-if TYPE_CHECKING:
-    from engine.scoring import GameScore, ScoringRules, Tableau
+from engine.model import Expansion, PlayerState
+from engine.observation import _ViewMemo, full_view, observe
+from engine.readonly import ReadOnlyOptions
+from engine.scoring import GameScore, ScoringRules, Tableau, score_game
+from engine.scoring_expansion import SharedGoal, edition_is_expansion
 
 __all__ = ["Expansion", "Game", "PlayerState", "State"]
 
@@ -91,6 +93,10 @@ class Game:
         "_cat_take_actions",
         "_laser_actions",
         "_shopping_bag",
+        "_card_keys",
+        "_card_names",
+        "_sorted_keys",
+        "_key_rank",
         "_frozen",
     )
 
@@ -121,6 +127,10 @@ class Game:
     _cat_take_actions: tuple[CatTake, ...]
     _laser_actions: tuple[Laser, ...]
     _shopping_bag: ShoppingBag
+    _card_keys: tuple[str, ...]  # per card id (deck cards, then strays)
+    _card_names: tuple[str, ...]
+    _sorted_keys: tuple[str, ...]  # every distinct card key, sorted (observations' multisets)
+    _key_rank: tuple[int, ...]  # per card id: its key's index in _sorted_keys
     _frozen: bool
 
     def __init__(
@@ -164,7 +174,7 @@ class Game:
         set_(self, "name", name)
         set_(self, "version", version)
         set_(self, "num_players", num_players)
-        set_(self, "options", _ReadOnlyDict(options))
+        set_(self, "options", ReadOnlyOptions(options))
         set_(self, "edition", edition)
         set_(self, "scoring_rules", scoring_rules)
         set_(self, "vp_tokens", int(edition.components["vp_tokens"]))
@@ -173,8 +183,6 @@ class Game:
         set_(self, "shared_goals", shared_goals)
         set_(self, "solitaire", solitaire)
         set_(self, "starting_cards", starting_cards or 0)
-        from engine.scoring_general import edition_is_expansion
-
         # Games with expansion content carry the Expansion state (grid kept for Choupette,
         # Box of Treats actions); base games keep exactly their old state and speed.
         set_(self, "expansion", shared_goals or solitaire or edition_is_expansion(edition))
@@ -204,10 +212,27 @@ class Game:
             Laser((a, b), d) for a in range(1, 10) for b in range(a + 1, 10)
             for d in range(1, 10) if d not in (a, b)))
         set_(self, "_shopping_bag", ShoppingBag())
+        set_(self, "_card_keys", tuple(c.key for c in edition.deck)
+             + tuple(s.key for s in edition.strays))
+        set_(self, "_card_names", tuple(c.name for c in edition.deck)
+             + tuple(s.name for s in edition.strays))
+        set_(self, "_sorted_keys", tuple(sorted(set(self._card_keys))))
+        rank = {key: i for i, key in enumerate(self._sorted_keys)}
+        set_(self, "_key_rank", tuple(rank[key] for key in self._card_keys))
         set_(self, "_frozen", True)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Game is immutable")
+
+    @property
+    def label(self) -> str:
+        """The game's display name.
+
+        >>> from engine import load_game
+        >>> load_game().label
+        'Cat Lady'
+        """
+        return "Cat Lady"
 
     def __repr__(self) -> str:
         return (
@@ -217,12 +242,10 @@ class Game:
 
     def card_key(self, card: int) -> str:
         """The data key of a card id (deck cards, then strays a cat brush put in the grid)."""
-        deck = self.edition.deck
-        return deck[card].key if card < len(deck) else self.edition.strays[card - len(deck)].key
+        return self._card_keys[card]
 
     def card_name(self, card: int) -> str:
-        deck = self.edition.deck
-        return deck[card].name if card < len(deck) else self.edition.strays[card - len(deck)].name
+        return self._card_names[card]
 
     @property
     def cat_player_seat(self) -> int:
@@ -258,9 +281,10 @@ class Game:
         state._phase = rules.PLACE_TOKEN
         state._turn = 0
         state._final = False
-        state._hist = None
+        state._history = None
         state._result = None
-        state._ext = fields.get("ext")  # type: ignore[assignment]
+        state._expansion = fields.get("ext")  # type: ignore[assignment]
+        state._view = _ViewMemo(self)  # shared by every state of this deal
         if self.solitaire:
             rules.start_solitaire(state, seed)
         return state
@@ -318,47 +342,6 @@ def _by_token(cls: type[Take] | type[Spray]) -> tuple[tuple[Action, ...], ...]:
     return tuple(table)
 
 
-class _ReadOnlyDict(dict[str, Any]):
-    """The game's options: a dict (JSON-friendly) that refuses changes."""
-
-    def _refuse(self, *args: object, **kwargs: object) -> None:
-        raise TypeError("game options are read-only")
-
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
-
-
-class PlayerState(NamedTuple):
-    """One player's holdings. Cards are indices into ``edition.deck``; strays into
-    ``edition.strays``; ``food`` counts tokens in ``edition.food_tokens`` order."""
-
-    cats: tuple[int, ...]
-    strays: tuple[int, ...]
-    food: tuple[int, ...]
-    hand: tuple[int, ...]  # toys, costumes, catnip, lost cats, sprays (and Box of Treats' hand cards)
-    lost_cats: int
-    sprays: int
-    vp_tokens: int
-    boxes: tuple[int, ...] = ()  # Box of Treats: box cards in front of the player
-    brushes: int = 0
-    lasers: int = 0
-    bags: int = 0
-
-
-class Expansion(NamedTuple):
-    """State that only Box of Treats games have (None in a base game, so base states stay
-    as small and fast as they were)."""
-
-    goals: tuple[int, ...] = ()  # goal index between seat k and seat k+1, per k
-    goal_pool: tuple[int, ...] = ()
-    swapped: bool = False  # a goal was swapped this turn
-    turn_deck: tuple[int, ...] = ()  # solitaire turn cards still face down (hidden order)
-    turn_discard: tuple[int, ...] = ()
-    turn_card: int = -1  # the revealed turn card of the cat player's turn
-    reshuffles: int = 0
-    starting: tuple[int, ...] = ()  # the cat player's starting cards
-    cat_choice: tuple[int, ...] = ()  # tied lines the human chooses between for the cat
-
-
 class State:
     """A position of a game. Immutable from the outside: :meth:`apply` returns a new state.
 
@@ -383,9 +366,10 @@ class State:
         "_phase",
         "_turn",
         "_final",
-        "_hist",
+        "_history",
         "_result",
-        "_ext",
+        "_expansion",
+        "_view",
     )
 
     game: Game
@@ -404,9 +388,10 @@ class State:
     _phase: int
     _turn: int
     _final: bool
-    _hist: tuple[Any, Action] | None
+    _history: tuple[Any, Action] | None
     _result: GameScore | None
-    _ext: Expansion | None
+    _expansion: Expansion | None
+    _view: _ViewMemo | None  # engine.observation's memo of observation parts
 
     # -- the game-library API ------------------------------------------------------------
 
@@ -431,7 +416,7 @@ class State:
     def history(self) -> tuple[Action, ...]:
         """Every action applied since the deal, in order."""
         actions: list[Action] = []
-        node = self._hist
+        node = self._history
         while node is not None:
             node, action = node
             actions.append(action)
@@ -460,9 +445,12 @@ class State:
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may know, as JSON: see :func:`engine.observation.observe`."""
-        from engine.observation import observe
-
         return observe(self, seat)
+
+    def full_view(self) -> dict[str, Any]:
+        """Everything, the deck order included, for replay viewers of finished matches: see
+        :func:`engine.observation.full_view`. Never give it to a bot."""
+        return full_view(self)
 
     def result(self) -> GameScore:
         """The final scores. Raises :class:`EngineError` before the game is over."""
@@ -504,14 +492,12 @@ class State:
 
     def tableaux(self) -> tuple[Tableau, ...]:
         """Every player's holdings as scoring input (meaningful mid-game too, for bots)."""
-        from engine.scoring import Tableau
-
         game = self.game
         edition = game.edition
         deck = edition.deck
         toy_types = edition.toy_types
         kinds = game._kind_codes
-        ext = self._ext
+        ext = self._expansion
         result = []
         for seat, player in enumerate(self._players):
             toys = dict.fromkeys(toy_types, 0)
@@ -553,9 +539,7 @@ class State:
 
     def shared_goals(self) -> tuple[Any, ...]:
         """The shared goals as scoring input (goal k lies between seats k and k+1)."""
-        from engine.scoring_general import SharedGoal
-
-        ext = self._ext
+        ext = self._expansion
         if ext is None or not ext.goals:
             return ()
         n = self.game.num_players
@@ -564,12 +548,10 @@ class State:
 
     def score(self) -> GameScore:
         """Score the tableaux as they stand (the final result when the game is over)."""
-        from engine.scoring import ScoringRules, score_game
-
         rules_ = self.game.scoring_rules or ScoringRules()
         # The rules only ever build possible tableaux, so the input checks are skipped.
         extra: dict[str, Any] = {}
-        if self._ext is not None:
+        if self._expansion is not None:
             extra = {"grid": tuple(self.game.card_key(c) for c in self._grid if c is not None),
                      "goals": self.shared_goals()}
         return score_game(self.tableaux(), edition=self.game.edition, rules=rules_,
@@ -588,7 +570,7 @@ class State:
             g.name, g.version, g.num_players, g.edition.version, self._deck[self._pos:],
             self._removed, self._grid, self._strays_up, self._strays_hidden, self._token,
             self._vp_left, self._players, tuple(sorted(self._discard)), self._current,
-            self._phase, self._turn, self._final, self._ext,
+            self._phase, self._turn, self._final, self._expansion,
         )
 
     def __repr__(self) -> str:
@@ -618,9 +600,10 @@ class State:
         new._phase = self._phase
         new._turn = self._turn
         new._final = self._final
-        new._hist = (self._hist, action)
+        new._history = (self._history, action)
         new._result = None
-        new._ext = self._ext
+        new._expansion = self._expansion
+        new._view = self._view
         return new
 
     def _set_player_fields(

@@ -83,7 +83,7 @@ def turn_summaries(states: list[State]) -> list[dict[str, Any]]:
     summaries: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
     for before, after in zip(states, states[1:], strict=False):
-        action = after._hist[1]  # type: ignore[index]
+        action = after._history[1]  # type: ignore[index]
         game = before.game
         if current is None:
             current = {"turn": before.turn, "seat": before.current_player, "actions": [],
@@ -95,7 +95,7 @@ def turn_summaries(states: list[State]) -> list[dict[str, Any]]:
             current["took"] = [game.card_key(before.grid[s - 1]) for s in action.take]  # type: ignore[arg-type]
             current["discarded"] = game.card_key(before.grid[action.discard - 1])  # type: ignore[arg-type]
         if isinstance(action, CatTake):
-            ext = before._ext
+            ext = before._expansion
             assert ext is not None and game.edition.solitaire is not None
             current["turn_card"] = game.edition.solitaire.turn_cards[ext.turn_card].key
             if before.current_player != game.cat_player_seat:

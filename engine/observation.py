@@ -1,4 +1,4 @@
-"""What one seat may know about a state, and sampling full states consistent with it.
+"""What one seat may know about a state (and the full view, for replays).
 
 Every card a player takes is taken face up from the grid, so a player with perfect memory
 knows every opponent's cats, food tokens and hand cards (toys, costumes, catnip, lost cats,
@@ -17,18 +17,16 @@ needs.
 
 from __future__ import annotations
 
-import random
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from engine import rules
-from engine.actions import Line
+from engine.actions import _LINE_TEXT, Line
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
     from engine.game import Game, State
 
-__all__ = ["OBSERVATION_SCHEMA", "observe", "sample_state", "state_from_position"]
+__all__ = ["OBSERVATION_SCHEMA", "full_view", "observe"]
 
 OBSERVATION_SCHEMA = "catleague.engine-observation/1"
 
@@ -36,47 +34,199 @@ OBSERVATION_SCHEMA = "catleague.engine-observation/1"
 def observe(state: State, seat: int) -> dict[str, Any]:
     """The JSON observation of ``seat`` (see the module docstring and docs/engine.md).
 
+    The parts that did not change since the last observation of a state of the same deal
+    (tableaux, grid, unseen and discarded cards) are not worked out again, only copied from
+    a memo those states share, which is what makes one observation per decision cheap.
+    The caller owns what it gets: changing it changes no other observation.
+
     Raises :class:`EngineError` for a seat that is not in the game.
     """
     game = state.game
     if not isinstance(seat, int) or not 0 <= seat < game.num_players:
         raise EngineError(f"seat must be 0..{game.num_players - 1}, not {seat!r}")
-    deck = game.edition.deck
-    hidden = state._deck[state._pos:] + state._removed
-    to_move = state._current == seat
+    memo = state._view
+    if memo is None:  # a state set up by hand: its successors will share this memo
+        memo = state._view = _ViewMemo(game)
     obs = {
         "schema": OBSERVATION_SCHEMA,
         "game": game.name,
         "version": game.version,
         "edition": game.edition.name,
         "data_version": game.edition.version,
-        "options": dict(game.options),
+        "options": memo.options.copy() if memo.flat_options else _json_copy(memo.options),
         "players": game.num_players,
         "seat": seat,
         "current_player": state._current,
-        "phase": state.phase,
+        "phase": rules.PHASE_NAMES[state._phase],
         "turn": state._turn,
-        "token": None if state._token < 0 else str(Line(state._token)),
-        "grid": [None if card is None else game.card_key(card) for card in state._grid],
-        "strays": list(state.face_up_strays),
+        "token": None if state._token < 0 else _LINE_TEXT[state._token],
+        "grid": memo.grid(state._grid).copy(),
+        "strays": memo.strays(state._strays_up).copy(),
         "vp_tokens_left": state._vp_left,
-        "deck_size": state.deck_size,
+        "deck_size": len(state._deck) - state._pos,
         "removed_unseen": len(state._removed),
-        "unseen": _multiset(deck[card].key for card in hidden),
-        "discard": _multiset(deck[card].key for card in state._discard),
-        "tableaux": [_tableau(state, s) for s in range(game.num_players)],
-        "legal_actions": [str(a) for a in state.legal_actions()] if to_move else [],
+        "unseen": memo.unseen(state._deck, state._pos, state._removed).copy(),
+        "discard": memo.discard(state._discard).copy(),
+        "tableaux": [_copy_tableau(t) for t in memo.tableaux(state)],
+        "legal_actions": ([str(a) for a in state.legal_actions()]
+                          if state._current == seat else []),
     }
-    if state._ext is not None:
-        obs.update(_expansion(state))
+    if state._expansion is not None:
+        obs.update(_expansion_view(state))
     return obs
 
 
-def _expansion(state: State) -> dict[str, Any]:
+def full_view(state: State) -> dict[str, Any]:
+    """Everything, the hidden part included, for replay viewers of finished matches (never
+    for a bot): the observation's public fields with ``seat`` None and the legal actions of
+    the player to move, plus ``deck`` (the draw pile's keys, next card first), ``removed``
+    (the keys removed unseen at the deal, sorted) and ``strays_face_down`` (the strays never
+    dealt face up).
+
+    >>> from engine import load_game
+    >>> state = load_game(options={"players": 2}).new_initial_state(3)
+    >>> view = state.full_view()
+    >>> len(view["deck"]), len(view["removed"]), view["seat"]
+    (63, 2, None)
+    """
+    keys = state.game._card_keys
+    strays = state.game.edition.strays
+    view = dict(observe(state, max(state._current, 0)))
+    view["seat"] = None
+    view["legal_actions"] = [str(a) for a in state.legal_actions()]
+    view["deck"] = [keys[card] for card in state._deck[state._pos:]]
+    view["removed"] = sorted(keys[card] for card in state._removed)
+    view["strays_face_down"] = [strays[s].name for s in state._strays_hidden]
+    return view
+
+
+def _json_copy(value: Any) -> Any:
+    """A copy of a JSON value sharing nothing changeable with it (the game's options hold
+    nested dicts: the scoring settings)."""
+    if isinstance(value, dict):
+        return {key: _json_copy(inner) for key, inner in value.items()}
+    if isinstance(value, list):
+        return [_json_copy(inner) for inner in value]
+    return value
+
+
+def _copy_tableau(tableau: dict[str, Any]) -> dict[str, Any]:
+    """A tableau view's copy, its lists and dicts copied too (written out: it runs for every
+    seat of every observation)."""
+    copy = tableau.copy()
+    copy["cats"] = copy["cats"].copy()
+    copy["cat_names"] = copy["cat_names"].copy()
+    copy["strays"] = copy["strays"].copy()
+    copy["food"] = copy["food"].copy()
+    copy["hand"] = copy["hand"].copy()
+    copy["toys"] = copy["toys"].copy()
+    if "boxes" in copy:
+        copy["boxes"] = copy["boxes"].copy()
+    return copy
+
+
+class _ViewMemo:
+    """The observation parts last built for the states of one deal (its successors and
+    branches share the memo), each with the object it was built from. A part is reused
+    only while a state holds that very object (states never change theirs), so any state
+    of the deal may use the memo in any order; the unseen cards are updated from the last
+    deck position when the deck has only moved on. Parts are never handed out:
+    :func:`observe` copies them. Each part is one (source, view) tuple, replaced whole."""
+
+    __slots__ = ("game", "options", "flat_options", "_grid", "_strays", "_unseen", "_discard",
+                 "_tableaux")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.options = _json_copy(dict(game.options))
+        self.flat_options = not any(isinstance(v, dict | list) for v in self.options.values())
+        self._grid: tuple[object, list[str | None]] = (None, [])
+        self._strays: tuple[object, list[str]] = (None, [])
+        self._unseen: tuple[object, int, object, dict[str, int]] = (None, 0, None, {})
+        self._discard: tuple[object, dict[str, int]] = (None, {})
+        self._tableaux: list[tuple[object, dict[str, Any]]] = [(None, {})] * game.num_players
+
+    def grid(self, grid: tuple[int | None, ...]) -> list[str | None]:
+        source, view = self._grid
+        if grid is not source:
+            keys = self.game._card_keys
+            view = [None if card is None else keys[card] for card in grid]
+            self._grid = (grid, view)
+        return view
+
+    def strays(self, strays_up: tuple[int, ...]) -> list[str]:
+        source, view = self._strays
+        if strays_up is not source:
+            names = self.game.edition.strays
+            view = [names[s].name for s in strays_up]
+            self._strays = (strays_up, view)
+        return view
+
+    def unseen(self, deck: tuple[int, ...], pos: int,
+               removed: tuple[int, ...]) -> dict[str, int]:
+        """The deck and the removed cards as a multiset, in key order."""
+        old_deck, old_pos, old_removed, view = self._unseen
+        if deck is old_deck and removed is old_removed and pos == old_pos:
+            return view
+        if deck is old_deck and removed is old_removed and pos > old_pos:
+            # Only the cards drawn since leave the multiset: keys only go, so order holds.
+            keys = self.game._card_keys
+            view = dict(view)
+            for card in deck[old_pos:pos]:
+                key = keys[card]
+                if view[key] == 1:
+                    del view[key]
+                else:
+                    view[key] -= 1
+        else:
+            view = _multiset(self.game, deck[pos:] + removed)
+        self._unseen = (deck, pos, removed, view)
+        return view
+
+    def discard(self, discard: tuple[int, ...]) -> dict[str, int]:
+        old, view = self._discard
+        if discard is old:
+            return view
+        if isinstance(old, tuple) and len(discard) > len(old) and discard[:len(old)] == old:
+            keys = self.game._card_keys
+            added = [keys[card] for card in discard[len(old):]]
+            if all(key in view for key in added):  # key order holds
+                view = dict(view)
+                for key in added:
+                    view[key] += 1
+            else:
+                view = _multiset(self.game, discard)
+        else:
+            view = _multiset(self.game, discard)
+        self._discard = (discard, view)
+        return view
+
+    def tableaux(self, state: State) -> list[dict[str, Any]]:
+        known = self._tableaux
+        views = []
+        for seat, player in enumerate(state._players):
+            source, view = known[seat]
+            if player is not source:
+                view = _tableau(state, seat)
+                known[seat] = (player, view)
+            views.append(view)
+        return views
+
+
+def _multiset(game: Game, cards: tuple[int, ...]) -> dict[str, int]:
+    """Card keys and how many of each, in key order."""
+    rank = game._key_rank
+    counts = [0] * len(game._sorted_keys)
+    for card in cards:
+        counts[rank[card]] += 1
+    return {key: n for key, n in zip(game._sorted_keys, counts, strict=True) if n}
+
+
+def _expansion_view(state: State) -> dict[str, Any]:
     """The parts of an observation only expansion games have (see docs/engine.md)."""
     game = state.game
     edition = game.edition
-    ext = state._ext
+    ext = state._expansion
     assert ext is not None
     result: dict[str, Any] = {"edition_label": edition.label, "edition_status": edition.status}
     if ext.goals:
@@ -109,13 +259,10 @@ def _expansion(state: State) -> dict[str, Any]:
     return result
 
 
-def _multiset(keys: Any) -> dict[str, int]:
-    return dict(sorted(Counter(keys).items()))
-
-
 def _tableau(state: State, seat: int) -> dict[str, Any]:
     game = state.game
     deck = game.edition.deck
+    keys = game._card_keys
     player = state._players[seat]
     toys = dict.fromkeys(game.edition.toy_types, 0)
     costumes = catnip = 0
@@ -130,11 +277,11 @@ def _tableau(state: State, seat: int) -> dict[str, Any]:
             catnip += 1
     tableau = {
         "seat": seat,
-        "cats": [deck[c].key for c in player.cats],
-        "cat_names": [deck[c].name for c in player.cats],
+        "cats": [keys[c] for c in player.cats],
+        "cat_names": [game._card_names[c] for c in player.cats],
         "strays": [game.edition.strays[s].name for s in player.strays],
         "food": dict(zip(game.food_tokens, player.food, strict=True)),
-        "hand": sorted(deck[c].key for c in player.hand),
+        "hand": sorted([keys[c] for c in player.hand]),
         "toys": toys,
         "costumes": costumes,
         "catnip": catnip,
@@ -142,224 +289,9 @@ def _tableau(state: State, seat: int) -> dict[str, Any]:
         "spray_bottles": player.sprays,
         "vp_tokens": player.vp_tokens,
     }
-    if state._ext is not None:
-        tableau.update({"boxes": [deck[c].key for c in player.boxes],
+    if state._expansion is not None:
+        tableau.update({"boxes": [keys[c] for c in player.boxes],
                         "cat_brushes": player.brushes, "laser_pointers": player.lasers,
                         "shopping_bags": player.bags,
                         "cat_player": seat == game.cat_player_seat})
     return tableau
-
-
-def sample_state(game: Game, observation: dict[str, Any], rng: random.Random) -> State:
-    """A full state consistent with ``observation``: the unseen cards dealt in a random order
-    (the first ``removed_unseen`` of them out of the game), for determinised search.
-
-    >>> from engine import load_game
-    >>> game = load_game(options={"players": 3})
-    >>> state = game.new_initial_state(5)
-    >>> guess = sample_state(game, state.observation(0), random.Random(1))
-    >>> guess.observation(0) == state.observation(0)
-    True
-
-    Raises :class:`EngineError` if the observation does not fit the game's cards.
-    """
-    state, unseen = _public_part(game, observation)
-    if len(unseen) != observation["deck_size"] + observation["removed_unseen"]:
-        raise EngineError("observation's unseen cards do not add up to the deck and removals")
-    rng.shuffle(unseen)
-    removed_count = observation["removed_unseen"]
-    state._deck = tuple(unseen[removed_count:])
-    state._removed = tuple(unseen[:removed_count])
-    if state._ext is not None and state._ext.turn_deck:
-        order = list(state._ext.turn_deck)
-        rng.shuffle(order)
-        state._ext = state._ext._replace(turn_deck=tuple(order))
-    return state
-
-
-def state_from_position(game: Game, position: dict[str, Any]) -> State:
-    """A state set up by hand, for tests, puzzles and teaching positions.
-
-    ``position`` uses the observation's keys, all optional: ``grid`` (9 card keys, row by
-    row), ``token``, ``strays`` (face-up names; default: the edition's first three),
-    ``tableaux`` (per seat: ``cats``, ``strays``, ``food``, ``hand``, ``vp_tokens``),
-    ``discard`` (key -> count), ``current_player`` (0), ``phase`` ("before-draft"),
-    ``turn`` (1), ``vp_tokens_left``. Two more give the hidden part: ``deck`` (card keys
-    drawn first, in order; the other unused cards follow in data order) and ``deck_size``
-    (cut the deck to this size; the cut cards count as removed unseen). Every card of the
-    deck for the player count ends up somewhere exactly once.
-
-    >>> from engine import load_game
-    >>> game = load_game(options={"players": 2})
-    >>> state = state_from_position(game, {"token": "row 3", "deck_size": 3})
-    >>> state.deck_size, str(state.token), state.current_player
-    (3, 'row 3', 0)
-
-    Raises :class:`EngineError` when the position uses more copies of a card than exist.
-    """
-    edition = game.edition
-    full: dict[str, Any] = {  # the observation JSON shape, so values of any JSON type
-        "grid": [None] * 9,
-        "token": None,
-        "strays": [s.name for s in edition.strays[: edition.player_counts[game.num_players].strays_dealt]],
-        "tableaux": [],
-        "discard": {},
-        "current_player": 0,
-        "phase": "before-draft",
-        "turn": 1,
-        "vp_tokens_left": game.vp_tokens,
-    }
-    full.update({k: v for k, v in position.items() if k not in ("deck", "deck_size")})
-    empty_tableau = {"cats": [], "strays": [], "food": {}, "hand": [], "vp_tokens": 0}
-    full["tableaux"] = [
-        {**empty_tableau, **(full["tableaux"][seat] if seat < len(full["tableaux"]) else {})}
-        for seat in range(game.num_players)
-    ]
-    explicit_deck = list(position.get("deck", []))
-    # Cards the grid leaves empty are filled from the deck order like a real deal would.
-    state, unused = _public_part(game, full, fill=True)
-    deck = []
-    for key in explicit_deck:
-        for i, card in enumerate(unused):
-            if edition.deck[card].key == key:
-                deck.append(unused.pop(i))
-                break
-        else:
-            raise EngineError(f"position's deck asks for more {key!r} cards than remain")
-    deck.extend(unused)
-    size = position.get("deck_size", len(deck))
-    if not 0 <= size <= len(deck):
-        raise EngineError(f"deck_size {size} is more than the {len(deck)} cards that remain")
-    state._deck = tuple(deck[:size])
-    state._removed = tuple(deck[size:])
-    return state
-
-
-def _public_part(
-    game: Game, observation: dict[str, Any], *, fill: bool = False
-) -> tuple[State, list[int]]:
-    """A state holding the observation's public cards, and the cards it does not place."""
-    from engine.game import PlayerState, State
-
-    deck = game.edition.deck
-    pool: dict[str, list[int]] = {}
-    for index in reversed(game.edition.deck_for_players(game.num_players)):
-        pool.setdefault(deck[index].key, []).append(index)
-
-    def take(key: str) -> int:
-        cards = pool.get(key)
-        if not cards:
-            raise EngineError(f"more {key!r} cards than this deck holds")
-        return cards.pop()
-
-    stray_keys = {s.key: i for i, s in enumerate(game.edition.strays)}
-
-    def grid_card(key: str) -> int:
-        if key in stray_keys:  # a stray a cat brush put in the grid
-            return game._deck_len + stray_keys[key]
-        return take(key)
-
-    grid_keys = observation["grid"]
-    if len(grid_keys) != 9:
-        raise EngineError("the grid has 9 slots")
-    grid: list[int | None] = [None if key is None else grid_card(key) for key in grid_keys]
-    stray_index = game._stray_index
-
-    def stray(name: str) -> int:
-        index = stray_index.get(name.casefold())
-        if index is None:
-            raise EngineError(f"no stray cat is called {name!r}")
-        return index
-
-    players = []
-    taken_strays: set[int] = set()
-    for tab in observation["tableaux"]:
-        hand = tuple(take(key) for key in tab["hand"])
-        kinds = [game._kind_codes[c] for c in hand]
-        strays = tuple(stray(name) for name in tab["strays"])
-        taken_strays.update(strays)
-        players.append(PlayerState(
-            cats=tuple(take(key) for key in tab["cats"]),
-            strays=strays,
-            food=tuple(int(tab["food"].get(token, 0)) for token in game.food_tokens),
-            hand=hand,
-            lost_cats=kinds.count(rules.LOST_CAT),
-            sprays=kinds.count(rules.SPRAY_BOTTLE),
-            vp_tokens=int(tab["vp_tokens"]),
-            boxes=tuple(take(key) for key in tab.get("boxes", [])),
-            brushes=kinds.count(rules.CAT_BRUSH),
-            lasers=kinds.count(rules.LASER_POINTER),
-            bags=kinds.count(rules.SHOPPING_BAG),
-        ))
-    discard = tuple(take(key) for key, n in observation["discard"].items() for _ in range(n))
-    unseen = [card for cards in pool.values() for card in reversed(cards)]
-    unseen.sort()
-    if fill:
-        for slot, card in enumerate(grid):
-            if card is None:
-                grid[slot] = unseen.pop(0)
-    strays_up = tuple(stray(name) for name in observation["strays"])
-    shown = set(strays_up) | taken_strays
-    token = observation["token"]
-
-    state = State.__new__(State)
-    state.game = game
-    state.seed = -1  # never dealt from a seed
-    state._deck = ()
-    state._pos = 0
-    state._removed = ()
-    state._grid = tuple(grid)
-    state._strays_up = strays_up
-    state._strays_hidden = tuple(s for s in range(len(game.edition.strays)) if s not in shown)
-    state._token = -1 if token is None else int(Line.parse(token))
-    state._vp_left = int(observation["vp_tokens_left"])
-    state._players = tuple(players)
-    state._discard = discard
-    state._current = int(observation["current_player"])
-    state._phase = rules.PHASE_NAMES.index(observation["phase"])
-    state._turn = int(observation["turn"])
-    state._final = None in grid
-    state._hist = None
-    state._result = None
-    state._ext = _expansion_part(game, observation)
-    return state, unseen
-
-
-def _expansion_part(game: Game, observation: dict[str, Any]) -> Any:
-    from engine.game import Expansion
-
-    if not game.expansion:
-        return None
-    edition = game.edition
-    goal_index = {g.name: i for i, g in enumerate(edition.goals)}
-    ext = Expansion()
-    goals = observation.get("goals")
-    if goals:
-        try:
-            ext = ext._replace(
-                goals=tuple(goal_index[g["goal"]] for g in goals["shared"]),
-                goal_pool=tuple(goal_index[name] for name in goals["pool"]),
-                swapped=bool(goals.get("swapped_this_turn", False)))
-        except KeyError as exc:
-            raise EngineError(f"unknown shared goal {exc.args[0]!r}") from None
-    elif game.shared_goals:
-        n = game.num_players
-        ext = ext._replace(goals=tuple(range(n)), goal_pool=tuple(range(n, n + 2)))
-    sol = observation.get("solitaire")
-    if game.solitaire and edition.solitaire is not None:
-        cards = edition.solitaire.turn_cards
-        keys = [c.key for c in cards]
-        sol = sol or {}
-        current = sol.get("turn_card")
-        turn_card = keys.index(current["key"]) if current else -1
-        discard = [keys.index(k) for k in sol.get("turn_discard", [])]
-        left = list(range(len(cards)))
-        for k in [*discard, *([turn_card] if turn_card >= 0 else [])]:
-            left.remove(k)
-        starting_names = [c.name for c in edition.solitaire.starting_cards]
-        ext = ext._replace(
-            turn_deck=tuple(left), turn_discard=tuple(discard), turn_card=turn_card,
-            reshuffles=int(sol.get("reshuffles", 0)),
-            starting=tuple(starting_names.index(n) for n in sol.get("starting_cards", [])),
-            cat_choice=tuple(int(Line.parse(x)) for x in sol.get("cat_choice", [])))
-    return ext

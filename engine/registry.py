@@ -18,9 +18,11 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from engine.cantankerous.game import build_game as build_cantankerous
 from engine.cards import Edition, load_edition
 from engine.errors import EngineError
 from engine.game import Game
+from engine.scoring import ScoringRules
 
 __all__ = ["DEFAULT_GAME", "load_game", "latest_version", "registered_games", "supported_players"]
 
@@ -99,9 +101,7 @@ def _resolve_options(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
     return resolved
 
 
-def _scoring_rules(settings: dict[str, Any]) -> Any:
-    from engine.scoring import ScoringRules
-
+def _scoring_rules(settings: dict[str, Any]) -> ScoringRules:
     try:
         return ScoringRules(**settings)
     except TypeError as exc:
@@ -109,9 +109,7 @@ def _scoring_rules(settings: dict[str, Any]) -> Any:
 
 
 def _cantankerous_v1(options: Mapping[str, Any]) -> Any:
-    from engine.cantankerous.game import build_game
-
-    return build_game("1", options)
+    return build_cantankerous("1", options)
 
 
 # name -> version -> factory. Keep old versions when adding a new one.

@@ -49,9 +49,11 @@ from engine.actions import (
     Take,
 )
 from engine.errors import IllegalActionError
+from engine.model import SHOPPING_BAG_FOOD, Expansion, PlayerState
+from engine.splitmix import MASK64, SplitMix64
 
 if TYPE_CHECKING:
-    from engine.game import Game, PlayerState, State
+    from engine.game import Game, State
 
 __all__ = [
     "AFTER_DRAFT",
@@ -59,7 +61,6 @@ __all__ = [
     "OVER",
     "PHASE_NAMES",
     "PLACE_TOKEN",
-    "SplitMix64",
     "apply",
     "check",
     "legal_actions",
@@ -76,47 +77,7 @@ GRID_SIZE = 9
 CAT, FOOD, TOY, COSTUME, CATNIP, LOST_CAT, SPRAY_BOTTLE = range(7)
 BOX, CAT_BRUSH, LASER_POINTER, SHOPPING_BAG = range(7, 11)  # Box of Treats
 
-# Box of Treats' shopping bag gives one of each of these (RB-BOT).
-SHOPPING_BAG_FOOD = ("chicken", "tuna", "milk")
 
-_MASK64 = (1 << 64) - 1
-
-
-class SplitMix64:
-    """A tiny seeded generator for the setup shuffle.
-
-    Python's ``random`` module may change its algorithms between versions; match logs must
-    replay identically forever, so the engine carries its own generator.
-
-    >>> SplitMix64(7).below(10) == SplitMix64(7).below(10)
-    True
-    """
-
-    __slots__ = ("_state",)
-
-    def __init__(self, seed: int) -> None:
-        self._state = seed & _MASK64
-
-    def next64(self) -> int:
-        self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK64
-        z = self._state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        return z ^ (z >> 31)
-
-    def below(self, n: int) -> int:
-        """A uniform integer in ``[0, n)`` (rejection sampling, no modulo bias)."""
-        limit = _MASK64 - (_MASK64 + 1) % n
-        while True:
-            value = self.next64()
-            if value <= limit:
-                return value % n
-
-    def shuffle(self, items: list[int]) -> None:
-        """Fisher-Yates, in place."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
 
 
 def setup(game: Game, seed: int) -> dict[str, object]:
@@ -145,8 +106,6 @@ def setup(game: Game, seed: int) -> dict[str, object]:
         "strays_up": tuple(up),
         "strays_hidden": tuple(s for s in strays if s not in up),
     }
-    from engine.game import Expansion
-
     # Draws for the expansions come after the base game's, so base deals never change.
     if game.shared_goals:
         order = list(range(len(edition.goals)))
@@ -170,7 +129,7 @@ def start_solitaire(state: State, seed: int) -> None:
     """Solitaire setup after the deal (RB-BOT): the starting cards' extra stray, the cat
     token above the left column, and the cat player's first turn."""
     game = state.game
-    ext = state._ext
+    ext = state._expansion
     assert ext is not None and game.edition.solitaire is not None
     cards = game.edition.solitaire.starting_cards
     extra = sum(int(cards[k].effect.get("extra_strays", 0)) for k in ext.starting)
@@ -190,14 +149,14 @@ def start_solitaire(state: State, seed: int) -> None:
 def _begin_cat_turn(state: State) -> None:
     """Reveal the next turn card; the cat player (seat 1) takes the line it names, or the
     human (seat 0) chooses among tied lines (RB-BOT: "you choose")."""
-    ext = state._ext
+    ext = state._expansion
     assert ext is not None
     deck, discard, reshuffles = ext.turn_deck, ext.turn_discard, ext.reshuffles
     if not deck:  # only with turn cards that lack a Cat Token card
         deck, discard, reshuffles = _reshuffle(state, discard, reshuffles)
     card = deck[0]
     lines = cat_candidates(state, card)
-    state._ext = ext._replace(turn_deck=deck[1:], turn_discard=discard, turn_card=card,
+    state._expansion = ext._replace(turn_deck=deck[1:], turn_discard=discard, turn_card=card,
                               reshuffles=reshuffles, cat_choice=lines)
     state._phase = CAT_TURN
     state._current = 1 if len(lines) == 1 else 0
@@ -207,7 +166,7 @@ def _reshuffle(state: State, cards: tuple[int, ...], reshuffles: int,
                ) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     # Each reshuffle has its own generator derived from the seed and its number, so a
     # replay reshuffles identically.
-    rng = SplitMix64((state.seed * 0x9E3779B97F4A7C15 + 0xC47 * (reshuffles + 1)) & _MASK64)
+    rng = SplitMix64((state.seed * 0x9E3779B97F4A7C15 + 0xC47 * (reshuffles + 1)) & MASK64)
     order = sorted(cards)
     rng.shuffle(order)
     return tuple(order), (), reshuffles + 1
@@ -274,8 +233,8 @@ def legal_actions(state: State) -> list[Action]:
     elif phase == PLACE_TOKEN:
         return list(game._place_actions)
     elif phase == CAT_TURN:
-        assert state._ext is not None
-        return [game._cat_take_actions[line] for line in state._ext.cat_choice]
+        assert state._expansion is not None
+        return [game._cat_take_actions[line] for line in state._expansion.cat_choice]
     else:
         return []
     player = state._players[state._current]
@@ -286,7 +245,7 @@ def legal_actions(state: State) -> list[Action]:
         actions.extend(stray_actions[s] for s in state._strays_up)
         if state._vp_left:
             actions.append(game._lost_vp)
-    if state._ext is not None:
+    if state._expansion is not None:
         actions.extend(_expansion_actions(state, player, phase))
     return actions
 
@@ -304,7 +263,7 @@ def _expansion_actions(state: State, player: PlayerState, phase: int) -> list[Ac
         actions.extend(game._laser_actions)
     if player.bags:
         actions.append(game._shopping_bag)
-    ext = state._ext
+    ext = state._expansion
     assert ext is not None
     if ext.goals and not ext.swapped:
         goals = game.edition.goals
@@ -377,7 +336,7 @@ def _check_cat_take(state: State, action: Action) -> None:
     if type(action) is not CatTake:
         raise IllegalActionError(f"it is the cat player's turn: choose its line with cat-take, "
                                  f"not {action}")
-    ext = state._ext
+    ext = state._expansion
     assert ext is not None
     line = _require_line(action)
     if int(line) not in ext.cat_choice:
@@ -389,7 +348,7 @@ def _check_cat_take(state: State, action: Action) -> None:
 
 def _check_expansion(state: State, player: PlayerState, action: Action) -> None:
     game = state.game
-    if state._ext is None:
+    if state._expansion is None:
         raise IllegalActionError(f"{action}: this game has no Box of Treats cards")
     if isinstance(action, Brush):
         if not player.brushes:
@@ -414,7 +373,7 @@ def _check_expansion(state: State, player: PlayerState, action: Action) -> None:
         if not player.bags:
             raise IllegalActionError("you have no shopping bag to play")
     elif isinstance(action, SwapGoal):
-        ext = state._ext
+        ext = state._expansion
         if not ext.goals:
             raise IllegalActionError("this game is played without shared goals")
         if ext.swapped:
@@ -459,9 +418,9 @@ def apply(state: State, action: Action) -> State:
             new._current = (new._current + 1) % new.game.num_players
             new._turn += 1
             new._phase = BEFORE_DRAFT
-            if new._ext is not None:
-                if new._ext.swapped:
-                    new._ext = new._ext._replace(swapped=False)
+            if new._expansion is not None:
+                if new._expansion.swapped:
+                    new._expansion = new._expansion._replace(swapped=False)
                 if new._current == new.game.cat_player_seat:
                     _begin_cat_turn(new)
     elif kind is Spray:
@@ -735,7 +694,7 @@ def _shopping_bag(new: State) -> None:
 
 
 def _swap_goal(new: State, action: SwapGoal) -> None:
-    ext = new._ext
+    ext = new._expansion
     assert ext is not None
     n = new.game.num_players
     k = new._current if action.partner == "next" else (new._current - 1) % n
@@ -746,14 +705,14 @@ def _swap_goal(new: State, action: SwapGoal) -> None:
     new_goals[k] = ext.goal_pool[pool_i]
     pool = list(ext.goal_pool)
     pool[pool_i] = mine
-    new._ext = ext._replace(goals=tuple(new_goals), goal_pool=tuple(pool), swapped=True)
+    new._expansion = ext._replace(goals=tuple(new_goals), goal_pool=tuple(pool), swapped=True)
 
 
 def _cat_turn(new: State, line: Line) -> None:
     """The cat player's whole turn (RB-BOT): take the line (the token does not block it),
     trade lost cats at once, refill, then the next turn card decides its next turn."""
     game = new.game
-    ext = new._ext
+    ext = new._expansion
     assert ext is not None and game.edition.solitaire is not None
     seat = game.cat_player_seat
     new._current = seat
@@ -767,7 +726,7 @@ def _cat_turn(new: State, line: Line) -> None:
     if turn_card.kind == "cat_token":
         # Shuffle this card and the other played ones back into the turn deck.
         deck, discard, reshuffles = _reshuffle(new, deck + discard, reshuffles)
-    new._ext = ext._replace(turn_deck=deck, turn_discard=discard, turn_card=-1,
+    new._expansion = ext._replace(turn_deck=deck, turn_discard=discard, turn_card=-1,
                             reshuffles=reshuffles, cat_choice=())
     if new._final:
         new._phase = OVER
@@ -788,3 +747,13 @@ def _cat_lost_cats(new: State, seat: int) -> None:
             _trade_lost_cats(new, new.game._lost_vp)
         else:
             break
+
+
+def drafting_probe(state: State, seat: int) -> State:
+    """The same position with ``seat`` about to draft, for a bot weighing what ``seat`` could
+    take next (never a position of the game itself: nobody moved to get there)."""
+    probe = state._successor(EndTurn())
+    probe._current = seat
+    probe._phase = BEFORE_DRAFT
+    probe._final = False
+    return probe

@@ -11,7 +11,7 @@ How feeding is chosen (see docs/scoring.md for the long form):
    "strictly most fed cats". Start from each player's best own-VP option, then let players in
    seat order switch to their best response (own total, then fed cats, then less leftover;
    switching only on a strict improvement) until nobody switches. The search stops after
-   ``MAX_ROUNDS`` rounds; if it has not settled, the last profile is used and the result says
+   ``engine.scorepad.MAX_ROUNDS`` rounds; if it has not settled, the last profile is used and the result says
    ``feeding_settled: false``.
 
 >>> from engine.cards import load_edition
@@ -25,207 +25,47 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any
 
 from engine.cards import CardKind, CatSpec, Edition, normalise_name
 from engine.errors import ScoreInputError
 from engine.feeding import FeedingOption, allocate_tokens, feeding_options
+from engine.model import SHOPPING_BAG_FOOD
+from engine.scorepad import (
+    _BOX_OF_TREATS_COUNT_FIELDS,
+    _COUNT_FIELDS,
+    BREAKDOWN,
+    DEFAULT_RULES,
+    CatFeeding,
+    GameScore,
+    PlayerScore,
+    ScoringRules,
+    Tableau,
+    settle,
+    starting_effects,
+    toy_sets_vp,
+    with_starting_cards,
+)
+from engine.scoring_expansion import SharedGoal, needs_expansion_scoring, score_expansion
 
+# The score pad's values live in engine.scorepad; they are the scorer's public API here.
 __all__ = [
+    "BREAKDOWN",
+    "DEFAULT_RULES",
     "CatFeeding",
     "GameScore",
     "PlayerScore",
     "ScoringRules",
     "Tableau",
-    "score_game",
     "context_from_json",
+    "score_game",
+    "starting_effects",
     "tableaux_from_json",
     "toy_sets_vp",
+    "with_starting_cards",
 ]
-
-MAX_ROUNDS = 20
-BREAKDOWN = ("fed_cats", "toys", "costumes", "catnip", "vp_tokens", "food_penalty")
-_COUNT_FIELDS = ("costumes", "catnip", "vp_tokens", "lost_cats", "spray_bottles")
-# Box of Treats hand cards (worthless at the end except to the solitaire cat player).
-_BOT_COUNT_FIELDS = ("cat_brushes", "laser_pointers", "shopping_bags")
-
-
-@dataclass(frozen=True)
-class Tableau:
-    """One player's holdings at the end of the game."""
-
-    name: str
-    cats: tuple[str, ...] = ()
-    food: Mapping[str, int] = field(default_factory=dict)  # chicken/tuna/milk/wild tokens
-    toys: Mapping[str, int] = field(default_factory=dict)  # count per toy type
-    costumes: int = 0
-    catnip: int = 0
-    vp_tokens: int = 0
-    lost_cats: int = 0
-    spray_bottles: int = 0
-    # Box of Treats
-    boxes: tuple[str, ...] = ()  # box card names (or keys) in front of the player
-    cat_brushes: int = 0
-    laser_pointers: int = 0
-    shopping_bags: int = 0
-    # Solitaire: the cat player (all its chicken, tuna and milk are wild; its wild toy)
-    cat_player: bool = False
-    wild_toys: int = 0
-    starting_cards: tuple[str, ...] = ()  # solitaire starting cards (their effects count)
-
-
-@dataclass(frozen=True)
-class ScoringRules:
-    """Readings of questions the rulebooks leave open, where clubs could disagree.
-
-    - ``costume_split``: the 6 VP for most costumes split among a tie that does not divide
-      evenly (4 players tied: 1.5 each) is rounded ``"up"`` (default, as Box of Treats rounds its
-      5-6 player splits up) or ``"down"``.
-    - ``penalty_when_nobody_has_leftover``: when every player has 0 leftover food, are they all
-      "tied for the most"? Default ``False``: nobody loses VP (you cannot have the most of
-      nothing).
-    - ``macak_catnip_optional``: Macak's card says "you *may* gain 1 catnip"; the Premium
-      rulebook says he counts as catnip and, if he is your only one, you lose 2 VP as normal.
-      Default ``False`` follows the Premium rulebook (he always counts when fed).
-    """
-
-    costume_split: Literal["up", "down"] = "up"
-    penalty_when_nobody_has_leftover: bool = False
-    macak_catnip_optional: bool = False
-
-    def __post_init__(self) -> None:
-        if self.costume_split not in ("up", "down"):
-            raise ScoreInputError(f"costume_split must be 'up' or 'down', not {self.costume_split!r}")
-
-    def to_json(self) -> dict[str, Any]:
-        return {"costume_split": self.costume_split,
-                "penalty_when_nobody_has_leftover": self.penalty_when_nobody_has_leftover,
-                "macak_catnip_optional": self.macak_catnip_optional}
-
-
-DEFAULT_RULES = ScoringRules()
-
-
-@dataclass(frozen=True)
-class CatFeeding:
-    """How one cat was fed: each food it ate as ``(food, token that paid for it)``."""
-
-    cat: str
-    fed: bool
-    vp: int
-    ate: tuple[tuple[str, str], ...] = ()
-
-    def describe(self) -> str:
-        """Short text, e.g. ``"Bronte: tuna, tuna (wild) -> 3 VP"``.
-
-        >>> CatFeeding("Bronte", True, 3, (("tuna", "tuna"), ("tuna", "wild"))).describe()
-        'Bronte: tuna, tuna (wild) -> 3 VP'
-        """
-        if not self.fed:
-            return f"{self.cat}: hungry -> {self.vp} VP"
-        foods = ", ".join(food if token == food else f"{food} ({token})" for food, token in self.ate)
-        return f"{self.cat}: {foods} -> {self.vp} VP"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"cat": self.cat, "fed": self.fed, "vp": self.vp,
-                "ate": [{"food": food, "token": token} for food, token in self.ate]}
-
-
-@dataclass(frozen=True)
-class PlayerScore:
-    """One player's score-pad line, feeding plan and rank."""
-
-    name: str
-    fed_cats: int
-    toys: int
-    costumes: int
-    catnip: int
-    vp_tokens: int
-    food_penalty: int
-    total: int
-    fed_cat_count: int
-    rank: int
-    leftover_food: int
-    leftover: Mapping[str, int]
-    feeding: tuple[CatFeeding, ...]
-    catnip_counted: int
-    # Expansion lines (``boxes``, ``goals``, ``items``), present only when the game has them
-    extra_lines: Mapping[str, int] = field(default_factory=dict)
-    # End-of-game choices the scorer made for the player (Choupette, Little Nicky...)
-    choices: tuple[str, ...] = ()
-    cat_player: bool = False
-
-    @property
-    def breakdown(self) -> dict[str, int]:
-        lines = {key: getattr(self, key) for key in BREAKDOWN}
-        lines.update(self.extra_lines)
-        return lines
-
-    def to_json(self) -> dict[str, Any]:
-        result = {
-            "name": self.name, "rank": self.rank, "total": self.total,
-            "fed_cat_count": self.fed_cat_count, "breakdown": self.breakdown,
-            "leftover_food": self.leftover_food, "leftover": dict(self.leftover),
-            "catnip_counted": self.catnip_counted,
-            "feeding": [f.to_json() for f in self.feeding],
-        }
-        # Only expansion games carry these keys, so base results stay as they were.
-        if self.choices:
-            result["choices"] = list(self.choices)
-        if self.cat_player:
-            result["cat_player"] = True
-        return result
-
-
-@dataclass(frozen=True)
-class GameScore:
-    """The scored end of a game. ``players`` are in input (seat) order."""
-
-    players: tuple[PlayerScore, ...]
-    winners: tuple[int, ...]  # seat indices; several when fully tied
-    edition: str
-    edition_version: str
-    rules: ScoringRules
-    feeding_settled: bool = True
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-serialisable dict (the calculator's ``--json`` output)."""
-        return {
-            "edition": self.edition, "edition_version": self.edition_version,
-            "rules": self.rules.to_json(),
-            "players": [p.to_json() for p in self.players],
-            "winners": [self.players[i].name for i in self.winners],
-            "winner_seats": list(self.winners),
-            "feeding_settled": self.feeding_settled,
-        }
-
-
-def toy_sets_vp(counts: Sequence[int], table: Sequence[int]) -> int:
-    """Best VP from splitting toys into sets of different toys (``table[k]``: a set of k).
-
-    >>> toy_sets_vp([1, 2, 3, 0, 0], (0, 1, 3, 5, 8, 12))  # Kat: 5 + 3 + 1
-    9
-    """
-    return _toy_sets(tuple(sorted((c for c in counts if c > 0), reverse=True)), tuple(table))
-
-
-@lru_cache(maxsize=4096)
-def _toy_sets(counts: tuple[int, ...], table: tuple[int, ...]) -> int:
-    if not counts:
-        return 0
-    # With a convex table (the printed 1/3/5/8/12 is) the greedy "all distinct toys in one set"
-    # is optimal; the search below stays exact for any table a data file might give.
-    best = 0
-    n = len(counts)
-    for size in range(1, min(n, len(table) - 1) + 1):
-        # Taking one of each of the `size` most plentiful types is never worse than other
-        # choices of the same size (it keeps the counts as even as possible).
-        rest = [c - 1 if i < size else c for i, c in enumerate(counts)]
-        rest_key = tuple(sorted((c for c in rest if c > 0), reverse=True))
-        best = max(best, table[size] + _toy_sets(rest_key, table))
-    return best
 
 
 def score_game(tableaux: Sequence[Tableau], *, edition: Edition,
@@ -244,12 +84,10 @@ def score_game(tableaux: Sequence[Tableau], *, edition: Edition,
     >>> [f.describe() for f in score.players[0].feeding]
     ['Waffle: tuna, tuna, tuna, tuna -> 12 VP', 'Bronte: hungry -> -2 VP']
     """
-    from engine.scoring_general import needs_general_scoring, score_general
-
     if validate:
         _validate(tableaux, edition)
-    if needs_general_scoring(edition, tableaux, goals):
-        return score_general(tableaux, edition=edition, rules=rules, grid=grid, goals=goals)
+    if needs_expansion_scoring(edition, tableaux, goals):
+        return score_expansion(tableaux, edition=edition, rules=rules, grid=grid, goals=goals)
     consts = edition.scoring
     cats = [_cat_specs(edition, tuple(t.cats)) for t in tableaux]
     options: list[tuple[FeedingOption, ...]] = []
@@ -329,12 +167,10 @@ def _penalised(chosen: Sequence[FeedingOption], rules: ScoringRules) -> list[boo
 
 def _settle(options: Sequence[Sequence[FeedingOption]], rules: ScoringRules,
             penalty: int) -> tuple[list[int], bool]:
-    """Best responses in seat order from everyone's own-best option, to a fixed point."""
-    choice = [0] * len(options)
-    if all(len(opts) == 1 for opts in options):
-        return choice, True
+    """Best responses to a fixed point (:func:`engine.scorepad.settle`) over own VP with
+    Hemingway's bonus and the leftover-food penalty."""
 
-    def payoff(i: int, j: int) -> tuple[int, int, int]:
+    def payoff(i: int, j: int, choice: Sequence[int]) -> tuple[int, int, int]:
         option = options[i][j]
         others = [options[k][choice[k]] for k in range(len(options)) if k != i]
         total = option.vp
@@ -346,20 +182,7 @@ def _settle(options: Sequence[Sequence[FeedingOption]], rules: ScoringRules,
             total += penalty
         return (total, option.fed, -option.leftover)
 
-    for _ in range(MAX_ROUNDS):
-        changed = False
-        for i, opts in enumerate(options):
-            best, best_key = choice[i], payoff(i, choice[i])
-            for j in range(len(opts)):
-                key = payoff(i, j)
-                if key > best_key:
-                    best, best_key = j, key
-            if best != choice[i]:
-                choice[i] = best
-                changed = True
-        if not changed:
-            return choice, True
-    return choice, False
+    return settle([len(opts) for opts in options], payoff)
 
 
 def _describe_feeding(cats: Sequence[Any], option: FeedingOption, bonus: int,
@@ -415,9 +238,9 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
                 raise ScoreInputError(f"{where}.toys.{toy}: unknown toy; use "
                                       f"{', '.join(edition.toy_types)}")
             _check_count(amount, f"{where}.toys.{toy}")
-        for name in (*_COUNT_FIELDS, *_BOT_COUNT_FIELDS):
+        for name in (*_COUNT_FIELDS, *_BOX_OF_TREATS_COUNT_FIELDS):
             _check_count(getattr(t, name), f"{where}.{name}")
-        if (t.boxes or any(getattr(t, f) for f in _BOT_COUNT_FIELDS)) and not (
+        if (t.boxes or any(getattr(t, f) for f in _BOX_OF_TREATS_COUNT_FIELDS)) and not (
                 edition.kinds & {CardKind.BOX, CardKind.CAT_BRUSH, CardKind.LASER_POINTER,
                                  CardKind.SHOPPING_BAG}):
             raise ScoreInputError(f"{where}: boxes, cat brushes, laser pointers and shopping "
@@ -509,38 +332,6 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
                               f"has {edition.components['vp_tokens']}")
 
 
-def starting_effects(t: Tableau, edition: Edition) -> dict[str, Any]:
-    """What the solitaire starting cards ``t.starting_cards`` add up to."""
-    totals: dict[str, Any] = {}
-    if not t.starting_cards or edition.solitaire is None:
-        return totals
-    by_name = {c.name: c for c in edition.solitaire.starting_cards}
-    for name in t.starting_cards:
-        for effect, value in by_name[name].effect.items():
-            if effect == "food":
-                food = totals.setdefault("food", {})
-                for token, n in value.items():
-                    food[token] = food.get(token, 0) + n
-            else:
-                totals[effect] = totals.get(effect, 0) + value
-    return totals
-
-
-def with_starting_cards(t: Tableau, edition: Edition) -> Tableau:
-    """The cat player's holdings with its starting cards' VP tokens, catnip, costumes, food
-    and wild toys added (an extra stray is already among its cats)."""
-    effects = starting_effects(t, edition)
-    if not effects:
-        return t
-    food = dict(t.food)
-    for token, n in effects.get("food", {}).items():
-        food[token] = food.get(token, 0) + n
-    return replace(t, food=food, vp_tokens=t.vp_tokens + effects.get("vp_tokens", 0),
-                   catnip=t.catnip + effects.get("catnip", 0),
-                   costumes=t.costumes + effects.get("costumes", 0),
-                   wild_toys=t.wild_toys + effects.get("wild_toys", 0), starting_cards=())
-
-
 def _without_starting_cards(t: Tableau, edition: Edition) -> Tableau:
     effects = starting_effects(t, edition)
     if not effects:
@@ -563,8 +354,6 @@ def _limits(edition: Edition, n: int) -> dict[str, int]:
         for token, amount in card.food.items():
             limits[f"food:{token}"] = limits.get(f"food:{token}", 0) + amount
     # Box of Treats: each shopping bag played gives 1 chicken, 1 tuna and 1 milk (RB-BOT).
-    from engine.rules import SHOPPING_BAG_FOOD
-
     bags = limits.get(f"kind:{CardKind.SHOPPING_BAG.value}", 0)
     for token in SHOPPING_BAG_FOOD if bags else ():
         limits[f"food:{token}"] = limits.get(f"food:{token}", 0) + bags
@@ -580,7 +369,7 @@ def _check_count(value: object, where: str) -> None:
         raise ScoreInputError(f"{where}: must not be negative (got {value})")
 
 
-_PLAYER_FIELDS = frozenset({"name", "cats", "food", "toys", *_COUNT_FIELDS, *_BOT_COUNT_FIELDS,
+_PLAYER_FIELDS = frozenset({"name", "cats", "food", "toys", *_COUNT_FIELDS, *_BOX_OF_TREATS_COUNT_FIELDS,
                             "boxes", "cat_player", "starting_cards"})
 _TOP_FIELDS = frozenset({"edition", "players", "grid", "goals", "custom_strays"})
 
@@ -642,7 +431,7 @@ def tableaux_from_json(obj: object, edition: Edition) -> list[Tableau]:
                        {t: t for t in edition.food_tokens}, "food token")
         toys = _counts(raw.get("toys", {}), f"{where}.toys", toy_lookup, "toy")
         counts: dict[str, Any] = {}
-        for name_ in (*_COUNT_FIELDS, *_BOT_COUNT_FIELDS):
+        for name_ in (*_COUNT_FIELDS, *_BOX_OF_TREATS_COUNT_FIELDS):
             value = raw.get(name_, 0)
             _check_count(value, f"{where}.{name_}")
             counts[name_] = value
@@ -682,8 +471,6 @@ def context_from_json(obj: object, edition: Edition, tableaux: Sequence[Tableau]
     """The calculator's game-level fields: ``grid`` (the cards left in the grid, by key or
     name, for Choupette) and ``goals`` (shared goals: ``{"goal": name, "players": [a, b]}``
     between neighbours in seat order). Raises :class:`ScoreInputError` naming the field."""
-    from engine.scoring_general import SharedGoal
-
     if not isinstance(obj, dict):
         return (), ()
     grid = obj.get("grid", [])

@@ -1,3 +1,4 @@
+#!/usr/bin/env python
 """Print end-game scoring speed: typical end states, and one large tableau.
 
 Figures are printed, never asserted. Caches are cleared between measurements of distinct
@@ -5,29 +6,54 @@ states so that the figure is the cost of scoring a fresh end of game.
 
     .venv/bin/python scripts/bench_scoring.py [--states 2000] [--seed 1]
     .venv/bin/python scripts/bench_scoring.py --edition box-of-treats-placeholder --players 6 --states 50
+    .venv/bin/python scripts/bench_scoring.py --baseline main --rounds 5
 
 The base game with 4 players deals the deck in threes (as drafting does); any other edition
-or player count takes the end states of random games played by the engine.
+or player count takes the end states of random games played by the engine (scored with
+``State.score()``, which passes the grid and shared goals along).
+
+``--baseline REV`` checks REV out into a temporary git worktree and alternates runs of the
+baseline and the current code in subprocesses, then prints both medians and the speed-up,
+with the machine. Only the public API is used.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from engine import feeding, feeding_general, load_game  # noqa: E402
-from engine.cards import CardKind, load_edition  # noqa: E402
-from engine.scoring import Tableau, score_game  # noqa: E402
+import benchlib  # noqa: E402
+
+# The largest tableau a real game allows: three strays (a 4-player game deals three face up),
+# here Waffle, Cow and Moonbeam, twelve main-deck cats and twenty food. (Before 2026-11 this
+# script timed 15 cats of which 7 strays, which no game can deal.)
+LARGE_CATS = (
+    "Waffle", "Cow", "Moonbeam", "Pablo Picatso", "Pumpkin", "Chairman Meow", "Sox", "Keaton",
+    "Sir Cuddleface", "Bronte", "Sparkle", "Zeus", "Blackberry", "Alvin", "Henrietta Van Weedle")
+LARGE_FOOD = {"chicken": 6, "tuna": 6, "milk": 5, "wild": 3}
 
 
-def random_end_states(n_states: int, seed: int) -> list[list[Tableau]]:
+def clear_caches() -> None:
+    """Empty every ``functools`` cache of the engine (whatever the revision calls them)."""
+    for name, module in list(sys.modules.items()):
+        if name == "engine" or name.startswith("engine."):
+            for value in list(vars(module).values()):
+                clear = getattr(value, "cache_clear", None)
+                if callable(clear):
+                    clear()
+
+
+def dealt_end_states(n_states: int, seed: int) -> list[Any]:
     """Deal the 4-player deck round-robin in threes (like drafting) and hand out strays."""
+    from engine import CardKind, Tableau, load_edition
+
     edition = load_edition()
     rng = random.Random(seed)
     states = []
@@ -35,8 +61,8 @@ def random_end_states(n_states: int, seed: int) -> list[list[Tableau]]:
         deck = list(edition.deck)
         rng.shuffle(deck)
         strays = rng.sample(edition.strays, 3)
-        hands: list[dict] = [{"cats": [], "food": {}, "toys": {}, "costumes": 0, "catnip": 0}
-                             for _ in range(4)]
+        hands: list[dict[str, Any]] = [
+            {"cats": [], "food": {}, "toys": {}, "costumes": 0, "catnip": 0} for _ in range(4)]
         for turn in range(32):
             hand = hands[turn % 4]
             for card in deck[turn * 3:turn * 3 + 3]:
@@ -54,35 +80,98 @@ def random_end_states(n_states: int, seed: int) -> list[list[Tableau]]:
         for stray in strays:
             if rng.random() < 0.6:
                 rng.choice(hands)["cats"].append(stray.name)
-        states.append([Tableau(name=f"p{i}", cats=tuple(h["cats"]), food=h["food"], toys=h["toys"],
-                               costumes=h["costumes"], catnip=h["catnip"])
+        states.append([Tableau(name=f"p{i}", cats=tuple(h["cats"]), food=h["food"],
+                               toys=h["toys"], costumes=h["costumes"], catnip=h["catnip"])
                        for i, h in enumerate(hands)])
     return states
 
 
-def played_end_states(n_states: int, seed: int, edition_name: str,
-                      players: int) -> list[tuple[list[Tableau], dict[str, Any]]]:
-    """End states of random games (tableaux, plus the grid and shared goals to score with)."""
-    game = load_game(options={"players": players, "edition": edition_name})
+def played_end_states(n_states: int, seed: int, edition: str, players: int) -> list[Any]:
+    """Final states of random games."""
+    from engine import load_game
+
+    game = load_game(options={"players": players, "edition": edition})
     rng = random.Random(seed)
     states = []
     for game_seed in range(seed, seed + n_states):
         state = game.new_initial_state(game_seed)
         while not state.is_terminal():
             state = state.apply(rng.choice(state.legal_actions()))
-        extra: dict[str, Any] = {}
-        if state._ext is not None:
-            extra = {"grid": tuple(game.card_key(c) for c in state._grid if c is not None),
-                     "goals": state.shared_goals()}
-        states.append((list(state.tableaux()), extra))
+        states.append(state)
     return states
 
 
-def clear_caches() -> None:
-    feeding._cached_options.cache_clear()
-    feeding._layout.cache_clear()
-    feeding._sets_rest.cache_clear()
-    feeding_general._cached.cache_clear()
+def measure(args: argparse.Namespace) -> dict[str, float]:
+    from engine import Tableau, load_edition, score_game
+
+    clock = time.perf_counter
+    edition = load_edition(args.edition)
+    figures: dict[str, float] = {}
+    if args.edition == "base" and args.players == 4:
+        dealt = dealt_end_states(args.states, args.seed)
+        figures["cats_per_player"] = sum(len(t.cats) for s in dealt for t in s) / (4 * len(dealt))
+        for validate in (False, True):
+            clear_caches()
+            start = clock()
+            for tableaux in dealt:
+                score_game(tableaux, edition=edition, validate=validate)
+            elapsed = clock() - start
+            key = "dealt_4p_validated_us" if validate else "dealt_4p_us"
+            figures[key] = elapsed / len(dealt) * 1e6
+        start = clock()
+        for tableaux in dealt:
+            score_game(tableaux, edition=edition, validate=False)
+        figures["dealt_4p_warm_us"] = (clock() - start) / len(dealt) * 1e6
+    else:
+        played = played_end_states(args.states, args.seed, args.edition, args.players)
+        figures["cats_per_player"] = (sum(len(t.cats) for s in played for t in s.tableaux())
+                                      / (args.players * len(played)))
+        clear_caches()
+        start = clock()
+        for state in played:
+            state.score()
+        figures["played_end_state_us"] = (clock() - start) / len(played) * 1e6
+        samples = []
+        for state in played:
+            clear_caches()
+            t0 = clock()
+            state.score()
+            samples.append(clock() - t0)
+        samples.sort()
+        figures["played_end_state_max_us"] = samples[-1] * 1e6
+    if args.edition == "base":
+        large = Tableau(name="large", cats=LARGE_CATS, food=LARGE_FOOD, catnip=2,
+                        costumes=1, toys={"mouse_toy": 1})
+        other = Tableau(name="other", cats=("Bell",), food={"chicken": 1}, costumes=1)
+        runs = []
+        for _ in range(args.large_runs):
+            clear_caches()
+            t0 = clock()
+            result = score_game([large, other], edition=edition, validate=False)
+            runs.append(clock() - t0)
+        figures["large_tableau_ms"] = min(runs) * 1e3
+        figures["large_tableau_total_vp"] = result.players[0].total
+    return figures
+
+
+COUNTS = {"cats_per_player", "large_tableau_total_vp"}
+
+
+def report(args: argparse.Namespace, f: dict[str, float]) -> None:
+    print(f"machine: {benchlib.machine()}")
+    print(f"{args.states} {args.players}-player end states ({args.edition}), "
+          f"{f['cats_per_player']:.1f} cats per player on average")
+    if "dealt_4p_us" in f:
+        print(f"  dealt, cold cache:            {f['dealt_4p_us']:9.0f} us per game")
+        print(f"  dealt, cold cache, validated: {f['dealt_4p_validated_us']:9.0f} us per game")
+        print(f"  same states again, warm:      {f['dealt_4p_warm_us']:9.0f} us per game")
+    else:
+        print(f"  played, cold cache:           {f['played_end_state_us']:9.0f} us per game "
+              f"(slowest {f['played_end_state_max_us']:.0f} us)")
+    if "large_tableau_ms" in f:
+        print(f"large tableau ({', '.join(LARGE_CATS[:3])} + 12 cats, 20 food): "
+              f"{f['large_tableau_ms']:.2f} ms (best of {args.large_runs}, cold cache), "
+              f"total {f['large_tableau_total_vp']:.0f} VP")
 
 
 def main() -> None:
@@ -91,53 +180,26 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--edition", default="base", help="Cat Lady card data (default: base)")
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--large-runs", type=int, default=5,
+                        help="cold-cache runs of the large tableau (the best is printed)")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="also measure REV (a git revision) and print the speed-ups")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="with --baseline: runs of each, alternating (default 5)")
+    parser.add_argument("--worker-json", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--tree", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    edition = load_edition(args.edition)
-    if args.edition == "base" and args.players == 4:
-        states = [(s, {}) for s in random_end_states(args.states, args.seed)]
-        how = "dealt"
-    else:
-        states = played_end_states(args.states, args.seed, args.edition, args.players)
-        how = "played"
-    players = len(states[0][0])
-    cats = sum(len(t.cats) for s, _ in states for t in s) / (players * len(states))
-    print(f"{len(states)} random {players}-player end states ({how}, {edition.label}), "
-          f"{cats:.1f} cats per player on average")
-
-    for validate in (False, True):
-        clear_caches()
-        start = time.perf_counter()
-        for state, extra in states:
-            score_game(state, edition=edition, validate=validate, **extra)
-        elapsed = time.perf_counter() - start
-        print(f"  validate={validate!s:5}: {len(states) / elapsed:8.0f} games scored/s "
-              f"({elapsed / len(states) * 1e6:.0f} us per {players}-player game, cold cache)")
-
-    start = time.perf_counter()
-    for state, extra in states:
-        score_game(state, edition=edition, validate=False, **extra)
-    elapsed = time.perf_counter() - start
-    print(f"  same states again (warm cache): {len(states) / elapsed:8.0f} games scored/s")
-    if args.edition != "base":
+    if args.baseline:
+        argv = benchlib.without(sys.argv[1:], "--baseline", "--rounds")
+        benchlib.compare(__file__, argv, args.baseline, args.rounds,
+                         lambda key: "count" if key in COUNTS else "time")
         return
-
-    big = Tableau(name="big", cats=(
-        "Waffle", "Cow", "Moonbeam", "Truffle", "LeVar Purrton", "Hemingway", "Florence",
-        "Pablo Picatso", "Pumpkin", "Sox", "Chairman Meow", "Sir Cuddleface", "Keaton", "Bronte",
-        "Henrietta Van Weedle"),
-        food={"chicken": 6, "tuna": 6, "milk": 5, "wild": 3}, catnip=2, costumes=1,
-        toys={"mouse_toy": 1})
-    other = Tableau(name="other", cats=("Bell",), food={"chicken": 1}, costumes=1)
-    runs = []
-    for _ in range(5):
-        clear_caches()
-        start = time.perf_counter()
-        result = score_game([big, other], edition=edition, validate=False)
-        runs.append(time.perf_counter() - start)
-    best = result.players[0]
-    print(f"large tableau: 15 cats (Waffle, Cow, Moonbeam, Truffle, LeVar, ...) + 20 food: "
-          f"{min(runs) * 1000:.1f} ms (best of 5, cold cache); total {best.total}, "
-          f"{best.fed_cat_count} fed, {best.leftover_food} food left")
+    benchlib.use_tree(args.tree)
+    figures = measure(args)
+    if args.worker_json:
+        print(json.dumps(figures))
+    else:
+        report(args, figures)
 
 
 if __name__ == "__main__":

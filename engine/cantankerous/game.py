@@ -17,24 +17,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.actions import Action
 from engine.cantankerous import actions as actions_module
-from engine.cantankerous.cards import Card, CardType, Deck, load_deck
+from engine.cantankerous import rules
+from engine.cantankerous.cards import Card, Deck, load_deck
+from engine.cantankerous.log import turn_summaries
+from engine.cantankerous.observation import full_view, observe
 from engine.cantankerous.options import PLAYERS, resolve_options
+from engine.cantankerous.result import Result, build_result
+from engine.cantankerous.rules import HAND_LIMIT, Frame, PlayRecord
 from engine.errors import EngineError
-
-if TYPE_CHECKING:
-    from engine.cantankerous.result import Result
-    from engine.cantankerous.rules import Frame, PlayRecord
+from engine.readonly import ReadOnlyOptions
 
 __all__ = ["HAND_LIMIT", "Game", "State", "build_game"]
 
-HAND_LIMIT = 5
-WINNING_POINTS = 9
-FERAL_VICTORY_HEARTS = 9
-ADOPTION_HEARTS = 4
 
 
 def build_game(version: str, options: Mapping[str, Any]) -> Game:
@@ -53,10 +51,8 @@ class Game:
     supported_players = PLAYERS
 
     def __init__(self, *, version: str, options: Mapping[str, Any], deck: Deck) -> None:
-        from engine.game import _ReadOnlyDict
-
         self.version = version
-        self.options = _ReadOnlyDict(options)
+        self.options = ReadOnlyOptions(options)
         self.deck = deck
         self.num_players: int = options["players"]
         self.variant: str = options["variant"]
@@ -97,16 +93,21 @@ class Game:
         """The deck file's version and digest, stored in match logs."""
         return self.deck.data_version
 
+    @property
+    def label(self) -> str:
+        """The game's display name, saying when its deck is a demo (never the real cards).
+
+        >>> from engine import load_game
+        >>> load_game("cantankerous-cats").label
+        'Cantankerous Cats (deck: demo — not the published cards)'
+        """
+        return f"Cantankerous Cats (deck: {self.deck.name})" if self.deck.demo else "Cantankerous Cats"
+
     def __repr__(self) -> str:
         return (
             f"<Game {self.name} v{self.version}, {self.num_players} players, "
             f"{self.variant}, deck {self.deck.key} {self.data_version}>"
         )
-
-    def is_playable_incident(self, card: int) -> bool:
-        """Whether ``card`` is played for its effect (Event, Frenzy; Dog unless pounce-only)."""
-        kind = self.types[card]
-        return kind is not None and (kind.is_incident or kind is CardType.DOG)
 
     def new_initial_state(self, seed: int) -> State:
         """A freshly shuffled and dealt game. The seed fixes every random event of the game
@@ -114,11 +115,12 @@ class Game:
 
         Raises :class:`EngineError` for a seed that is not a non-negative integer.
         """
-        from engine.cantankerous import rules
-
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise EngineError(f"a seed is a non-negative integer, not {seed!r}")
-        return rules.setup(self, seed)
+        blank = State.__new__(State)
+        blank.game = self
+        blank.seed = seed
+        return rules.setup(blank)
 
     def parse_action(self, text: str) -> Action:
         """Read an action's short text form, e.g. ``"score 50"`` or ``"pounce play 77"``.
@@ -133,8 +135,6 @@ class Game:
 
     def turn_summaries(self, states: list[State]) -> list[dict[str, Any]]:
         """Per-turn summaries for the match log (see docs/cantankerous.md)."""
-        from engine.cantankerous.log import turn_summaries
-
         return turn_summaries(states)
 
 
@@ -168,7 +168,7 @@ class State:
         "_winner",
         "_win_type",
         "_over",
-        "_hist",
+        "_history",
         "_events",
         "_result",
         "_legal",
@@ -198,7 +198,7 @@ class State:
     _winner: int
     _win_type: str | None
     _over: bool
-    _hist: tuple[Any, Action] | None
+    _history: tuple[Any, Action] | None
     _events: tuple[dict[str, Any], ...]
     _result: Result | None
     _legal: list[Action] | None  # computed once per state: bots and apply both ask
@@ -248,7 +248,7 @@ class State:
     def history(self) -> tuple[Action, ...]:
         """Every action applied since the deal, in order."""
         out: list[Action] = []
-        node = self._hist
+        node = self._history
         while node is not None:
             node, action = node
             out.append(action)
@@ -276,8 +276,6 @@ class State:
     def legal_actions(self) -> list[Action]:
         """The actions the seat to decide may take (empty when the game is over). The
         first is always a safe default (``pass``, ``done``, ``picky-eater`` or a card)."""
-        from engine.cantankerous import rules
-
         if self._legal is None:
             self._legal = rules.legal_actions(self)
         return list(self._legal)
@@ -288,8 +286,6 @@ class State:
     def apply(self, action: Action) -> State:
         """The state after ``action``. Raises :class:`IllegalActionError` with the reason if
         it is not legal here; this state is unchanged either way."""
-        from engine.cantankerous import rules
-
         return rules.apply(self, action)
 
     def is_terminal(self) -> bool:
@@ -297,15 +293,11 @@ class State:
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` may know, as JSON: see :func:`engine.cantankerous.observation.observe`."""
-        from engine.cantankerous.observation import observe
-
         return observe(self, seat)
 
     def full_view(self) -> dict[str, Any]:
-        """Everything but the Food Bowl's order (every hand, pending bets and Pounces), for
-        replay viewers of finished matches."""
-        from engine.cantankerous.observation import full_view
-
+        """Everything but the random generator (every hand, pending bets and Pounces, the
+        Food Bowl's order), for replay viewers of finished matches."""
         return full_view(self)
 
     def result(self) -> Result:
@@ -313,15 +305,11 @@ class State:
         if not self._over:
             raise EngineError("the game is not over yet")
         if self._result is None:
-            from engine.cantankerous.result import build_result
-
             self._result = build_result(self)
         return self._result
 
     def score(self) -> Result:
         """The standing as it is now (Mischief points, no winner unless the game is over)."""
-        from engine.cantankerous.result import build_result
-
         return build_result(self)
 
     def __eq__(self, other: object) -> bool:

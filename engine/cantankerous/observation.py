@@ -68,8 +68,9 @@ def observe(state: State, seat: int) -> dict[str, Any]:
 
 
 def full_view(state: State) -> dict[str, Any]:
-    """Everything except the Food Bowl's order and the random generator: every hand, the
-    pending bets and Pounce choices, a Feral's Meal Time draw. For replay viewers."""
+    """Everything except the random generator: every hand, the pending bets and Pounce
+    choices, a Feral's Meal Time draw, and the Food Bowl's order (``bowl``, the next card
+    first). For replay viewers of finished matches; never for a bot."""
     game = state.game
     numbers = game.numbers
     view = _public(state)
@@ -83,6 +84,7 @@ def full_view(state: State) -> dict[str, Any]:
         window["choices"] = {str(s): str(a) for s, a in frame.choices}
     elif isinstance(frame, FeralKeep):
         window["drawn"] = sorted(numbers[c] for c in frame.drawn)
+    view["bowl"] = [numbers[c] for c in reversed(state._bowl)]
     view["legal_actions"] = [str(a) for a in state.legal_actions()]
     every_hand = [n for hand in view["hands"] for n in hand]
     view["cards"] = _card_details(state, every_hand, view)

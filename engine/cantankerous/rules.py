@@ -25,6 +25,7 @@ import functools
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from engine import splitmix
 from engine.actions import Action
 from engine.cantankerous.actions import (
     Attack,
@@ -43,19 +44,17 @@ from engine.cantankerous.actions import (
 )
 from engine.cantankerous.cards import CardType
 from engine.cantankerous.effects import FERAL_OR_TOKEN_PRIMITIVES
-from engine.cantankerous.game import (
-    ADOPTION_HEARTS,
-    FERAL_VICTORY_HEARTS,
-    HAND_LIMIT,
-    WINNING_POINTS,
-    State,
-)
 from engine.errors import IllegalActionError
 
 if TYPE_CHECKING:
-    from engine.cantankerous.game import Game
+    from engine.cantankerous.game import State
 
-__all__ = ["Frame", "PlayRecord", "apply", "legal_actions", "setup"]
+__all__ = ["HAND_LIMIT", "Frame", "PlayRecord", "apply", "legal_actions", "setup"]
+
+HAND_LIMIT = 5
+WINNING_POINTS = 9
+FERAL_VICTORY_HEARTS = 9
+ADOPTION_HEARTS = 4
 
 WIN_MISCHIEF = "nine_mischief"
 WIN_FERAL = "feral_victory"
@@ -165,44 +164,30 @@ Frame = (
     | InstantWindow
 )
 
-# -- randomness (SplitMix64, like the Cat Lady engine: logs replay on any Python) -----------
-
-_MASK64 = (1 << 64) - 1
-
-
-def _next64(s: State) -> int:
-    s._rng = (s._rng + 0x9E3779B97F4A7C15) & _MASK64
-    z = s._rng
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)
+# -- randomness: engine.splitmix, its state kept in the (immutable) state -----------------
 
 
 def _below(s: State, n: int) -> int:
-    limit = _MASK64 - (_MASK64 + 1) % n
-    while True:
-        value = _next64(s)
-        if value <= limit:
-            return value % n
+    s._rng, value = splitmix.below(s._rng, n)
+    return value
 
 
 def _shuffle(s: State, items: list[int]) -> None:
-    for i in range(len(items) - 1, 0, -1):
-        j = _below(s, i + 1)
-        items[i], items[j] = items[j], items[i]
+    rng = splitmix.SplitMix64(s._rng)
+    rng.shuffle(items)
+    s._rng = rng.state
 
 
 # -- setup ----------------------------------------------------------------------------------
 
 
-def setup(game: Game, seed: int) -> State:
-    """Shuffle the Food Bowl, set the Turn Indicator and direction, deal the hands and the
-    Pounce Tokens, and open the First Bite. The order of random draws (shuffle, indicator
-    coin, direction coin) is part of the rules version."""
-    s = State.__new__(State)
-    s.game = game
-    s.seed = seed
-    s._rng = seed & _MASK64
+def setup(s: State) -> State:
+    """Deal a blank state (``game`` and ``seed`` set, nothing else): shuffle the Food Bowl,
+    set the Turn Indicator and direction, deal the hands and the Pounce Tokens, and open the
+    First Bite. The order of random draws (shuffle, indicator coin, direction coin) is part
+    of the rules version."""
+    game = s.game
+    s._rng = s.seed & splitmix.MASK64
     bowl = list(game.in_play)
     _shuffle(s, bowl)
     indicator = game.options["turn_indicator"]
@@ -238,7 +223,7 @@ def start_from(s: State) -> State:
     s._winner = -1
     s._win_type = None
     s._over = False
-    s._hist = None
+    s._history = None
     s._result = None
     s._legal = None
     events: list[dict[str, Any]] = []
@@ -318,7 +303,7 @@ def _replace_top(s: State, frame: Frame) -> None:
     s._stack[-1] = frame
 
 
-def _h_bets(s: State, f: Bets) -> bool:
+def _on_bets(s: State, f: Bets) -> bool:
     decided = {seat for seat, _ in f.bets}
     for seat in f.bettors:
         if seat not in decided:
@@ -363,7 +348,7 @@ def _h_bets(s: State, f: Bets) -> bool:
     return False
 
 
-def _h_turn_start(s: State, f: TurnStart) -> bool:
+def _on_turn_start(s: State, f: TurnStart) -> bool:
     s._stack.pop()
     g = s.game
     if s._turn > g.turn_limit:
@@ -393,11 +378,11 @@ def _h_turn_start(s: State, f: TurnStart) -> bool:
     return False
 
 
-def _h_feral_keep(s: State, f: FeralKeep) -> bool:
+def _on_feral_keep(s: State, f: FeralKeep) -> bool:
     return _wait(s, "keep", s._toy)
 
 
-def _h_play_time(s: State, f: PlayTime) -> bool:
+def _on_play_time(s: State, f: PlayTime) -> bool:
     if f.done >= 2:
         s._stack.pop()
         s._stack.append(Nap("nap"))
@@ -406,7 +391,7 @@ def _h_play_time(s: State, f: PlayTime) -> bool:
     return _wait(s, "action", s._toy)
 
 
-def _h_grooming(s: State, f: Grooming) -> bool:
+def _on_grooming(s: State, f: Grooming) -> bool:
     seat = s._toy
     hand = s._hands[seat]
     if len(hand) > HAND_LIMIT:
@@ -432,7 +417,7 @@ def _h_grooming(s: State, f: Grooming) -> bool:
     return False
 
 
-def _h_nap(s: State, f: Nap) -> bool:
+def _on_nap(s: State, f: Nap) -> bool:
     s._stack.pop()
     old = s._toy
     s._toy = (old + s._dir) % s.game.num_players
@@ -443,7 +428,7 @@ def _h_nap(s: State, f: Nap) -> bool:
     return False
 
 
-def _h_pounce_window(s: State, f: PounceWindow) -> bool:
+def _on_pounce_window(s: State, f: PounceWindow) -> bool:
     seats = f.seats
     if seats is None:
         seats = tuple(seat for seat in _order(s, s._toy)[1:] if _pounces(s, seat))
@@ -484,7 +469,7 @@ def _h_pounce_window(s: State, f: PounceWindow) -> bool:
     return False
 
 
-def _h_pounce_start(s: State, f: PounceStart) -> bool:
+def _on_pounce_start(s: State, f: PounceStart) -> bool:
     s._stack.pop()
     g = s.game
     action = f.action
@@ -507,13 +492,13 @@ def _h_pounce_start(s: State, f: PounceStart) -> bool:
     return False
 
 
-def _h_window_end(s: State, f: WindowEnd) -> bool:
+def _on_window_end(s: State, f: WindowEnd) -> bool:
     s._stack.pop()
     s._depth -= 1
     return False
 
 
-def _h_counter_window(s: State, f: CounterWindow) -> bool:
+def _on_counter_window(s: State, f: CounterWindow) -> bool:
     play = s._plays[f.play]
     target = _counter_target(s, play)
     if target is None or not _counters(s, target, play):
@@ -522,11 +507,11 @@ def _h_counter_window(s: State, f: CounterWindow) -> bool:
     return _wait(s, "counter", target)
 
 
-def _h_counter_banking(s: State, f: CounterBanking) -> bool:
+def _on_counter_banking(s: State, f: CounterBanking) -> bool:
     return _wait(s, "counter-bank", f.seat)
 
 
-def _h_resolve(s: State, f: Resolve) -> bool:
+def _on_resolve(s: State, f: Resolve) -> bool:
     s._stack.pop()
     g = s.game
     play = s._plays.pop(f.play)
@@ -626,7 +611,7 @@ def _h_resolve(s: State, f: Resolve) -> bool:
     return False
 
 
-def _h_instant_window(s: State, f: InstantWindow) -> bool:
+def _on_instant_window(s: State, f: InstantWindow) -> bool:
     if f.order is None:
         f = f._replace(order=tuple(_order(s, f.user)))
         _replace_top(s, f)
@@ -642,19 +627,19 @@ def _h_instant_window(s: State, f: InstantWindow) -> bool:
 
 
 _HANDLERS: dict[str, Any] = {
-    "bets": _h_bets,
-    "turn-start": _h_turn_start,
-    "feral-keep": _h_feral_keep,
-    "play-time": _h_play_time,
-    "grooming": _h_grooming,
-    "nap": _h_nap,
-    "pounce-window": _h_pounce_window,
-    "pounce-start": _h_pounce_start,
-    "window-end": _h_window_end,
-    "counter-window": _h_counter_window,
-    "counter-banking": _h_counter_banking,
-    "resolve": _h_resolve,
-    "instant-window": _h_instant_window,
+    "bets": _on_bets,
+    "turn-start": _on_turn_start,
+    "feral-keep": _on_feral_keep,
+    "play-time": _on_play_time,
+    "grooming": _on_grooming,
+    "nap": _on_nap,
+    "pounce-window": _on_pounce_window,
+    "pounce-start": _on_pounce_start,
+    "window-end": _on_window_end,
+    "counter-window": _on_counter_window,
+    "counter-banking": _on_counter_banking,
+    "resolve": _on_resolve,
+    "instant-window": _on_instant_window,
 }
 
 
@@ -1346,7 +1331,7 @@ def _take_banked(s: State, seat: int, n: int, pick: str) -> list[int]:
 
 
 def _clone(s: State, action: Action) -> State:
-    new = State.__new__(State)
+    new = object.__new__(type(s))  # the state's own class: the rules never import it
     new.game = s.game
     new.seed = s.seed
     new._rng = s._rng
@@ -1371,7 +1356,7 @@ def _clone(s: State, action: Action) -> State:
     new._winner = s._winner
     new._win_type = s._win_type
     new._over = s._over
-    new._hist = (s._hist, action)
+    new._history = (s._history, action)
     new._result = None
     new._legal = None
     return new

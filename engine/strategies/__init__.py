@@ -23,7 +23,12 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from engine.actions import Action
+from engine.cantankerous.strategy import GreedyStrategy as CantankerousGreedy
 from engine.errors import EngineError
+from engine.strategies.cat_player import CatPlayerStrategy
+from engine.strategies.greedy import GreedyStrategy
+from engine.strategies.mcts import MonteCarloStrategy
+from engine.strategies.random_bot import RandomStrategy
 
 __all__ = ["Strategy", "get", "names"]
 
@@ -41,16 +46,8 @@ class Strategy(Protocol):
 
 
 def _factories(game: str | None = None) -> dict[str, Callable[..., Strategy]]:
-    from engine.strategies.random_bot import RandomStrategy
-
     if game == "cantankerous-cats":
-        from engine.cantankerous.strategy import GreedyStrategy as CantankerousGreedy
-
         return {"random": RandomStrategy, "greedy": CantankerousGreedy}
-    from engine.strategies.cat_player import CatPlayerStrategy
-    from engine.strategies.greedy import GreedyStrategy
-    from engine.strategies.mcts import MonteCarloStrategy
-
     return {"random": RandomStrategy, "greedy": GreedyStrategy, "mcts": MonteCarloStrategy,
             "cat-player": CatPlayerStrategy}
 

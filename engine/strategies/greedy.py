@@ -18,10 +18,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine import rules
 from engine.actions import (
     Action,
     EndTurn,
     Laser,
+    Line,
     LostCatsForStray,
     LostCatsForVP,
     PlaceToken,
@@ -29,7 +31,7 @@ from engine.actions import (
     Take,
 )
 from engine.game import State
-from engine.observation import sample_state
+from engine.position import sample_state
 from engine.strategies._common import evaluate, game_for
 
 __all__ = ["GreedyStrategy"]
@@ -94,18 +96,10 @@ def _best_take_gain(state: State, seat: int) -> float:
     return max(gains)
 
 
-def _lines() -> tuple[Any, ...]:
-    from engine.actions import Line
-
+def _lines() -> tuple[Line, ...]:
     return tuple(Line)
 
 
 def _as_mover(state: State, seat: int) -> State:
     """The same position with ``seat`` about to draft (for probing its best take)."""
-    from engine import rules
-
-    probe = state._successor(EndTurn())
-    probe._current = seat
-    probe._phase = rules.BEFORE_DRAFT
-    probe._final = False
-    return probe
+    return rules.drafting_probe(state, seat)

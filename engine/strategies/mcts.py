@@ -1,7 +1,7 @@
 """The ``mcts`` strategy: Monte Carlo rollouts over determinised hidden information.
 
 Each iteration samples a full state consistent with the observation (the unseen cards in a
-random order, see :func:`engine.observation.sample_state`), picks a root action by UCB1,
+random order, see :func:`engine.position.sample_state`), picks a root action by UCB1,
 and plays the game out with a fast rollout policy for every seat. The action with the
 best mean reward is chosen. The reward for the seat is 1 for a win (shared on a full tie),
 plus a small term for the margin over the best opponent so that losing well beats losing
@@ -26,7 +26,7 @@ from typing import Any
 from engine import rules
 from engine.actions import Action
 from engine.game import State
-from engine.observation import sample_state
+from engine.position import sample_state
 from engine.strategies._common import game_for
 
 __all__ = ["MonteCarloStrategy", "rollout"]

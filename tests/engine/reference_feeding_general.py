@@ -604,7 +604,7 @@ class _Search:
                 k = self.edition.colours.index(p["colour"])  # type: ignore[arg-type]
                 vp += int(str(p["vp_each"])) * colour_counts[k]
             elif ability == "colour_sets":
-                from engine.feeding import _colour_sets
+                from engine.feeding import colour_sets as _colour_sets
 
                 vp += int(str(p["vp_each"])) * _colour_sets(masks, self.full_mask)
             elif ability == "per_costume":

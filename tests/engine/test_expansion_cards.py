@@ -5,7 +5,6 @@ files and custom strays are validated with messages that name the field."""
 from __future__ import annotations
 
 import copy
-import doctest
 import json
 from collections import Counter
 from pathlib import Path
@@ -13,7 +12,6 @@ from typing import Any
 
 import pytest
 
-import engine.cards
 from engine.cards import DATA_DIR, CardKind, Colour, bundled_editions, load_edition
 from engine.errors import CardDataError, EngineError
 from engine.registry import load_game
@@ -29,11 +27,6 @@ def write(tmp_path: Path, data: dict[str, Any], name: str = "club.json") -> Path
     path = tmp_path / name
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
-
-
-def test_the_card_module_examples_run():
-    failures, _ = doctest.testmod(engine.cards)
-    assert failures == 0
 
 
 def test_bundled_editions():

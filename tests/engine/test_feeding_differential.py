@@ -184,3 +184,36 @@ def test_random_games_score_identically():
             feeding._cached_options.cache_clear()
             new = score_game(tableaux, edition=BASE, validate=False).to_json()
             assert new == score_with_oracle(tableaux, ScoringRules())
+
+
+MAIN_DECK_CATS = sorted({c.cat.name for c in BASE.deck if c.cat})
+STRAYS = sorted(s.name for s in BASE.strays)
+# The largest tableau a real game allows: three strays (here Waffle, Cow and Moonbeam),
+# twelve main-deck cats and twenty food (scripts/bench_scoring.py times it).
+LARGEST = (
+    ["Waffle", "Cow", "Moonbeam", "Pablo Picatso", "Pumpkin", "Chairman Meow", "Sox", "Keaton",
+     "Sir Cuddleface", "Bronte", "Sparkle", "Zeus", "Blackberry", "Alvin",
+     "Henrietta Van Weedle"],
+    {"chicken": 6, "tuna": 6, "milk": 5, "wild": 3},
+)
+
+
+def test_large_tableaux_with_an_any_food_eater_match():
+    """Cow makes the search exhaustive; the branch and bound and the eater rule that cut it
+    must keep every option and every first-found meal."""
+    rng = random.Random(15)
+    for _ in range(60):
+        strays = ["Cow", *rng.sample([s for s in STRAYS if s != "Cow"], 2)]
+        cats = strays + rng.sample(MAIN_DECK_CATS, rng.randint(4, 7))
+        rng.shuffle(cats)
+        food = {f: rng.randint(0, 6) for f in (*FOODS, "wild")}
+        food["wild"] = min(food["wild"], 3)
+        new, old = both(cats, food, catnip=rng.randint(0, 4), toys=rng.randint(0, 2),
+                        costumes=rng.randint(0, 2), macak_optional=rng.random() < 0.5)
+        assert new == old, (cats, food)
+
+
+def test_the_largest_real_tableau_matches():
+    cats, food = LARGEST
+    new, old = both(cats, food, catnip=2, toys=1, costumes=1, macak_optional=False)
+    assert new == old

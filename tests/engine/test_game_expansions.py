@@ -26,7 +26,7 @@ from engine.cards import load_edition
 from engine.errors import EngineError, IllegalActionError
 from engine.game import Game
 from engine.log import make_log, replay
-from engine.observation import state_from_position
+from engine.position import state_from_position
 from engine.registry import load_game
 
 PH = "box-of-treats-placeholder"
@@ -233,15 +233,15 @@ def test_one_goal_swap_per_turn_with_the_pool():
     g = game(3, shared_goals=True)
     state = g.new_initial_state(2)
     state = state.apply(state.legal_actions()[0])  # place the token
-    ext = state._ext
+    ext = state._expansion
     pool_goal = EDITION.goals[ext.goal_pool[0]].name
     mine = EDITION.goals[ext.goals[0]].name
     state = state.apply(SwapGoal("next", pool_goal))
-    assert EDITION.goals[state._ext.goals[0]].name == pool_goal
-    assert mine in [EDITION.goals[k].name for k in state._ext.goal_pool]
+    assert EDITION.goals[state._expansion.goals[0]].name == pool_goal
+    assert mine in [EDITION.goals[k].name for k in state._expansion.goal_pool]
     assert not any(isinstance(a, SwapGoal) for a in state.legal_actions())
     with pytest.raises(IllegalActionError, match="already swapped"):
-        state.apply(SwapGoal("prev", EDITION.goals[state._ext.goal_pool[1]].name))
+        state.apply(SwapGoal("prev", EDITION.goals[state._expansion.goal_pool[1]].name))
     state = state.apply(state.legal_actions()[0])
     state = state.apply(EndTurn())
     assert any(isinstance(a, SwapGoal) for a in state.legal_actions())
@@ -281,7 +281,7 @@ def test_solitaire_setup():
     state = g.new_initial_state(9)
     assert state.token == Line.COL_1  # "above the top left column"
     assert state.turn == 1 and state.phase == "cat-turn"  # the cat player goes first
-    ext = state._ext
+    ext = state._expansion
     assert len(ext.starting) == 2 and ext.turn_card >= 0
     extra = sum(EDITION.solitaire.starting_cards[k].effect.get("extra_strays", 0)
                 for k in ext.starting)
@@ -362,14 +362,14 @@ def test_the_cat_token_card_takes_the_token_line_and_reshuffles():
     g = solitaire()
     state = g.new_initial_state(1)
     card = turn_card("cat_token")
-    state._ext = state._ext._replace(turn_card=card, cat_choice=(int(state._token),),
+    state._expansion = state._expansion._replace(turn_card=card, cat_choice=(int(state._token),),
                                      turn_deck=(0, 1), turn_discard=(2, 3))
     state._current = 1
     token = state.token
     after = state.apply(CatTake(token))
     assert after.token == token
-    assert after._ext.reshuffles == 1 and after._ext.turn_discard == ()
-    assert sorted(after._ext.turn_deck) == [0, 1, 2, 3, card]
+    assert after._expansion.reshuffles == 1 and after._expansion.turn_discard == ()
+    assert sorted(after._expansion.turn_deck) == [0, 1, 2, 3, card]
 
 
 def test_the_cat_player_trades_two_lost_cats_at_once_for_the_leftmost_stray():
@@ -391,7 +391,7 @@ def test_the_human_chooses_between_tied_lines_for_the_cat_player():
     state = g.new_initial_state(0)
     for seed in range(200):
         state = g.new_initial_state(seed)
-        if len(state._ext.cat_choice) > 1:
+        if len(state._expansion.cat_choice) > 1:
             break
     else:
         pytest.fail("no tie between lines in 200 deals: pick a deal that has one")
@@ -422,6 +422,6 @@ def test_only_cat_take_is_legal_on_the_cat_players_turn():
     state = g.new_initial_state(3)
     with pytest.raises(IllegalActionError, match="cat player's turn"):
         state.apply(Take(Line.ROW_1))
-    wrong = next(line for line in Line if int(line) not in state._ext.cat_choice)
+    wrong = next(line for line in Line if int(line) not in state._expansion.cat_choice)
     with pytest.raises(IllegalActionError, match="sends the cat player to"):
         state.apply(CatTake(wrong))

@@ -81,7 +81,7 @@ def assert_conserved(state: State) -> None:
         assert (player.brushes, player.lasers, player.bags) == (held[8], held[9], held[10])
         assert all(kinds[c] == 7 for c in player.boxes)
         assert min(player.food) >= 0
-    ext = state._ext
+    ext = state._expansion
     if ext is not None and ext.goals:
         assert sorted(ext.goals + ext.goal_pool) == sorted(set(ext.goals + ext.goal_pool))
         assert len(ext.goals) == game.num_players and len(ext.goal_pool) == 2

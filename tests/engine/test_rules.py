@@ -19,7 +19,7 @@ from engine.actions import (
 )
 from engine.errors import IllegalActionError
 from engine.game import Game, State
-from engine.observation import state_from_position
+from engine.position import state_from_position
 from engine.registry import load_game
 
 

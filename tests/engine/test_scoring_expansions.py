@@ -12,7 +12,7 @@ import pytest
 from engine.cards import load_edition
 from engine.errors import ScoreInputError
 from engine.scoring import Tableau, score_game
-from engine.scoring_general import SharedGoal
+from engine.scoring_expansion import SharedGoal
 
 PH = load_edition("box-of-treats-placeholder")
 BASE = load_edition("base")
@@ -493,7 +493,7 @@ def test_against_the_cat_player_a_tie_is_a_loss():
 
 def test_base_tableaux_score_the_same_through_either_scorer():
     from engine.scoring import DEFAULT_RULES
-    from engine.scoring_general import score_general
+    from engine.scoring_expansion import score_expansion
 
     tableaux = [
         Tableau("Ann", cats=("Waffle", "Bronte", "Florence", "Hemingway"),
@@ -504,7 +504,7 @@ def test_base_tableaux_score_the_same_through_either_scorer():
                 vp_tokens=1),
     ]
     base = score_game(tableaux, edition=BASE, validate=False)
-    general = score_general(tableaux, edition=BASE, rules=DEFAULT_RULES)
+    general = score_expansion(tableaux, edition=BASE, rules=DEFAULT_RULES)
     assert [p.total for p in general.players] == [p.total for p in base.players]
     assert [p.breakdown for p in general.players] == [p.breakdown for p in base.players]
 

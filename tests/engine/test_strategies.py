@@ -8,7 +8,7 @@ import pytest
 
 from engine.actions import EndTurn, Line, PlaceToken, Spray, Take
 from engine.errors import EngineError, IllegalActionError
-from engine.observation import state_from_position
+from engine.position import state_from_position
 from engine.registry import load_game
 from engine.strategies import get, names
 from engine.strategies.match import play_match
@@ -50,7 +50,7 @@ def test_strategies_decide_from_the_observation_alone(name):
     game = load_game(options={"players": 2})
     state = game.new_initial_state(12).apply(PlaceToken(Line.ROW_2))
     twin = state._successor(EndTurn())
-    twin._hist = state._hist
+    twin._history = state._history
     hidden = list(state._deck[state._pos:])
     random.Random(0).shuffle(hidden)
     twin._deck = state._deck[:state._pos] + tuple(hidden)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import json
 import random
 import re
@@ -155,22 +153,3 @@ def test_cli_refuses_bad_arguments_with_exit_code_2(capsys, argv, message):
     code, _, err = run_cli(capsys, "play", "--game", GAME, *argv)
     assert code == 2
     assert re.search(message, err), err
-
-
-@pytest.mark.parametrize(
-    "module",
-    [
-        "engine.cantankerous",
-        "engine.cantankerous.actions",
-        "engine.cantankerous.cards",
-        "engine.cantankerous.effects",
-        "engine.cantankerous.game",
-        "engine.cantankerous.options",
-        "engine.cantankerous.observation",
-        "engine.cantankerous.position",
-        "engine.cantankerous.result",
-    ],
-)
-def test_docstring_examples_run(module):
-    failures, tried = doctest.testmod(importlib.import_module(module))
-    assert failures == 0 and tried > 0

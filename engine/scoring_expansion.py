@@ -5,7 +5,7 @@ gray cats, 5-6 players, shared goals), the solitaire cat player and custom stray
 anything beyond the base game; base games keep the base scorer, so their results (and match
 logs) are exactly what they were. The steps:
 
-1. Each player's Pareto-optimal plans (:func:`engine.feeding_general.options_for`). With a
+1. Each player's Pareto-optimal plans (:func:`engine.feeding_expansion.options_for`). With a
    fed Choupette, the plans for every choice of grid cards she may take are added.
 2. Terms that depend on the other players are settled by best responses in seat order, as
    in the base scorer: the most-leftover-food penalty, Hemingway's "strictly most fed cats",
@@ -23,18 +23,23 @@ import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.cards import BoxRequirement, CardKind, CatSpec, Edition, Goal, normalise_name
 from engine.errors import ScoreInputError
-from engine.feeding_general import FED, HUNGRY, TREAT, Holdings, Option, options_for
+from engine.feeding_expansion import FED, HUNGRY, TREAT, Holdings, Option, options_for
+from engine.scorepad import (
+    CatFeeding,
+    GameScore,
+    PlayerScore,
+    ScoringRules,
+    Tableau,
+    settle,
+    with_starting_cards,
+)
 
-if TYPE_CHECKING:
-    from engine.scoring import GameScore, ScoringRules, Tableau
+__all__ = ["SharedGoal", "edition_is_expansion", "needs_expansion_scoring", "score_expansion"]
 
-__all__ = ["SharedGoal", "edition_is_expansion", "needs_general_scoring", "score_general"]
-
-MAX_ROUNDS = 20
 
 # Abilities the base scorer does not know.
 _BASE_ABILITIES = frozenset({"per_colour_fed", "colour_sets", "per_costume", "per_toy",
@@ -52,7 +57,7 @@ class SharedGoal:
     seats: tuple[int, int]
 
 
-def needs_general_scoring(edition: Edition, tableaux: Sequence[Tableau],
+def needs_expansion_scoring(edition: Edition, tableaux: Sequence[Tableau],
                           goals: Sequence[SharedGoal] = ()) -> bool:
     """Whether the base scorer cannot score this game."""
     if goals or len(tableaux) > 4:
@@ -264,31 +269,17 @@ def _cross_terms(seat: int, chosen: Sequence[Option], tableaux: Sequence[Tableau
 def _settle(choices: Sequence[Sequence[_Choice]], tableaux: Sequence[Tableau],
             goals: Sequence[SharedGoal], edition: Edition,
             rules: ScoringRules) -> tuple[list[int], bool]:
-    pick = [0] * len(choices)
-    if all(len(c) == 1 for c in choices):
-        return pick, True
+    """Best responses to a fixed point (:func:`engine.scorepad.settle`) over own VP with
+    every cross-player term: Hemingway, the leftover-food penalty, costumes, shared goals."""
 
-    def payoff(i: int, j: int) -> tuple[int, int, int]:
+    def payoff(i: int, j: int, pick: Sequence[int]) -> tuple[int, int, int]:
         chosen = [choices[k][pick[k]].option for k in range(len(choices))]
         chosen[i] = choices[i][j].option
         terms = _cross_terms(i, chosen, tableaux, goals, edition, rules)
         option = chosen[i]
         return (option.vp + sum(terms.values()), option.fed, -option.leftover)
 
-    for _ in range(MAX_ROUNDS):
-        changed = False
-        for i in range(len(choices)):
-            best, best_key = pick[i], payoff(i, pick[i])
-            for j in range(len(choices[i])):
-                key = payoff(i, j)
-                if key > best_key:
-                    best, best_key = j, key
-            if best != pick[i]:
-                pick[i] = best
-                changed = True
-        if not changed:
-            return pick, True
-    return pick, False
+    return settle([len(c) for c in choices], payoff)
 
 
 def _scrappy(i: int, chosen: list[Option], tableaux: Sequence[Tableau],
@@ -342,12 +333,10 @@ def _borrowed(own: Mapping[str, int], after: Mapping[str, int],
 
 # --- the score -----------------------------------------------------------------------------
 
-def score_general(tableaux: Sequence[Tableau], *, edition: Edition, rules: ScoringRules,
+def score_expansion(tableaux: Sequence[Tableau], *, edition: Edition, rules: ScoringRules,
                   grid: Sequence[str] = (), goals: Sequence[SharedGoal] = ()) -> GameScore:
     """Score a game with expansion content (see the module docstring). ``grid`` holds the
     keys or names of the cards left in the grid (for Choupette)."""
-    from engine.scoring import GameScore, PlayerScore, with_starting_cards
-
     tableaux = [with_starting_cards(t, edition) for t in tableaux]
     grid_cards = _grid_cards(edition, grid)
     choices = [_player_choices(t, edition, grid_cards) for t in tableaux]
@@ -470,8 +459,6 @@ def _grid_by_name(cards: Sequence[Any], names: Sequence[str]) -> list[Any]:
 def _describe(cats: Sequence[Any], option: Option, bonus: int, food: Mapping[str, int],
               cat_player: bool, edition: Edition) -> list[Any]:
     """Each cat's plate as (food, token) pairs: own tokens first, then wilds, then treats."""
-    from engine.scoring import CatFeeding
-
     pool = {k: int(v) for k, v in food.items()}
     for token, n in option.borrowed.items():
         pool[token] = pool.get(token, 0) + n

@@ -1,9 +1,9 @@
 """One player's feeding options when expansion cards are in play (Premium strays, Box of
-Treats). Internal to :mod:`engine.scoring_general`.
+Treats). Internal to :mod:`engine.scoring_expansion`.
 
 The base game keeps its own, faster search (:mod:`engine.feeding`); this one handles every
 ability in :data:`engine.cards.ABILITY_PARAMS` and every Box of Treats feeding rule, and is
-checked against the base search on base tableaux (tests/engine/test_scoring_general.py).
+checked against the base search on base tableaux (tests/engine/test_scoring_expansion_properties.py).
 
 The procedure:
 
@@ -23,7 +23,7 @@ The procedure:
    she could eat a catnip).
 4. Plans become options (own VP, fed cats, leftover food, costumes, toys, catnip, Hemingway's
    bonus); only Pareto-optimal ones are kept, for the cross-player settling in
-   :mod:`engine.scoring_general`.
+   :mod:`engine.scoring_expansion`.
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engine.cards import BoxRequirement, CatSpec, Edition
+from engine.feeding import colour_sets
+from engine.scorepad import toy_sets_vp
 
 __all__ = ["Holdings", "Option", "Plate", "options_for"]
 
@@ -648,9 +650,7 @@ class _Search:
                 k = self.edition.colours.index(p["colour"])
                 vp += int(str(p["vp_each"])) * colour_counts[k]
             elif ability == "colour_sets":
-                from engine.feeding import _colour_sets
-
-                vp += int(str(p["vp_each"])) * _colour_sets(masks, self.full_mask)
+                vp += int(str(p["vp_each"])) * colour_sets(masks, self.full_mask)
             elif ability == "per_costume":
                 vp += int(str(p["vp_each"])) * costumes
             elif ability == "per_toy":
@@ -804,8 +804,6 @@ def _max_matching(candidates: list[list[int]], n_boxes: int) -> int:
 def _best_toys(toys: tuple[int, ...], extra: int, table: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
     """Best toy-set VP when ``extra`` toys may be any type (Tomasso, the wild toy), and the
     types chosen. Sets hold different toys, so a 6th unique toy can never be made."""
-    from engine.scoring import toy_sets_vp
-
     if not extra:
         return toy_sets_vp(list(toys), table), ()
     best: tuple[int, tuple[int, ...]] = (-1, ())
