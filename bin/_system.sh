@@ -11,8 +11,9 @@ _catleague_system() {
     local purpose="$1" root
     root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
     # bubblewrap jails each bot; libseccomp2 builds its syscall filter; /usr/bin/python3 runs
-    # it (the python on PATH may be unreadable once a bot drops to its own uid).
-    local wanted=(bubblewrap libseccomp2 python3)
+    # it (the python on PATH may be unreadable once a bot drops to its own uid); python3-venv
+    # makes the project's .venv on a Debian whose python3 lacks ensurepip.
+    local wanted=(bubblewrap libseccomp2 python3 python3-venv)
     if [ "$purpose" = test ]; then
         wanted+=(chromium chromium-driver)  # the browser tests drive Debian's own Chromium
     fi
