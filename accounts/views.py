@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 from accounts import selectors, services
 from accounts.forms import DisplayNameForm, TokenCreateForm
 from accounts.models import ApiToken
+from arena import selectors as arena_selectors
 from league import services as league_services
 
 
@@ -28,6 +29,8 @@ def _page(request, *, name_form=None, token_form=None, new_key=None, status=200)
             ),
             "token_form": token_form or TokenCreateForm(),
             "new_key": new_key,
+            "live_games": arena_selectors.live_games_of(request.user, limit=5),
+            "play_ratings": arena_selectors.play_ratings_of(user=request.user),
         },
         status=status,
     )
