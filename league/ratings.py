@@ -24,6 +24,8 @@ ZERO_SUM_TOLERANCE = 1e-6
 # step or 10 ** (difference / 400) stops being a finite float.
 K_FACTOR_RANGE = (1.0, 100.0)
 INITIAL_RATING_RANGE = (0.0, 5000.0)
+# Rated games before a player's rating stops being marked provisional.
+PROVISIONAL_GAMES_RANGE = (0, 1000)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from rest_framework import serializers
 
 from league.catalogue import GAMES
 from league.models import AuditEntry, Game, League, Membership, Participant, Player, Season
-from league.ratings import INITIAL_RATING_RANGE, K_FACTOR_RANGE
+from league.ratings import INITIAL_RATING_RANGE, K_FACTOR_RANGE, PROVISIONAL_GAMES_RANGE
 
 # Ids are PostgreSQL bigints: a larger number can name nothing, so it is refused as a bad value.
 MAX_ID = 2**63 - 1
@@ -60,6 +60,8 @@ class LeagueSerializer(serializers.ModelSerializer):
                                       default=32.0)
     initial_rating = serializers.FloatField(min_value=INITIAL_RATING_RANGE[0],
                                             max_value=INITIAL_RATING_RANGE[1], default=1500.0)
+    provisional_games = serializers.IntegerField(min_value=PROVISIONAL_GAMES_RANGE[0],
+                                                 max_value=PROVISIONAL_GAMES_RANGE[1], default=5)
 
     class Meta:
         model = League
@@ -73,6 +75,10 @@ class LeagueSerializer(serializers.ModelSerializer):
 
 
 class LeagueUpdateSerializer(serializers.ModelSerializer):
+    provisional_games = serializers.IntegerField(min_value=PROVISIONAL_GAMES_RANGE[0],
+                                                 max_value=PROVISIONAL_GAMES_RANGE[1],
+                                                 required=False)
+
     class Meta:
         model = League
         fields = ["name", "description", "is_public", "provisional_games"]

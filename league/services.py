@@ -33,7 +33,7 @@ from league.models import (
     Player,
     Season,
 )
-from league.ratings import INITIAL_RATING_RANGE, K_FACTOR_RANGE
+from league.ratings import INITIAL_RATING_RANGE, K_FACTOR_RANGE, PROVISIONAL_GAMES_RANGE
 
 
 @dataclass(frozen=True)
@@ -137,6 +137,7 @@ def league_create(
     for field_name, value, (low, high) in (
         ("k_factor", k_factor, K_FACTOR_RANGE),
         ("initial_rating", initial_rating, INITIAL_RATING_RANGE),
+        ("provisional_games", provisional_games, PROVISIONAL_GAMES_RANGE),
     ):
         if not low <= value <= high:  # also refuses NaN, which compares false with everything
             errors.add(field_name, f"Must be between {low:g} and {high:g}.")

@@ -31,7 +31,7 @@ def _error_shape(response, status: int, code: str | None = None) -> dict:
 def private_league(users, players):
     league = services.league_create(name="Secret Club", slug="secret", by=users["olive"],
                                     is_public=False)
-    hidden = services.player_create(name="Hidden", user=None)
+    hidden = services.player_create(name="Hidden", user=None, by=users["olive"])
     services.member_add(league=league, player=hidden, by=users["olive"])
     return league, hidden
 
@@ -164,8 +164,8 @@ def test_extreme_but_allowed_settings_rate_a_game_to_finite_numbers(api, users, 
                                                   "k_factor": 100, "initial_rating": 5000},
                                  format="json")
     league = League.objects.get(pk=response.json()["id"])
-    for name in ("mia", "ned"):
-        services.member_add(league=league, player=players[name], by=users["olive"])
+    for name in ("mia", "ned"):  # each joins by their own consent
+        services.member_add(league=league, player=players[name], by=users[name])
     game = api("mia").post("/api/games/", {
         "league": league.pk, "played_on": "2026-03-01",
         "participants": [{"player": players["mia"].pk, "result": {"total_vp": 30, "fed_cats": 5}},
@@ -181,8 +181,8 @@ def test_a_rating_that_would_not_be_finite_writes_nothing(api, users, players):
     # inside its transaction instead of being stored with ratings no page can show.
     league = League.objects.create(name="Legacy", slug="legacy", k_factor=1.7e308,
                                    initial_rating=1.7e308)
-    for name in ("olive", "mia"):
-        services.member_add(league=league, player=players[name], by=users["olive"])
+    for name in ("olive", "mia"):  # each joins by their own consent
+        services.member_add(league=league, player=players[name], by=users[name])
     with pytest.raises((ValueError, OverflowError)):
         record(league, users["olive"], dt.date(2026, 3, 1), (players["olive"], 30, 5),
                (players["mia"], 20, 3))
@@ -248,7 +248,7 @@ def test_a_player_sees_themselves_with_no_league(api, players):
 
 
 def test_a_player_without_a_login_has_a_null_username(api, league, players, users):
-    guest = services.player_create(name="Guest", user=None)
+    guest = services.player_create(name="Guest", user=None, by=users["olive"])
     services.member_add(league=league, player=guest, by=users["olive"])
     assert api(None).get(f"/api/players/{guest.pk}/").json()["username"] is None
 
