@@ -92,7 +92,7 @@ def tokens(db, keep_test_connection, settings) -> dict[str, str]:
     ada_player = league_services.player_for_user(ada)
     bob_player = league_services.player_for_user(bob)
     guest = league_services.player_create(name="Guest", by=ada)
-    league_services.member_add(league=public, player=ada_player, by=bob)
+    league_services.member_add(league=public, player=ada_player, by=ada)  # her own consent
     league_services.member_add(league=private, player=guest, by=ada)
     league_services.season_create(league=public, name="2026", starts_on=dt.date(2026, 1, 1),
                                   ends_on=dt.date(2026, 12, 31), by=bob)
