@@ -12,7 +12,8 @@ from arena.models import BotVersion, Tournament
 from arena.runner import MAX_BOT_BYTES
 from arena.services import SeatInput, game_label
 from engine import registered_games
-from engine.editions import play_setups
+from engine.catlady.options import play_setups
+from engine.registry import DEFAULT_GAME
 from engine.strategies import names as strategy_names
 
 BOT_FILE_HELP = (
@@ -51,7 +52,7 @@ class VersionUploadForm(forms.Form):
 
 def game_choices() -> list[tuple[str, str]]:
     """Every game the engine plays, labelled as on the ladders (a demo deck says so)."""
-    names = sorted({name for name, _ in registered_games()}, key=lambda n: n != "cat-lady")
+    names = sorted({name for name, _ in registered_games()}, key=lambda n: n != DEFAULT_GAME)
     return [(name, game_label(name)) for name in names]
 
 

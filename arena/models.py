@@ -173,7 +173,7 @@ class Match(models.Model):
     sandbox_mode = models.CharField(max_length=30, blank=True)
     limits = models.JSONField(default=dict)
     # Game options beyond the player count (Cat Lady: the edition, shared goals, solitaire).
-    # Ranked matches keep the game's defaults: complete card data only (engine.editions).
+    # Ranked matches keep the game's defaults: complete card data only (engine.catlady.options).
     options = models.JSONField(default=dict, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     # Each time the match is handed to the broker this goes up and travels with the task, so

@@ -30,6 +30,7 @@ import engine
 from engine.errors import EngineError
 from engine.strategies import get as get_strategy
 from engine.strategies import names as strategy_names
+from engine.strategies.match import bot_seed
 
 from .sandbox import BotProcess, Limits, Mode, SandboxUnavailable, Status, resolve_mode
 
@@ -167,10 +168,12 @@ class _Seat:
         self.seat = seat
         self.spec = spec
         self.process: BotProcess | None = None
-        # Trusted built-ins may be seeded from the match seed; sandboxed bots never see it.
         # Each game has its own built-ins ("greedy" differs); an unknown one raises here.
         self.strategy = get_strategy(spec.name, game=game) if spec.kind == "builtin" else None
-        self.rng = random.Random(f"{seed}/{seat}/{spec.name}")
+        # A built-in and a sandboxed bot in the same seat get the same generator: a one-way
+        # hash of the seed, which tells neither anything about the deal.
+        self.rng_seed = bot_seed(seed, seat)
+        self.rng = random.Random(self.rng_seed)
         self.bank_ms = 0.0
         self.faults: list[dict[str, Any]] = []
         self.forfeited = False
@@ -221,7 +224,7 @@ class _Match:
         return {
             "type": "start", "protocol": PROTOCOL, "game": self.game.name,
             "version": self.game.version, "seat": seat.seat, "num_players": self.game.num_players,
-            "options": dict(self.game.options),
+            "options": dict(self.game.options), "rng_seed": seat.rng_seed,
             "limits": {key: getattr(self.limits, key)
                        for key in ("move_ms", "bank_ms", "max_faults", "memory_mb", "cpu_seconds")},
         }

@@ -326,7 +326,7 @@ def rejection_summary(rejection: str) -> str:
     the match could not be played, with no text that came from the bot or a worker.
 
     >>> rejection_summary("2 fault(s) in the validation match; the first, at step 0: crash "
-    ...                   "(the bot raised ValueError: secret).\nThe bot's stderr ended with: x")
+    ...                   "(the bot raised ValueError: secret).\\nThe bot's stderr ended with: x")
     '2 fault(s) in the validation match; the first, at step 0: crash.'
     >>> rejection_summary("The validation match could not be played: OSError: /srv/x")
     'The validation match could not be played.'

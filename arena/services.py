@@ -269,7 +269,7 @@ def challenge_create(*, seats: Sequence[SeatInput], by, seed: int | None = None,
     """A match the user asked for. Its game is the bots' game (``game`` when only house bots
     play; default Cat Lady). ``options`` choose an unranked setup, e.g. Cat Lady's placeholder
     Box of Treats deck at 5-6 players, shared goals, or solitaire against the ``cat-player``
-    house bot (``engine.editions.play_setups``)."""
+    house bot (``engine.catlady.options.play_setups``)."""
     for index, seat in enumerate(seats):
         if seat.version is not None and seat.version.status != BotVersion.Status.ACTIVE:
             raise ValidationError(

@@ -1,8 +1,10 @@
 """Catleague's game engine: the rules of the cat card games, in pure Python (no Django).
 
 The public surface: load a game, deal a state, list and apply actions, observe, score,
-log and replay. Two games: ``"cat-lady"`` (the default) and ``"cantankerous-cats"``
-(:mod:`engine.cantankerous`), with the same game API.
+log and replay. Two games, one package each behind the same typed contract
+(:mod:`engine.contract`): ``"cat-lady"`` (:mod:`engine.catlady`, the default) and
+``"cantankerous-cats"`` (:mod:`engine.cantankerous`). Cat Lady's actions, card data and
+scoring calculator are re-exported here, as they were before the games had packages.
 
 >>> import engine
 >>> game = engine.load_game("cat-lady", options={"players": 2})
@@ -15,8 +17,8 @@ log and replay. Two games: ``"cat-lady"`` (the default) and ``"cantankerous-cats
 True
 """
 
-from engine.actions import (
-    Action,
+from engine.actions import Action
+from engine.catlady.actions import (
     Brush,
     CatTake,
     EndTurn,
@@ -30,7 +32,7 @@ from engine.actions import (
     SwapGoal,
     Take,
 )
-from engine.cards import (
+from engine.catlady.cards import (
     FOOD_TOKENS,
     CardKind,
     CardSpec,
@@ -40,6 +42,8 @@ from engine.cards import (
     Food,
     load_edition,
 )
+from engine.catlady.scoring import GameScore, PlayerScore, ScoringRules, Tableau, score_game
+from engine.contract import Game, GameSpec, GameState, Strategy
 from engine.errors import (
     CardDataError,
     EngineError,
@@ -47,10 +51,15 @@ from engine.errors import (
     ReplayError,
     ScoreInputError,
 )
-from engine.game import Game, State
+from engine.forward import ForwardModel
 from engine.log import LOG_SCHEMA, make_log, replay
-from engine.registry import load_game, registered_games, supported_players
-from engine.scoring import GameScore, PlayerScore, ScoringRules, Tableau, score_game
+from engine.registry import (
+    forward_model,
+    game_spec,
+    load_game,
+    registered_games,
+    supported_players,
+)
 
 __all__ = [
     "FOOD_TOKENS",
@@ -67,7 +76,10 @@ __all__ = [
     "EndTurn",
     "EngineError",
     "Food",
+    "ForwardModel",
     "Game",
+    "GameSpec",
+    "GameState",
     "GameScore",
     "IllegalActionError",
     "Laser",
@@ -81,10 +93,12 @@ __all__ = [
     "ScoringRules",
     "ShoppingBag",
     "Spray",
-    "State",
+    "Strategy",
     "SwapGoal",
     "Tableau",
     "Take",
+    "forward_model",
+    "game_spec",
     "load_edition",
     "load_game",
     "make_log",

@@ -22,13 +22,12 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from engine.cantankerous.cli import describe_game as describe_cantankerous
+from engine.catlady.cli import main as score_main
+from engine.contract import Game, GameState, Strategy
 from engine.errors import EngineError
-from engine.game import Game, State
 from engine.log import make_log, replay
-from engine.registry import DEFAULT_GAME, load_game
-from engine.score_cli import main as score_main
-from engine.strategies import Strategy, get, names
+from engine.registry import DEFAULT_GAME, game_spec, load_game
+from engine.strategies import get, names
 from engine.strategies.match import play_match
 
 EXIT_BAD_INPUT = 2
@@ -173,35 +172,14 @@ def _play(options: argparse.Namespace) -> int:
             print(json.dumps({"seed": seed, "bots": options.bots,
                               "result": final.result().to_json()}, indent=1))
         else:
-            print(_describe_game(game, seed, options.bots, final))
+            print(game_spec(game.name).describe_match(game, seed, options.bots, final))
     else:
         summary = _summarise(game, options.bots, [final for _, final in finals])
         print(json.dumps(summary, indent=1) if options.json else _describe_summary(summary))
     return 0
 
 
-def _describe_game(game: Game, seed: int, bots: Sequence[str], final: State) -> str:
-    if game.name == "cantankerous-cats":
-        return describe_cantankerous(game, seed, bots, final)
-    result = final.result()
-    lines = [f"{game.name} rules v{game.version}, {game.edition.label} data v"
-             f"{game.edition.version}, {game.num_players} players, seed {seed}: "
-             f"{final.turn} turns" + (" (solitaire: seat 1 is the cat player)"
-                                      if game.solitaire else "")]
-    for seat, player in enumerate(result.players):
-        parts = ", ".join(f"{k.replace('_', ' ')} {v:+d}" for k, v in player.breakdown.items())
-        lines.append(f"  seat {seat} {bots[seat]:<10} rank {player.rank}  total {player.total:>3}"
-                     f"  fed cats {player.fed_cat_count}  ({parts})")
-        for cat in player.feeding:
-            lines.append(f"      {cat.describe()}")
-        for choice in getattr(player, "choices", ()):
-            lines.append(f"      ({choice})")
-    winners = ", ".join(f"seat {s} ({bots[s]})" for s in result.winners)
-    lines.append(f"winner: {winners}" + (" (shared)" if len(result.winners) > 1 else ""))
-    return "\n".join(lines)
-
-
-def _summarise(game: Game, bots: Sequence[str], finals: Sequence[State]) -> dict[str, Any]:
+def _summarise(game: Game, bots: Sequence[str], finals: Sequence[GameState]) -> dict[str, Any]:
     """Wins (a shared win counts 1/k), mean score and mean rank per bot name and per seat."""
     def empty() -> dict[str, float]:
         return {"seats_played": 0, "wins": 0.0, "score": 0.0, "rank": 0.0}

@@ -23,19 +23,19 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from engine.actions import Action, CatTake, EndTurn, Laser, PlaceToken, Take
+from engine.actions import Action
+from engine.contract import Game, GameState
 from engine.errors import EngineError, ReplayError
-from engine.game import Game, State
-from engine.registry import load_game
+from engine.registry import game_spec, load_game
 
-__all__ = ["LOG_SCHEMA", "make_log", "replay", "turn_summaries"]
+__all__ = ["LOG_SCHEMA", "make_log", "replay"]
 
 LOG_SCHEMA = "catleague.engine-log/1"
 _REQUIRED = ("schema", "game", "version", "data_version", "options", "seed", "players",
              "actions", "turns", "result")
 
 
-def make_log(game: Game | Any, seed: int, actions: Iterable[Action]) -> dict[str, Any]:
+def make_log(game: Game, seed: int, actions: Iterable[Action]) -> dict[str, Any]:
     """The match log of ``actions`` played from ``game.new_initial_state(seed)``.
 
     ``result`` is the final :meth:`GameScore.to_json` when the actions end the game, else
@@ -50,7 +50,7 @@ def make_log(game: Game | Any, seed: int, actions: Iterable[Action]) -> dict[str
         "schema": LOG_SCHEMA,
         "game": game.name,
         "version": game.version,
-        "data_version": _data_version(game),
+        "data_version": game.data_version,
         "options": dict(game.options),
         "seed": seed,
         "players": game.num_players,
@@ -60,58 +60,11 @@ def make_log(game: Game | Any, seed: int, actions: Iterable[Action]) -> dict[str
     }
 
 
-def _data_version(game: Any) -> str:
-    """The card data's version: Cat Lady's edition version, or a game's own ``data_version``."""
-    version = getattr(game, "data_version", None)
-    return str(version) if version is not None else str(game.edition.version)
+def _summaries(game: Game, states: list[GameState]) -> list[dict[str, Any]]:
+    return game_spec(game.name).turn_summaries(states)
 
 
-def _summaries(game: Any, states: list[Any]) -> list[dict[str, Any]]:
-    """Turn summaries: a game may define its own (``game.turn_summaries``)."""
-    custom = getattr(game, "turn_summaries", None)
-    return custom(states) if custom is not None else turn_summaries(states)
-
-
-def turn_summaries(states: list[State]) -> list[dict[str, Any]]:
-    """One summary per turn (turn 0 is the token placement) from the successive states.
-
-    Each summary: ``turn``, ``seat``, ``actions`` (text forms), ``took`` (card keys of the
-    drafted line), ``token`` after the turn, ``deck_size`` after the refill. A laser
-    pointer's turn also has ``discarded``; the solitaire cat player's turns have
-    ``turn_card`` (and ``chosen_by`` when the human chose between tied lines).
-    """
-    summaries: list[dict[str, Any]] = []
-    current: dict[str, Any] | None = None
-    for before, after in zip(states, states[1:], strict=False):
-        action = after._history[1]  # type: ignore[index]
-        game = before.game
-        if current is None:
-            current = {"turn": before.turn, "seat": before.current_player, "actions": [],
-                       "took": []}
-        current["actions"].append(str(action))
-        if isinstance(action, Take | CatTake):
-            current["took"] = [game.card_key(before.grid[s]) for s in action.line.slots]  # type: ignore[arg-type]
-        if isinstance(action, Laser):
-            current["took"] = [game.card_key(before.grid[s - 1]) for s in action.take]  # type: ignore[arg-type]
-            current["discarded"] = game.card_key(before.grid[action.discard - 1])  # type: ignore[arg-type]
-        if isinstance(action, CatTake):
-            ext = before._expansion
-            assert ext is not None and game.edition.solitaire is not None
-            current["turn_card"] = game.edition.solitaire.turn_cards[ext.turn_card].key
-            if before.current_player != game.cat_player_seat:
-                current["chosen_by"] = before.current_player
-                current["seat"] = game.cat_player_seat
-        if isinstance(action, EndTurn | PlaceToken | CatTake):
-            current["token"] = None if after.token is None else str(after.token)
-            current["deck_size"] = after.deck_size
-            summaries.append(current)
-            current = None
-    if current is not None:  # an unfinished turn at the end of an unfinished match
-        summaries.append(current)
-    return summaries
-
-
-def replay(log: Mapping[str, Any]) -> State | Any:
+def replay(log: Mapping[str, Any]) -> GameState:
     """Replay a match log and return its last state.
 
     Raises :class:`ReplayError` (saying what is wrong) when the log is malformed, names a
@@ -129,11 +82,10 @@ def replay(log: Mapping[str, Any]) -> State | Any:
         game = load_game(log["game"], version=log["version"], options=log["options"])
     except EngineError as exc:
         raise ReplayError(f"cannot set up the logged game: {exc}") from None
-    if log["data_version"] != _data_version(game):
-        data = getattr(game, "deck", None) or game.edition
+    if log["data_version"] != game.data_version:
         raise ReplayError(
-            f"the log was played with {data.name} card data version "
-            f"{log['data_version']!r}; this engine has version {_data_version(game)!r}"
+            f"the log was played with {game.data_name} card data version "
+            f"{log['data_version']!r}; this engine has version {game.data_version!r}"
         )
     if log["players"] != game.num_players:
         raise ReplayError(

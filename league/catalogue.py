@@ -81,14 +81,14 @@ class Edition:
     min_players: int
     max_players: int
     rated: bool = True
-    # The engine's card data for this edition (engine/data/catlady-<name>.json), if it has one:
+    # The engine's card data for this edition (engine/catlady/data/catlady-<name>.json), if it has one:
     # its status (complete / incomplete / placeholder) is shown wherever the edition is.
     card_data: str | None = None
 
     def card_data_status(self) -> str | None:
         if self.card_data is None:
             return None
-        from engine.cards import load_edition
+        from engine.catlady.cards import load_edition
 
         return load_edition(self.card_data).status
 

@@ -3,7 +3,7 @@
 The card data (decks) comes from the engine at run time: every bundled ``catlady-*.json`` file
 is offered, with its own label and status, so a new edition appears when its data file lands.
 The form gives each seat's cards and food; `score_table` builds the calculator's input
-(`engine.scoring.tableaux_from_json`), scores it with the engine and turns the engine's
+(`engine.catlady.scoring.tableaux_from_json`), scores it with the engine and turns the engine's
 error paths (``players[1].food.tuna``) into the form's (seat 1, field ``food_tuna``).
 """
 
@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import DATA_DIR, Edition, load_edition
+from engine.catlady.cards import DATA_DIR, Edition, load_edition
+from engine.catlady.scoring import BREAKDOWN, GameScore, Tableau, score_game, tableaux_from_json
 from engine.errors import EngineError
-from engine.scoring import BREAKDOWN, GameScore, Tableau, score_game, tableaux_from_json
 
 log = logging.getLogger(__name__)
 

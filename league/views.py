@@ -321,7 +321,7 @@ class PreviewSeat:
     seat: int
     rank: int
     result: dict
-    score: object | None  # engine.scoring.PlayerScore when cards were scored
+    score: object | None  # engine.catlady.scoring.PlayerScore when cards were scored
 
 
 @dataclass(frozen=True)

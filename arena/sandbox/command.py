@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .engine_lib import ENGINE_LIB_IN_JAIL
 from .limits import Limits
 from .modes import BOT_PYTHON, Mode
 from .slots import SlotUser
@@ -53,31 +54,33 @@ def _prlimit_args(limits: Limits, *, with_nproc: bool = True) -> list[str]:
             for r, soft, hard in _rlimits(limits, with_nproc=with_nproc)]
 
 
-def bwrap_plan(stage: Path, user: SlotUser, limits: Limits, seccomp_fd: int) -> LaunchPlan:
+def bwrap_plan(stage: Path, user: SlotUser, limits: Limits, seccomp_fd: int,
+               lib: Path) -> LaunchPlan:
     """setpriv drops to the slot uid, prlimit sets the limits, bwrap builds the jail.
 
-    The jail sees only /usr (read-only), the bot directory (read-only), a size-capped /tmp,
-    a minimal /dev and its own /proc; the root and /dev are remounted read-only last.
+    The jail sees only /usr (read-only), the bot directory (read-only), the engine's copy
+    (read-only), a size-capped /tmp, a minimal /dev and its own /proc; the root and /dev are
+    remounted read-only last.
     """
     argv = [
         "setpriv", f"--reuid={user.uid}", f"--regid={user.gid}", "--clear-groups",
         "--inh-caps=-all", "--bounding-set=-all", "--",
         "prlimit", *_prlimit_args(limits), "--",
-        *_bwrap_jail(stage, limits, seccomp_fd),
+        *_bwrap_jail(stage, limits, seccomp_fd, lib),
     ]
     return LaunchPlan(argv, {}, "/", None, (seccomp_fd,))
 
 
-def bwrap_rootless_plan(stage: Path, limits: Limits, seccomp_fd: int) -> LaunchPlan:
+def bwrap_rootless_plan(stage: Path, limits: Limits, seccomp_fd: int, lib: Path) -> LaunchPlan:
     """The same jail started by an ordinary user: no uid to drop to, so no process limit
     (it would count all of that user's processes); the seccomp filter given here refuses to
     create processes instead."""
     argv = ["prlimit", *_prlimit_args(limits, with_nproc=False), "--",
-            *_bwrap_jail(stage, limits, seccomp_fd)]
+            *_bwrap_jail(stage, limits, seccomp_fd, lib)]
     return LaunchPlan(argv, {}, "/", None, (seccomp_fd,))
 
 
-def _bwrap_jail(stage: Path, limits: Limits, seccomp_fd: int) -> list[str]:
+def _bwrap_jail(stage: Path, limits: Limits, seccomp_fd: int, lib: Path) -> list[str]:
     return [
         "bwrap",
         "--unshare-all", "--unshare-user", "--disable-userns",
@@ -88,9 +91,11 @@ def _bwrap_jail(stage: Path, limits: Limits, seccomp_fd: int) -> list[str]:
         "--proc", "/proc", "--dev", "/dev",
         "--size", str(limits.tmp_mb << 20), "--tmpfs", "/tmp",
         "--ro-bind", str(stage), BOT_DIR_IN_JAIL,
+        "--ro-bind", str(lib), ENGINE_LIB_IN_JAIL,
         "--remount-ro", "/dev", "--remount-ro", "/",
         "--clearenv", *[arg for key, value in BOT_ENV.items() for arg in ("--setenv", key, value)],
         "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
+        "--setenv", "CATLEAGUE_ENGINE_LIB", ENGINE_LIB_IN_JAIL,
         "--chdir", "/tmp",
         "--seccomp", str(seccomp_fd),
         "--", BOT_PYTHON, *PYTHON_FLAGS,
@@ -107,7 +112,8 @@ _PR_SET_SECCOMP = 22
 _SECCOMP_MODE_FILTER = 2
 
 
-def rlimits_seccomp_plan(stage: Path, user: SlotUser, limits: Limits, program: bytes) -> LaunchPlan:
+def rlimits_seccomp_plan(stage: Path, user: SlotUser, limits: Limits, program: bytes,
+                         lib: Path) -> LaunchPlan:
     """No namespaces: the child sets rlimits, drops to the slot uid, then loads the filter.
 
     Everything the child needs is built before fork, so the pre-exec step only makes syscalls.
@@ -130,11 +136,12 @@ def rlimits_seccomp_plan(stage: Path, user: SlotUser, limits: Limits, program: b
         preexec.keep = (buffer, fprog)  # type: ignore[attr-defined]  # keep the program alive
 
     argv = [BOT_PYTHON, *PYTHON_FLAGS, str(stage / "catbot.py"), str(stage / "bot.py")]
-    env = dict(BOT_ENV, HOME=str(stage / "tmp"), TMPDIR=str(stage / "tmp"))
+    env = dict(BOT_ENV, HOME=str(stage / "tmp"), TMPDIR=str(stage / "tmp"),
+               CATLEAGUE_ENGINE_LIB=str(lib))
     return LaunchPlan(argv, env, str(stage / "tmp"), preexec, ())
 
 
-def unsafe_plan(stage: Path, limits: Limits) -> LaunchPlan:
+def unsafe_plan(stage: Path, limits: Limits, lib: Path) -> LaunchPlan:
     """A plain subprocess with rlimits (no NPROC: it would count all of the developer's processes)."""
     rlimits = _rlimits(limits, with_nproc=False)
 
@@ -143,19 +150,20 @@ def unsafe_plan(stage: Path, limits: Limits) -> LaunchPlan:
             resource.setrlimit(which, (soft, hard))
 
     argv = [BOT_PYTHON, *PYTHON_FLAGS, str(stage / "catbot.py"), str(stage / "bot.py")]
-    env = dict(BOT_ENV, HOME=str(stage / "tmp"), TMPDIR=str(stage / "tmp"))
+    env = dict(BOT_ENV, HOME=str(stage / "tmp"), TMPDIR=str(stage / "tmp"),
+               CATLEAGUE_ENGINE_LIB=str(lib))
     return LaunchPlan(argv, env, str(stage / "tmp"), preexec, ())
 
 
 def plan_for(mode: Mode, stage: Path, user: SlotUser | None, limits: Limits, seccomp_fd: int | None,
-             program: bytes | None) -> LaunchPlan:
+             program: bytes | None, lib: Path) -> LaunchPlan:
     if mode is Mode.BWRAP:
         assert user is not None and seccomp_fd is not None
-        return bwrap_plan(stage, user, limits, seccomp_fd)
+        return bwrap_plan(stage, user, limits, seccomp_fd, lib)
     if mode is Mode.BWRAP_ROOTLESS:
         assert seccomp_fd is not None
-        return bwrap_rootless_plan(stage, limits, seccomp_fd)
+        return bwrap_rootless_plan(stage, limits, seccomp_fd, lib)
     if mode is Mode.RLIMITS_SECCOMP:
         assert user is not None and program is not None
-        return rlimits_seccomp_plan(stage, user, limits, program)
-    return unsafe_plan(stage, limits)
+        return rlimits_seccomp_plan(stage, user, limits, program, lib)
+    return unsafe_plan(stage, limits, lib)

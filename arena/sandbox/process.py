@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .command import plan_for
+from .engine_lib import engine_lib
 from .limits import Limits
 from .modes import Mode
 from .seccomp_policy import seccomp_program
@@ -121,7 +122,8 @@ class BotProcess:
         program = seccomp_program() if self.mode is Mode.RLIMITS_SECCOMP else None
         assert self._stage is not None
         plan = plan_for(self.mode, self._stage, self._lease.user if self._lease else None,
-                        self.limits, seccomp_fd, program)
+                        self.limits, seccomp_fd, program,
+                        engine_lib(_stage_parent(self._lease)))
         try:
             self._proc = subprocess.Popen(
                 plan.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -1,6 +1,6 @@
 """Cantankerous Cats card data: loading and checking a deck file.
 
-A deck file (``engine/data/cantankerous-<key>.json``, or a club's own file) lists every
+A deck file (``engine/cantankerous/data/cantankerous-<key>.json``, or a club's own file) lists every
 physical card once, with its printed number, name, type, rank, hearts, paws, cost,
 instant-action icon, Basic-game removal, text, an effect in the engine's vocabulary
 (:mod:`engine.cantankerous.effects`), a source and whether it was checked against a real
@@ -52,7 +52,7 @@ __all__ = [
 
 DECK_FORMAT = "catleague.cantankerous-deck/1"
 UNKNOWN = "unknown"
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DATA_DIR = Path(__file__).resolve().parent / "data"
 _FILE_PREFIX = "cantankerous-"
 
 
@@ -199,7 +199,7 @@ class Deck:
 
 
 def bundled_decks() -> list[str]:
-    """Keys of the deck files shipped in ``engine/data``."""
+    """Keys of the deck files shipped in ``engine/cantankerous/data``."""
     return sorted(p.stem[len(_FILE_PREFIX) :] for p in DATA_DIR.glob(f"{_FILE_PREFIX}*.json"))
 
 

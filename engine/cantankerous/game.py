@@ -23,7 +23,6 @@ from engine.actions import Action
 from engine.cantankerous import actions as actions_module
 from engine.cantankerous import rules
 from engine.cantankerous.cards import Card, Deck, load_deck
-from engine.cantankerous.log import turn_summaries
 from engine.cantankerous.observation import full_view, observe
 from engine.cantankerous.options import PLAYERS, resolve_options
 from engine.cantankerous.result import Result, build_result
@@ -89,6 +88,11 @@ class Game:
             )
 
     @property
+    def data_name(self) -> str:
+        """The deck's name (a demo deck says so in its name)."""
+        return self.deck.name
+
+    @property
     def data_version(self) -> str:
         """The deck file's version and digest, stored in match logs."""
         return self.deck.data_version
@@ -133,9 +137,6 @@ class Game:
         """Read an action's JSON form; raises :class:`EngineError` for malformed input."""
         return actions_module.action_from_json(obj)
 
-    def turn_summaries(self, states: list[State]) -> list[dict[str, Any]]:
-        """Per-turn summaries for the match log (see docs/cantankerous.md)."""
-        return turn_summaries(states)
 
 
 class State:

@@ -10,6 +10,11 @@ Never shown to a seat: other hands, the Food Bowl's order, the random generator'
 and other seats' bets or Pounce choices before the reveal (their bet card and Pounce card
 stay in their hand until then, so hand sizes and token counts give nothing away).
 
+``position`` repeats the public part in the engine's own terms (card indices, the stack of
+decisions in progress) with the hidden parts left out, so that
+:func:`engine.cantankerous.position.sample_state` can rebuild a full state from an
+observation alone; bots read the other keys.
+
 >>> from engine import load_game
 >>> state = load_game("cantankerous-cats", options={"players": 2}).new_initial_state(4)
 >>> obs = state.observation(1)
@@ -19,14 +24,18 @@ stay in their hand until then, so hand sizes and token counts give nothing away)
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from engine.actions import Action
 from engine.cantankerous.rules import (
     Bets,
     CounterBanking,
     CounterWindow,
     FeralKeep,
+    Frame,
     InstantWindow,
+    PlayRecord,
     PlayTime,
     PounceWindow,
 )
@@ -64,6 +73,7 @@ def observe(state: State, seat: int) -> dict[str, Any]:
     to_move = state.current_player == seat
     view["legal_actions"] = [str(a) for a in state.legal_actions()] if to_move else []
     view["cards"] = _card_details(state, hand, view)
+    view["position"] = _position(state, seat)
     return view
 
 
@@ -219,3 +229,59 @@ def _card_details(state: State, hand: list[int], view: dict[str, Any]) -> dict[s
         if window.get(key) is not None:
             mentioned.add(window[key])
     return {str(number): deck.card(number).summary() for number in sorted(mentioned)}
+
+
+def _position(state: State, seat: int) -> dict[str, Any]:
+    """The public state in the engine's terms, plus ``seat``'s own hidden part: what
+    ``sample_state`` needs. Other hands are sizes only; other seats' pending bets and Pounce
+    choices and a Feral's Meal Time draw are None where ``seat`` may not see them; no Food
+    Bowl order, no random generator state."""
+    return {
+        "seat": seat,
+        "hand": list(state._hands[seat]),
+        "hand_sizes": [len(hand) for hand in state._hands],
+        "houses": [list(house) for house in state._houses],
+        "litter": list(state._litter),
+        "bowl_size": len(state._bowl),
+        "points": list(state._points),
+        "feral": list(state._feral),
+        "tokens": list(state._tokens),
+        "bank": state._bank,
+        "toy": state._toy,
+        "turn": state._turn,
+        "dir": state._dir,
+        "high": state._high,
+        "stack": [_frame_json(frame, seat, state._toy) for frame in state._stack],
+        "plays": [_encode(play) for play in state._plays.values()],
+        "next_play": state._next_play,
+        "no_refill": list(state._no_refill),
+        "depth": state._depth,
+        "decision": _encode(state._decision),
+        "winner": state._winner,
+        "win_type": state._win_type,
+        "over": state._over,
+    }
+
+
+def _frame_json(frame: Frame, seat: int, toy: int) -> dict[str, Any]:
+    fields = {name: _encode(value) for name, value in zip(frame._fields, frame, strict=True)}
+    if isinstance(frame, Bets):
+        fields["bets"] = [[s, card if s == seat else None] for s, card in frame.bets]
+    elif isinstance(frame, PounceWindow):
+        fields["choices"] = [[s, _encode(a) if s == seat else None] for s, a in frame.choices]
+    elif isinstance(frame, FeralKeep) and seat != toy:
+        fields["drawn"] = [None] * len(frame.drawn)
+    return {"frame": type(frame).__name__, **fields}
+
+
+def _encode(value: Any) -> Any:
+    """Frames and plays as JSON: actions by their JSON form, enums by value, tuples as lists."""
+    if isinstance(value, Action):
+        return {"action": value.to_json()}
+    if isinstance(value, Enum):
+        return {"enum": value.value}
+    if isinstance(value, PlayRecord):
+        return [_encode(v) for v in value]
+    if isinstance(value, tuple | list):
+        return [_encode(v) for v in value]
+    return value

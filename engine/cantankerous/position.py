@@ -1,4 +1,5 @@
-"""Setting up a Cantankerous Cats position by hand: for tests, puzzles and teaching.
+"""Cantankerous Cats states not dealt from a seed: sampled from what one seat knows (for
+searching bots), or set up by hand (for tests, puzzles and teaching).
 
 >>> from engine import load_game
 >>> game = load_game("cantankerous-cats", options={"players": 2})
@@ -12,14 +13,136 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.cantankerous import rules
+from engine.cantankerous.actions import Pass
+from engine.cantankerous.cards import CardType
 from engine.cantankerous.game import Game, State
-from engine.cantankerous.rules import Bets, PlayTime, TurnStart, start_from
+from engine.cantankerous.rules import Bets, PlayRecord, PlayTime, TurnStart, start_from
 from engine.errors import EngineError
 
-__all__ = ["state_from_position"]
+__all__ = ["sample_state", "state_from_position"]
+
+_FRAMES: dict[str, Any] = {
+    frame.__name__: frame
+    for frame in (rules.Bets, rules.TurnStart, rules.FeralKeep, rules.PlayTime, rules.Grooming,
+                  rules.Nap, rules.PounceWindow, rules.PounceStart, rules.WindowEnd,
+                  rules.CounterWindow, rules.CounterBanking, rules.Resolve, rules.InstantWindow)
+}
+
+
+def sample_state(game: Game, observation: Mapping[str, Any], rng: random.Random) -> State:
+    """A full state consistent with everything ``observation``'s seat knows, the rest drawn
+    at random: the cards it has not seen are shuffled into the other hands (by their sizes)
+    and the Food Bowl; another seat's pending First Bite bet is a random card of its sampled
+    hand, its pending Pounce choice a random one of its legal choices there, a Feral's Meal
+    Time draw random cards of its hand; the random generator gets a random state.
+
+    >>> import random
+    >>> from engine import load_game
+    >>> game = load_game("cantankerous-cats", options={"players": 3})
+    >>> state = game.new_initial_state(5)
+    >>> guess = sample_state(game, state.observation(1), random.Random(2))
+    >>> guess.observation(1) == state.observation(1)
+    True
+
+    Raises :class:`EngineError` for an observation of another game or one whose cards do
+    not add up.
+    """
+    if observation.get("game") != game.name or "position" not in observation:
+        raise EngineError("sample_state needs this game's observation, with its 'position'")
+    pos = observation["position"]
+    seat = int(pos["seat"])
+    n = game.num_players
+    s = State.__new__(State)
+    s.game = game
+    s.seed = -1  # never dealt from a seed
+    s._rng = rng.getrandbits(64)
+    s._houses = [list(house) for house in pos["houses"]]
+    s._litter = list(pos["litter"])
+    s._points = list(pos["points"])
+    s._feral = list(pos["feral"])
+    s._tokens = list(pos["tokens"])
+    s._bank = pos["bank"]
+    s._toy = pos["toy"]
+    s._turn = pos["turn"]
+    s._dir = pos["dir"]
+    s._high = pos["high"]
+    s._plays = {}
+    for raw in pos["plays"]:
+        play = PlayRecord(*(_decode(game, v) for v in raw))
+        s._plays[play.id] = play
+    s._next_play = pos["next_play"]
+    s._no_refill = list(pos["no_refill"])
+    s._depth = pos["depth"]
+    s._decision = _decode(game, pos["decision"])
+    s._winner = pos["winner"]
+    s._win_type = pos["win_type"]
+    s._over = pos["over"]
+    s._history = None
+    s._events = ()
+    s._result = None
+    s._legal = None
+
+    # Every card in play is in exactly one place; the ones this seat has not seen are in the
+    # other hands and the Food Bowl.
+    seen = set(pos["hand"]) | set(s._litter) | {c for house in s._houses for c in house}
+    seen |= {play.card for play in s._plays.values()}
+    unseen = [card for card in game.in_play if card not in seen]
+    sizes = pos["hand_sizes"]
+    if len(unseen) != sum(sizes) - len(pos["hand"]) + pos["bowl_size"]:
+        raise EngineError("the observation's unseen cards do not add up to the hands and bowl")
+    rng.shuffle(unseen)
+    s._hands = []
+    for other in range(n):
+        if other == seat:
+            s._hands.append(list(pos["hand"]))
+        else:
+            s._hands.append([unseen.pop() for _ in range(sizes[other])])
+    s._bowl = unseen
+    s._stack = []
+    for raw in pos["stack"]:
+        s._stack.append(_sampled_frame(s, raw, rng))
+    return s
+
+
+def _sampled_frame(s: State, raw: Mapping[str, Any], rng: random.Random) -> Any:
+    """A frame of the decision stack, with what the seat could not see drawn at random."""
+    frame = _FRAMES[raw["frame"]]
+    fields = {name: _decode(s.game, raw[name]) for name in frame._fields}
+    if frame is rules.Bets:
+        fields["bets"] = tuple(
+            (bettor, card if card is not None else rng.choice(s._hands[bettor]))
+            for bettor, card in fields["bets"]
+        )
+    elif frame is rules.FeralKeep and None in fields["drawn"]:
+        fields["drawn"] = tuple(rng.sample(s._hands[s._toy], len(fields["drawn"])))
+    elif frame is rules.PounceWindow:
+        fields["choices"] = tuple(
+            (chooser, action if action is not None else rng.choice(_pounce_choices(s, chooser)))
+            for chooser, action in fields["choices"]
+        )
+    return frame(**fields)
+
+
+def _pounce_choices(s: State, seat: int) -> list[Any]:
+    """What ``seat`` could have chosen in the Pounce window (the rules' own list)."""
+    return [Pass(), *rules._pounces(s, seat)]
+
+
+def _decode(game: Game, value: Any) -> Any:
+    """The inverse of the observation's encoding: lists back to tuples, actions, enums."""
+    if isinstance(value, list):
+        return tuple(_decode(game, v) for v in value)
+    if isinstance(value, dict):
+        if "action" in value:
+            return game.action_from_json(value["action"])
+        if "enum" in value:
+            return CardType(value["enum"])
+    return value
 
 _KEYS = {
     "hands",

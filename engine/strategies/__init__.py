@@ -1,4 +1,4 @@
-"""Built-in strategies (the arena's house bots).
+"""The house bots of every game, by name (each game's spec lists its own).
 
 A strategy sees only what a seat may see — its observation and the legal actions — and a
 random generator it must use for every random choice, so a match with bots is as
@@ -18,43 +18,18 @@ True
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
-from engine.actions import Action
-from engine.cantankerous.strategy import GreedyStrategy as CantankerousGreedy
+from engine.contract import Strategy
 from engine.errors import EngineError
-from engine.strategies.cat_player import CatPlayerStrategy
-from engine.strategies.greedy import GreedyStrategy
-from engine.strategies.mcts import MonteCarloStrategy
-from engine.strategies.random_bot import RandomStrategy
+from engine.registry import DEFAULT_GAME, game_spec
 
 __all__ = ["Strategy", "get", "names"]
 
 
-class Strategy(Protocol):
-    """What a bot implements."""
-
-    name: str
-
-    def choose(
-        self, observation: dict[str, Any], legal_actions: list[Action], rng: random.Random
-    ) -> Action:
-        """One of ``legal_actions`` for the seat whose ``observation`` this is."""
-        ...
-
-
-def _factories(game: str | None = None) -> dict[str, Callable[..., Strategy]]:
-    if game == "cantankerous-cats":
-        return {"random": RandomStrategy, "greedy": CantankerousGreedy}
-    return {"random": RandomStrategy, "greedy": GreedyStrategy, "mcts": MonteCarloStrategy,
-            "cat-player": CatPlayerStrategy}
-
-
 def names(game: str | None = None) -> list[str]:
     """The names :func:`get` accepts (for ``game``; default: Cat Lady)."""
-    return sorted(_factories(game))
+    return sorted(game_spec(game or DEFAULT_GAME).strategies)
 
 
 def get(name: str, game: str | None = None, **params: Any) -> Strategy:
@@ -62,12 +37,11 @@ def get(name: str, game: str | None = None, **params: Any) -> Strategy:
     ``get("mcts", iterations=50)``).
 
     >>> get("greedy", game="cantankerous-cats").choose.__module__
-    'engine.cantankerous.strategy'
+    'engine.cantankerous.strategies'
 
-    Raises :class:`EngineError` for an unknown name or parameter, or a strategy that does
-    not play that game.
+    Raises :class:`EngineError` for an unknown game, name or parameter.
     """
-    factories = _factories(game)
+    factories = game_spec(game or DEFAULT_GAME).strategies
     if name not in factories:
         for_game = f" for {game}" if game else ""
         raise EngineError(f"unknown strategy {name!r}{for_game}; known: "

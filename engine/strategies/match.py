@@ -3,26 +3,35 @@ arena runs untrusted bots in sandboxes with its own runner, on the same Game API
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Sequence
 
+from engine.contract import Game, GameState, Strategy
 from engine.errors import EngineError, IllegalActionError
-from engine.game import Game, State
-from engine.strategies import Strategy
 
-__all__ = ["bot_rng", "play_match"]
+__all__ = ["bot_rng", "bot_seed", "play_match"]
+
+
+def bot_seed(seed: int, seat: int) -> str:
+    """The seed of the generator a seat's bot uses in the match dealt from ``seed``: a one-way
+    hash, so a bot that is given it (sandboxed bots get it in their start message) learns
+    nothing about the deal.
+
+    >>> bot_seed(7, 1)
+    '5362aec17ba9265b1e2da1ee6af6f8c5'
+    """
+    return hashlib.sha256(f"catleague-bot:{seed}:{seat}".encode()).hexdigest()[:32]
 
 
 def bot_rng(seed: int, seat: int) -> random.Random:
-    """The generator a seat's bot uses in the match dealt from ``seed``.
-
-    String seeds are hashed the same way by every Python version, so the same bots with the
-    same seed play the same match anywhere.
-    """
-    return random.Random(f"catleague-bot:{seed}:{seat}")
+    """The generator a seat's bot uses in the match dealt from ``seed`` (a string seed is
+    hashed the same way by every Python version, so the same bots with the same seed play
+    the same match anywhere)."""
+    return random.Random(bot_seed(seed, seat))
 
 
-def play_match(game: Game, bots: Sequence[Strategy], seed: int) -> State:
+def play_match(game: Game, bots: Sequence[Strategy], seed: int) -> GameState:
     """Play a whole match from ``game.new_initial_state(seed)``; returns the final state.
 
     >>> from engine import load_game

@@ -473,6 +473,8 @@
       target.appendChild(board);
     }
 
+    // Keyed by the renderer a game's spec names (engine/<game>/spec.py), not by the game: a
+    // new game registers its drawing code here under the name its spec gives.
     var renderers = { "cat-lady": renderCatLady, "cantankerous-cats": renderCantankerous };
     var render = renderers[data.renderer];
     if (!render) return null;

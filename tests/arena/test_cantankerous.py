@@ -100,12 +100,12 @@ def test_manage_py_play_takes_options_and_refuses_bad_ones(tmp_path):
     assert "sandbox none: built-ins only" in output
     assert json.loads((tmp_path / "match-cantankerous-cats-1.json").read_text())[
         "options"]["variant"] == "basic"
-    with pytest.raises(CommandError, match="cantankerous-cats seats 2 to 6 players; 7 given"):
+    with pytest.raises(CommandError, match="Cantankerous Cats is played by 2-6 players, not 7"):
         play(*["random"] * 7, "--game", GAME, "--seed", "1", "--log-dir", str(tmp_path))
     with pytest.raises(CommandError, match="option 'variant' must be one of basic, standard"):
         play("random", "random", "--game", GAME, "--seed", "1", "--option", "variant=x",
              "--log-dir", str(tmp_path))
-    with pytest.raises(CommandError, match="unknown game 'chess'"):
+    with pytest.raises(CommandError, match="invalid choice: 'chess'"):
         play("random", "random", "--game", "chess", "--seed", "1", "--log-dir", str(tmp_path))
 
 

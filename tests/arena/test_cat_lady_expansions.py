@@ -13,7 +13,7 @@ import engine
 from arena import services
 from arena.models import Match
 from arena.runner import run_match
-from engine.editions import describe_options, play_setups
+from engine.catlady.options import describe_options, play_setups
 
 PH = {"edition": "box-of-treats-placeholder"}
 

@@ -8,8 +8,9 @@ import json
 import pytest
 
 import engine
-from arena.replay import NEXT_CARDS_SHOWN, build_replay, expand_frames, move_text
+from arena.replay import build_replay, expand_frames, move_text
 from arena.runner import run_match
+from engine.catlady.frames import NEXT_CARDS_SHOWN
 
 
 @pytest.fixture(scope="module")
@@ -124,17 +125,6 @@ def test_a_log_that_does_not_replay_says_so(log4):
     assert replay["moves"]
 
 
-def test_a_game_known_to_the_engine_without_a_frame_builder(log4, monkeypatch):
-    from arena import replay as replay_module
-
-    monkeypatch.setattr(replay_module, "FRAME_BUILDERS", {})
-    replay = replay_module.build_replay(log4)
-    assert replay["frames"] is None and "no replay viewer" in replay["problem"]
-    assert replay["moves"][1]["text"] == str(
-        engine.load_game(options={"players": 4}).action_from_json(log4["steps"][1]["action"])
-    )
-
-
 def test_not_a_match_log_is_refused():
     with pytest.raises(ValueError, match="not an arena match log"):
         build_replay({"schema": "something else"})
@@ -164,9 +154,9 @@ def test_frames_after_the_first_hold_only_what_changed(replay4):
 
 
 def test_running_scores_are_dropped_when_scoring_is_too_slow(log4, monkeypatch):
-    from arena import replay as replay_module
+    from engine.catlady import frames
 
-    monkeypatch.setattr(replay_module, "RUNNING_SCORE_BUDGET_S", 0.0)
-    replay = replay_module.build_replay(log4)
+    monkeypatch.setattr(frames, "RUNNING_SCORE_BUDGET_S", 0.0)
+    replay = build_replay(log4)
     assert all(frame["scores"] is None for frame in replay["frames"][:-1])
     assert replay["frames"][-1]["scores"] == log4["result"]["scores"]

@@ -1,14 +1,14 @@
-"""FROZEN ORACLE: engine/feeding.py as it was before the speed work (commit 2b5d642).
+"""FROZEN ORACLE: engine/catlady/feeding.py as it was before the speed work (commit 2b5d642).
 
 Do not edit or optimise. tests/engine/test_feeding_differential.py checks that the current
-engine/feeding.py returns exactly what this copy returns (same options, same meals, same
+engine/catlady/feeding.py returns exactly what this copy returns (same options, same meals, same
 order), so the chosen feeding shown on the score pad cannot drift.
 
 The original module docstring follows.
 
 One player's feeding options: every Pareto-optimal way to feed their cats.
 
-Internal to :mod:`engine.scoring`. The procedure (also in docs/scoring.md):
+Internal to :mod:`engine.catlady.scoring`. The procedure (also in docs/scoring.md):
 
 1. Each cat gets an *eating model* from its data: fixed needs, one chosen type in a range
    (Waffle), a fixed amount of one chosen type (Truffle), or "any food" (Cow).
@@ -26,7 +26,7 @@ Internal to :mod:`engine.scoring`. The procedure (also in docs/scoring.md):
    adds if the player ends up with strictly the most fed cats. Options are Pareto-filtered:
    more VP, more fed cats, less leftover food, with the bonus weighed as in
    :func:`dominates`. Which option is finally used depends on the other players (the leftover
-   food penalty and Hemingway), and is settled in :mod:`engine.scoring`.
+   food penalty and Hemingway), and is settled in :mod:`engine.catlady.scoring`.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.cards import CatSpec, Edition
+from engine.catlady.cards import CatSpec, Edition
 
 __all__ = ["FeedingOption", "Meal", "dominates", "feeding_options", "allocate_tokens"]
 
@@ -473,7 +473,7 @@ def feeding_options(cats: Sequence[CatSpec], food: Mapping[str, int], *, edition
                     macak_optional: bool = False) -> tuple[FeedingOption, ...]:
     """Every Pareto-optimal feeding of ``cats`` with ``food`` (see the module docstring).
 
-    >>> from engine.cards import load_edition
+    >>> from engine.catlady.cards import load_edition
     >>> base = load_edition()
     >>> [bronte] = feeding_options([base.cat("Bronte")], {"tuna": 1, "wild": 1},
     ...                            edition=base, catnip=0, toys=0, costumes=0)

@@ -9,8 +9,8 @@ The original module docstring follows.
 One player's feeding options when expansion cards are in play (Premium strays, Box of
 Treats). Internal to :mod:`engine.scoring_general`.
 
-The base game keeps its own, faster search (:mod:`engine.feeding`); this one handles every
-ability in :data:`engine.cards.ABILITY_PARAMS` and every Box of Treats feeding rule, and is
+The base game keeps its own, faster search (:mod:`engine.catlady.feeding`); this one handles every
+ability in :data:`engine.catlady.cards.ABILITY_PARAMS` and every Box of Treats feeding rule, and is
 checked against the base search on base tableaux (tests/engine/test_scoring_general.py).
 
 The procedure:
@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from engine.cards import BoxRequirement, CatSpec, Edition
+from engine.catlady.cards import BoxRequirement, CatSpec, Edition
 
 __all__ = ["Holdings", "Option", "Plate", "options_for"]
 
@@ -604,7 +604,7 @@ class _Search:
                 k = self.edition.colours.index(p["colour"])  # type: ignore[arg-type]
                 vp += int(str(p["vp_each"])) * colour_counts[k]
             elif ability == "colour_sets":
-                from engine.feeding import colour_sets as _colour_sets
+                from engine.catlady.feeding import colour_sets as _colour_sets
 
                 vp += int(str(p["vp_each"])) * _colour_sets(masks, self.full_mask)
             elif ability == "per_costume":
@@ -760,7 +760,7 @@ def _max_matching(candidates: list[list[int]], n_boxes: int) -> int:
 def _best_toys(toys: tuple[int, ...], extra: int, table: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
     """Best toy-set VP when ``extra`` toys may be any type (Tomasso, the wild toy), and the
     types chosen. Sets hold different toys, so a 6th unique toy can never be made."""
-    from engine.scoring import toy_sets_vp
+    from engine.catlady.scoring import toy_sets_vp
 
     if not extra:
         return toy_sets_vp(list(toys), table), ()
@@ -778,7 +778,7 @@ def _best_toys(toys: tuple[int, ...], extra: int, table: tuple[int, ...]) -> tup
 def options_for(holdings: Holdings, edition: Edition) -> tuple[Option, ...]:
     """Every Pareto-optimal plan for ``holdings`` (best own VP first).
 
-    >>> from engine.cards import load_edition
+    >>> from engine.catlady.cards import load_edition
     >>> ph = load_edition("box-of-treats-placeholder")
     >>> [best, *_] = options_for(Holdings((ph.cat("Bronte"),), (("treat", 1),), (0,) * 5), ph)
     >>> best.cat_vp, best.fed, best.leftover

@@ -1,4 +1,4 @@
-"""A frozen copy of ``engine.observation.observe`` before observations were built
+"""A frozen copy of ``engine.catlady.observation.observe`` before observations were built
 incrementally (commit 6375dd5): the oracle of tests/engine/test_observation_differential.py.
 Do not change its logic; it reads the state's private fields (only their names have followed
 renames since).
@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from engine import rules
-from engine.actions import Line
+from engine.catlady import rules
+from engine.catlady.actions import Line
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
-    from engine.game import State
+    from engine.catlady.game import State
 
 __all__ = ["observe"]
 

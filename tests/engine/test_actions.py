@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from engine.actions import (
+from engine.catlady.actions import (
     EndTurn,
     Line,
     LostCatsForStray,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine.cards import (
+from engine.catlady.cards import (
     ABILITY_PARAMS,
     DATA_DIR,
     CardKind,

@@ -35,7 +35,7 @@ def configurations():
 def cat_lady_editions(version):
     """Every other playable Cat Lady edition at each player count, with its variants (an
     incomplete edition cannot be played: load_game refuses it, tested elsewhere)."""
-    from engine.cards import bundled_editions, load_edition
+    from engine.catlady.cards import bundled_editions, load_edition
 
     for edition in bundled_editions():
         data = load_edition(edition)

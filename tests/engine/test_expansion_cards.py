@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from engine.cards import DATA_DIR, CardKind, Colour, bundled_editions, load_edition
+from engine.catlady.cards import DATA_DIR, CardKind, Colour, bundled_editions, load_edition
 from engine.errors import CardDataError, EngineError
 from engine.registry import load_game
 

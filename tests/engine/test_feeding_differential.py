@@ -1,6 +1,6 @@
 """The base feeding search against its frozen pre-optimisation copy (differential tests).
 
-``tests/engine/reference_feeding.py`` is engine/feeding.py as it was before the speed work.
+``tests/engine/reference_feeding.py`` is engine/catlady/feeding.py as it was before the speed work.
 Every option must come out identical: the same Pareto set, the same meal chosen for each
 option (the first the old search found), the same order. Whole games are compared too, by
 scoring them once with the current search and once with the oracle patched in.
@@ -14,9 +14,10 @@ from unittest import mock
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import feeding, load_game
-from engine.cards import CardKind, load_edition
-from engine.scoring import ScoringRules, Tableau, score_game
+from engine import load_game
+from engine.catlady import feeding
+from engine.catlady.cards import CardKind, load_edition
+from engine.catlady.scoring import ScoringRules, Tableau, score_game
 from tests.engine import reference_feeding
 
 BASE = load_edition()
@@ -150,8 +151,8 @@ def random_end_states(n_states, seed):
 
 def score_with_oracle(tableaux, rules):
     with (
-        mock.patch("engine.scoring.feeding_options", reference_feeding.feeding_options),
-        mock.patch("engine.scoring.allocate_tokens", reference_feeding.allocate_tokens),
+        mock.patch("engine.catlady.scoring.feeding_options", reference_feeding.feeding_options),
+        mock.patch("engine.catlady.scoring.allocate_tokens", reference_feeding.allocate_tokens),
     ):
         return score_game(tableaux, edition=BASE, rules=rules, validate=False).to_json()
 

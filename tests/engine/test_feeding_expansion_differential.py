@@ -1,6 +1,6 @@
 """The expansion scorer against its frozen pre-optimisation search (differential tests).
 
-``tests/engine/reference_feeding_general.py`` is engine/feeding_expansion.py as it was before
+``tests/engine/reference_feeding_general.py`` is engine/catlady/feeding_expansion.py as it was before
 the speed work. Positions from random games of the placeholder Box of Treats deck (2 to 6
 players, mid-game as the greedy bot sees them, and at the end) are scored twice: with the
 current search and with the frozen one patched in. Every score pad must be identical,
@@ -14,8 +14,9 @@ from unittest import mock
 
 import pytest
 
-from engine import feeding_expansion, load_game
-from engine.feeding_expansion import Holdings, options_for
+from engine import load_game
+from engine.catlady import feeding_expansion
+from engine.catlady.feeding_expansion import Holdings, options_for
 from tests.engine import reference_feeding_general
 
 
@@ -35,7 +36,7 @@ def positions(players, n_games, seed):
 
 
 def oracle_score(state):
-    with mock.patch("engine.scoring_expansion.options_for", reference_feeding_general.options_for):
+    with mock.patch("engine.catlady.scoring_expansion.options_for", reference_feeding_general.options_for):
         return state.score().to_json()
 
 
@@ -55,7 +56,7 @@ def plain(options):
 
 def test_options_match_for_each_players_holdings():
     """The options themselves (not just the chosen one), for every tableau seen."""
-    from engine.scoring_expansion import _holdings
+    from engine.catlady.scoring_expansion import _holdings
 
     seen = 0
     for state in positions(4, n_games=3, seed=7):

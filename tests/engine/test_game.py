@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from engine.actions import EndTurn, Line, PlaceToken, Take
+from engine.catlady.actions import EndTurn, Line, PlaceToken, Take
+from engine.catlady.game import State
+from engine.catlady.position import sample_state, state_from_position
 from engine.errors import EngineError
-from engine.game import State
-from engine.position import sample_state, state_from_position
 from engine.registry import latest_version, load_game, registered_games
 
 

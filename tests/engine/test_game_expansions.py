@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import rules
-from engine.actions import (
+from engine.catlady import rules
+from engine.catlady.actions import (
     Brush,
     CatTake,
     EndTurn,
@@ -22,11 +22,11 @@ from engine.actions import (
     SwapGoal,
     Take,
 )
-from engine.cards import load_edition
+from engine.catlady.cards import load_edition
+from engine.catlady.game import Game
+from engine.catlady.position import state_from_position
 from engine.errors import EngineError, IllegalActionError
-from engine.game import Game
 from engine.log import make_log, replay
-from engine.position import state_from_position
 from engine.registry import load_game
 
 PH = "box-of-treats-placeholder"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.catlady.game import State
 from engine.errors import ReplayError
-from engine.game import State
 from engine.log import LOG_SCHEMA, make_log, replay
 from engine.registry import load_game
 
@@ -137,7 +137,8 @@ def test_the_golden_log_replays():
 
 if __name__ == "__main__":
     # Regenerate after an intended change (new rules version, corrected card data):
-    #   .venv/bin/python tests/engine/test_log.py
+    #   PYTHONPATH=. .venv/bin/python tests/engine/test_log.py (the bots' random streams are part
+    #   of it too: engine.strategies.match.bot_seed)
     target = GOLDEN / "cat-lady-3p-seed2024.json"
     target.write_text(json.dumps(golden_match(), indent=1) + "\n", encoding="utf-8")
     print(f"wrote {target}")

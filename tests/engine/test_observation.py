@@ -1,4 +1,4 @@
-"""engine.observation: the full view (for replays of finished matches) holds exactly the
+"""engine.catlady.observation: the full view (for replays of finished matches) holds exactly the
 hidden part that observations leave out."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from engine import load_game
-from engine.observation import observe
+from engine.catlady.observation import observe
 from tests.engine import reference_observation
 
 PH = "box-of-treats-placeholder"

@@ -9,9 +9,17 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import EndTurn, Line, LostCatsForStray, LostCatsForVP, PlaceToken, Spray, Take
+from engine.catlady.actions import (
+    EndTurn,
+    Line,
+    LostCatsForStray,
+    LostCatsForVP,
+    PlaceToken,
+    Spray,
+    Take,
+)
+from engine.catlady.game import Game, State
 from engine.errors import IllegalActionError
-from engine.game import Game, State
 from engine.log import make_log, replay
 from engine.registry import load_game
 

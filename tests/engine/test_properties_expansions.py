@@ -12,7 +12,7 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import (
+from engine.catlady.actions import (
     Brush,
     CatTake,
     EndTurn,
@@ -25,8 +25,8 @@ from engine.actions import (
     SwapGoal,
     Take,
 )
+from engine.catlady.game import Game, State
 from engine.errors import IllegalActionError
-from engine.game import Game, State
 from engine.log import make_log, replay
 from engine.registry import load_game
 

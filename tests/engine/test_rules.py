@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from engine.actions import (
+from engine.catlady.actions import (
     EndTurn,
     Line,
     LostCatsForStray,
@@ -17,9 +17,9 @@ from engine.actions import (
     Spray,
     Take,
 )
+from engine.catlady.game import Game, State
+from engine.catlady.position import state_from_position
 from engine.errors import IllegalActionError
-from engine.game import Game, State
-from engine.position import state_from_position
 from engine.registry import load_game
 
 

@@ -6,7 +6,7 @@ import io
 import json
 from pathlib import Path
 
-from engine.score_cli import main
+from engine.catlady.cli import main
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "score-example.json"
 

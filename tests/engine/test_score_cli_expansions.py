@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.cards import DATA_DIR
-from engine.score_cli import main
+from engine.catlady.cards import DATA_DIR
+from engine.catlady.cli import main
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "score-box-of-treats-placeholder.json"
 

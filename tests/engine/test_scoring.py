@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine.cards import load_edition
+from engine.catlady.cards import load_edition
+from engine.catlady.scoring import (
+    ScoringRules,
+    Tableau,
+    score_game,
+    tableaux_from_json,
+    toy_sets_vp,
+)
 from engine.errors import ScoreInputError
-from engine.scoring import ScoringRules, Tableau, score_game, tableaux_from_json, toy_sets_vp
 
 BASE = load_edition()
 T = Tableau

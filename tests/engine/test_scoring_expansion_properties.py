@@ -6,9 +6,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import load_edition
-from engine.feeding import feeding_options
-from engine.feeding_expansion import Holdings, options_for
+from engine.catlady.cards import load_edition
+from engine.catlady.feeding import feeding_options
+from engine.catlady.feeding_expansion import Holdings, options_for
 
 BASE = load_edition()
 ALL_CATS = sorted({c.cat.name for c in BASE.deck if c.cat} | {s.name for s in BASE.strays})

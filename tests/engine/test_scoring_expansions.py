@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.cards import load_edition
+from engine.catlady.cards import load_edition
+from engine.catlady.scoring import Tableau, score_game
+from engine.catlady.scoring_expansion import SharedGoal
 from engine.errors import ScoreInputError
-from engine.scoring import Tableau, score_game
-from engine.scoring_expansion import SharedGoal
 
 PH = load_edition("box-of-treats-placeholder")
 BASE = load_edition("base")
@@ -492,8 +492,8 @@ def test_against_the_cat_player_a_tie_is_a_loss():
 # --- the general scorer agrees with the base scorer on base games ------------------------------
 
 def test_base_tableaux_score_the_same_through_either_scorer():
-    from engine.scoring import DEFAULT_RULES
-    from engine.scoring_expansion import score_expansion
+    from engine.catlady.scoring import DEFAULT_RULES
+    from engine.catlady.scoring_expansion import score_expansion
 
     tableaux = [
         Tableau("Ann", cats=("Waffle", "Bronte", "Florence", "Hemingway"),
@@ -561,7 +561,7 @@ def test_shopping_bags_raise_the_food_an_end_state_may_hold():
 
 
 def test_vp_tokens_from_shopping_bags_need_no_lost_cats():
-    from engine.scoring import _limits
+    from engine.catlady.scoring import _limits
 
     lost_in_deck = _limits(PH, 6)["kind:lost_cat"]
     # 2 bags x 5 opponents: 10 VP tokens may come from shopping bags.

@@ -1,6 +1,6 @@
 """The feeding optimiser against a brute force on small random tableaux (hypothesis).
 
-The oracle shares no code with engine.feeding: it enumerates every meal of every cat, checks
+The oracle shares no code with engine.catlady.feeding: it enumerates every meal of every cat, checks
 each combination by trying every way to spend the wilds (and Moonbeam's conversions) token by
 token, and scores it with its own simple evaluation.
 """
@@ -12,8 +12,8 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import load_edition
-from engine.feeding import feeding_options
+from engine.catlady.cards import load_edition
+from engine.catlady.feeding import feeding_options
 
 BASE = load_edition()
 FOODS = ("chicken", "tuna", "milk")

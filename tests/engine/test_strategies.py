@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from engine.actions import EndTurn, Line, PlaceToken, Spray, Take
+from engine.catlady.actions import EndTurn, Line, PlaceToken, Spray, Take
+from engine.catlady.position import state_from_position
 from engine.errors import EngineError, IllegalActionError
-from engine.position import state_from_position
 from engine.registry import load_game
 from engine.strategies import get, names
 from engine.strategies.match import play_match

@@ -171,10 +171,10 @@ def test_setup_errors_sit_beside_their_fields(mia, league):
 
 
 def test_box_of_treats_placeholder_cards_are_scored_with_boxes_and_treats(mia, league, players):
-    from engine.cards import DATA_DIR
+    from engine.catlady.cards import DATA_DIR
 
     if not (DATA_DIR / "catlady-box-of-treats-placeholder.json").exists():
-        pytest.fail("the Box of Treats placeholder deck is missing from engine/data")
+        pytest.fail("the Box of Treats placeholder deck is missing from engine/catlady/data")
     url = "/games/new/?league=tuesday&edition=box-of-treats&players=2&mode=cards:box-of-treats-placeholder"
     html = page(mia.get(url))
     assert 'name="seat1-food_treat"' in html and 'name="seat1-cat_brushes"' in html

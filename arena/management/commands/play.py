@@ -19,9 +19,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from arena.runner import BotSpec, BotSpecError, Limits, run_match
 from arena.sandbox import SandboxUnavailable, UnsafeSandboxWarning
-from engine.cards import load_edition
 from engine.errors import EngineError
-from engine.registry import supported_players
+from engine.registry import DEFAULT_GAME, load_game, registered_games
 
 
 class Command(BaseCommand):
@@ -36,8 +35,9 @@ class Command(BaseCommand):
                             help="bwrap, bwrap-rootless, rlimits-seccomp or unsafe (default: the strongest that works)")
         parser.add_argument("--log-dir", default="var/match-logs", help="where match logs are written")
         parser.add_argument("--move-ms", type=int, default=Limits().move_ms, help="per-move time limit")
-        parser.add_argument("--game", default="cat-lady",
-                            help="cat-lady (default) or cantankerous-cats")
+        games = sorted({name for name, _ in registered_games()})
+        parser.add_argument("--game", default=DEFAULT_GAME, choices=games,
+                            help=f"{', '.join(games)} (default {DEFAULT_GAME})")
         parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                             help="a game option, e.g. variant=basic (repeatable)")
         parser.add_argument("--rules-version", dest="game_version", default=None,
@@ -56,15 +56,11 @@ class Command(BaseCommand):
             else:
                 game_options[key] = int(value) if value.lstrip("-").isdigit() else value
         try:
-            sizes = supported_players(options["game"])
-            if options["game"] == "cat-lady" and "edition" in game_options:
-                # Another Cat Lady edition (Box of Treats: 2-6 players) has its own counts.
-                sizes = load_edition(str(game_options["edition"])).supported_players
+            # The game says whether it seats this many with these options (Box of Treats: 2-6).
+            load_game(options["game"], version=options["game_version"],
+                      options={**game_options, "players": len(options["bots"])})
         except EngineError as exc:
             raise CommandError(str(exc)) from None
-        if len(options["bots"]) not in sizes:
-            raise CommandError(f"{options['game']} seats {min(sizes)} to {max(sizes)} players; "
-                               f"{len(options['bots'])} given")
         if options["seed"] < 0:
             raise CommandError("--seed must be a non-negative integer")
         try:

@@ -21,7 +21,7 @@ def test_the_game_has_random_and_greedy_strategies_not_mcts():
     assert names(GAME) == ["greedy", "random"]
     with pytest.raises(EngineError, match="unknown strategy 'mcts' for cantankerous-cats"):
         get("mcts", game=GAME)
-    assert get("greedy").choose.__module__ == "engine.strategies.greedy"  # Cat Lady default
+    assert get("greedy").choose.__module__ == "engine.catlady.strategies.greedy"  # Cat Lady default
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])

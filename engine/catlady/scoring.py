@@ -5,16 +5,16 @@ Winner: most VP, then most fed cats, then shared.
 
 How feeding is chosen (see docs/scoring.md for the long form):
 
-1. For each player, :func:`engine.feeding.feeding_options` lists every Pareto-optimal feeding
+1. For each player, :func:`engine.catlady.feeding.feeding_options` lists every Pareto-optimal feeding
    over (VP before cross-player terms, fed cats, leftover food), with what Hemingway would add.
 2. Two terms depend on the other players: the most-leftover-food penalty and Hemingway's
    "strictly most fed cats". Start from each player's best own-VP option, then let players in
    seat order switch to their best response (own total, then fed cats, then less leftover;
    switching only on a strict improvement) until nobody switches. The search stops after
-   ``engine.scorepad.MAX_ROUNDS`` rounds; if it has not settled, the last profile is used and the result says
+   ``engine.catlady.scorepad.MAX_ROUNDS`` rounds; if it has not settled, the last profile is used and the result says
    ``feeding_settled: false``.
 
->>> from engine.cards import load_edition
+>>> from engine.catlady.cards import load_edition
 >>> score = score_game([Tableau("Kat", cats=("Bronte",), food={"tuna": 2}, costumes=1),
 ...                     Tableau("Julie", cats=(), food={"milk": 1})], edition=load_edition())
 >>> [(p.name, p.total, p.rank) for p in score.players]
@@ -29,11 +29,10 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from engine.cards import CardKind, CatSpec, Edition, normalise_name
-from engine.errors import ScoreInputError
-from engine.feeding import FeedingOption, allocate_tokens, feeding_options
-from engine.model import SHOPPING_BAG_FOOD
-from engine.scorepad import (
+from engine.catlady.cards import CardKind, CatSpec, Edition, normalise_name
+from engine.catlady.feeding import FeedingOption, allocate_tokens, feeding_options
+from engine.catlady.model import SHOPPING_BAG_FOOD
+from engine.catlady.scorepad import (
     _BOX_OF_TREATS_COUNT_FIELDS,
     _COUNT_FIELDS,
     BREAKDOWN,
@@ -48,9 +47,10 @@ from engine.scorepad import (
     toy_sets_vp,
     with_starting_cards,
 )
-from engine.scoring_expansion import SharedGoal, needs_expansion_scoring, score_expansion
+from engine.catlady.scoring_expansion import SharedGoal, needs_expansion_scoring, score_expansion
+from engine.errors import ScoreInputError
 
-# The score pad's values live in engine.scorepad; they are the scorer's public API here.
+# The score pad's values live in engine.catlady.scorepad; they are the scorer's public API here.
 __all__ = [
     "BREAKDOWN",
     "DEFAULT_RULES",
@@ -78,7 +78,7 @@ def score_game(tableaux: Sequence[Tableau], *, edition: Edition,
     ``validate=False`` skips those checks, for callers (the game engine) whose states are
     correct by construction.
 
-    >>> from engine.cards import load_edition
+    >>> from engine.catlady.cards import load_edition
     >>> score = score_game([Tableau("Ann", cats=("Waffle", "Bronte"), food={"tuna": 4}),
     ...                     Tableau("Bob", food={"milk": 1})], edition=load_edition())
     >>> [f.describe() for f in score.players[0].feeding]
@@ -167,7 +167,7 @@ def _penalised(chosen: Sequence[FeedingOption], rules: ScoringRules) -> list[boo
 
 def _settle(options: Sequence[Sequence[FeedingOption]], rules: ScoringRules,
             penalty: int) -> tuple[list[int], bool]:
-    """Best responses to a fixed point (:func:`engine.scorepad.settle`) over own VP with
+    """Best responses to a fixed point (:func:`engine.catlady.scorepad.settle`) over own VP with
     Hemingway's bonus and the leftover-food penalty."""
 
     def payoff(i: int, j: int, choice: Sequence[int]) -> tuple[int, int, int]:
@@ -383,7 +383,7 @@ def tableaux_from_json(obj: object, edition: Edition) -> list[Tableau]:
     ignoring case and spacing. Raises :class:`ScoreInputError` naming the field, e.g.
     ``players[1].food.tuna``. Cross-player limits are checked by :func:`score_game`.
 
-    >>> from engine.cards import load_edition
+    >>> from engine.catlady.cards import load_edition
     >>> [t] = tableaux_from_json([{"name": "Kat", "cats": ["bronte"], "toys": {"Mouse Toy": 3}}],
     ...                          load_edition())
     >>> t.cats, dict(t.toys)

@@ -24,10 +24,65 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.cards import bundled_editions, load_edition
+from engine.catlady.cards import bundled_editions, load_edition
 from engine.errors import EngineError
 
-__all__ = ["PlaySetup", "check_ranked", "describe_options", "play_setups"]
+__all__ = ["OPTIONS", "PlaySetup", "check_ranked", "describe_options", "play_setups",
+           "resolve_options"]
+
+# Option name -> (default, description). Every option is stored in the game (and the match
+# log) with its value, defaults included, so a log is complete without knowing the defaults.
+OPTIONS: dict[str, tuple[object, str]] = {
+    "players": (4, "number of players, 2-4 (2-6 with Box of Treats)"),
+    "edition": ("base", "card data file engine/catlady/data/catlady-<edition>.json"),
+    "scoring": ({}, "ScoringRules settings, e.g. a club's costume-split rounding"),
+    "custom_strays": ([], "a club's own stray cats (Premium blank cards), see docs/engine.md"),
+    "shared_goals": (False, "Box of Treats shared goals (3 or more players)"),
+    "solitaire": (False, "Box of Treats solitaire: players 2, seat 1 is the cat player"),
+    "starting_cards": (None, "solitaire: the cat player's starting cards (default: the data's 2)"),
+}
+# Options added after the first match logs were written: stored only when not the default, so
+# a base game's options (and so its log) stay exactly what they were.
+_STORED_WHEN_USED = frozenset({"custom_strays", "shared_goals", "solitaire", "starting_cards"})
+
+
+def resolve_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """Defaults filled in and every value's type checked (the card data checks the rest);
+    raises :class:`EngineError` saying which option is wrong.
+
+    >>> resolve_options({"players": 2})
+    {'players': 2, 'edition': 'base', 'scoring': {}}
+    >>> resolve_options({"colour": "tabby"})
+    Traceback (most recent call last):
+    ...
+    engine.errors.EngineError: unknown option(s) for cat-lady: colour; known: players (number of players, 2-4 (2-6 with Box of Treats)), edition (card data file engine/catlady/data/catlady-<edition>.json), scoring (ScoringRules settings, e.g. a club's costume-split rounding), custom_strays (a club's own stray cats (Premium blank cards), see docs/engine.md), shared_goals (Box of Treats shared goals (3 or more players)), solitaire (Box of Treats solitaire: players 2, seat 1 is the cat player), starting_cards (solitaire: the cat player's starting cards (default: the data's 2))
+    """
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        known = ", ".join(f"{k} ({desc})" for k, (_, desc) in OPTIONS.items())
+        raise EngineError(f"unknown option(s) for cat-lady: {', '.join(unknown)}; known: {known}")
+    resolved = {key: default for key, (default, _) in OPTIONS.items()
+                if key not in _STORED_WHEN_USED}
+    resolved.update(options)
+    for key in _STORED_WHEN_USED:
+        if key in resolved and resolved[key] == OPTIONS[key][0]:
+            del resolved[key]  # a default value of a later option is not stored
+    players = resolved["players"]
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise EngineError(f"option 'players' must be an integer, not {players!r}")
+    if not isinstance(resolved["edition"], str):
+        raise EngineError(f"option 'edition' must be a name, not {resolved['edition']!r}")
+    if not isinstance(resolved["scoring"], Mapping):
+        raise EngineError(f"option 'scoring' must be an object, not {resolved['scoring']!r}")
+    for flag in ("shared_goals", "solitaire"):
+        if not isinstance(resolved.get(flag, False), bool):
+            raise EngineError(f"option {flag!r} must be true or false, not {resolved[flag]!r}")
+    starting = resolved.get("starting_cards")
+    if starting is not None and (not isinstance(starting, int) or isinstance(starting, bool)
+                                 or not resolved.get("solitaire")):
+        raise EngineError(f"option 'starting_cards' is a number of solitaire starting cards, "
+                          f"not {starting!r}")
+    return resolved
 
 
 @dataclass(frozen=True)

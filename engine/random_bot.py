@@ -13,7 +13,7 @@ __all__ = ["RandomStrategy"]
 class RandomStrategy:
     """Picks uniformly among the legal actions.
 
-    >>> from engine.actions import EndTurn
+    >>> from engine.catlady.actions import EndTurn
     >>> RandomStrategy().choose({}, [EndTurn()], random.Random(0))
     EndTurn()
     """

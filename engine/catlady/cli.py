@@ -1,4 +1,5 @@
-"""``python -m engine score FILE|-``: score the end of a physical game from a JSON file.
+"""Cat Lady's command-line texts: ``python -m engine score FILE|-`` scores the end of a
+physical game from a JSON file, and :func:`describe_game` prints a played game.
 
 Exit codes: 0 scored, 2 bad input (unreadable file, malformed JSON, impossible end state).
 The input format is documented in docs/scoring.md.
@@ -9,11 +10,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from typing import Any, TextIO
 
-from engine.cards import load_edition
-from engine.errors import EngineError
-from engine.scoring import (
+from engine.catlady.cards import load_edition
+from engine.catlady.game import Game, State
+from engine.catlady.scoring import (
     BREAKDOWN,
     GameScore,
     ScoringRules,
@@ -21,8 +23,9 @@ from engine.scoring import (
     score_game,
     tableaux_from_json,
 )
+from engine.errors import EngineError
 
-__all__ = ["main", "format_text"]
+__all__ = ["describe_game", "format_text", "main"]
 
 _LABELS = {"fed_cats": "Fed cats", "toys": "Toys", "costumes": "Costumes", "catnip": "Catnip",
            "vp_tokens": "VP tokens", "food_penalty": "Food penalty", "boxes": "Boxes",
@@ -135,3 +138,24 @@ def format_text(score: GameScore, *, label: str | None = None) -> str:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
+
+def describe_game(game: Game, seed: int, bots: Sequence[str], final: State) -> str:
+    """Text output of ``python -m engine play`` for one finished game: each seat's score
+    with its breakdown and how every cat was fed, and the winner."""
+    result = final.result()
+    lines = [f"{game.name} rules v{game.version}, {game.edition.label} data v"
+             f"{game.edition.version}, {game.num_players} players, seed {seed}: "
+             f"{final.turn} turns" + (" (solitaire: seat 1 is the cat player)"
+                                      if game.solitaire else "")]
+    for seat, player in enumerate(result.players):
+        parts = ", ".join(f"{k.replace('_', ' ')} {v:+d}" for k, v in player.breakdown.items())
+        lines.append(f"  seat {seat} {bots[seat]:<10} rank {player.rank}  total {player.total:>3}"
+                     f"  fed cats {player.fed_cat_count}  ({parts})")
+        for cat in player.feeding:
+            lines.append(f"      {cat.describe()}")
+        for choice in player.choices:
+            lines.append(f"      ({choice})")
+    winners = ", ".join(f"seat {s} ({bots[s]})" for s in result.winners)
+    lines.append(f"winner: {winners}" + (" (shared)" if len(result.winners) > 1 else ""))
+    return "\n".join(lines)

@@ -13,17 +13,18 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
-from engine import rules
-from engine.actions import Line
+from engine.catlady import rules
+from engine.catlady.actions import Line
+from engine.catlady.game import Expansion, Game, PlayerState, State
 from engine.errors import EngineError
-from engine.game import Expansion, Game, PlayerState, State
 
 __all__ = ["sample_state", "state_from_position"]
 
 
-def sample_state(game: Game, observation: dict[str, Any], rng: random.Random) -> State:
+def sample_state(game: Game, observation: Mapping[str, Any], rng: random.Random) -> State:
     """A full state consistent with ``observation``: the unseen cards dealt in a random order
     (the first ``removed_unseen`` of them out of the game), for determinised search.
 
@@ -34,8 +35,12 @@ def sample_state(game: Game, observation: dict[str, Any], rng: random.Random) ->
     >>> guess.observation(0) == state.observation(0)
     True
 
-    Raises :class:`EngineError` if the observation does not fit the game's cards.
+    Raises :class:`EngineError` for another game's observation, or one that does not fit
+    the game's cards.
     """
+    if observation.get("game") != game.name:
+        raise EngineError(f"sample_state needs a {game.name} observation, "
+                          f"not {observation.get('game')!r}")
     state, unseen = _public_part(game, observation)
     if len(unseen) != observation["deck_size"] + observation["removed_unseen"]:
         raise EngineError("observation's unseen cards do not add up to the deck and removals")
@@ -109,7 +114,7 @@ def state_from_position(game: Game, position: dict[str, Any]) -> State:
 
 
 def _public_part(
-    game: Game, observation: dict[str, Any], *, fill: bool = False
+    game: Game, observation: Mapping[str, Any], *, fill: bool = False
 ) -> tuple[State, list[int]]:
     """A state holding the observation's public cards, and the cards it does not place."""
     deck = game.edition.deck
@@ -197,7 +202,7 @@ def _public_part(
     return state, unseen
 
 
-def _expansion_part(game: Game, observation: dict[str, Any]) -> Any:
+def _expansion_part(game: Game, observation: Mapping[str, Any]) -> Any:
     if not game.expansion:
         return None
     edition = game.edition

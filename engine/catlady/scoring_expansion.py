@@ -1,11 +1,11 @@
 """End-of-game scoring with expansion content: Premium strays, Box of Treats (treats, boxes,
 gray cats, 5-6 players, shared goals), the solitaire cat player and custom strays.
 
-:func:`engine.scoring.score_game` sends a game here when its edition or its end state uses
+:func:`engine.catlady.scoring.score_game` sends a game here when its edition or its end state uses
 anything beyond the base game; base games keep the base scorer, so their results (and match
 logs) are exactly what they were. The steps:
 
-1. Each player's Pareto-optimal plans (:func:`engine.feeding_expansion.options_for`). With a
+1. Each player's Pareto-optimal plans (:func:`engine.catlady.feeding_expansion.options_for`). With a
    fed Choupette, the plans for every choice of grid cards she may take are added.
 2. Terms that depend on the other players are settled by best responses in seat order, as
    in the base scorer: the most-leftover-food penalty, Hemingway's "strictly most fed cats",
@@ -25,10 +25,9 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from engine.cards import BoxRequirement, CardKind, CatSpec, Edition, Goal, normalise_name
-from engine.errors import ScoreInputError
-from engine.feeding_expansion import FED, HUNGRY, TREAT, Holdings, Option, options_for
-from engine.scorepad import (
+from engine.catlady.cards import BoxRequirement, CardKind, CatSpec, Edition, Goal, normalise_name
+from engine.catlady.feeding_expansion import FED, HUNGRY, TREAT, Holdings, Option, options_for
+from engine.catlady.scorepad import (
     CatFeeding,
     GameScore,
     PlayerScore,
@@ -37,6 +36,7 @@ from engine.scorepad import (
     settle,
     with_starting_cards,
 )
+from engine.errors import ScoreInputError
 
 __all__ = ["SharedGoal", "edition_is_expansion", "needs_expansion_scoring", "score_expansion"]
 
@@ -269,7 +269,7 @@ def _cross_terms(seat: int, chosen: Sequence[Option], tableaux: Sequence[Tableau
 def _settle(choices: Sequence[Sequence[_Choice]], tableaux: Sequence[Tableau],
             goals: Sequence[SharedGoal], edition: Edition,
             rules: ScoringRules) -> tuple[list[int], bool]:
-    """Best responses to a fixed point (:func:`engine.scorepad.settle`) over own VP with
+    """Best responses to a fixed point (:func:`engine.catlady.scorepad.settle`) over own VP with
     every cross-player term: Hemingway, the leftover-food penalty, costumes, shared goals."""
 
     def payoff(i: int, j: int, pick: Sequence[int]) -> tuple[int, int, int]:

@@ -1,8 +1,9 @@
 """The ``greedy`` strategy: looks one move ahead and takes what scores best now.
 
-Each candidate is applied to a state sampled from the observation (the hidden deck order
-does not matter one move ahead: the grid and every tableau are public) and valued with
-:func:`engine.strategies._common.evaluate` — the score of every tableau as if the game
+Each candidate is applied to a state sampled from the observation through the forward
+model every bot gets (:class:`engine.forward.ForwardModel`; the hidden deck order does not
+matter one move ahead: the grid and every tableau are public) and valued with
+:func:`engine.catlady.strategies.evaluation.evaluate` — the score of every tableau as if the game
 ended now, plus a little for held lost cats and spray bottles, minus the best opponent.
 
 * Before drafting it compares every ``take``, and ``spray X`` followed by the best take.
@@ -16,10 +17,10 @@ ended now, plus a little for held lost cats and spray bottles, minus the best op
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, TypeVar
 
-from engine import rules
-from engine.actions import (
+from engine.catlady import rules
+from engine.catlady.actions import (
     Action,
     EndTurn,
     Laser,
@@ -30,14 +31,15 @@ from engine.actions import (
     Spray,
     Take,
 )
-from engine.game import State
-from engine.position import sample_state
-from engine.strategies._common import evaluate, game_for
+from engine.catlady.game import State
+from engine.catlady.strategies.evaluation import evaluate, model_for
 
 __all__ = ["GreedyStrategy"]
 
 # How much of the next player's best gain counts against us: they gain, but so might others.
 BLOCK_WEIGHT = 0.5
+
+Choice = TypeVar("Choice")  # an Action in-process, a JSON action in the sandbox
 
 
 class GreedyStrategy:
@@ -46,16 +48,21 @@ class GreedyStrategy:
     name = "greedy"
 
     def choose(
-        self, observation: dict[str, Any], legal_actions: list[Action], rng: random.Random
-    ) -> Action:
+        self, observation: dict[str, Any], legal_actions: list[Choice], rng: random.Random
+    ) -> Choice:
+        """One of ``legal_actions`` (actions, or their JSON as a sandboxed bot gets them)."""
         if len(legal_actions) == 1:
             return legal_actions[0]
-        state = sample_state(game_for(observation), observation, rng)
-        seat = observation["seat"]
+        model = model_for(observation)
+        actions = [model.action(a) for a in legal_actions]  # type: ignore[arg-type]
+        return legal_actions[self._best(model.sample_state(observation, rng), actions,
+                                        observation["seat"])]
+
+    def _best(self, state: Any, legal_actions: list[Action], seat: int) -> int:
         if isinstance(legal_actions[0], PlaceToken):
             # Block whichever line helps the starting player (seat 0) most.
-            return max(legal_actions, key=lambda a: (_best_take_gain(state.apply(a), 0),
-                                                     -legal_actions.index(a)))
+            return max(range(len(legal_actions)),
+                       key=lambda i: (_best_take_gain(state.apply(legal_actions[i]), 0), -i))
         # A laser pointer offers 252 (take two, discard one) choices; which card is discarded
         # does not change this seat's score, so one discard per pair of cards is valued.
         seen_pairs: set[tuple[int, int]] = set()
@@ -66,8 +73,8 @@ class GreedyStrategy:
                     continue
                 seen_pairs.add(action.take)
             candidates.append((i, action))
-        scored = [(self._value(state, action, seat), -i, action) for i, action in candidates]
-        return max(scored, key=lambda item: (item[0], item[1]))[2]
+        scored = [(self._value(state, action, seat), -i) for i, action in candidates]
+        return -max(scored)[1]
 
     def _value(self, state: State, action: Action, seat: int) -> float:
         after = state.apply(action)
@@ -79,7 +86,7 @@ class GreedyStrategy:
         if isinstance(action, Spray | EndTurn):
             # After drafting: what the next player could gain with the token where it is.
             mine = evaluate(after, seat)
-            if state._final:
+            if None in state.grid:  # the final round: nobody drafts after this turn
                 return mine
             follower = (seat + 1) % state.game.num_players
             return mine - BLOCK_WEIGHT * _best_take_gain(after, follower)
@@ -88,7 +95,7 @@ class GreedyStrategy:
 
 def _best_take_gain(state: State, seat: int) -> float:
     """The most ``seat`` could improve its evaluation by one take, with the token as it is."""
-    blocked = state._token
+    blocked = state.token
     base = evaluate(state, seat)
     probe = _as_mover(state, seat)
     gains = [evaluate(probe.apply(Take(line)), seat) - base

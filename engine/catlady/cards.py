@@ -1,6 +1,6 @@
 """Card data: the typed model of a Cat Lady edition and its loader.
 
-Every card fact lives in a JSON data file (``engine/data/catlady-<edition>.json``), never in
+Every card fact lives in a JSON data file (``engine/catlady/data/catlady-<edition>.json``), never in
 code, so that correcting a card (or a club using its own corrected file) needs no code change.
 The loader validates the whole file and refuses anything it does not understand with a
 :class:`~engine.errors.CardDataError` naming the offending field.
@@ -524,7 +524,7 @@ def _copies(edition: Edition, n: int) -> Mapping[str, int]:
 def load_edition(name: str = "base", *, path: str | Path | None = None) -> Edition:
     """Load and validate an edition's card data.
 
-    ``name`` selects ``engine/data/catlady-<name>.json``; ``path`` loads a club's own file
+    ``name`` selects ``engine/catlady/data/catlady-<name>.json``; ``path`` loads a club's own file
     instead. Raises :class:`CardDataError` with the offending field when the data is missing,
     malformed or inconsistent (for example a deck size that does not match the player-count
     setup, an unknown ability or food).
@@ -540,7 +540,7 @@ def load_edition(name: str = "base", *, path: str | Path | None = None) -> Editi
 
 
 def bundled_editions() -> list[str]:
-    """The names of the editions shipped in ``engine/data``."""
+    """The names of the editions shipped in ``engine/catlady/data``."""
     return sorted(p.stem.removeprefix("catlady-") for p in DATA_DIR.glob("catlady-*.json"))
 
 

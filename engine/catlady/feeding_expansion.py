@@ -1,8 +1,8 @@
 """One player's feeding options when expansion cards are in play (Premium strays, Box of
-Treats). Internal to :mod:`engine.scoring_expansion`.
+Treats). Internal to :mod:`engine.catlady.scoring_expansion`.
 
-The base game keeps its own, faster search (:mod:`engine.feeding`); this one handles every
-ability in :data:`engine.cards.ABILITY_PARAMS` and every Box of Treats feeding rule, and is
+The base game keeps its own, faster search (:mod:`engine.catlady.feeding`); this one handles every
+ability in :data:`engine.catlady.cards.ABILITY_PARAMS` and every Box of Treats feeding rule, and is
 checked against the base search on base tableaux (tests/engine/test_scoring_expansion_properties.py).
 
 The procedure:
@@ -23,7 +23,7 @@ The procedure:
    she could eat a catnip).
 4. Plans become options (own VP, fed cats, leftover food, costumes, toys, catnip, Hemingway's
    bonus); only Pareto-optimal ones are kept, for the cross-player settling in
-   :mod:`engine.scoring_expansion`.
+   :mod:`engine.catlady.scoring_expansion`.
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from engine.cards import BoxRequirement, CatSpec, Edition
-from engine.feeding import colour_sets
-from engine.scorepad import toy_sets_vp
+from engine.catlady.cards import BoxRequirement, CatSpec, Edition
+from engine.catlady.feeding import colour_sets
+from engine.catlady.scorepad import toy_sets_vp
 
 __all__ = ["Holdings", "Option", "Plate", "options_for"]
 
@@ -820,7 +820,7 @@ def _best_toys(toys: tuple[int, ...], extra: int, table: tuple[int, ...]) -> tup
 def options_for(holdings: Holdings, edition: Edition) -> tuple[Option, ...]:
     """Every Pareto-optimal plan for ``holdings`` (best own VP first).
 
-    >>> from engine.cards import load_edition
+    >>> from engine.catlady.cards import load_edition
     >>> ph = load_edition("box-of-treats-placeholder")
     >>> [best, *_] = options_for(Holdings((ph.cat("Bronte"),), (("treat", 1),), (0,) * 5), ph)
     >>> best.cat_vp, best.fed, best.leftover

@@ -1,6 +1,6 @@
 """One player's feeding options: every Pareto-optimal way to feed their cats.
 
-Internal to :mod:`engine.scoring`. The procedure (also in docs/scoring.md):
+Internal to :mod:`engine.catlady.scoring`. The procedure (also in docs/scoring.md):
 
 1. Each cat gets an *eating model* from its data: fixed needs, one chosen type in a range
    (Waffle), a fixed amount of one chosen type (Truffle), or "any food" (Cow).
@@ -18,7 +18,7 @@ Internal to :mod:`engine.scoring`. The procedure (also in docs/scoring.md):
    adds if the player ends up with strictly the most fed cats. Options are Pareto-filtered:
    more VP, more fed cats, less leftover food, with the bonus weighed as in
    :func:`dominates`. Which option is finally used depends on the other players (the leftover
-   food penalty and Hemingway), and is settled in :mod:`engine.scoring`.
+   food penalty and Hemingway), and is settled in :mod:`engine.catlady.scoring`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.cards import CatSpec, Edition
+from engine.catlady.cards import CatSpec, Edition
 
 __all__ = ["FeedingOption", "Meal", "allocate_tokens", "colour_sets", "dominates", "feeding_options"]
 
@@ -916,7 +916,7 @@ def feeding_options(cats: Sequence[CatSpec], food: Mapping[str, int], *, edition
                     macak_optional: bool = False) -> tuple[FeedingOption, ...]:
     """Every Pareto-optimal feeding of ``cats`` with ``food`` (see the module docstring).
 
-    >>> from engine.cards import load_edition
+    >>> from engine.catlady.cards import load_edition
     >>> base = load_edition()
     >>> [bronte] = feeding_options([base.cat("Bronte")], {"tuna": 1, "wild": 1},
     ...                            edition=base, catnip=0, toys=0, costumes=0)

@@ -1,7 +1,7 @@
 """Cat Lady's score pad as values: a player's holdings (:class:`Tableau`), the house-rule
 settings (:class:`ScoringRules`) and the results (:class:`GameScore`, :class:`PlayerScore`,
 :class:`CatFeeding`), with the small sums both scorers share. Both the base scorer
-(:mod:`engine.scoring`) and the expansion scorer (:mod:`engine.scoring_expansion`) build on
+(:mod:`engine.catlady.scoring`) and the expansion scorer (:mod:`engine.catlady.scoring_expansion`) build on
 it, so neither imports the other's internals.
 
 >>> toy_sets_vp([2, 1], (0, 1, 3, 5, 8, 12))
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Literal
 
-from engine.cards import Edition
+from engine.catlady.cards import Edition
 from engine.errors import ScoreInputError
 
 __all__ = [

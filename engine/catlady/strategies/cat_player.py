@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.actions import Action
+from engine.catlady.actions import Action
 
 __all__ = ["CatPlayerStrategy"]
 

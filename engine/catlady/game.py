@@ -15,11 +15,12 @@ can be kept, compared and branched from freely (bots search by branching).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
-from engine import rules
-from engine.actions import (
+from engine.catlady import rules
+from engine.catlady.actions import (
     Action,
     Brush,
     CatTake,
@@ -36,15 +37,16 @@ from engine.actions import (
     action_from_json,
     parse_action,
 )
-from engine.cards import CardKind, Edition, normalise_name
+from engine.catlady.cards import CardKind, Edition, load_edition, normalise_name
+from engine.catlady.model import Expansion, PlayerState
+from engine.catlady.observation import _ViewMemo, full_view, observe
+from engine.catlady.options import resolve_options
+from engine.catlady.scoring import GameScore, ScoringRules, Tableau, score_game
+from engine.catlady.scoring_expansion import SharedGoal, edition_is_expansion
 from engine.errors import EngineError
-from engine.model import Expansion, PlayerState
-from engine.observation import _ViewMemo, full_view, observe
 from engine.readonly import ReadOnlyOptions
-from engine.scoring import GameScore, ScoringRules, Tableau, score_game
-from engine.scoring_expansion import SharedGoal, edition_is_expansion
 
-__all__ = ["Expansion", "Game", "PlayerState", "State"]
+__all__ = ["GAME_NAME", "Expansion", "Game", "PlayerState", "State", "build_game"]
 
 _KIND_CODES = {
     CardKind.CAT: rules.CAT,
@@ -59,6 +61,42 @@ _KIND_CODES = {
     CardKind.LASER_POINTER: rules.LASER_POINTER,
     CardKind.SHOPPING_BAG: rules.SHOPPING_BAG,
 }
+
+GAME_NAME = "cat-lady"
+
+
+@functools.cache
+def _edition(name: str) -> Edition:
+    return load_edition(name)
+
+
+def build_game(version: str, options: Mapping[str, Any]) -> Game:
+    """The registry's factory: options checked, card data loaded and checked for play.
+
+    Raises :class:`EngineError` for a bad option or an edition that cannot be dealt.
+    """
+    resolved = resolve_options(options)
+    edition = _edition(resolved["edition"])
+    # An edition with unknown card facts can be shown but not dealt: say what is missing.
+    edition.require_playable()
+    if resolved.get("custom_strays"):
+        edition = edition.with_custom_strays(resolved["custom_strays"])
+    try:
+        scoring_rules = ScoringRules(**resolved["scoring"])
+    except TypeError as exc:
+        raise EngineError(f"bad 'scoring' option {resolved['scoring']!r}: {exc}") from None
+    return Game(
+        name=GAME_NAME,
+        version=version,
+        num_players=resolved["players"],
+        options=resolved,
+        edition=edition,
+        scoring_rules=scoring_rules,
+        starting_cards=resolved.get("starting_cards"),
+        shared_goals=resolved.get("shared_goals", False),
+        solitaire=resolved.get("solitaire", False),
+    )
+
 
 class Game:
     """One configured game: rules version, player count, card data, options. Immutable.
@@ -112,7 +150,7 @@ class Game:
     solitaire: bool
     starting_cards: int
     expansion: bool  # the game carries :class:`Expansion` state (Box of Treats content)
-    # Tables built once for the rules' hot loops (see engine.rules).
+    # Tables built once for the rules' hot loops (see engine.catlady.rules).
     _lost_cats_per_trade: int
     _deck_len: int
     _kind_codes: tuple[int, ...]  # per card id: rules.CAT, rules.FOOD...
@@ -233,6 +271,21 @@ class Game:
         'Cat Lady'
         """
         return "Cat Lady"
+
+    @property
+    def data_name(self) -> str:
+        """The edition's name (``base``, ``box-of-treats-placeholder``...)."""
+        return self.edition.name
+
+    @property
+    def data_version(self) -> str:
+        """The edition's card data version, stored in every match log."""
+        return str(self.edition.version)
+
+    @property
+    def supported_players(self) -> tuple[int, ...]:
+        """The player counts the edition allows (2-4 base, 2-6 with Box of Treats)."""
+        return tuple(self.edition.supported_players)
 
     def __repr__(self) -> str:
         return (
@@ -391,7 +444,7 @@ class State:
     _history: tuple[Any, Action] | None
     _result: GameScore | None
     _expansion: Expansion | None
-    _view: _ViewMemo | None  # engine.observation's memo of observation parts
+    _view: _ViewMemo | None  # engine.catlady.observation's memo of observation parts
 
     # -- the game-library API ------------------------------------------------------------
 
@@ -444,12 +497,12 @@ class State:
         return self._phase == rules.OVER
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may know, as JSON: see :func:`engine.observation.observe`."""
+        """What ``seat`` may know, as JSON: see :func:`engine.catlady.observation.observe`."""
         return observe(self, seat)
 
     def full_view(self) -> dict[str, Any]:
         """Everything, the deck order included, for replay viewers of finished matches: see
-        :func:`engine.observation.full_view`. Never give it to a bot."""
+        :func:`engine.catlady.observation.full_view`. Never give it to a bot."""
         return full_view(self)
 
     def result(self) -> GameScore:
@@ -579,7 +632,7 @@ class State:
             f"phase={self.phase} to_move={self._current}>"
         )
 
-    # -- for engine.rules only -------------------------------------------------------------
+    # -- for engine.catlady.rules only -------------------------------------------------------------
 
     def _successor(self, action: Action) -> State:
         """A private copy to be changed by the rules before anyone else sees it."""

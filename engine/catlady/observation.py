@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine import rules
-from engine.actions import _LINE_TEXT, Line
+from engine.catlady import rules
+from engine.catlady.actions import _LINE_TEXT, Line
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
-    from engine.game import Game, State
+    from engine.catlady.game import Game, State
 
 __all__ = ["OBSERVATION_SCHEMA", "full_view", "observe"]
 

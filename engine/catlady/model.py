@@ -1,6 +1,6 @@
 """Cat Lady's position as plain values: one player's holdings (:class:`PlayerState`) and the
 state only expansion games carry (:class:`Expansion`). The rules change them, the game
-object wraps them in a :class:`engine.game.State`; this module knows neither.
+object wraps them in a :class:`engine.catlady.game.State`; this module knows neither.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The rules of Cat Lady as pure functions over :class:`engine.game.State`.
+"""The rules of Cat Lady as pure functions over :class:`engine.catlady.game.State`.
 
 ``setup`` deals a new game from a seed, ``legal_actions`` lists what the player to move
 may do, ``check`` explains why an action is refused, ``apply`` returns the next state.
@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from engine.actions import (
+from engine.catlady.actions import (
     LINE_SLOTS,
     Action,
     Brush,
@@ -48,12 +48,12 @@ from engine.actions import (
     SwapGoal,
     Take,
 )
+from engine.catlady.model import SHOPPING_BAG_FOOD, Expansion, PlayerState
 from engine.errors import IllegalActionError
-from engine.model import SHOPPING_BAG_FOOD, Expansion, PlayerState
 from engine.splitmix import MASK64, SplitMix64
 
 if TYPE_CHECKING:
-    from engine.game import Game, State
+    from engine.catlady.game import Game, State
 
 __all__ = [
     "AFTER_DRAFT",
