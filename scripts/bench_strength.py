@@ -1,0 +1,121 @@
+#!/usr/bin/env python
+"""Strength of the MCTS starter bot (arena/botkit/mcts_starter_bot.py) against the house
+``greedy`` and ``random`` bots: duplicate deals with seat rotation, 2 and 4 players.
+
+Every deal (seed) is played once per rotation, the starter bot in each seat in turn and the
+opponents in the others, so luck of the deal cancels out. The starter bot runs in this
+process with a fixed number of iterations per move instead of its clock (so that the figures
+do not depend on the machine), through exactly the code it runs in the arena. A win counts 1,
+a shared win 1/k. The 95% interval is over deals (a deal's rotations are not independent):
+mean ± 1.96 · sd / √deals. Prints figures; asserts nothing.
+
+    .venv/bin/python scripts/bench_strength.py [--deals 200] [--iterations 100] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import math
+import multiprocessing
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "arena" / "botkit"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import benchlib  # noqa: E402
+
+import engine  # noqa: E402
+from engine.strategies import get  # noqa: E402
+from engine.strategies.match import bot_rng  # noqa: E402
+
+_starter = None
+
+
+def _load_starter(iterations: int):
+    spec = importlib.util.spec_from_file_location(
+        "mcts_starter_bot", ROOT / "arena" / "botkit" / "mcts_starter_bot.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.MAX_ITERATIONS = iterations
+    module.SHARE_OF_MOVE_LIMIT = math.inf  # only the iteration count stops the search
+    return module
+
+
+def _play(job: tuple[int, int, str, int, int]) -> tuple[int, float, float]:
+    """One game: (deal, the starter's share of the win, its mean ms per decision)."""
+    deal, players, opponent, rotation, iterations = job
+    global _starter
+    if _starter is None:
+        _starter = _load_starter(iterations)
+    game = engine.load_game(options={"players": players})
+    starter_seat = rotation
+    others = {seat: get(opponent) for seat in range(players) if seat != starter_seat}
+    rngs = [bot_rng(deal, seat) for seat in range(players)]
+    state = game.new_initial_state(deal)
+    hello = {"game": game.name, "version": game.version, "options": dict(game.options),
+             "seat": starter_seat, "limits": {"move_ms": 1000, "bank_ms": 10_000}}
+    _starter.start(hello)
+    thinking, decisions = 0.0, 0
+    while not state.is_terminal():
+        seat = state.current_player
+        legal = state.legal_actions()
+        observation = state.observation(seat)
+        if seat == starter_seat:
+            began = time.perf_counter()
+            index = _starter.choose(observation, [a.to_json() for a in legal], rngs[seat])
+            thinking += time.perf_counter() - began
+            decisions += 1
+            action = legal[index]
+        else:
+            action = others[seat].choose(observation, legal, rngs[seat])
+        state = state.apply(action)
+    winners = state.result().winners
+    share = 1 / len(winners) if starter_seat in winners else 0.0
+    return deal, share, 1000 * thinking / max(decisions, 1)
+
+
+def run(players: int, opponent: str, deals: int, iterations: int, workers: int) -> None:
+    jobs = [(deal, players, opponent, rotation, iterations)
+            for deal in range(deals) for rotation in range(players)]
+    began = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        results = pool.map(_play, jobs, chunksize=4)
+    per_deal: dict[int, list[float]] = {}
+    for deal, share, _ in results:
+        per_deal.setdefault(deal, []).append(share)
+    means = [statistics.fmean(shares) for shares in per_deal.values()]
+    rate = statistics.fmean(means)
+    half = 1.96 * statistics.stdev(means) / math.sqrt(len(means))
+    move_ms = statistics.median(ms for _, _, ms in results)
+    print(f"{players} players, MCTS starter ({iterations} iterations/move, median "
+          f"{move_ms:.0f} ms/move here) vs {players - 1} x {opponent}: win rate "
+          f"{100 * rate:.1f}% [95% CI {100 * (rate - half):.1f}-{100 * (rate + half):.1f}%] "
+          f"over {deals} deals x {players} seatings = {len(results)} games "
+          f"(an equal bot: {100 / players:.1f}%); {time.perf_counter() - began:.0f} s",
+          flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--iterations", type=int, default=100)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--opponents", nargs="+", default=["greedy", "random"])
+    args = parser.parse_args()
+    print(f"machine: {benchlib.machine()}", flush=True)
+    for players in args.players:
+        for opponent in args.opponents:
+            run(players, opponent, args.deals, args.iterations, args.workers)
+    print(f"machine after the runs: {benchlib.machine()}")
+
+
+if __name__ == "__main__":
+    main()
