@@ -11,8 +11,10 @@ from league import services as league_services
 from league.models import Player
 
 # Django's password validators (settings.AUTH_PASSWORD_VALIDATORS), in one sentence.
-PASSWORD_HELP = ("At least 8 characters, not only digits, not a common password and not too "
-                 "like your username or e-mail.")
+PASSWORD_HELP = (
+    "At least 8 characters, not only digits, not a common password and not too "
+    "like your username or e-mail."
+)
 DISPLAY_NAME_HELP = "The name standings and results show. Your username if you leave it empty."
 
 
@@ -36,8 +38,9 @@ def _check_display_name(name: str, *, player: Player | None = None) -> str:
 
 
 class SignupForm(allauth_forms.SignupForm):
-    display_name = forms.CharField(label="Display name", max_length=100, required=False,
-                                   help_text=DISPLAY_NAME_HELP)
+    display_name = forms.CharField(
+        label="Display name", max_length=100, required=False, help_text=DISPLAY_NAME_HELP
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -53,7 +56,9 @@ class SignupForm(allauth_forms.SignupForm):
     def save(self, request):
         user = super().save(request)
         if user is not None and self.cleaned_data.get("display_name"):
-            league_services.player_create(name=self.cleaned_data["display_name"], user=user, by=user)
+            league_services.player_create(
+                name=self.cleaned_data["display_name"], user=user, by=user
+            )
         return user
 
 
@@ -72,8 +77,11 @@ class DisplayNameForm(forms.Form):
 
 
 class TokenCreateForm(forms.Form):
-    name = forms.CharField(label="Token name", max_length=60,
-                           help_text="What will use it, e.g. “my-bot uploader” or “laptop”.")
+    name = forms.CharField(
+        label="Token name",
+        max_length=60,
+        help_text="What will use it, e.g. “my-bot uploader” or “laptop”.",
+    )
 
     def __init__(self, *args, **kwargs) -> None:
         # Its own ids: the display-name form on the same page also has a "name" field.

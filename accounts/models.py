@@ -12,8 +12,9 @@ from django.db import models
 
 
 class ApiToken(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="api_tokens")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
     name = models.CharField(max_length=60)
     # The first characters of the key, shown in lists so a user can tell their tokens apart.
     prefix = models.CharField(max_length=8)

@@ -18,9 +18,9 @@ def tokens(*, user) -> list[ApiToken]:
 
 def bots(*, user) -> list[Bot]:
     return list(
-        Bot.objects.filter(owner=user).select_related("active_version").prefetch_related(
-            Prefetch("versions", queryset=BotVersion.objects.order_by("-number"))
-        )
+        Bot.objects.filter(owner=user)
+        .select_related("active_version")
+        .prefetch_related(Prefetch("versions", queryset=BotVersion.objects.order_by("-number")))
     )
 
 

@@ -23,7 +23,8 @@ def _page(request, *, name_form=None, token_form=None, new_key=None, status=200)
         "accounts/account.html",
         {
             "overview": overview,
-            "name_form": name_form or DisplayNameForm(
+            "name_form": name_form
+            or DisplayNameForm(
                 player=overview.player,
                 initial={"name": overview.player.name if overview.player else ""},
             ),
@@ -51,11 +52,13 @@ def display_name(request):
     if form.is_valid():
         try:
             if player is None:
-                league_services.player_create(name=form.cleaned_data["name"], user=request.user,
-                                              by=request.user)
+                league_services.player_create(
+                    name=form.cleaned_data["name"], user=request.user, by=request.user
+                )
             else:
-                league_services.player_rename(player=player, name=form.cleaned_data["name"],
-                                              by=request.user)
+                league_services.player_rename(
+                    player=player, name=form.cleaned_data["name"], by=request.user
+                )
         except ValidationError as exc:
             for message in exc.message_dict.get("name", exc.messages):
                 form.add_error("name", message)

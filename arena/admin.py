@@ -31,8 +31,17 @@ class BotVersionAdmin(admin.ModelAdmin):
 class MatchSeatInline(admin.TabularInline):
     model = MatchSeat
     extra = 0
-    readonly_fields = ["seat", "version", "builtin", "score", "rank", "faults", "forfeited",
-                       "rating_before", "rating_after"]
+    readonly_fields = [
+        "seat",
+        "version",
+        "builtin",
+        "score",
+        "rank",
+        "faults",
+        "forfeited",
+        "rating_before",
+        "rating_after",
+    ]
 
 
 @admin.register(Match)

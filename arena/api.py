@@ -30,7 +30,9 @@ def _source_from(validated: dict) -> str | bytes:
         return upload.read(services.MAX_BOT_BYTES + 1)
     source = validated.get("source")
     if not source:
-        raise serializers.ValidationError({"source": ["Send the bot as `source` text or a `file`."]})
+        raise serializers.ValidationError(
+            {"source": ["Send the bot as `source` text or a `file`."]}
+        )
     return source
 
 
@@ -76,8 +78,9 @@ class BotCreateSerializer(serializers.Serializer):
     """`source` or `file`: one of them is needed."""
 
     name = serializers.SlugField(max_length=60)
-    game = serializers.ChoiceField(choices=_game_choices(), default="cat-lady",
-                                   help_text="The game the bot plays.")
+    game = serializers.ChoiceField(
+        choices=_game_choices(), default="cat-lady", help_text="The game the bot plays."
+    )
     description = serializers.CharField(required=False, allow_blank=True, default="")
     source = serializers.CharField(required=False, trim_whitespace=False)
     file = serializers.FileField(required=False)
@@ -110,20 +113,24 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
         data = BotCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         bot = services.bot_create(
-            owner=request.user, name=data.validated_data["name"],
+            owner=request.user,
+            name=data.validated_data["name"],
             description=data.validated_data["description"],
-            source=_source_from(data.validated_data), game=data.validated_data["game"],
+            source=_source_from(data.validated_data),
+            game=data.validated_data["game"],
         )
         bot.refresh_from_db()
         return Response(BotSerializer(bot).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
-        methods=["GET"], responses=BotVersionSerializer(many=True),
+        methods=["GET"],
+        responses=BotVersionSerializer(many=True),
         description="Every version, newest first. The bot's owner also gets each `source` and "
-                    "the whole `rejection`; anyone else gets a one-line rejection.",
+        "the whole `rejection`; anyone else gets a one-line rejection.",
     )
-    @extend_schema(methods=["POST"], request=UploadSerializer,
-                   responses={201: BotVersionOwnerSerializer})
+    @extend_schema(
+        methods=["POST"], request=UploadSerializer, responses={201: BotVersionOwnerSerializer}
+    )
     @action(detail=True, methods=["get", "post"], pagination_class=None)
     def versions(self, request, pk=None):
         bot = self.get_object()
@@ -135,8 +142,9 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
             raise PermissionDenied("Only the bot's owner may upload versions.")
         data = UploadSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        version = services.version_upload(bot=bot, source=_source_from(data.validated_data),
-                                          by=request.user)
+        version = services.version_upload(
+            bot=bot, source=_source_from(data.validated_data), by=request.user
+        )
         version.refresh_from_db()
         return Response(BotVersionOwnerSerializer(version).data, status=status.HTTP_201_CREATED)
 
@@ -146,8 +154,18 @@ class MatchSeatSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = MatchSeat
-        fields = ["seat", "bot", "version", "builtin", "score", "rank", "faults", "forfeited",
-                  "rating_before", "rating_after"]
+        fields = [
+            "seat",
+            "bot",
+            "version",
+            "builtin",
+            "score",
+            "rank",
+            "faults",
+            "forfeited",
+            "rating_before",
+            "rating_after",
+        ]
 
 
 class MatchSerializer(serializers.ModelSerializer):
@@ -155,32 +173,60 @@ class MatchSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Match
-        fields = ["id", "kind", "status", "game", "engine_version", "seed", "ladder", "tournament",
-                  "tournament_round", "duplicate_set", "sandbox_mode", "attempts", "failure",
-                  "created_at", "started_at", "finished_at", "seats"]
+        fields = [
+            "id",
+            "kind",
+            "status",
+            "game",
+            "engine_version",
+            "seed",
+            "ladder",
+            "tournament",
+            "tournament_round",
+            "duplicate_set",
+            "sandbox_mode",
+            "attempts",
+            "failure",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "seats",
+        ]
 
 
 class ChallengeSerializer(serializers.Serializer):
     seats = serializers.ListField(
-        child=serializers.CharField(), min_length=2, max_length=6,
+        child=serializers.CharField(),
+        min_length=2,
+        max_length=6,
         help_text="Each seat: a bot version id, or a house bot's name "
-                  f"({', '.join(builtin_names())}).",
+        f"({', '.join(builtin_names())}).",
     )
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
-    game = serializers.ChoiceField(choices=_game_choices(), required=False,
-                                   help_text="Only needed when every seat is a house bot "
-                                             "(default: the bots' game, else cat-lady).")
+    game = serializers.ChoiceField(
+        choices=_game_choices(),
+        required=False,
+        help_text="Only needed when every seat is a house bot "
+        "(default: the bots' game, else cat-lady).",
+    )
     options = serializers.DictField(
         required=False,
-        help_text="Unranked game options, e.g. {\"edition\": \"box-of-treats-placeholder\"}, "
-                  "{\"shared_goals\": true} or {\"solitaire\": true} (seat 2: cat-player).")
+        help_text='Unranked game options, e.g. {"edition": "box-of-treats-placeholder"}, '
+        '{"shared_goals": true} or {"solitaire": true} (seat 2: cat-player).',
+    )
 
 
 class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     queryset = Match.objects.prefetch_related("seats__version__bot").defer("log")
     serializer_class = MatchSerializer
-    filterset_fields = ["kind", "status", "ladder", "tournament", "seats__version__bot__name",
-                        "seats__version"]
+    filterset_fields = [
+        "kind",
+        "status",
+        "ladder",
+        "tournament",
+        "seats__version__bot__name",
+        "seats__version",
+    ]
     lookup_value_regex = ID_PATTERN
 
     @extend_schema(request=ChallengeSerializer, responses={201: MatchSerializer})
@@ -193,17 +239,27 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         for index, entry in enumerate(data.validated_data["seats"]):
             if entry in builtin_names():
                 seats.append(services.SeatInput(builtin=entry))
-            elif (entry.isascii() and entry.isdigit() and len(entry) <= 19
-                  and int(entry) <= MAX_ID and BotVersion.objects.filter(pk=int(entry)).exists()):
+            elif (
+                entry.isascii()
+                and entry.isdigit()
+                and len(entry) <= 19
+                and int(entry) <= MAX_ID
+                and BotVersion.objects.filter(pk=int(entry)).exists()
+            ):
                 seats.append(services.SeatInput(version=BotVersion.objects.get(pk=int(entry))))
             else:
-                errors[f"seats.{index}"] = [f"{entry!r} is neither a bot version id nor a house bot."]
+                errors[f"seats.{index}"] = [
+                    f"{entry!r} is neither a bot version id nor a house bot."
+                ]
         if errors:
             raise serializers.ValidationError(errors)
-        match = services.challenge_create(seats=seats, by=request.user,
-                                          seed=data.validated_data.get("seed"),
-                                          game=data.validated_data.get("game"),
-                                          options=data.validated_data.get("options"))
+        match = services.challenge_create(
+            seats=seats,
+            by=request.user,
+            seed=data.validated_data.get("seed"),
+            game=data.validated_data.get("game"),
+            options=data.validated_data.get("options"),
+        )
         return Response(MatchSerializer(match).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: dict})
@@ -213,8 +269,10 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         fault texts (`reason`) are null except for the seats whose bot you own."""
         match = get_object_or_404(Match.objects.prefetch_related("seats__version__bot"), pk=pk)
         if match.log is None:
-            return Response({"error": "not_found", "detail": f"Match {match.pk} is {match.status}."},
-                            status=status.HTTP_404_NOT_FOUND)
+            return Response(
+                {"error": "not_found", "detail": f"Match {match.pk} is {match.status}."},
+                status=status.HTTP_404_NOT_FOUND,
+            )
         response = Response(selectors.log_for_viewer(match, request.user))
         response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
         return response
@@ -227,15 +285,32 @@ class LadderEntrySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = LadderEntry
-        fields = ["version", "bot", "version_number", "rating", "provisional", "games", "wins",
-                  "forfeits", "seat_record"]
+        fields = [
+            "version",
+            "bot",
+            "version_number",
+            "rating",
+            "provisional",
+            "games",
+            "wins",
+            "forfeits",
+            "seat_record",
+        ]
 
 
 class LadderSerializer(serializers.ModelSerializer):
     class Meta:
         model = Ladder
-        fields = ["id", "name", "game", "players", "ranked", "k_factor", "provisional_games",
-                  "active"]
+        fields = [
+            "id",
+            "name",
+            "game",
+            "players",
+            "ranked",
+            "k_factor",
+            "provisional_games",
+            "active",
+        ]
 
 
 class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -247,28 +322,44 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
     @action(detail=True, methods=["get"], pagination_class=None)
     def standings(self, request, pk=None):
         ladder = self.get_object()
-        entries = (ladder.entries.filter(version__status=BotVersion.Status.ACTIVE)
-                   .select_related("version__bot", "ladder").order_by("-rating", "version__bot__name"))
+        entries = (
+            ladder.entries.filter(version__status=BotVersion.Status.ACTIVE)
+            .select_related("version__bot", "ladder")
+            .order_by("-rating", "version__bot__name")
+        )
         return Response(LadderEntrySerializer(entries, many=True).data)
 
 
 class TournamentSerializer(serializers.ModelSerializer):
-    entrants = serializers.PrimaryKeyRelatedField(
-        queryset=BotVersion.objects.all(), many=True
+    entrants = serializers.PrimaryKeyRelatedField(queryset=BotVersion.objects.all(), many=True)
+    table_size = serializers.IntegerField(
+        min_value=2, max_value=6, help_text="Bots per table; the game decides the range."
     )
-    table_size = serializers.IntegerField(min_value=2, max_value=6,
-                                          help_text="Bots per table; the game decides the range.")
     rounds = serializers.IntegerField(required=False, min_value=1, max_value=20)
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
     final_size = serializers.IntegerField(
-        required=False, default=0, min_value=0, max_value=4,
+        required=False,
+        default=0,
+        min_value=0,
+        max_value=4,
         help_text="The top N after the regular rounds play one final table (0: no final).",
     )
 
     class Meta:
         model = Tournament
-        fields = ["id", "name", "format", "table_size", "rounds", "final_size", "current_round",
-                  "status", "seed", "entrants", "created_at"]
+        fields = [
+            "id",
+            "name",
+            "format",
+            "table_size",
+            "rounds",
+            "final_size",
+            "current_round",
+            "status",
+            "seed",
+            "entrants",
+            "created_at",
+        ]
         read_only_fields = ["current_round", "status", "created_at"]
 
 
@@ -292,19 +383,25 @@ class TournamentStandingsSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
     rounds = TournamentRoundSerializer(many=True)
     final = TournamentPointsSerializer(many=True, allow_null=True)
-    placings = TournamentPlacingSerializer(many=True, allow_null=True,
-                                           help_text="Once the tournament is finished.")
+    placings = TournamentPlacingSerializer(
+        many=True, allow_null=True, help_text="Once the tournament is finished."
+    )
 
 
-class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                        mixins.CreateModelMixin, viewsets.GenericViewSet):
+class TournamentViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
     queryset = Tournament.objects.prefetch_related("entrants")
     serializer_class = TournamentSerializer
     lookup_value_regex = ID_PATTERN
 
     def perform_create(self, serializer):
-        serializer.instance = services.tournament_start(organiser=self.request.user,
-                                                        **serializer.validated_data)
+        serializer.instance = services.tournament_start(
+            organiser=self.request.user, **serializer.validated_data
+        )
 
     @extend_schema(responses=TournamentStandingsSerializer)
     @action(detail=True, methods=["get"])
@@ -315,20 +412,37 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
         rounds = []
         for number in range(1, min(tournament.current_round, tournament.rounds) + 1):
             rows = services.tournament_standings(tournament, through_round=number)
-            rounds.append({"round": number, "standings": [
-                {"version": v.pk, "bot": v.bot.name, "points": round(p, 4)} for v, p in rows
-            ]})
+            rounds.append(
+                {
+                    "round": number,
+                    "standings": [
+                        {"version": v.pk, "bot": v.bot.name, "points": round(p, 4)} for v, p in rows
+                    ],
+                }
+            )
         final = services.tournament_final_table(tournament)
-        return Response({
-            "status": tournament.status,
-            "rounds": rounds,
-            "final": None if final is None else [
-                {"version": v.pk, "bot": v.bot.name, "points": round(p, 4)} for v, p in final
-            ],
-            "placings": [
-                {"place": p.place, "version": p.version.pk, "bot": p.version.bot.name,
-                 "points": round(p.points, 4),
-                 "final_points": None if p.final_points is None else round(p.final_points, 4)}
-                for p in services.tournament_placings(tournament)
-            ] if tournament.status == Tournament.Status.FINISHED else None,
-        })
+        return Response(
+            {
+                "status": tournament.status,
+                "rounds": rounds,
+                "final": None
+                if final is None
+                else [
+                    {"version": v.pk, "bot": v.bot.name, "points": round(p, 4)} for v, p in final
+                ],
+                "placings": [
+                    {
+                        "place": p.place,
+                        "version": p.version.pk,
+                        "bot": p.version.bot.name,
+                        "points": round(p.points, 4),
+                        "final_points": None
+                        if p.final_points is None
+                        else round(p.final_points, 4),
+                    }
+                    for p in services.tournament_placings(tournament)
+                ]
+                if tournament.status == Tournament.Status.FINISHED
+                else None,
+            }
+        )

@@ -21,23 +21,34 @@ BOTKIT = Path(__file__).resolve().parent / "botkit"
 DEMO_MATCHES = (
     ("cat-lady", ("greedy", "random", "greedy", "random"), 7, None),
     ("cat-lady", ("greedy", "random"), 11, None),
-    ("cat-lady", ("greedy", "random", "random", "random", "random"), 5,
-     {"edition": "box-of-treats-placeholder"}),
+    (
+        "cat-lady",
+        ("greedy", "random", "random", "random", "random"),
+        5,
+        {"edition": "box-of-treats-placeholder"},
+    ),
     ("cantankerous-cats", ("greedy", "random", "random"), 3, None),
 )
 
 
 def seed_demo_matches(*, by) -> list[Match]:
     """Play and record the demo matches once; later calls return the ones already there."""
-    existing = list(Match.objects.filter(kind=Match.Kind.CHALLENGE, requested_by=by,
-                                         status=Match.Status.FINISHED).order_by("pk"))
+    existing = list(
+        Match.objects.filter(
+            kind=Match.Kind.CHALLENGE, requested_by=by, status=Match.Status.FINISHED
+        ).order_by("pk")
+    )
     if existing:
         return existing
     matches = []
     for game, seats, seed, options in DEMO_MATCHES:
         with transaction.atomic():
             match = services.match_create(
-                kind=Match.Kind.CHALLENGE, game=game, seed=seed, requested_by=by, options=options,
+                kind=Match.Kind.CHALLENGE,
+                game=game,
+                seed=seed,
+                requested_by=by,
+                options=options,
                 seats=[services.SeatInput(builtin=name) for name in seats],
             )
             # Recorded before the queued task runs, so the task finds it finished and stops.
@@ -50,12 +61,24 @@ def seed_demo_matches(*, by) -> list[Match]:
 # (name, game, file in arena/botkit, description): opponents for the first bots people upload,
 # so the ladders play as soon as one more bot joins.
 DEMO_BOTS = (
-    ("demo-random-a", "cat-lady", "starter_bot.py",
-     "The starter bot (random legal moves), added by seed_demo so the ladders have opponents."),
-    ("demo-random-b", "cat-lady", "starter_bot.py",
-     "The starter bot again, so the 2-player ladder plays from the start."),
-    ("demo-cantankerous", "cantankerous-cats", "cantankerous_starter_bot.py",
-     "The Cantankerous Cats starter bot, added by seed_demo."),
+    (
+        "demo-random-a",
+        "cat-lady",
+        "starter_bot.py",
+        "The starter bot (random legal moves), added by seed_demo so the ladders have opponents.",
+    ),
+    (
+        "demo-random-b",
+        "cat-lady",
+        "starter_bot.py",
+        "The starter bot again, so the 2-player ladder plays from the start.",
+    ),
+    (
+        "demo-cantankerous",
+        "cantankerous-cats",
+        "cantankerous_starter_bot.py",
+        "The Cantankerous Cats starter bot, added by seed_demo.",
+    ),
 )
 
 
@@ -65,7 +88,12 @@ def seed_demo_bots(*, by) -> list[Bot]:
     for name, game, filename, description in DEMO_BOTS:
         bot = Bot.objects.filter(name=name).first()
         if bot is None:
-            bot = services.bot_create(owner=by, name=name, game=game, description=description,
-                                      source=(BOTKIT / filename).read_text())
+            bot = services.bot_create(
+                owner=by,
+                name=name,
+                game=game,
+                description=description,
+                source=(BOTKIT / filename).read_text(),
+            )
         bots.append(bot)
     return bots

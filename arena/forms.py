@@ -96,10 +96,16 @@ def seat_choices(user, versions: list[BotVersion]) -> list[tuple[str, Any]]:
         for game, _ in sorted(registered_games())
         for name in strategy_names(game)
     ]
-    mine = [(f"{VERSION_PREFIX}{v.pk}", _version_label(v, user)) for v in versions
-            if v.bot.owner_id == user.pk]
-    others = [(f"{VERSION_PREFIX}{v.pk}", _version_label(v, user)) for v in versions
-              if v.bot.owner_id != user.pk]
+    mine = [
+        (f"{VERSION_PREFIX}{v.pk}", _version_label(v, user))
+        for v in versions
+        if v.bot.owner_id == user.pk
+    ]
+    others = [
+        (f"{VERSION_PREFIX}{v.pk}", _version_label(v, user))
+        for v in versions
+        if v.bot.owner_id != user.pk
+    ]
     choices: list[tuple[str, Any]] = [("", "Empty seat")]
     if mine:
         choices.append(("Your bots", mine))
@@ -115,29 +121,38 @@ class ChallengeForm(forms.Form):
 
     game = forms.ChoiceField(label="Game", choices=game_choices, initial="cat-lady")
     edition = forms.ChoiceField(
-        label="Cat Lady edition", required=False,
-        help_text="Unranked setups: the placeholder Box of Treats deck seats up to 6.")
+        label="Cat Lady edition",
+        required=False,
+        help_text="Unranked setups: the placeholder Box of Treats deck seats up to 6.",
+    )
     shared_goals = forms.BooleanField(label="Shared goals (Cat Lady expansions)", required=False)
     solitaire = forms.BooleanField(
         label="Solitaire: one bot against the cat-player house bot in the second seat",
-        required=False)
+        required=False,
+    )
     seed = forms.IntegerField(
-        label="Seed", required=False, min_value=0, max_value=2**31 - 1,
+        label="Seed",
+        required=False,
+        min_value=0,
+        max_value=2**31 - 1,
         help_text="The same seed deals the same cards; empty for a random deal.",
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
 
     def __init__(self, *args, user, versions: list[BotVersion], **kwargs):
         super().__init__(*args, **kwargs)
         self.versions = {v.pk: v for v in versions}
         self.fields["edition"].choices = [("", "The game's default")] + [
-            (s.edition, s.label.rsplit(",", 1)[0])
-            for s in _unique_editions() if s.playable
+            (s.edition, s.label.rsplit(",", 1)[0]) for s in _unique_editions() if s.playable
         ]
         choices = seat_choices(user, versions)
         for number in range(1, MAX_SEATS + 1):
             self.fields[f"seat{number}"] = forms.ChoiceField(
-                label=f"Seat {number}", choices=choices, required=number <= 2,
-                error_messages={"required": "A match needs at least two seats."})
+                label=f"Seat {number}",
+                choices=choices,
+                required=number <= 2,
+                error_messages={"required": "A match needs at least two seats."},
+            )
 
     def seat_fields(self):
         return [self[f"seat{n}"] for n in range(1, MAX_SEATS + 1)]
@@ -156,8 +171,10 @@ class ChallengeForm(forms.Form):
             if value.startswith(HOUSE_PREFIX):
                 house_game, name = value.removeprefix(HOUSE_PREFIX).split(":", 1)
                 if game and house_game != game:
-                    self.add_error(f"seat{number}", f"{name} is a {house_game} house bot; "
-                                                    f"this match plays {game}.")
+                    self.add_error(
+                        f"seat{number}",
+                        f"{name} is a {house_game} house bot; this match plays {game}.",
+                    )
                 seats.append((f"seat{number}", SeatInput(builtin=name)))
             else:
                 version = self.versions.get(int(value.removeprefix(VERSION_PREFIX)))
@@ -185,7 +202,11 @@ class ChallengeForm(forms.Form):
         """``seats.2`` goes beside the third filled seat, option errors beside the edition."""
         for key, messages in error.message_dict.items():
             field_name: str | None = None
-            if key.startswith("seats.") and key[6:].isdigit() and int(key[6:]) < len(self.seat_names):
+            if (
+                key.startswith("seats.")
+                and key[6:].isdigit()
+                and int(key[6:]) < len(self.seat_names)
+            ):
                 field_name = self.seat_names[int(key[6:])]
             elif key == "seats":
                 field_name = "seat1"
@@ -206,22 +227,47 @@ def _unique_editions():
 
 class TournamentForm(forms.Form):
     name = forms.CharField(label="Name", max_length=100)
-    format = forms.ChoiceField(label="Format", choices=Tournament.Format.choices,
-                               initial=Tournament.Format.SWISS,
-                               help_text="Round robin plays every table once (one round); "
-                                         "Swiss pairs neighbours in the standings each round.")
-    table_size = forms.IntegerField(label="Bots per table", min_value=2, max_value=MAX_SEATS,
-                                    initial=2, widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
-    rounds = forms.IntegerField(label="Rounds (Swiss)", min_value=1, max_value=20, initial=3,
-                                widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    format = forms.ChoiceField(
+        label="Format",
+        choices=Tournament.Format.choices,
+        initial=Tournament.Format.SWISS,
+        help_text="Round robin plays every table once (one round); "
+        "Swiss pairs neighbours in the standings each round.",
+    )
+    table_size = forms.IntegerField(
+        label="Bots per table",
+        min_value=2,
+        max_value=MAX_SEATS,
+        initial=2,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    rounds = forms.IntegerField(
+        label="Rounds (Swiss)",
+        min_value=1,
+        max_value=20,
+        initial=3,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
     final_size = forms.IntegerField(
-        label="Final table", min_value=0, max_value=MAX_SEATS, initial=0,
+        label="Final table",
+        min_value=0,
+        max_value=MAX_SEATS,
+        initial=0,
         help_text="The top this many play a final table after the rounds; 0 for none.",
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
-    seed = forms.IntegerField(label="Seed", required=False, min_value=0, max_value=2**31 - 1,
-                              widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
-    entrants = forms.MultipleChoiceField(label="Entrants", widget=forms.CheckboxSelectMultiple,
-                                         help_text="Active bot versions of one game.")
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    seed = forms.IntegerField(
+        label="Seed",
+        required=False,
+        min_value=0,
+        max_value=2**31 - 1,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    entrants = forms.MultipleChoiceField(
+        label="Entrants",
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Active bot versions of one game.",
+    )
     field_order = ["name", "format", "table_size", "rounds", "final_size", "seed", "entrants"]
 
     def __init__(self, *args, user, versions: list[BotVersion], **kwargs):
@@ -233,6 +279,8 @@ class TournamentForm(forms.Form):
         return [self.versions[int(pk)] for pk in self.cleaned_data["entrants"]]
 
     apply_service_errors = VersionUploadForm.apply_service_errors
+
+
 class PlayForm(forms.Form):
     """A live match: the game, the number of players, your seat and who fills the others.
 
@@ -242,10 +290,12 @@ class PlayForm(forms.Form):
     game = forms.ChoiceField(label="Game", choices=game_choices, initial="cat-lady")
     players = forms.IntegerField(label="Players", min_value=2, max_value=6, initial=2)
     seat = forms.ChoiceField(
-        label="Your seat", initial="1",
+        label="Your seat",
+        initial="1",
         choices=[("random", "Any seat (drawn at random)")]
         + [(str(n), f"Seat {n}") for n in range(1, 7)],
-        help_text="Seat 1 moves first.")
+        help_text="Seat 1 moves first.",
+    )
     opponent_1 = forms.ChoiceField(label="Opponent 1", required=False)
     opponent_2 = forms.ChoiceField(label="Opponent 2", required=False)
     opponent_3 = forms.ChoiceField(label="Opponent 3", required=False)
@@ -255,12 +305,10 @@ class PlayForm(forms.Form):
 
     def __init__(self, *args, opponents: dict[str, list[tuple[str, str]]], **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        grouped = [("", "—")] + [
-            (game_label(game), choices) for game, choices in opponents.items()]
+        grouped = [("", "—")] + [(game_label(game), choices) for game, choices in opponents.items()]
         for name in self.OPPONENTS:
             self.fields[name].choices = grouped
-        self.game_of = {value: game for game, choices in opponents.items()
-                        for value, _ in choices}
+        self.game_of = {value: game for game, choices in opponents.items() for value, _ in choices}
 
     def clean(self):
         data = super().clean()
@@ -274,7 +322,7 @@ class PlayForm(forms.Form):
                 self.add_error(name, "Choose who plays this seat.")
             elif self.game_of.get(value) != game:
                 self.add_error(name, "This bot plays another game.")
-        for name in self.OPPONENTS[players - 1:]:
+        for name in self.OPPONENTS[players - 1 :]:
             data[name] = ""
         if data.get("seat") not in (None, "random") and int(data["seat"]) > players:
             self.add_error("seat", f"Choose a seat from 1 to {players}.")

@@ -35,8 +35,14 @@ LOG_LINES = 40
 
 
 @transaction.atomic
-def live_create(*, user, game: str, seats: Sequence[SeatInput | None],
-                seed: int | None = None, options: dict[str, Any] | None = None) -> Match:
+def live_create(
+    *,
+    user,
+    game: str,
+    seats: Sequence[SeatInput | None],
+    seed: int | None = None,
+    options: dict[str, Any] | None = None,
+) -> Match:
     """Start a live match: ``seats`` in table order, ``None`` where the person sits (once)."""
     if not getattr(user, "is_authenticated", False):
         raise ValidationError({"seats": ["Log in to take a seat."]})
@@ -54,7 +60,10 @@ def live_create(*, user, game: str, seats: Sequence[SeatInput | None],
         raise ValidationError(errors)
     you = next(index for index, seat in enumerate(seats) if seat is None)
     match = match_create(
-        kind=Match.Kind.LIVE, game=game, requested_by=user, options=options,
+        kind=Match.Kind.LIVE,
+        game=game,
+        requested_by=user,
+        options=options,
         seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
         seats=[seat if seat is not None else SeatInput(player=user) for seat in seats],
     )
@@ -82,16 +91,18 @@ def live_answer(*, match: Match, user, step: int, index: int) -> LiveSeat:
     return seat
 
 
-def _labels(observation: dict[str, Any], legal: list[dict[str, Any]],
-            labels: list[str]) -> list[str]:
+def _labels(
+    observation: dict[str, Any], legal: list[dict[str, Any]], labels: list[str]
+) -> list[str]:
     """The engine's short text for each move, with card names where the game shows cards by
     number (a person reads "bet 7 — Demo Affection 1", a bot reads the number)."""
     cards = observation.get("cards") if isinstance(observation.get("cards"), dict) else {}
     named = []
     for action, label in zip(legal, labels, strict=True):
         card = cards.get(str(action.get("card"))) if "card" in action else None
-        named.append(f"{label} — {card['name']}" if isinstance(card, dict) and "name" in card
-                     else label)
+        named.append(
+            f"{label} — {card['name']}" if isinstance(card, dict) and "name" in card else label
+        )
     return named
 
 
@@ -102,8 +113,15 @@ class DatabaseHumanSeat:
         self.match_id = match_id
         self.seat = seat
 
-    def ask(self, *, step: int, observation: dict[str, Any], legal: list[dict[str, Any]],
-            labels: list[str], timeout_s: float) -> dict[str, Any] | None:
+    def ask(
+        self,
+        *,
+        step: int,
+        observation: dict[str, Any],
+        legal: list[dict[str, Any]],
+        labels: list[str],
+        timeout_s: float,
+    ) -> dict[str, Any] | None:
         live = LiveSeat.objects.get(match_id=self.match_id, seat=self.seat)
         replayed = live.moves.get(str(step))
         if replayed is not None and replayed.get("index", -1) < len(legal):
@@ -114,9 +132,15 @@ class DatabaseHumanSeat:
             labels = [str(text) for text in worded]
         deadline = timezone.now() + dt.timedelta(seconds=timeout_s)
         LiveSeat.objects.filter(pk=live.pk).update(
-            asked_step=step, legal=[{"action": a, "label": label} for a, label
-                                    in zip(legal, _labels(observation, legal, labels), strict=True)],
-            deadline=deadline, answer=None, updated_at=timezone.now())
+            asked_step=step,
+            legal=[
+                {"action": a, "label": label}
+                for a, label in zip(legal, _labels(observation, legal, labels), strict=True)
+            ],
+            deadline=deadline,
+            answer=None,
+            updated_at=timezone.now(),
+        )
         beat = 0.0
         while timezone.now() < deadline:
             answer = LiveSeat.objects.filter(pk=live.pk).values_list("answer", flat=True).first()
@@ -150,10 +174,10 @@ class LiveWriter:
 
     def __init__(self, match: Match) -> None:
         self.match_id = match.pk
-        self.game = engine.load_game(match.game, options={**(match.options or {}),
-                                                          "players": match.seats.count()})
-        self.names = {s.seat: s.label for s in match.seats.select_related("version__bot",
-                                                                          "player")}
+        self.game = engine.load_game(
+            match.game, options={**(match.options or {}), "players": match.seats.count()}
+        )
+        self.names = {s.seat: s.label for s in match.seats.select_related("version__bot", "player")}
         self.people = dict(LiveSeat.objects.filter(match=match).values_list("seat", "pk"))
         self.pace_s = settings.ARENA_LIVE_PACE_MS / 1000
 
@@ -161,8 +185,13 @@ class LiveWriter:
         line = None
         if entry:
             action = self.game.action_from_json(entry["action"])
-            line = {"step": step, "seat": entry["seat"], "who": self.names[entry["seat"]],
-                    "label": str(action), "status": entry["status"]}
+            line = {
+                "step": step,
+                "seat": entry["seat"],
+                "who": self.names[entry["seat"]],
+                "label": str(action),
+                "status": entry["status"],
+            }
         for seat, live_id in self.people.items():
             board = seat_view(self.game, state, seat)
             with transaction.atomic():

@@ -37,7 +37,7 @@ def play(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         players = data["players"]
         chosen = [data[name] for name in PlayForm.OPPONENTS[: players - 1]]
-        you = (random.randrange(players) if data["seat"] == "random" else int(data["seat"]) - 1)
+        you = random.randrange(players) if data["seat"] == "random" else int(data["seat"]) - 1
         seats: list[SeatInput | None] = [_seat(value) for value in chosen]
         seats.insert(you, None)
         try:
@@ -47,18 +47,28 @@ def play(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("arena:play-table", pk=match.pk)
     pools = sorted({(r.game, r.players) for r in selectors.play_ratings_of(user=request.user)})
-    return render(request, "arena/play.html", {
-        "form": form, "arena_section": "play",
-        "opponent_fields": [form[name] for name in PlayForm.OPPONENTS],
-        "move_limit": _duration(settings.ARENA_HUMAN_MOVE_S),
-        "max_faults": Limits.from_json(default_limits()).max_faults,
-        "games": selectors.live_games_of(request.user),
-        "ratings": selectors.play_ratings_of(user=request.user),
-        "pools": [(game_label(game), players, selectors.play_pool(game=game, players=players,
-                                                                  limit=10))
-                  for game, players in pools],
-        "supported": {game: list(engine.supported_players(game)) for game in opponents},
-    })
+    return render(
+        request,
+        "arena/play.html",
+        {
+            "form": form,
+            "arena_section": "play",
+            "opponent_fields": [form[name] for name in PlayForm.OPPONENTS],
+            "move_limit": _duration(settings.ARENA_HUMAN_MOVE_S),
+            "max_faults": Limits.from_json(default_limits()).max_faults,
+            "games": selectors.live_games_of(request.user),
+            "ratings": selectors.play_ratings_of(user=request.user),
+            "pools": [
+                (
+                    game_label(game),
+                    players,
+                    selectors.play_pool(game=game, players=players, limit=10),
+                )
+                for game, players in pools
+            ],
+            "supported": {game: list(engine.supported_players(game)) for game in opponents},
+        },
+    )
 
 
 def _duration(seconds: int) -> str:
@@ -104,14 +114,24 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
     seats = list(match.seats.select_related("version__bot", "player").order_by("seat"))
     names = [s.label if s.seat != seat.seat else f"{s.label} (you)" for s in seats]
     board = {"names": names}  # the renderer and card data come with the first state
-    return render(request, "arena/play_table.html", {
-        "match": match, "seat": seat, "seats": seats, "names": names,
-        "arena_section": "play", "game_label": game_label(match.game),
-        "board_data": board,
-        "urls": {"state": reverse("arena:play-state", args=[match.pk]),
-                 "move": reverse("arena:play-move", args=[match.pk]),
-                 "replay": reverse("arena:match", args=[match.pk])},
-    })
+    return render(
+        request,
+        "arena/play_table.html",
+        {
+            "match": match,
+            "seat": seat,
+            "seats": seats,
+            "names": names,
+            "arena_section": "play",
+            "game_label": game_label(match.game),
+            "board_data": board,
+            "urls": {
+                "state": reverse("arena:play-state", args=[match.pk]),
+                "move": reverse("arena:play-move", args=[match.pk]),
+                "replay": reverse("arena:match", args=[match.pk]),
+            },
+        },
+    )
 
 
 @login_required
@@ -119,19 +139,25 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
     match, seat = _own_seat(request, pk)
     asked = seat.asked_step is not None
     state = {
-        "status": match.status, "you": seat.seat, "step": seat.step,
+        "status": match.status,
+        "you": seat.seat,
+        "step": seat.step,
         "board": {key: seat.board.get(key) for key in ("view", "to_move", "scores", "events")},
         "cards": (seat.board.get("meta") or {}).get("cards", {}),
         # The board's constant facts (card data...) once: the page says when it has them.
         "renderer": seat.board.get("renderer"),
         "meta": seat.board.get("meta") if request.GET.get("meta") != "have" else None,
-        "log": seat.log, "faults": seat.faults,
+        "log": seat.log,
+        "faults": seat.faults,
         "max_faults": (match.limits or {}).get("max_faults"),
         "move_seconds": (match.limits or {}).get("human_move_ms", 0) // 1000,
         "asked_step": seat.asked_step if asked else None,
         "legal": [item["label"] for item in seat.legal] if asked else [],
-        "seconds_left": (max(0, round((seat.deadline - timezone.now()).total_seconds()))
-                         if asked and seat.deadline else None),
+        "seconds_left": (
+            max(0, round((seat.deadline - timezone.now()).total_seconds()))
+            if asked and seat.deadline
+            else None
+        ),
         "failure": match.failure if match.status == Match.Status.FAILED else "",
         "waiting": match.infra_failure if match.status == Match.Status.QUEUED else "",
         "result": None,
@@ -139,10 +165,17 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
     if match.status == Match.Status.FINISHED and match.log:
         seats = list(match.seats.order_by("seat"))
         state["result"] = {
-            "ranks": [s.rank for s in seats], "scores": [s.score for s in seats],
+            "ranks": [s.rank for s in seats],
+            "scores": [s.score for s in seats],
             "forfeited": match.log.get("forfeited", []),
-            "rating": next(([s.rating_before, s.rating_after] for s in seats
-                            if s.seat == seat.seat and s.rating_after is not None), None),
+            "rating": next(
+                (
+                    [s.rating_before, s.rating_after]
+                    for s in seats
+                    if s.seat == seat.seat and s.rating_after is not None
+                ),
+                None,
+            ),
         }
     response = JsonResponse(state)
     response["Cache-Control"] = "no-store"
@@ -159,11 +192,19 @@ def table_move(request: HttpRequest, pk: int) -> JsonResponse:
         if not isinstance(step, int) or not isinstance(index, int):
             raise TypeError
     except (ValueError, KeyError, TypeError):
-        return JsonResponse({"error": "validation_error",
-                             "detail": 'Send {"step": <int>, "index": <int>}.'}, status=400)
+        return JsonResponse(
+            {"error": "validation_error", "detail": 'Send {"step": <int>, "index": <int>}.'},
+            status=400,
+        )
     try:
         live_answer(match=match, user=request.user, step=step, index=index)
     except ValidationError as error:
-        return JsonResponse({"error": "validation_error", "detail": "The move was refused.",
-                             "fields": error.message_dict}, status=400)
+        return JsonResponse(
+            {
+                "error": "validation_error",
+                "detail": "The move was refused.",
+                "fields": error.message_dict,
+            },
+            status=400,
+        )
     return JsonResponse({"ok": True, "step": step, "index": index})

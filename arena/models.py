@@ -11,7 +11,9 @@ from django.db.models import Q
 
 
 class Bot(models.Model):
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"
+    )
     name = models.SlugField(max_length=60, unique=True)
     game = models.CharField(max_length=40, default="cat-lady")
     description = models.TextField(blank=True)
@@ -161,15 +163,18 @@ class Match(models.Model):
     game = models.CharField(max_length=40, default="cat-lady")
     engine_version = models.CharField(max_length=20, blank=True)
     seed = models.BigIntegerField()
-    ladder = models.ForeignKey(Ladder, null=True, blank=True, on_delete=models.SET_NULL,
-                               related_name="matches")
-    tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.CASCADE,
-                                   related_name="matches")
+    ladder = models.ForeignKey(
+        Ladder, null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"
+    )
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="matches"
+    )
     tournament_round = models.PositiveSmallIntegerField(null=True, blank=True)
     # Matches of one duplicate set share the deck seed and rotate the seats.
     duplicate_set = models.CharField(max_length=40, blank=True, db_index=True)
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                     on_delete=models.SET_NULL)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
     sandbox_mode = models.CharField(max_length=30, blank=True)
     limits = models.JSONField(default=dict)
     # Game options beyond the player count (Cat Lady: the edition, shared goals, solitaire).
@@ -211,12 +216,18 @@ class Match(models.Model):
 class MatchSeat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     seat = models.PositiveSmallIntegerField()
-    version = models.ForeignKey(BotVersion, null=True, blank=True, on_delete=models.PROTECT,
-                                related_name="seats")
+    version = models.ForeignKey(
+        BotVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
     builtin = models.CharField(max_length=40, blank=True, help_text="A house bot's strategy name.")
-    player = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                               on_delete=models.SET_NULL, related_name="arena_seats",
-                               help_text="A person playing this seat (live matches).")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="arena_seats",
+        help_text="A person playing this seat (live matches).",
+    )
     score = models.IntegerField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     faults = models.PositiveSmallIntegerField(default=0)
@@ -262,8 +273,9 @@ class LiveSeat(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="live_seats")
     seat = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="live_seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="live_seats"
+    )
     step = models.IntegerField(default=-1, help_text="The last move the board includes.")
     board = models.JSONField(default=dict)  # arena.replay.seat_view: what the page draws
     asked_step = models.IntegerField(null=True, blank=True)
@@ -291,10 +303,16 @@ class PlayRating(models.Model):
 
     game = models.CharField(max_length=40)
     players = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                             on_delete=models.CASCADE, related_name="play_ratings")
-    version = models.ForeignKey(BotVersion, null=True, blank=True, on_delete=models.CASCADE,
-                                related_name="play_ratings")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="play_ratings",
+    )
+    version = models.ForeignKey(
+        BotVersion, null=True, blank=True, on_delete=models.CASCADE, related_name="play_ratings"
+    )
     builtin = models.CharField(max_length=40, blank=True)
     rating = models.FloatField(default=1500.0)
     games = models.PositiveIntegerField(default=0)
@@ -303,17 +321,29 @@ class PlayRating(models.Model):
     class Meta:
         ordering = ["game", "players", "-rating"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "players", "user"], name="play_rating_user",
-                                    condition=Q(user__isnull=False)),
-            models.UniqueConstraint(fields=["game", "players", "version"],
-                                    name="play_rating_version", condition=Q(version__isnull=False)),
-            models.UniqueConstraint(fields=["game", "players", "builtin"],
-                                    name="play_rating_builtin", condition=~Q(builtin="")),
+            models.UniqueConstraint(
+                fields=["game", "players", "user"],
+                name="play_rating_user",
+                condition=Q(user__isnull=False),
+            ),
+            models.UniqueConstraint(
+                fields=["game", "players", "version"],
+                name="play_rating_version",
+                condition=Q(version__isnull=False),
+            ),
+            models.UniqueConstraint(
+                fields=["game", "players", "builtin"],
+                name="play_rating_builtin",
+                condition=~Q(builtin=""),
+            ),
             models.CheckConstraint(
-                condition=(Q(user__isnull=False, version__isnull=True, builtin="")
-                           | Q(user__isnull=True, version__isnull=False, builtin="")
-                           | (Q(user__isnull=True, version__isnull=True) & ~Q(builtin=""))),
-                name="play_rating_one_player"),
+                condition=(
+                    Q(user__isnull=False, version__isnull=True, builtin="")
+                    | Q(user__isnull=True, version__isnull=False, builtin="")
+                    | (Q(user__isnull=True, version__isnull=True) & ~Q(builtin=""))
+                ),
+                name="play_rating_one_player",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -90,8 +90,11 @@ def seat_view(game: engine.Game, state: engine.GameState, seat: int) -> dict[str
     if isinstance(seen, Mapping):
         meta["cards"] = {key: card for key, card in meta.get("cards", {}).items() if key in seen}
     return {
-        "renderer": spec.renderer, "meta": meta, "view": {**frame["public"], **frame["own"][seat]},
-        "to_move": frame["to_move"], "scores": frame.get("scores"),
+        "renderer": spec.renderer,
+        "meta": meta,
+        "view": {**frame["public"], **frame["own"][seat]},
+        "to_move": frame["to_move"],
+        "scores": frame.get("scores"),
         "events": frame.get("events", []),
     }
 

@@ -38,8 +38,16 @@ SCHEMA = "catleague.match-log/1"
 PROTOCOL = "catleague.bot/1"
 MAX_BOT_BYTES = 256 * 1024
 
-__all__ = ["MAX_BOT_BYTES", "SCHEMA", "BotSpec", "BotSpecError", "HumanSeat", "Limits",
-           "StepObserver", "run_match"]
+__all__ = [
+    "MAX_BOT_BYTES",
+    "SCHEMA",
+    "BotSpec",
+    "BotSpecError",
+    "HumanSeat",
+    "Limits",
+    "StepObserver",
+    "run_match",
+]
 
 
 class HumanSeat(Protocol):
@@ -47,8 +55,15 @@ class HumanSeat(Protocol):
     in its database; a test answers in-process). Same observation and legal actions as a bot.
     """
 
-    def ask(self, *, step: int, observation: dict[str, Any], legal: list[dict[str, Any]],
-            labels: list[str], timeout_s: float) -> dict[str, Any] | None:
+    def ask(
+        self,
+        *,
+        step: int,
+        observation: dict[str, Any],
+        legal: list[dict[str, Any]],
+        labels: list[str],
+        timeout_s: float,
+    ) -> dict[str, Any] | None:
         """Wait up to ``timeout_s`` for the person's answer: ``{"index": i}`` or
         ``{"action": ...}`` as a bot would send, or None when none came (timeout, left)."""
         ...
@@ -85,7 +100,9 @@ class BotSpec:
     @classmethod
     def builtin(cls, name: str) -> BotSpec:
         if name not in strategy_names():
-            raise BotSpecError(f"no built-in strategy {name!r} (built-ins: {', '.join(strategy_names())})")
+            raise BotSpecError(
+                f"no built-in strategy {name!r} (built-ins: {', '.join(strategy_names())})"
+            )
         return cls("builtin", name)
 
     @classmethod
@@ -97,7 +114,9 @@ class BotSpec:
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise BotSpecError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+            raise BotSpecError(
+                f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})"
+            ) from None
         return cls("file", name, data)
 
     @classmethod
@@ -147,7 +166,9 @@ def run_match(
     limits = limits or Limits()
     options = dict(options or {})
     if options.setdefault("players", len(specs)) != len(specs):
-        raise EngineError(f"options say {options['players']} players but {len(specs)} bots were given")
+        raise EngineError(
+            f"options say {options['players']} players but {len(specs)} bots were given"
+        )
     game_obj = engine.load_game(game, version=version, options=options)
     humans = dict(humans or {})
     for index, spec in enumerate(specs):
@@ -180,9 +201,16 @@ class _Seat:
 
 
 class _Match:
-    def __init__(self, game: Any, seed: int, specs: list[BotSpec], limits: Limits,
-                 mode: Mode | None, humans: Mapping[int, HumanSeat] | None = None,
-                 on_step: StepObserver | None = None) -> None:
+    def __init__(
+        self,
+        game: Any,
+        seed: int,
+        specs: list[BotSpec],
+        limits: Limits,
+        mode: Mode | None,
+        humans: Mapping[int, HumanSeat] | None = None,
+        on_step: StepObserver | None = None,
+    ) -> None:
         self.game = game
         self.seed = seed
         self.limits = limits
@@ -191,8 +219,13 @@ class _Match:
         self.on_step = on_step
         self.seats = [_Seat(i, spec, seed, game.name) for i, spec in enumerate(specs)]
         self.steps: list[dict[str, Any]] = []
-        self.timing = {"sandbox_start_ms": 0.0, "bot_think_ms": 0.0, "engine_ms": 0.0,
-                       "teardown_ms": 0.0, "total_ms": 0.0}
+        self.timing = {
+            "sandbox_start_ms": 0.0,
+            "bot_think_ms": 0.0,
+            "engine_ms": 0.0,
+            "teardown_ms": 0.0,
+            "total_ms": 0.0,
+        }
 
     def play(self) -> dict[str, Any]:
         started = time.perf_counter()
@@ -222,11 +255,18 @@ class _Match:
 
     def _hello(self, seat: _Seat) -> dict[str, Any]:
         return {
-            "type": "start", "protocol": PROTOCOL, "game": self.game.name,
-            "version": self.game.version, "seat": seat.seat, "num_players": self.game.num_players,
-            "options": dict(self.game.options), "rng_seed": seat.rng_seed,
-            "limits": {key: getattr(self.limits, key)
-                       for key in ("move_ms", "bank_ms", "max_faults", "memory_mb", "cpu_seconds")},
+            "type": "start",
+            "protocol": PROTOCOL,
+            "game": self.game.name,
+            "version": self.game.version,
+            "seat": seat.seat,
+            "num_players": self.game.num_players,
+            "options": dict(self.game.options),
+            "rng_seed": seat.rng_seed,
+            "limits": {
+                key: getattr(self.limits, key)
+                for key in ("move_ms", "bank_ms", "max_faults", "memory_mb", "cpu_seconds")
+            },
         }
 
     def _start_bots(self) -> None:
@@ -241,11 +281,14 @@ class _Match:
             assert seat.process is not None
             ready = seat.process.wait_ready()
             if ready.status is not Status.OK:
-                self._fault(seat, step=None, status=ready.status, reason=f"start-up: {ready.reason}")
+                self._fault(
+                    seat, step=None, status=ready.status, reason=f"start-up: {ready.reason}"
+                )
         self.timing["sandbox_start_ms"] += (time.perf_counter() - begun) * 1000
 
-    def _ask_builtin(self, seat: _Seat, observation: dict[str, Any],
-                     legal: list[Any]) -> tuple[Any, Status, str, float]:
+    def _ask_builtin(
+        self, seat: _Seat, observation: dict[str, Any], legal: list[Any]
+    ) -> tuple[Any, Status, str, float]:
         assert seat.strategy is not None
         begun = time.perf_counter()
         action = seat.strategy.choose(observation, legal, seat.rng)
@@ -254,8 +297,9 @@ class _Match:
             return None, Status.ILLEGAL, f"built-in {seat.spec.name} chose {action}", ms
         return action, Status.OK, "", ms
 
-    def _ask_sandboxed(self, seat: _Seat, state: Any, observation: dict[str, Any],
-                       legal: list[Any]) -> tuple[Any, Status, str, float]:
+    def _ask_sandboxed(
+        self, seat: _Seat, state: Any, observation: dict[str, Any], legal: list[Any]
+    ) -> tuple[Any, Status, str, float]:
         process = seat.process
         assert process is not None
         if not process.alive:
@@ -267,8 +311,13 @@ class _Match:
                 return None, ready.status, f"restart: {ready.reason}", 0.0
         legal_json = self._timed_engine(lambda: [action.to_json() for action in legal])
         reply = process.request(
-            {"type": "act", "seat": seat.seat, "turn": state.turn, "observation": observation,
-             "legal_actions": legal_json},
+            {
+                "type": "act",
+                "seat": seat.seat,
+                "turn": state.turn,
+                "observation": observation,
+                "legal_actions": legal_json,
+            },
             timeout_ms=self.limits.move_ms + seat.bank_ms,
         )
         seat.bank_ms = max(0.0, seat.bank_ms - max(0.0, reply.ms - self.limits.move_ms))
@@ -277,22 +326,27 @@ class _Match:
         action, status, reason = self._read_choice(reply.message or {}, legal, legal_json)
         return action, status, reason, reply.ms
 
-    def _ask_human(self, seat: _Seat, observation: dict[str, Any],
-                   legal: list[Any]) -> tuple[Any, Status, str, float]:
+    def _ask_human(
+        self, seat: _Seat, observation: dict[str, Any], legal: list[Any]
+    ) -> tuple[Any, Status, str, float]:
         legal_json = self._timed_engine(lambda: [action.to_json() for action in legal])
         begun = time.perf_counter()
         answer = self.humans[seat.seat].ask(
-            step=len(self.steps), observation=observation, legal=legal_json,
+            step=len(self.steps),
+            observation=observation,
+            legal=legal_json,
             labels=[str(action) for action in legal],
-            timeout_s=self.limits.human_move_ms / 1000)
+            timeout_s=self.limits.human_move_ms / 1000,
+        )
         ms = (time.perf_counter() - begun) * 1000
         if answer is None:
             return None, Status.TIMEOUT, "no move within the time limit", ms
         action, status, reason = self._read_choice(answer, legal, legal_json)
         return action, status, reason, ms
 
-    def _read_choice(self, message: dict[str, Any], legal: list[Any],
-                     legal_json: list[dict[str, Any]]) -> tuple[Any, Status, str]:
+    def _read_choice(
+        self, message: dict[str, Any], legal: list[Any], legal_json: list[dict[str, Any]]
+    ) -> tuple[Any, Status, str]:
         if "error" in message:
             return None, Status.INVALID, f"the bot raised {str(message['error'])[:200]}"
         if "index" in message:
@@ -308,8 +362,11 @@ class _Match:
         if isinstance(chosen, dict) and chosen in legal_json:
             return legal[legal_json.index(chosen)], Status.OK, ""
         try:
-            action = (self.game.parse_action(chosen) if isinstance(chosen, str)
-                      else self.game.action_from_json(chosen))
+            action = (
+                self.game.parse_action(chosen)
+                if isinstance(chosen, str)
+                else self.game.action_from_json(chosen)
+            )
         except EngineError as exc:
             return None, Status.INVALID, f"not an action: {str(exc)[:200]}"
         if action in legal:
@@ -350,10 +407,15 @@ class _Match:
             if status is not Status.OK:
                 self._fault(seat, step=len(self.steps), status=status, reason=reason)
         played = action if action is not None else fallback
-        self.steps.append({
-            "seat": seat.seat, "action": played.to_json(), "ms": round(ms, 3),
-            "status": str(status), "reason": reason,
-        })
+        self.steps.append(
+            {
+                "seat": seat.seat,
+                "action": played.to_json(),
+                "ms": round(ms, 3),
+                "status": str(status),
+                "reason": reason,
+            }
+        )
         return self._timed_engine(lambda: state.apply(played))
 
     def _outcome(self, state: Any) -> dict[str, Any]:
@@ -366,7 +428,9 @@ class _Match:
             "scores": [player.total for player in score.players],
             "engine_ranks": engine_ranks,
             "ranks": ranks,
-            "winners": [i for i, rank in enumerate(ranks) if rank == 1 and not self.seats[i].forfeited],
+            "winners": [
+                i for i, rank in enumerate(ranks) if rank == 1 and not self.seats[i].forfeited
+            ],
             "forfeited": [seat.seat for seat in self.seats if seat.forfeited],
             "score_sheet": score.to_json(),
         }
@@ -390,8 +454,12 @@ class _Match:
             "limits": self.limits.to_json(),
             "sandbox_mode": str(self.mode) if self.mode is not None else None,
             "players": [
-                {"seat": seat.seat, "bot": seat.spec.name, "kind": seat.spec.kind,
-                 "sha256": seat.spec.sha256}
+                {
+                    "seat": seat.seat,
+                    "bot": seat.spec.name,
+                    "kind": seat.spec.kind,
+                    "sha256": seat.spec.sha256,
+                }
                 for seat in self.seats
             ],
             "steps": self.steps,
@@ -400,7 +468,9 @@ class _Match:
             "stderr": [seat.process.stderr if seat.process else "" for seat in self.seats],
             "starts": [seat.process.starts if seat.process else 0 for seat in self.seats],
             "engine_log": engine.make_log(self.game, self.seed, list(state.history)),
-            "result": {key: outcome[key] for key in ("scores", "engine_ranks", "ranks", "winners",
-                                                     "score_sheet")},
+            "result": {
+                key: outcome[key]
+                for key in ("scores", "engine_ranks", "ranks", "winners", "score_sheet")
+            },
             "timing": {key: rounded(value) for key, value in self.timing.items()},
         }

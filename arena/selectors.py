@@ -428,9 +428,14 @@ def own_bots(user: Any, *, matches: int = 5, reports: int = 3) -> list[OwnBot]:
     """For the owner only: each bot's versions (with rejection reasons), latest matches and
     the faults and stderr of its latest finished matches."""
     return [
-        OwnBot(bot=bot, versions=bot_versions(bot), matches=bot_matches(bot, limit=matches),
-               fault_reports=[r for r in owner_fault_reports(bot, limit=reports)
-                              if r.faults or r.stderr])
+        OwnBot(
+            bot=bot,
+            versions=bot_versions(bot),
+            matches=bot_matches(bot, limit=matches),
+            fault_reports=[
+                r for r in owner_fault_reports(bot, limit=reports) if r.faults or r.stderr
+            ],
+        )
         for bot in Bot.objects.filter(owner=user).select_related("active_version").order_by("name")
     ]
 
@@ -443,7 +448,8 @@ def challenge_candidates(user: Any) -> list[BotVersion]:
     (the most recently uploaded first)."""
     versions = (
         BotVersion.objects.filter(status=BotVersion.Status.ACTIVE)
-        .select_related("bot__owner").defer("source")
+        .select_related("bot__owner")
+        .defer("source")
     )
     own = list(versions.filter(bot__owner=user).order_by("bot__name", "-number"))
     others = list(versions.exclude(bot__owner=user).order_by("-created_at")[:CHALLENGE_CANDIDATES])
@@ -466,17 +472,20 @@ def tournament_progress(tournament: Tournament) -> list[RoundProgress]:
     """Per round started so far: matches finished (or failed) out of all."""
     rows = (
         tournament.matches.values("tournament_round")
-        .annotate(total=Count("id"),
-                  finished=Count("id", filter=Q(status__in=[Match.Status.FINISHED,
-                                                            Match.Status.FAILED])))
+        .annotate(
+            total=Count("id"),
+            finished=Count("id", filter=Q(status__in=[Match.Status.FINISHED, Match.Status.FAILED])),
+        )
         .order_by("tournament_round")
     )
     return [
         RoundProgress(
             number=row["tournament_round"] or 0,
-            label="Final table" if row["tournament_round"] == tournament.final_round
+            label="Final table"
+            if row["tournament_round"] == tournament.final_round
             else f"Round {row['tournament_round']}",
-            finished=row["finished"], total=row["total"],
+            finished=row["finished"],
+            total=row["total"],
         )
         for row in rows
     ]
@@ -523,14 +532,19 @@ def live_opponents() -> dict[str, list[tuple[str, str]]]:
     its best ladder rating (values ``house:<game>:<name>`` and ``v:<id>``)."""
     found: dict[str, list[tuple[str, str]]] = {}
     for game in sorted({name for name, _ in engine.registered_games()}):
-        found[game] = [(f"house:{game}:{name}", f"House bot: {name}")
-                       for name in strategy_names(game)]
+        found[game] = [
+            (f"house:{game}:{name}", f"House bot: {name}") for name in strategy_names(game)
+        ]
     best = dict(
-        LadderEntry.objects.values("version_id").annotate(best=Max("rating"))
+        LadderEntry.objects.values("version_id")
+        .annotate(best=Max("rating"))
         .values_list("version_id", "best")
     )
-    versions = (BotVersion.objects.filter(status=BotVersion.Status.ACTIVE)
-                .select_related("bot").order_by("bot__name"))
+    versions = (
+        BotVersion.objects.filter(status=BotVersion.Status.ACTIVE)
+        .select_related("bot")
+        .order_by("bot__name")
+    )
     for version in versions:
         rating = best.get(version.pk)
         label = f"{version} (rated {rating:.0f})" if rating is not None else f"{version} (unrated)"
@@ -540,16 +554,21 @@ def live_opponents() -> dict[str, list[tuple[str, str]]]:
 
 def live_games_of(user, *, limit: int = 20) -> list[Match]:
     """A person's live matches, unfinished first, then the newest."""
-    matches = (Match.objects.filter(kind=Match.Kind.LIVE, live_seats__user=user)
-               .order_by(Case(When(status__in=[Match.Status.QUEUED, Match.Status.RUNNING],
-                                   then=0), default=1), "-created_at", "-id"))
+    matches = Match.objects.filter(kind=Match.Kind.LIVE, live_seats__user=user).order_by(
+        Case(When(status__in=[Match.Status.QUEUED, Match.Status.RUNNING], then=0), default=1),
+        "-created_at",
+        "-id",
+    )
     return list(_with_seats(matches)[:limit])
 
 
 def play_pool(*, game: str, players: int, limit: int = 50) -> list[PlayRating]:
     """One pool's standings: people and bots on one scale, best first."""
-    return list(PlayRating.objects.filter(game=game, players=players)
-                .select_related("user", "version__bot").order_by("-rating")[:limit])
+    return list(
+        PlayRating.objects.filter(game=game, players=players)
+        .select_related("user", "version__bot")
+        .order_by("-rating")[:limit]
+    )
 
 
 def play_ratings_of(*, user=None, versions=None) -> list[PlayRating]:

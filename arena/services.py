@@ -125,8 +125,9 @@ def check_game(game: str) -> str:
     """The game's name if the engine plays it, else a ValidationError listing the games."""
     known = sorted({name for name, _ in engine.registered_games()})
     if game not in known:
-        raise ValidationError({"game": [f"Unknown game {game!r}; the arena plays: "
-                                        f"{', '.join(known)}."]})
+        raise ValidationError(
+            {"game": [f"Unknown game {game!r}; the arena plays: {', '.join(known)}."]}
+        )
     return game
 
 
@@ -137,8 +138,9 @@ def game_label(game: str) -> str:
 
 
 @transaction.atomic
-def bot_create(*, owner, name: str, source: str | bytes, description: str = "",
-               game: str = "cat-lady") -> Bot:
+def bot_create(
+    *, owner, name: str, source: str | bytes, description: str = "", game: str = "cat-lady"
+) -> Bot:
     check_game(game)
     if Bot.objects.filter(name=name).exists():
         raise ValidationError({"name": [f"A bot called {name!r} already exists."]})
@@ -156,13 +158,19 @@ def version_upload(*, bot: Bot, source: str | bytes, by) -> BotVersion:
     data = text.encode()
     number = (bot.versions.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     version = BotVersion.objects.create(
-        bot=bot, number=number, source=text, sha256=hashlib.sha256(data).hexdigest(),
-        size=len(data), author=by,
+        bot=bot,
+        number=number,
+        source=text,
+        sha256=hashlib.sha256(data).hexdigest(),
+        size=len(data),
+        author=by,
     )
     match_create(
-        kind=Match.Kind.VALIDATION, seats=[SeatInput(version=version),
-                                           SeatInput(builtin=VALIDATION_OPPONENT)],
-        seed=random.SystemRandom().randrange(2**31), requested_by=by, game=bot.game,
+        kind=Match.Kind.VALIDATION,
+        seats=[SeatInput(version=version), SeatInput(builtin=VALIDATION_OPPONENT)],
+        seed=random.SystemRandom().randrange(2**31),
+        requested_by=by,
+        game=bot.game,
     )
     return version
 
@@ -176,21 +184,28 @@ def versions_failed_by_the_arena() -> list[BotVersion]:
     """Versions to validate again: wrongly rejected for an infrastructure fault (and still
     their bot's latest), or validating while their validation match failed."""
     latest = {
-        bot_id: number for bot_id, number in
-        BotVersion.objects.values("bot_id").annotate(latest=models.Max("number"))
+        bot_id: number
+        for bot_id, number in BotVersion.objects.values("bot_id")
+        .annotate(latest=models.Max("number"))
         .values_list("bot_id", "latest")
     }
     rejected = [
-        v for v in BotVersion.objects.filter(status=BotVersion.Status.REJECTED,
-                                             rejection__startswith=_OLD_INFRA_REJECTION)
-        .select_related("bot")
+        v
+        for v in BotVersion.objects.filter(
+            status=BotVersion.Status.REJECTED, rejection__startswith=_OLD_INFRA_REJECTION
+        ).select_related("bot")
         if latest.get(v.bot_id) == v.number
     ]
     stalled = list(
         BotVersion.objects.filter(status=BotVersion.Status.VALIDATING)
-        .exclude(seats__match__kind=Match.Kind.VALIDATION,
-                 seats__match__status__in=[Match.Status.QUEUED, Match.Status.RUNNING,
-                                           Match.Status.FINISHED])
+        .exclude(
+            seats__match__kind=Match.Kind.VALIDATION,
+            seats__match__status__in=[
+                Match.Status.QUEUED,
+                Match.Status.RUNNING,
+                Match.Status.FINISHED,
+            ],
+        )
         .select_related("bot")
     )
     return sorted({v.pk: v for v in rejected + stalled}.values(), key=lambda v: v.pk)
@@ -205,9 +220,11 @@ def version_revalidate(*, version: BotVersion, by=None) -> Match:
     version.waiting_reason = ""
     version.save(update_fields=["status", "rejection", "waiting_reason"])
     return match_create(
-        kind=Match.Kind.VALIDATION, seats=[SeatInput(version=version),
-                                           SeatInput(builtin=VALIDATION_OPPONENT)],
-        seed=random.SystemRandom().randrange(2**31), requested_by=by, game=version.bot.game,
+        kind=Match.Kind.VALIDATION,
+        seats=[SeatInput(version=version), SeatInput(builtin=VALIDATION_OPPONENT)],
+        seed=random.SystemRandom().randrange(2**31),
+        requested_by=by,
+        game=version.bot.game,
     )
 
 
@@ -216,9 +233,16 @@ def version_revalidate(*, version: BotVersion, by=None) -> Match:
 
 @transaction.atomic
 def match_create(
-    *, kind: str, seats: Sequence[SeatInput], seed: int, ladder: Ladder | None = None,
-    tournament: Tournament | None = None, tournament_round: int | None = None,
-    duplicate_set: str = "", requested_by=None, game: str = "cat-lady",
+    *,
+    kind: str,
+    seats: Sequence[SeatInput],
+    seed: int,
+    ladder: Ladder | None = None,
+    tournament: Tournament | None = None,
+    tournament_round: int | None = None,
+    duplicate_set: str = "",
+    requested_by=None,
+    game: str = "cat-lady",
     options: dict[str, Any] | None = None,
 ) -> Match:
     errors: dict[str, list[str]] = {}
@@ -227,7 +251,8 @@ def match_create(
         errors.setdefault("options", []).append("The player count is the number of seats.")
     if options and kind in (Match.Kind.LADDER, Match.Kind.TOURNAMENT, Match.Kind.VALIDATION):
         errors.setdefault("options", []).append(
-            "Ranked and validation matches use the game's default options.")
+            "Ranked and validation matches use the game's default options."
+        )
     if kind != Match.Kind.LIVE and any(s.player is not None for s in seats):
         errors.setdefault("seats", []).append("Only live matches have people at the table.")
     versions = [s.version.pk for s in seats if s.version is not None]
@@ -236,11 +261,13 @@ def match_create(
     for index, seat in enumerate(seats):
         if seat.version is not None and seat.version.bot.game != game:
             errors.setdefault(f"seats.{index}", []).append(
-                f"{seat.version} plays {seat.version.bot.game}, not {game}.")
+                f"{seat.version} plays {seat.version.bot.game}, not {game}."
+            )
         if seat.builtin and seat.builtin not in strategy_names(game):
             errors.setdefault(f"seats.{index}", []).append(
                 f"{game} has no house bot {seat.builtin!r} (house bots: "
-                f"{', '.join(strategy_names(game))}).")
+                f"{', '.join(strategy_names(game))})."
+            )
     if not errors:
         try:
             engine.load_game(game, options={**options, "players": len(seats)})
@@ -249,11 +276,20 @@ def match_create(
     if errors:
         raise ValidationError(errors)
     match = Match.objects.create(
-        kind=kind, seed=seed, ladder=ladder, tournament=tournament, options=options,
-        tournament_round=tournament_round, duplicate_set=duplicate_set, game=game,
-        requested_by=requested_by if requested_by is not None and requested_by.is_authenticated
+        kind=kind,
+        seed=seed,
+        ladder=ladder,
+        tournament=tournament,
+        options=options,
+        tournament_round=tournament_round,
+        duplicate_set=duplicate_set,
+        game=game,
+        requested_by=requested_by
+        if requested_by is not None and requested_by.is_authenticated
         else None,
-        limits=default_limits(), dispatch=1, queued_at=timezone.now(),
+        limits=default_limits(),
+        dispatch=1,
+        queued_at=timezone.now(),
     )
     MatchSeat.objects.bulk_create(
         MatchSeat(match=match, seat=index, version=s.version, builtin=s.builtin, player=s.player)
@@ -264,8 +300,14 @@ def match_create(
 
 
 @transaction.atomic
-def challenge_create(*, seats: Sequence[SeatInput], by, seed: int | None = None,
-                     game: str | None = None, options: dict[str, Any] | None = None) -> Match:
+def challenge_create(
+    *,
+    seats: Sequence[SeatInput],
+    by,
+    seed: int | None = None,
+    game: str | None = None,
+    options: dict[str, Any] | None = None,
+) -> Match:
     """A match the user asked for. Its game is the bots' game (``game`` when only house bots
     play; default Cat Lady). ``options`` choose an unranked setup, e.g. Cat Lady's placeholder
     Box of Treats deck at 5-6 players, shared goals, or solitaire against the ``cat-player``
@@ -280,7 +322,11 @@ def challenge_create(*, seats: Sequence[SeatInput], by, seed: int | None = None,
         game = games[0] if games else "cat-lady"
     check_game(game)
     return match_create(
-        kind=Match.Kind.CHALLENGE, seats=seats, requested_by=by, game=game, options=options,
+        kind=Match.Kind.CHALLENGE,
+        seats=seats,
+        requested_by=by,
+        game=game,
+        options=options,
         seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
     )
 
@@ -353,9 +399,12 @@ def match_fail(*, match_id: int, reason: str) -> None:
     match.finished_at = timezone.now()
     match.save(update_fields=["status", "failure", "finished_at"])
     if match.kind == Match.Kind.VALIDATION:
-        _versions_waiting(match, "The arena could not play this version's validation match "
-                                 f"({reason[:300]}). It was not rejected; an operator can "
-                                 "validate it again with manage.py arena_requeue.")
+        _versions_waiting(
+            match,
+            "The arena could not play this version's validation match "
+            f"({reason[:300]}). It was not rejected; an operator can "
+            "validate it again with manage.py arena_requeue.",
+        )
 
 
 @transaction.atomic
@@ -373,13 +422,17 @@ def match_wait(*, match_id: int, reason: str) -> None:
     match.attempts = max(match.attempts - 1, 0)
     match.save(update_fields=["status", "infra_failure", "queued_at", "attempts"])
     if match.kind == Match.Kind.VALIDATION:
-        _versions_waiting(match, f"Waiting for the arena: {reason[:300]}. It will be validated "
-                                 "automatically as soon as a worker can run it.")
+        _versions_waiting(
+            match,
+            f"Waiting for the arena: {reason[:300]}. It will be validated "
+            "automatically as soon as a worker can run it.",
+        )
 
 
 def _versions_waiting(match: Match, reason: str) -> None:
     BotVersion.objects.filter(
-        seats__match=match, status=BotVersion.Status.VALIDATING,
+        seats__match=match,
+        status=BotVersion.Status.VALIDATING,
     ).update(waiting_reason=reason)
 
 
@@ -390,8 +443,12 @@ QUEUED_DEADLINE = dt.timedelta(minutes=5)
 INFRA_RETRY = dt.timedelta(seconds=30)
 
 
-def reap_stuck(*, older_than: dt.timedelta, queued_older_than: dt.timedelta = QUEUED_DEADLINE,
-               infra_retry: dt.timedelta = INFRA_RETRY) -> list[int]:
+def reap_stuck(
+    *,
+    older_than: dt.timedelta,
+    queued_older_than: dt.timedelta = QUEUED_DEADLINE,
+    infra_retry: dt.timedelta = INFRA_RETRY,
+) -> list[int]:
     """Send every match that is not settled and not moving to the broker again.
 
     Running past ``older_than`` since it started or since its worker last beat its heartbeat
@@ -409,15 +466,19 @@ def reap_stuck(*, older_than: dt.timedelta, queued_older_than: dt.timedelta = QU
     )
     queued = list(
         Match.objects.alias(since=Coalesce("queued_at", "created_at"))
-        .filter(Q(since__lt=now - queued_older_than)
-                | (~Q(infra_failure="") & Q(since__lt=now - infra_retry)),
-                status=Match.Status.QUEUED)
+        .filter(
+            Q(since__lt=now - queued_older_than)
+            | (~Q(infra_failure="") & Q(since__lt=now - infra_retry)),
+            status=Match.Status.QUEUED,
+        )
         .values_list("pk", flat=True)
     )
     for match_id, attempts in running:
         if attempts >= MAX_ATTEMPTS:
-            match_fail(match_id=match_id,
-                       reason=f"stuck: still running after {older_than}, {attempts} attempts")
+            match_fail(
+                match_id=match_id,
+                reason=f"stuck: still running after {older_than}, {attempts} attempts",
+            )
             continue
         _requeue(match_id, Match.Status.RUNNING)
     for match_id in queued:
@@ -499,8 +560,9 @@ def _rate_ladder_match(ladder: Ladder, seats: list[MatchSeat]) -> None:
         entry.forfeits += int(seat.forfeited)
         games, wins = entry.seat_record.get(str(seat.seat), [0, 0])
         entry.seat_record[str(seat.seat)] = [games + 1, wins + int(won)]
-    LadderEntry.objects.bulk_update(entries.values(),
-                                    ["rating", "games", "wins", "forfeits", "seat_record"])
+    LadderEntry.objects.bulk_update(
+        entries.values(), ["rating", "games", "wins", "forfeits", "seat_record"]
+    )
 
 
 PLAY_POOL_K = 24.0
@@ -514,14 +576,21 @@ def _rate_play_pool(match: Match, seats: list[MatchSeat]) -> None:
         return
     entries = []
     for seat in seats:
-        who = ({"user_id": seat.player_id} if seat.is_person
-               else {"version_id": seat.version_id} if seat.version_id
-               else {"builtin": seat.builtin})
+        who = (
+            {"user_id": seat.player_id}
+            if seat.is_person
+            else {"version_id": seat.version_id}
+            if seat.version_id
+            else {"builtin": seat.builtin}
+        )
         entry, _ = PlayRating.objects.select_for_update().get_or_create(
-            game=match.game, players=len(seats), **who)
+            game=match.game, players=len(seats), **who
+        )
         entries.append(entry)
-    changes = rate_game([Seat(i, e.rating, s.rank) for i, (s, e) in
-                         enumerate(zip(seats, entries, strict=True))], PLAY_POOL_K)
+    changes = rate_game(
+        [Seat(i, e.rating, s.rank) for i, (s, e) in enumerate(zip(seats, entries, strict=True))],
+        PLAY_POOL_K,
+    )
     for seat, entry, change in zip(seats, entries, changes, strict=True):
         seat.rating_before, seat.rating_after = change.rating_before, change.rating_after
         entry.rating = change.rating_after
@@ -540,7 +609,8 @@ def ladders_ensure(game: str = "cat-lady") -> list[Ladder]:
     ladders = []
     for players in engine.supported_players(game):
         ladder, _ = Ladder.objects.get_or_create(
-            game=game, players=players,
+            game=game,
+            players=players,
             defaults={"name": f"{label}, {players} players"},
         )
         ladders.append(ladder)
@@ -566,8 +636,9 @@ def ladder_schedule(*, ladder: Ladder, rng: random.Random | None = None) -> list
     """Queue one duplicate set: the same deck seed once per seat rotation of one table."""
     rng = rng or random.Random()
     entries = list(
-        LadderEntry.objects.filter(ladder=ladder, version__status=BotVersion.Status.ACTIVE)
-        .select_related("version")
+        LadderEntry.objects.filter(
+            ladder=ladder, version__status=BotVersion.Status.ACTIVE
+        ).select_related("version")
     )
     table = pick_table(entries, ladder.players, rng)
     if not table:
@@ -577,10 +648,16 @@ def ladder_schedule(*, ladder: Ladder, rng: random.Random | None = None) -> list
     matches = []
     for shift in range(ladder.players):
         rotated = table[shift:] + table[:shift]
-        matches.append(match_create(
-            kind=Match.Kind.LADDER, ladder=ladder, seed=seed, duplicate_set=set_id,
-            seats=[SeatInput(version=e.version) for e in rotated], game=ladder.game,
-        ))
+        matches.append(
+            match_create(
+                kind=Match.Kind.LADDER,
+                ladder=ladder,
+                seed=seed,
+                duplicate_set=set_id,
+                seats=[SeatInput(version=e.version) for e in rotated],
+                game=ladder.game,
+            )
+        )
     return matches
 
 
@@ -600,9 +677,17 @@ def ladder_tick(*, backlog: int = 4) -> int:
 
 
 @transaction.atomic
-def tournament_start(*, name: str, organiser, entrants: Sequence[BotVersion], table_size: int,
-                     format: str, rounds: int | None = None, seed: int | None = None,
-                     final_size: int = 0) -> Tournament:
+def tournament_start(
+    *,
+    name: str,
+    organiser,
+    entrants: Sequence[BotVersion],
+    table_size: int,
+    format: str,
+    rounds: int | None = None,
+    seed: int | None = None,
+    final_size: int = 0,
+) -> Tournament:
     """Start a tournament and queue its first round.
 
     ``final_size`` (2 to 4, or 0 for none): after the regular rounds the top that many in the
@@ -616,7 +701,9 @@ def tournament_start(*, name: str, organiser, entrants: Sequence[BotVersion], ta
     game = games[0] if games else "cat-lady"
     sizes = engine.supported_players(game)
     if table_size not in sizes:
-        errors["table_size"] = [f"{game_label(game)} tables seat {min(sizes)} to {max(sizes)} bots."]
+        errors["table_size"] = [
+            f"{game_label(game)} tables seat {min(sizes)} to {max(sizes)} bots."
+        ]
     if len(entrants) < table_size:
         errors["entrants"] = [f"At least {table_size} entrants are needed."]
     inactive = [str(v) for v in entrants if v.status != BotVersion.Status.ACTIVE]
@@ -625,8 +712,9 @@ def tournament_start(*, name: str, organiser, entrants: Sequence[BotVersion], ta
     if format not in Tournament.Format.values:
         errors["format"] = [f"Format must be one of: {', '.join(Tournament.Format.values)}."]
     if final_size and final_size not in sizes:
-        errors["final_size"] = [f"A final table seats {min(sizes)} to {max(sizes)} bots "
-                                "(0: no final)."]
+        errors["final_size"] = [
+            f"A final table seats {min(sizes)} to {max(sizes)} bots (0: no final)."
+        ]
     elif final_size > len(entrants):
         errors["final_size"] = [f"A final of {final_size} needs at least {final_size} entrants."]
     if errors:
@@ -634,8 +722,13 @@ def tournament_start(*, name: str, organiser, entrants: Sequence[BotVersion], ta
     if format == Tournament.Format.ROUND_ROBIN:
         rounds = 1
     tournament = Tournament.objects.create(
-        name=name, organiser=organiser, format=format, table_size=table_size, game=game,
-        rounds=rounds or 3, final_size=final_size,
+        name=name,
+        organiser=organiser,
+        format=format,
+        table_size=table_size,
+        game=game,
+        rounds=rounds or 3,
+        final_size=final_size,
         seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
     )
     tournament.entrants.set(entrants)
@@ -643,7 +736,9 @@ def tournament_start(*, name: str, organiser, entrants: Sequence[BotVersion], ta
     return tournament
 
 
-def _tables_for_round(tournament: Tournament, standings: list[tuple[BotVersion, float]]) -> list[list[BotVersion]]:
+def _tables_for_round(
+    tournament: Tournament, standings: list[tuple[BotVersion, float]]
+) -> list[list[BotVersion]]:
     entrants = [v for v, _ in standings]
     if tournament.format == Tournament.Format.ROUND_ROBIN:
         return [list(t) for t in itertools.combinations(entrants, tournament.table_size)]
@@ -670,38 +765,48 @@ def _start_round(tournament: Tournament) -> None:
         for shift in range(len(table)):
             rotated = table[shift:] + table[:shift]
             match_create(
-                kind=Match.Kind.TOURNAMENT, tournament=tournament,
-                tournament_round=tournament.current_round, seed=seed, duplicate_set=set_id,
-                seats=[SeatInput(version=v) for v in rotated], game=tournament.game,
+                kind=Match.Kind.TOURNAMENT,
+                tournament=tournament,
+                tournament_round=tournament.current_round,
+                seed=seed,
+                duplicate_set=set_id,
+                seats=[SeatInput(version=v) for v in rotated],
+                game=tournament.game,
             )
 
 
-def _points(tournament: Tournament, versions: Sequence[int], *, rounds: tuple[int, int]
-            ) -> dict[int, float]:
+def _points(
+    tournament: Tournament, versions: Sequence[int], *, rounds: tuple[int, int]
+) -> dict[int, float]:
     """Points per version from the finished matches of rounds ``rounds[0]..rounds[1]``: per
     match, (players - rank) / (players - 1), so a win is 1 and last place 0."""
     points: dict[int, float] = dict.fromkeys(versions, 0.0)
     first, last = rounds
-    matches = Match.objects.filter(tournament=tournament, tournament_round__gte=first,
-                                   tournament_round__lte=last)
+    matches = Match.objects.filter(
+        tournament=tournament, tournament_round__gte=first, tournament_round__lte=last
+    )
     sizes = dict(matches.annotate(n=Count("seats")).values_list("pk", "n"))
-    seats = MatchSeat.objects.filter(match__in=matches, match__status=Match.Status.FINISHED,
-                                     version_id__in=versions)
+    seats = MatchSeat.objects.filter(
+        match__in=matches, match__status=Match.Status.FINISHED, version_id__in=versions
+    )
     for match_id, version_id, rank in seats.values_list("match_id", "version_id", "rank"):
         n = sizes[match_id]
         points[version_id] += (n - rank) / (n - 1)
     return points
 
 
-def tournament_standings(tournament: Tournament, *, through_round: int | None = None
-                         ) -> list[tuple[BotVersion, float]]:
+def tournament_standings(
+    tournament: Tournament, *, through_round: int | None = None
+) -> list[tuple[BotVersion, float]]:
     """Entrants by points in the regular rounds (the final table is not part of them): per
     match, (players - rank) / (players - 1), so a win is 1, last 0."""
     last = tournament.rounds if through_round is None else min(through_round, tournament.rounds)
     versions = {v.pk: v for v in tournament.entrants.select_related("bot")}
     points = _points(tournament, list(versions), rounds=(1, last))
-    return sorted(((versions[pk], p) for pk, p in points.items()),
-                  key=lambda item: (-item[1], item[0].bot.name, item[0].number))
+    return sorted(
+        ((versions[pk], p) for pk, p in points.items()),
+        key=lambda item: (-item[1], item[0].bot.name, item[0].number),
+    )
 
 
 def tournament_final_table(tournament: Tournament) -> list[tuple[BotVersion, float]] | None:
@@ -710,13 +815,20 @@ def tournament_final_table(tournament: Tournament) -> list[tuple[BotVersion, flo
     final_round = tournament.final_round
     if final_round is None or tournament.current_round < final_round:
         return None
-    players = list(BotVersion.objects.filter(
-        seats__match__tournament=tournament, seats__match__tournament_round=final_round,
-    ).select_related("bot").distinct())
+    players = list(
+        BotVersion.objects.filter(
+            seats__match__tournament=tournament,
+            seats__match__tournament_round=final_round,
+        )
+        .select_related("bot")
+        .distinct()
+    )
     seeding = {v.pk: index for index, (v, _) in enumerate(tournament_standings(tournament))}
     points = _points(tournament, [v.pk for v in players], rounds=(final_round, final_round))
-    return sorted(((v, points[v.pk]) for v in players),
-                  key=lambda item: (-item[1], seeding.get(item[0].pk, len(seeding))))
+    return sorted(
+        ((v, points[v.pk]) for v in players),
+        key=lambda item: (-item[1], seeding.get(item[0].pk, len(seeding))),
+    )
 
 
 @dataclass(frozen=True)
@@ -735,16 +847,26 @@ def tournament_placings(tournament: Tournament) -> list[Placing]:
     final_points = {v.pk: p for v, p in final}
     regular = {v.pk: p for v, p in standings}
     ordered = [v for v, _ in final] + [v for v, _ in standings if v.pk not in final_points]
-    return [Placing(place=index + 1, version=v, points=regular.get(v.pk, 0.0),
-                    final_points=final_points.get(v.pk))
-            for index, v in enumerate(ordered)]
+    return [
+        Placing(
+            place=index + 1,
+            version=v,
+            points=regular.get(v.pk, 0.0),
+            final_points=final_points.get(v.pk),
+        )
+        for index, v in enumerate(ordered)
+    ]
 
 
 def _advance_tournament(tournament_id: int) -> None:
     tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
-    pending = tournament.matches.filter(
-        tournament_round=tournament.current_round,
-    ).filter(~Q(status__in=[Match.Status.FINISHED, Match.Status.FAILED])).exists()
+    pending = (
+        tournament.matches.filter(
+            tournament_round=tournament.current_round,
+        )
+        .filter(~Q(status__in=[Match.Status.FINISHED, Match.Status.FAILED]))
+        .exists()
+    )
     if pending or tournament.status == Tournament.Status.FINISHED:
         return
     last_round = tournament.final_round or tournament.rounds

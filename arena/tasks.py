@@ -28,7 +28,6 @@ from engine.errors import EngineError
 logger = logging.getLogger(__name__)
 
 
-
 # While the database is unreachable a task is tried again this often, this many times; after
 # that the reaper finds the match (still queued, or running past its deadline) and resends it.
 DB_RETRY_SECONDS = 5
@@ -90,17 +89,27 @@ def _play(match_id: int, dispatch: int | None) -> None:
     try:
         mode = sandbox_mode()
         if match.kind in (Match.Kind.LADDER, Match.Kind.TOURNAMENT) and not allows_ranked(mode):
-            services.match_fail(match_id=match.pk,
-                                reason=f"ranked matches refuse the development-only sandbox {mode!r}")
+            services.match_fail(
+                match_id=match.pk,
+                reason=f"ranked matches refuse the development-only sandbox {mode!r}",
+            )
             return
         humans, on_step = {}, None
         if match.kind == Match.Kind.LIVE:
-            humans = {seat.seat: DatabaseHumanSeat(match.pk, seat.seat)
-                      for seat in match.live_seats.all()}
+            humans = {
+                seat.seat: DatabaseHumanSeat(match.pk, seat.seat) for seat in match.live_seats.all()
+            }
             on_step = LiveWriter(match)
-        log = run_match(game=match.game, seed=match.seed, bots=_specs(match),
-                        limits=Limits.from_json(match.limits), mode=mode,
-                        options=match.options or None, humans=humans, on_step=on_step)
+        log = run_match(
+            game=match.game,
+            seed=match.seed,
+            bots=_specs(match),
+            limits=Limits.from_json(match.limits),
+            mode=mode,
+            options=match.options or None,
+            humans=humans,
+            on_step=on_step,
+        )
     except SandboxUnavailable as exc:
         logger.error("match %s waits for a sandbox: %s", match.pk, exc)
         services.match_wait(match_id=match.pk, reason=f"no bot sandbox: {exc.summary}")
@@ -123,8 +132,10 @@ def ladder_tick() -> int:
 def reap_stuck_matches() -> int:
     """Resend the matches that are not moving, and remove bot files killed workers left."""
     sweep_stages()
-    return len(services.reap_stuck(
-        older_than=dt.timedelta(seconds=settings.ARENA_MATCH_DEADLINE_S),
-        queued_older_than=dt.timedelta(seconds=settings.ARENA_QUEUED_DEADLINE_S),
-        infra_retry=dt.timedelta(seconds=settings.ARENA_INFRA_RETRY_S),
-    ))
+    return len(
+        services.reap_stuck(
+            older_than=dt.timedelta(seconds=settings.ARENA_MATCH_DEADLINE_S),
+            queued_older_than=dt.timedelta(seconds=settings.ARENA_QUEUED_DEADLINE_S),
+            infra_retry=dt.timedelta(seconds=settings.ARENA_INFRA_RETRY_S),
+        )
+    )

@@ -311,7 +311,8 @@ def tournament_detail(request, pk: int):
             "rounds": selectors.tournament_matches_by_round(tournament),
             "progress": selectors.tournament_progress(tournament),
             "refresh_seconds": TOURNAMENT_REFRESH_SECONDS
-            if tournament.status == Tournament.Status.RUNNING else None,
+            if tournament.status == Tournament.Status.RUNNING
+            else None,
         },
     )
 
@@ -322,34 +323,53 @@ TOURNAMENT_REFRESH_SECONDS = 10
 
 @login_required
 def my_bots(request):
-    return render(request, "arena/my_bots.html", {
-        "arena_section": "mine", "bots": selectors.own_bots(request.user),
-    })
+    return render(
+        request,
+        "arena/my_bots.html",
+        {
+            "arena_section": "mine",
+            "bots": selectors.own_bots(request.user),
+        },
+    )
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def challenge_new(request):
     versions = selectors.challenge_candidates(request.user)
-    form = ChallengeForm(request.POST or None, user=request.user, versions=versions,
-                         initial={"seat1": request.GET.get("seat1", "")})
+    form = ChallengeForm(
+        request.POST or None,
+        user=request.user,
+        versions=versions,
+        initial={"seat1": request.GET.get("seat1", "")},
+    )
     if request.method == "POST" and form.is_valid():
         try:
             match = services.challenge_create(
-                seats=form.seats, by=request.user, seed=form.cleaned_data.get("seed"),
-                game=form.cleaned_data["game"], options=form.options() or None,
+                seats=form.seats,
+                by=request.user,
+                seed=form.cleaned_data.get("seed"),
+                game=form.cleaned_data["game"],
+                options=form.options() or None,
             )
         except ValidationError as exc:
             form.apply_service_errors(exc)
         else:
             match.refresh_from_db(fields=["status"])  # without a broker it has been played
-            messages.success(request, f"Match {match.pk} played." if match.status in (
-                Match.Status.FINISHED, Match.Status.FAILED) else f"Match {match.pk} is queued; "
-                "its replay appears here when it has been played.")
+            messages.success(
+                request,
+                f"Match {match.pk} played."
+                if match.status in (Match.Status.FINISHED, Match.Status.FAILED)
+                else f"Match {match.pk} is queued; "
+                "its replay appears here when it has been played.",
+            )
             return redirect("arena:match", pk=match.pk)
-    return render(request, "arena/challenge_new.html",
-                  {"form": form, "arena_section": "challenge"},
-                  status=400 if form.errors else 200)
+    return render(
+        request,
+        "arena/challenge_new.html",
+        {"form": form, "arena_section": "challenge"},
+        status=400 if form.errors else 200,
+    )
 
 
 @login_required
@@ -361,15 +381,23 @@ def tournament_new(request):
         data = form.cleaned_data
         try:
             tournament = services.tournament_start(
-                name=data["name"], organiser=request.user, entrants=form.entrant_versions(),
-                table_size=data["table_size"], format=data["format"], rounds=data["rounds"],
-                seed=data.get("seed"), final_size=data["final_size"],
+                name=data["name"],
+                organiser=request.user,
+                entrants=form.entrant_versions(),
+                table_size=data["table_size"],
+                format=data["format"],
+                rounds=data["rounds"],
+                seed=data.get("seed"),
+                final_size=data["final_size"],
             )
         except ValidationError as exc:
             form.apply_service_errors(exc)
         else:
             messages.success(request, f"{tournament.name} has started: round 1 is queued.")
             return redirect("arena:tournament", pk=tournament.pk)
-    return render(request, "arena/tournament_new.html",
-                  {"form": form, "arena_section": "tournament"},
-                  status=400 if form.errors else 200)
+    return render(
+        request,
+        "arena/tournament_new.html",
+        {"form": form, "arena_section": "tournament"},
+        status=400 if form.errors else 200,
+    )

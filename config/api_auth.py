@@ -26,6 +26,9 @@ class TokenLoginView(ObtainAuthToken):
             return super().post(request, *args, **kwargs)
         except ValidationError:
             username = request.data.get("username") if hasattr(request.data, "get") else None
-            logger.warning("API token login failed for %r from %s", str(username)[:150],
-                           ScopedRateThrottle().get_ident(request))
+            logger.warning(
+                "API token login failed for %r from %s",
+                str(username)[:150],
+                ScopedRateThrottle().get_ident(request),
+            )
             raise

@@ -31,7 +31,8 @@ class ErrorSerializer(serializers.Serializer):
     error = serializers.CharField(help_text="A stable code, e.g. validation_error, not_found.")
     detail = serializers.CharField(help_text="One human sentence.")
     fields = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()), required=False,
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
         help_text="Validation errors only: messages per field, nested fields as dotted paths.",
     )
 
@@ -65,7 +66,9 @@ def _flatten(errors: Any, prefix: str = "") -> dict[str, list[str]]:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DjangoValidationError):
-        detail = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
+        detail = (
+            exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
+        )
         exc = exceptions.ValidationError(detail=detail)
     elif isinstance(exc, RequestDataTooBig):
         exc = RequestTooLarge()
@@ -107,7 +110,9 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     if not _is_api(request):
         return defaults.bad_request(request, exception)
     if isinstance(exception, RequestDataTooBig):
-        return error_response(413, RequestTooLarge.default_code, str(RequestTooLarge.default_detail))
+        return error_response(
+            413, RequestTooLarge.default_code, str(RequestTooLarge.default_detail)
+        )
     return error_response(400, "bad_request", "The request could not be read.")
 
 

@@ -38,7 +38,11 @@ class StrictOrderingFilter(OrderingFilter):
         valid = {name for name, _ in self.get_valid_fields(queryset, view, {"request": request})}
         unknown = [term for term in fields if term.removeprefix("-") not in valid]
         if unknown:
-            raise ValidationError({self.ordering_param: [
-                f"Cannot order by {', '.join(unknown)}; choose from {', '.join(sorted(valid))}."
-            ]})
+            raise ValidationError(
+                {
+                    self.ordering_param: [
+                        f"Cannot order by {', '.join(unknown)}; choose from {', '.join(sorted(valid))}."
+                    ]
+                }
+            )
         return fields

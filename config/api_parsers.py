@@ -52,8 +52,9 @@ class BoundedJSONParser(JSONParser):
             raise RequestTooLarge(f"The request body is larger than {limit} bytes.")
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         try:
-            data = json.loads(raw.decode(encoding), parse_constant=_no_constant,
-                              parse_float=_finite)
+            data = json.loads(
+                raw.decode(encoding), parse_constant=_no_constant, parse_float=_finite
+            )
         except RecursionError:
             raise ParseError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels.") from None
         except (ValueError, LookupError) as exc:  # UnicodeDecodeError is a ValueError

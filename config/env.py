@@ -64,7 +64,7 @@ SECRET_KEY_MIN_LENGTH = 50
 SECRET_KEY_MIN_UNIQUE_CHARACTERS = 5
 _PLACEHOLDER_PREFIXES = ("change-me", "django-insecure-", "insecure-development-key")
 _HOW_TO_SET = (
-    "Generate one with `python -c \"import secrets; print(secrets.token_urlsafe(50))\"` and set "
+    'Generate one with `python -c "import secrets; print(secrets.token_urlsafe(50))"` and set '
     "it as DJANGO_SECRET_KEY (or set DJANGO_DEBUG=1 for local development)."
 )
 

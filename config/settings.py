@@ -114,8 +114,11 @@ _cache_url = env_str("CACHE_URL", "")
 if _cache_url and not _cache_url.startswith(("redis://", "rediss://")):
     raise ImproperlyConfigured(f"CACHE_URL must be a redis:// URL, not {_cache_url!r}")
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _cache_url,
-                "KEY_PREFIX": "catleague"}
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": _cache_url,
+        "KEY_PREFIX": "catleague",
+    }
     if _cache_url
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
 }
@@ -160,7 +163,8 @@ AXES_USERNAME_CALLABLE = "accounts.adapter.attempted_username"
 # E-mail: printed to the console unless an SMTP host is set.
 EMAIL_HOST = env_str("EMAIL_HOST", "")
 EMAIL_BACKEND = (
-    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
     else "django.core.mail.backends.console.EmailBackend"
 )
 EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
@@ -260,8 +264,12 @@ CELERY_TASK_EAGER_PROPAGATES = True
 # A broker that is down must not hold a web request for long: the match row is written and
 # the reaper sends it later (arena.services).
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
-CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0.2,
-                                    "interval_step": 0.5, "interval_max": 1}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0.2,
+    "interval_step": 0.5,
+    "interval_max": 1,
+}
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -281,10 +289,14 @@ LOGGING = {
 
 # Celery beat: keep ladders busy and clean up matches whose worker died.
 CELERY_BEAT_SCHEDULE = {
-    "arena-ladder-tick": {"task": "arena.tasks.ladder_tick",
-                          "schedule": float(env_int("ARENA_LADDER_TICK_S", 30, minimum=1))},
-    "arena-reap-stuck": {"task": "arena.tasks.reap_stuck_matches",
-                         "schedule": float(env_int("ARENA_REAP_EVERY_S", 60, minimum=1))},
+    "arena-ladder-tick": {
+        "task": "arena.tasks.ladder_tick",
+        "schedule": float(env_int("ARENA_LADDER_TICK_S", 30, minimum=1)),
+    },
+    "arena-reap-stuck": {
+        "task": "arena.tasks.reap_stuck_matches",
+        "schedule": float(env_int("ARENA_REAP_EVERY_S", 60, minimum=1)),
+    },
 }
 # The reaper: a match running longer than this lost its worker and is played again; a queued
 # one is resent after ARENA_QUEUED_DEADLINE_S (its message may be lost), or after

@@ -56,27 +56,54 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--version", default=None, help="rules version (default: latest)")
     play.add_argument("--players", type=int, default=4)
     play.add_argument("--edition", default=None, help="Cat Lady card data (default: base)")
-    play.add_argument("--shared-goals", action="store_true",
-                      help="Cat Lady: play with Box of Treats shared goals (3 or more players)")
-    play.add_argument("--solitaire", action="store_true",
-                      help="Cat Lady: solitaire against the cat player (one bot; the cat "
-                           "player is seat 1)")
-    play.add_argument("--starting-cards", type=int, default=None,
-                      help="solitaire: the cat player's starting cards (harder 3, easier 1)")
-    play.add_argument("--custom-strays", metavar="FILE",
-                      help="Cat Lady: a JSON list of the club's custom stray cats")
-    play.add_argument("--deck", default=None,
-                      help="Cantankerous Cats deck: demo (default), or a club's .json file")
-    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                      help="any other game option, e.g. variant=basic (repeatable)")
-    play.add_argument("--bots", nargs="+", required=True, metavar="BOT",
-                      help=f"one per seat: {', '.join(names())}, optionally name:key=value,...; "
-                           "one bot for --solitaire")
+    play.add_argument(
+        "--shared-goals",
+        action="store_true",
+        help="Cat Lady: play with Box of Treats shared goals (3 or more players)",
+    )
+    play.add_argument(
+        "--solitaire",
+        action="store_true",
+        help="Cat Lady: solitaire against the cat player (one bot; the cat player is seat 1)",
+    )
+    play.add_argument(
+        "--starting-cards",
+        type=int,
+        default=None,
+        help="solitaire: the cat player's starting cards (harder 3, easier 1)",
+    )
+    play.add_argument(
+        "--custom-strays",
+        metavar="FILE",
+        help="Cat Lady: a JSON list of the club's custom stray cats",
+    )
+    play.add_argument(
+        "--deck",
+        default=None,
+        help="Cantankerous Cats deck: demo (default), or a club's .json file",
+    )
+    play.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="any other game option, e.g. variant=basic (repeatable)",
+    )
+    play.add_argument(
+        "--bots",
+        nargs="+",
+        required=True,
+        metavar="BOT",
+        help=f"one per seat: {', '.join(names())}, optionally name:key=value,...; "
+        "one bot for --solitaire",
+    )
     play.add_argument("--seed", type=_non_negative, default=0)
-    play.add_argument("--games", type=_positive, default=1,
-                      help="play N games with seeds seed, seed+1, ...")
-    play.add_argument("--log", metavar="FILE",
-                      help="write the match log (one JSON log per line with --games > 1)")
+    play.add_argument(
+        "--games", type=_positive, default=1, help="play N games with seeds seed, seed+1, ..."
+    )
+    play.add_argument(
+        "--log", metavar="FILE", help="write the match log (one JSON log per line with --games > 1)"
+    )
     play.add_argument("--json", action="store_true", help="machine-readable output")
     play.set_defaults(run=_play)
 
@@ -123,7 +150,9 @@ def _bot(spec: str, game: str | None = None) -> Strategy:
         key, sep, value = item.partition("=")
         if not sep:
             raise EngineError(f"bot parameter {item!r} in {spec!r} is not key=value")
-        params[key] = json.loads(value) if value[:1].isdigit() or value in ("true", "false") else value
+        params[key] = (
+            json.loads(value) if value[:1].isdigit() or value in ("true", "false") else value
+        )
     return get(name, game=game, **params)
 
 
@@ -132,8 +161,10 @@ def _play(options: argparse.Namespace) -> int:
     bot_specs = list(options.bots)
     if options.solitaire:
         if len(bot_specs) != 1:
-            raise EngineError(f"solitaire is one bot against the cat player: give one --bots, "
-                              f"not {len(bot_specs)}")
+            raise EngineError(
+                f"solitaire is one bot against the cat player: give one --bots, "
+                f"not {len(bot_specs)}"
+            )
         game_options.update(players=2, solitaire=True)
         bot_specs.append("cat-player")
         if options.starting_cards is not None:
@@ -151,8 +182,9 @@ def _play(options: argparse.Namespace) -> int:
             raise EngineError(f"{options.custom_strays} is not JSON: {exc}") from None
     game = load_game(options.game, version=options.version, options=game_options)
     if len(bot_specs) != game.num_players:
-        raise EngineError(f"{game.num_players} players need {game.num_players} --bots, "
-                          f"got {len(bot_specs)}")
+        raise EngineError(
+            f"{game.num_players} players need {game.num_players} --bots, got {len(bot_specs)}"
+        )
     options.bots = bot_specs
     bots = [_bot(spec, game.name) for spec in bot_specs]
     finals = []
@@ -169,8 +201,12 @@ def _play(options: argparse.Namespace) -> int:
     if options.games == 1:
         seed, final = finals[0]
         if options.json:
-            print(json.dumps({"seed": seed, "bots": options.bots,
-                              "result": final.result().to_json()}, indent=1))
+            print(
+                json.dumps(
+                    {"seed": seed, "bots": options.bots, "result": final.result().to_json()},
+                    indent=1,
+                )
+            )
         else:
             print(game_spec(game.name).describe_match(game, seed, options.bots, final))
     else:
@@ -181,6 +217,7 @@ def _play(options: argparse.Namespace) -> int:
 
 def _summarise(game: Game, bots: Sequence[str], finals: Sequence[GameState]) -> dict[str, Any]:
     """Wins (a shared win counts 1/k), mean score and mean rank per bot name and per seat."""
+
     def empty() -> dict[str, float]:
         return {"seats_played": 0, "wins": 0.0, "score": 0.0, "rank": 0.0}
 
@@ -198,31 +235,44 @@ def _summarise(game: Game, bots: Sequence[str], finals: Sequence[GameState]) -> 
 
     def finish(row: dict[str, float]) -> dict[str, float]:
         n = row["seats_played"] or 1
-        return {"seats_played": int(row["seats_played"]), "wins": round(row["wins"], 3),
-                "mean_score": round(row["score"] / n, 2), "mean_rank": round(row["rank"] / n, 2)}
+        return {
+            "seats_played": int(row["seats_played"]),
+            "wins": round(row["wins"], 3),
+            "mean_score": round(row["score"] / n, 2),
+            "mean_rank": round(row["rank"] / n, 2),
+        }
 
     return {
-        "game": game.name, "version": game.version, "players": game.num_players,
+        "game": game.name,
+        "version": game.version,
+        "players": game.num_players,
         "games": len(finals),
         "per_bot": {name: finish(row) for name, row in per_bot.items()},
-        "per_seat": [{"seat": seat, "bot": bots[seat], **finish(row)}
-                     for seat, row in enumerate(per_seat)],
+        "per_seat": [
+            {"seat": seat, "bot": bots[seat], **finish(row)} for seat, row in enumerate(per_seat)
+        ],
     }
 
 
 def _describe_summary(summary: dict[str, Any]) -> str:
-    lines = [f"{summary['games']} games of {summary['game']} v{summary['version']}, "
-             f"{summary['players']} players"]
+    lines = [
+        f"{summary['games']} games of {summary['game']} v{summary['version']}, "
+        f"{summary['players']} players"
+    ]
     header = f"  {'':<24}{'seats':>6}{'wins':>8}{'mean score':>12}{'mean rank':>11}"
     lines += ["per bot:", header]
     for name, row in summary["per_bot"].items():
-        lines.append(f"  {name:<24}{row['seats_played']:>6}{row['wins']:>8.1f}"
-                     f"{row['mean_score']:>12.2f}{row['mean_rank']:>11.2f}")
+        lines.append(
+            f"  {name:<24}{row['seats_played']:>6}{row['wins']:>8.1f}"
+            f"{row['mean_score']:>12.2f}{row['mean_rank']:>11.2f}"
+        )
     lines += ["per seat:", header]
     for row in summary["per_seat"]:
         label = f"seat {row['seat']} {row['bot']}"
-        lines.append(f"  {label:<24}{row['seats_played']:>6}{row['wins']:>8.1f}"
-                     f"{row['mean_score']:>12.2f}{row['mean_rank']:>11.2f}")
+        lines.append(
+            f"  {label:<24}{row['seats_played']:>6}{row['wins']:>8.1f}"
+            f"{row['mean_score']:>12.2f}{row['mean_rank']:>11.2f}"
+        )
     return "\n".join(lines)
 
 
@@ -237,7 +287,9 @@ def _replay(options: argparse.Namespace) -> int:
         try:
             logs = [json.loads(line) for line in text.splitlines() if line.strip()]
         except json.JSONDecodeError as exc:
-            raise EngineError(f"{options.file} is not JSON (nor one JSON log per line): {exc}") from None
+            raise EngineError(
+                f"{options.file} is not JSON (nor one JSON log per line): {exc}"
+            ) from None
     for number, log in enumerate(logs, start=1):
         final = replay(log)
         where = f"log {number}: " if len(logs) > 1 else ""
@@ -245,8 +297,10 @@ def _replay(options: argparse.Namespace) -> int:
             result = final.result()
             winners = ", ".join(f"seat {s}" for s in result.winners)
             totals = " ".join(str(p.total) for p in result.players)
-            print(f"{where}ok: {len(final.history)} actions, {final.turn} turns, "
-                  f"scores {totals}, winner {winners}")
+            print(
+                f"{where}ok: {len(final.history)} actions, {final.turn} turns, "
+                f"scores {totals}, winner {winners}"
+            )
         else:
             print(f"{where}ok (unfinished match): {len(final.history)} actions, turn {final.turn}")
     return 0

@@ -31,8 +31,18 @@ from engine.registry import game_spec, load_game
 __all__ = ["LOG_SCHEMA", "make_log", "replay"]
 
 LOG_SCHEMA = "catleague.engine-log/1"
-_REQUIRED = ("schema", "game", "version", "data_version", "options", "seed", "players",
-             "actions", "turns", "result")
+_REQUIRED = (
+    "schema",
+    "game",
+    "version",
+    "data_version",
+    "options",
+    "seed",
+    "players",
+    "actions",
+    "turns",
+    "result",
+)
 
 
 def make_log(game: Game, seed: int, actions: Iterable[Action]) -> dict[str, Any]:
@@ -107,8 +117,10 @@ def replay(log: Mapping[str, Any]) -> GameState:
         states.append(state)
     turns = _json_roundtrip(_summaries(game, states))
     if _json_roundtrip(log["turns"]) != turns:
-        first = next((i for i, (a, b) in enumerate(zip(log["turns"], turns, strict=False))
-                      if a != b), min(len(turns), len(log["turns"])))
+        first = next(
+            (i for i, (a, b) in enumerate(zip(log["turns"], turns, strict=False)) if a != b),
+            min(len(turns), len(log["turns"])),
+        )
         raise ReplayError(f"turn summary {first} differs from what the actions produce")
     result = _json_roundtrip(state.result().to_json()) if state.is_terminal() else None
     if _json_roundtrip(log["result"]) != result:

@@ -115,8 +115,10 @@ def forward_model(info: Mapping[str, Any]) -> ForwardModel:
     try:
         key = (str(info["game"]), str(info["version"]), json.dumps(info["options"], sort_keys=True))
     except (KeyError, TypeError, ValueError):
-        raise EngineError("a forward model needs the start message or an observation "
-                          "(with game, version and options)") from None
+        raise EngineError(
+            "a forward model needs the start message or an observation "
+            "(with game, version and options)"
+        ) from None
     return _forward_model(*key)
 
 

@@ -78,19 +78,38 @@ class ParticipantInline(admin.TabularInline):
     form = ParticipantForm
     extra = 4
     autocomplete_fields = ["player"]
-    fields = ["player", "seat", "result", "rank", "rating_before", "rating_after",
-              "expected_score", "actual_score"]
+    fields = [
+        "player",
+        "seat",
+        "result",
+        "rank",
+        "rating_before",
+        "rating_after",
+        "expected_score",
+        "actual_score",
+    ]
     readonly_fields = ["rank", "rating_before", "rating_after", "expected_score", "actual_score"]
 
 
 class GameForm(forms.ModelForm):
-    details = forms.JSONField(required=False, initial=dict,
-                              help_text='Game-level fields, e.g. {"cat_player_vp": 40} in solitaire.')
+    details = forms.JSONField(
+        required=False,
+        initial=dict,
+        help_text='Game-level fields, e.g. {"cat_player_vp": 40} in solitaire.',
+    )
 
     class Meta:
         model = Game
-        fields = ["league", "edition", "played_on", "played_time", "season", "place", "notes",
-                  "details"]
+        fields = [
+            "league",
+            "edition",
+            "played_on",
+            "played_time",
+            "season",
+            "place",
+            "notes",
+            "details",
+        ]
 
 
 @admin.register(Game)
@@ -119,15 +138,22 @@ class GameAdmin(admin.ModelAdmin):
                 result = data.get("result") or {}
                 if not isinstance(result, dict):
                     result = {}
-                rows.append(services.ParticipantInput(
-                    player_id=data["player"].pk, seat=data.get("seat"), result=result
-                ))
+                rows.append(
+                    services.ParticipantInput(
+                        player_id=data["player"].pk, seat=data.get("seat"), result=result
+                    )
+                )
         return rows
 
     def _apply_errors(self, form, formsets, error: ValidationError) -> None:
-        inline_forms = [f for fs in formsets for f in fs.forms
-                        if getattr(f, "cleaned_data", None) and f.cleaned_data.get("player")
-                        and not f.cleaned_data.get("DELETE")]
+        inline_forms = [
+            f
+            for fs in formsets
+            for f in fs.forms
+            if getattr(f, "cleaned_data", None)
+            and f.cleaned_data.get("player")
+            and not f.cleaned_data.get("DELETE")
+        ]
         for path, messages_ in error.message_dict.items():
             parts = path.split(".")
             if parts[0] == "participants" and len(parts) >= 2 and parts[1].isdigit():
@@ -150,21 +176,27 @@ class GameAdmin(admin.ModelAdmin):
         ModelForm = self.get_form(request, obj, change=obj is not None)
         form = ModelForm(request.POST, request.FILES, instance=obj)
         form_valid = form.is_valid()
-        formsets, inline_instances = self._create_formsets(request, obj or Game(), change=obj is not None)
+        formsets, inline_instances = self._create_formsets(
+            request, obj or Game(), change=obj is not None
+        )
         if form_valid and all(fs.is_valid() for fs in formsets):
             data = form.cleaned_data
             values = dict(
-                edition=data["edition"], played_on=data["played_on"],
-                played_time=data.get("played_time"), season=data.get("season"),
-                place=data.get("place", ""), notes=data.get("notes", ""),
+                edition=data["edition"],
+                played_on=data["played_on"],
+                played_time=data.get("played_time"),
+                season=data.get("season"),
+                place=data.get("place", ""),
+                notes=data.get("notes", ""),
                 details=data.get("details") or {},
                 participants=self._participants_from(formsets),
             )
             try:
                 with transaction.atomic():
                     if obj is None:
-                        game = services.game_record(league=data["league"], logged_by=request.user,
-                                                    **values)
+                        game = services.game_record(
+                            league=data["league"], logged_by=request.user, **values
+                        )
                     else:
                         game = services.game_edit(game=obj, by=request.user, **values)
             except ValidationError as error:
@@ -175,8 +207,11 @@ class GameAdmin(admin.ModelAdmin):
                     f"../{game.pk}/change/" if obj is None else request.path
                 )
         admin_form = admin.helpers.AdminForm(
-            form, list(self.get_fieldsets(request, obj)), self.get_prepopulated_fields(request, obj),
-            self.get_readonly_fields(request, obj), model_admin=self,
+            form,
+            list(self.get_fieldsets(request, obj)),
+            self.get_prepopulated_fields(request, obj),
+            self.get_readonly_fields(request, obj),
+            model_admin=self,
         )
         inline_formsets = self.get_inline_formsets(request, formsets, inline_instances, obj)
         context = {
@@ -193,8 +228,9 @@ class GameAdmin(admin.ModelAdmin):
             "preserved_filters": self.get_preserved_filters(request),
         }
         context.update(extra_context or {})
-        return self.render_change_form(request, context, add=obj is None, change=obj is not None,
-                                       obj=obj, form_url=form_url)
+        return self.render_change_form(
+            request, context, add=obj is None, change=obj is not None, obj=obj, form_url=form_url
+        )
 
     def delete_model(self, request, obj):
         services.game_delete(game=obj, by=request.user)
@@ -221,7 +257,15 @@ class PlayerRatingAdmin(admin.ModelAdmin):
 class AuditEntryAdmin(admin.ModelAdmin):
     list_display = ["at", "user", "action", "object_type", "object_id", "league"]
     list_filter = ["action", "object_type", "league"]
-    readonly_fields = ["at", "user", "action", "object_type", "object_id", "league", "pretty_changes"]
+    readonly_fields = [
+        "at",
+        "user",
+        "action",
+        "object_type",
+        "object_id",
+        "league",
+        "pretty_changes",
+    ]
     exclude = ["changes"]
 
     @admin.display(description="Changes")

@@ -42,7 +42,9 @@ from league.serializers import (
 
 def _participant_inputs(rows) -> list[services.ParticipantInput]:
     return [
-        services.ParticipantInput(player_id=row["player"], seat=row.get("seat"), result=row["result"])
+        services.ParticipantInput(
+            player_id=row["player"], seat=row.get("seat"), result=row["result"]
+        )
         for row in rows
     ]
 
@@ -68,7 +70,9 @@ def _visible_seasons(request):
 class PlayerFilter(StrictFilterSet):
     # Only leagues the user may see: a private league's id is refused like an unknown one.
     league = django_filters.ModelChoiceFilter(
-        field_name="memberships__league", queryset=_visible_leagues, label="Member of league",
+        field_name="memberships__league",
+        queryset=_visible_leagues,
+        label="Member of league",
         distinct=True,
     )
 
@@ -84,8 +88,11 @@ class PlayerFilter(StrictFilterSet):
     )
 )
 class PlayerViewSet(
-    mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
-    mixins.UpdateModelMixin, viewsets.GenericViewSet,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
 ):
     serializer_class = PlayerSerializer
     lookup_value_regex = r"[0-9]+"
@@ -94,8 +101,10 @@ class PlayerViewSet(
     search_fields = ["name"]
 
     def get_queryset(self):
-        return selectors.visible_players(user=self.request.user).select_related("user").order_by(
-            "name"
+        return (
+            selectors.visible_players(user=self.request.user)
+            .select_related("user")
+            .order_by("name")
         )
 
     def perform_create(self, serializer):
@@ -146,19 +155,24 @@ def _visible_league(request, league_id: int) -> League:
     ),
     members=[
         extend_schema(methods=["GET"], responses=MembershipSerializer(many=True)),
-        extend_schema(methods=["POST"], request=MembershipSerializer,
-                      responses={201: MembershipSerializer}),
+        extend_schema(
+            methods=["POST"], request=MembershipSerializer, responses={201: MembershipSerializer}
+        ),
     ],
     seasons=[
         extend_schema(methods=["GET"], responses=SeasonSerializer(many=True)),
-        extend_schema(methods=["POST"], request=SeasonSerializer,
-                      responses={201: SeasonSerializer}),
+        extend_schema(
+            methods=["POST"], request=SeasonSerializer, responses={201: SeasonSerializer}
+        ),
     ],
     audit=extend_schema(responses=AuditEntrySerializer(many=True)),
 )
 class LeagueViewSet(
-    mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
-    mixins.UpdateModelMixin, viewsets.GenericViewSet,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
 ):
     serializer_class = LeagueSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, LeagueObjectPermission]
@@ -174,7 +188,9 @@ class LeagueViewSet(
         return LeagueSerializer
 
     def perform_create(self, serializer):
-        serializer.instance = services.league_create(by=self.request.user, **serializer.validated_data)
+        serializer.instance = services.league_create(
+            by=self.request.user, **serializer.validated_data
+        )
 
     @action(detail=True, methods=["get", "post"])
     def members(self, request, pk=None):
@@ -191,8 +207,10 @@ class LeagueViewSet(
         serializer = MembershipSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         membership = services.member_add(
-            league=league, player=serializer.validated_data["player"],
-            role=serializer.validated_data.get("role", Membership.Role.MEMBER), by=request.user,
+            league=league,
+            player=serializer.validated_data["player"],
+            role=serializer.validated_data.get("role", Membership.Role.MEMBER),
+            by=request.user,
         )
         return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
 
@@ -245,8 +263,9 @@ class GameFilter(StrictFilterSet):
     season = django_filters.ModelChoiceFilter(queryset=_visible_seasons)
     played_after = django_filters.DateFilter(field_name="played_on", lookup_expr="gte")
     played_before = django_filters.DateFilter(field_name="played_on", lookup_expr="lte")
-    player = django_filters.NumberFilter(field_name="participants__player", distinct=True,
-                                         min_value=1, max_value=MAX_ID)
+    player = django_filters.NumberFilter(
+        field_name="participants__player", distinct=True, min_value=1, max_value=MAX_ID
+    )
 
     class Meta:
         model = Game
@@ -269,10 +288,7 @@ class GameViewSet(viewsets.ModelViewSet):
 
     def get_queryset(self):
         visible = League.objects.visible_to(self.request.user)
-        return (
-            selectors.games_for()
-            .filter(Q(league__in=visible))
-        )
+        return selectors.games_for().filter(Q(league__in=visible))
 
     def create(self, request, *args, **kwargs):
         data = GameWriteSerializer(data=request.data, context={"request": request})
@@ -282,16 +298,21 @@ class GameViewSet(viewsets.ModelViewSet):
         if not can_log_games(league, request.user):
             raise PermissionDenied("Only this league's organisers and members may log its games.")
         game = services.game_record(
-            league=league, logged_by=request.user,
-            participants=_participant_inputs(values.pop("participants")), **values,
+            league=league,
+            logged_by=request.user,
+            participants=_participant_inputs(values.pop("participants")),
+            **values,
         )
-        return Response(GameSerializer(selectors.games_for().get(pk=game.pk)).data,
-                        status=status.HTTP_201_CREATED)
+        return Response(
+            GameSerializer(selectors.games_for().get(pk=game.pk)).data,
+            status=status.HTTP_201_CREATED,
+        )
 
     def update(self, request, *args, **kwargs):
         game = self.get_object()
-        data = GameEditSerializer(data=request.data, partial=kwargs.get("partial", False),
-                                  context={"request": request})
+        data = GameEditSerializer(
+            data=request.data, partial=kwargs.get("partial", False), context={"request": request}
+        )
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         if "participants" in values:

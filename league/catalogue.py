@@ -104,9 +104,9 @@ class GameType:
     rank: Callable[[Sequence[dict[str, Any]], dict[str, Any], str], list[int]] = field(
         default=lambda results, game, edition: [1] * len(results)
     )
-    validate: Callable[[Sequence[dict[str, Any]], dict[str, Any], str, dict[str, list[str]]], None] = (
-        field(default=lambda results, game, edition, errors: None)
-    )
+    validate: Callable[
+        [Sequence[dict[str, Any]], dict[str, Any], str, dict[str, list[str]]], None
+    ] = field(default=lambda results, game, edition, errors: None)
 
     def edition(self, key: str) -> Edition:
         for edition in self.editions:
@@ -169,11 +169,21 @@ def competition_ranks(keys: Sequence[tuple[Any, ...]]) -> list[int]:
 
 # --- Cat Lady ---------------------------------------------------------------------------
 
-CAT_LADY_CATEGORIES = ("fed_cats_vp", "toys_vp", "costumes_vp", "catnip_vp", "vp_tokens_vp", "food_penalty_vp")
+CAT_LADY_CATEGORIES = (
+    "fed_cats_vp",
+    "toys_vp",
+    "costumes_vp",
+    "catnip_vp",
+    "vp_tokens_vp",
+    "food_penalty_vp",
+)
 
 
 def _cat_lady_validate(
-    results: Sequence[dict[str, Any]], game: dict[str, Any], edition: str, errors: dict[str, list[str]]
+    results: Sequence[dict[str, Any]],
+    game: dict[str, Any],
+    edition: str,
+    errors: dict[str, list[str]],
 ) -> None:
     for index, result in enumerate(results):
         given = [name for name in CAT_LADY_CATEGORIES if result.get(name) is not None]
@@ -231,8 +241,13 @@ CAT_LADY = GameType(
     ),
     fields=(
         ResultField("total_vp", "Total VP", "int", minimum=None),
-        ResultField("fed_cats", "Fed cats", "int", required=False,
-                    help="Needed when total VP ties: the tie-break."),
+        ResultField(
+            "fed_cats",
+            "Fed cats",
+            "int",
+            required=False,
+            help="Needed when total VP ties: the tie-break.",
+        ),
         ResultField("fed_cats_vp", "Fed cats VP", "int", required=False, **_signed),
         ResultField("toys_vp", "Toys VP", "int", required=False),
         ResultField("costumes_vp", "Costumes VP", "int", required=False, **_signed),
@@ -241,8 +256,14 @@ CAT_LADY = GameType(
         ResultField("food_penalty_vp", "Food penalty VP", "int", required=False, **_signed),
     ),
     game_fields=(
-        ResultField("cat_player_vp", "Cat player's VP", "int", required=False, minimum=None,
-                    help="Solitaire only."),
+        ResultField(
+            "cat_player_vp",
+            "Cat player's VP",
+            "int",
+            required=False,
+            minimum=None,
+            help="Solitaire only.",
+        ),
     ),
     rank=_cat_lady_rank,
     validate=_cat_lady_validate,
@@ -279,7 +300,10 @@ WIN_FERAL = "feral_victory"
 
 
 def _cantankerous_validate(
-    results: Sequence[dict[str, Any]], game: dict[str, Any], edition: str, errors: dict[str, list[str]]
+    results: Sequence[dict[str, Any]],
+    game: dict[str, Any],
+    edition: str,
+    errors: dict[str, list[str]],
 ) -> None:
     winners = [i for i, r in enumerate(results) if r.get("winner")]
     if len(winners) != 1:
@@ -326,8 +350,9 @@ CANTANKEROUS = GameType(
     ),
     fields=(
         ResultField("winner", "Winner", "bool", required=False),
-        ResultField("win_type", "How they won", "choice", required=False,
-                    choices=(WIN_MISCHIEF, WIN_FERAL)),
+        ResultField(
+            "win_type", "How they won", "choice", required=False, choices=(WIN_MISCHIEF, WIN_FERAL)
+        ),
         ResultField("mischief_points", "Mischief points", "int"),
     ),
     rank=_cantankerous_rank,
@@ -373,8 +398,12 @@ def check_results(
         edition = game.edition(edition_key)
     except KeyError:
         raise ResultError(
-            {"edition": [f"{game.name} has no edition {edition_key!r}; "
-                         f"choose from: {', '.join(e.key for e in game.editions)}."]}
+            {
+                "edition": [
+                    f"{game.name} has no edition {edition_key!r}; "
+                    f"choose from: {', '.join(e.key for e in game.editions)}."
+                ]
+            }
         ) from None
     count = len(raw_results)
     if not edition.min_players <= count <= edition.max_players:
@@ -395,13 +424,17 @@ def check_results(
                 f"{game.name} results have no field {name!r}."
             )
         results.append(
-            {f.name: f.parse(raw.get(f.name), f"participants.{index}.{f.name}", errors)
-             for f in game.fields}
+            {
+                f.name: f.parse(raw.get(f.name), f"participants.{index}.{f.name}", errors)
+                for f in game.fields
+            }
         )
     details_raw = dict(raw_details or {})
     known_game = {f.name for f in game.game_fields}
     for name in sorted(set(details_raw) - known_game):
-        errors.setdefault(f"details.{name}", []).append(f"{game.name} games have no field {name!r}.")
+        errors.setdefault(f"details.{name}", []).append(
+            f"{game.name} games have no field {name!r}."
+        )
     details = {
         f.name: f.parse(details_raw.get(f.name), f"details.{f.name}", errors)
         for f in game.game_fields

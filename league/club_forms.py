@@ -29,32 +29,62 @@ def apply_service_errors(form: forms.Form, error: ValidationError) -> None:
 
 class LeagueSettingsForm(forms.Form):
     name = forms.CharField(label="Name", max_length=120)
-    description = forms.CharField(label="Description", required=False,
-                                  widget=forms.Textarea(attrs={"rows": 3}))
+    description = forms.CharField(
+        label="Description", required=False, widget=forms.Textarea(attrs={"rows": 3})
+    )
     is_public = forms.BooleanField(
-        label="Public", required=False, initial=True,
+        label="Public",
+        required=False,
+        initial=True,
         help_text="Anyone can see a public league's standings and games; a private league only "
-                  "its members.")
+        "its members.",
+    )
     provisional_games = forms.IntegerField(
-        label="Provisional games", min_value=0, max_value=PROVISIONAL_GAMES_MAX, initial=5,
+        label="Provisional games",
+        min_value=0,
+        max_value=PROVISIONAL_GAMES_MAX,
+        initial=5,
         help_text="Players with fewer rated games than this are marked provisional.",
-        widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
 
 
 class LeagueCreateForm(LeagueSettingsForm):
     slug = forms.SlugField(
-        label="Web address", max_length=120, required=False,
-        help_text="The league's address: /leagues/<em>this</em>/. Made from the name if empty.")
-    game = forms.ChoiceField(label="Game", choices=GAME_CHOICES, initial="cat-lady",
-                             help_text="Each game is logged with its edition.")
+        label="Web address",
+        max_length=120,
+        required=False,
+        help_text="The league's address: /leagues/<em>this</em>/. Made from the name if empty.",
+    )
+    game = forms.ChoiceField(
+        label="Game",
+        choices=GAME_CHOICES,
+        initial="cat-lady",
+        help_text="Each game is logged with its edition.",
+    )
     k_factor = forms.FloatField(
-        label="K factor", min_value=K_FACTOR_RANGE[0], max_value=K_FACTOR_RANGE[1], initial=32,
-        help_text="How far one game moves a rating (32 is usual). Fixed once games are rated.")
+        label="K factor",
+        min_value=K_FACTOR_RANGE[0],
+        max_value=K_FACTOR_RANGE[1],
+        initial=32,
+        help_text="How far one game moves a rating (32 is usual). Fixed once games are rated.",
+    )
     initial_rating = forms.FloatField(
-        label="Starting rating", min_value=INITIAL_RATING_RANGE[0],
-        max_value=INITIAL_RATING_RANGE[1], initial=1500)
-    field_order = ["name", "slug", "game", "description", "is_public", "k_factor",
-                   "initial_rating", "provisional_games"]
+        label="Starting rating",
+        min_value=INITIAL_RATING_RANGE[0],
+        max_value=INITIAL_RATING_RANGE[1],
+        initial=1500,
+    )
+    field_order = [
+        "name",
+        "slug",
+        "game",
+        "description",
+        "is_public",
+        "k_factor",
+        "initial_rating",
+        "provisional_games",
+    ]
 
     def clean(self):
         data = super().clean()
@@ -72,16 +102,21 @@ class LeagueCreateForm(LeagueSettingsForm):
 
 class GuestForm(forms.Form):
     name = forms.CharField(
-        label="Guest's name", max_length=100,
+        label="Guest's name",
+        max_length=100,
         help_text="Someone without an account. They can claim this player later through an "
-                  "invitation, keeping their games.")
+        "invitation, keeping their games.",
+    )
 
 
 class InvitationForm(forms.Form):
     player = forms.ModelChoiceField(
-        label="For a guest (optional)", queryset=Player.objects.none(), required=False,
+        label="For a guest (optional)",
+        queryset=Player.objects.none(),
+        required=False,
         empty_label="Anyone with the link",
-        help_text="A link for one guest lets that person take over the guest and its games.")
+        help_text="A link for one guest lets that person take over the guest and its games.",
+    )
 
     def __init__(self, *args, guests, **kwargs):
         super().__init__(*args, **kwargs)
@@ -90,11 +125,14 @@ class InvitationForm(forms.Form):
 
 class SeasonStartForm(forms.Form):
     name = forms.CharField(label="Season name", max_length=100)
-    starts_on = forms.DateField(label="Starts on",
-                                widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
-    ends_on = forms.DateField(label="Ends on",
-                              widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-                              help_text="You can close a season early.")
+    starts_on = forms.DateField(
+        label="Starts on", widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    ends_on = forms.DateField(
+        label="Ends on",
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        help_text="You can close a season early.",
+    )
 
     def __init__(self, *args, **kwargs):
         # Its own ids: the settings form on the same page also has a "name" field.

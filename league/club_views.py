@@ -45,26 +45,35 @@ def league_create(request):
         data = form.cleaned_data
         try:
             league = services.league_create(
-                name=data["name"], slug=data["slug"], game=data["game"], by=request.user,
-                description=data["description"], is_public=data["is_public"],
-                k_factor=data["k_factor"], initial_rating=data["initial_rating"],
+                name=data["name"],
+                slug=data["slug"],
+                game=data["game"],
+                by=request.user,
+                description=data["description"],
+                is_public=data["is_public"],
+                k_factor=data["k_factor"],
+                initial_rating=data["initial_rating"],
                 provisional_games=data["provisional_games"],
             )
         except ValidationError as exc:
             apply_service_errors(form, exc)
         else:
-            messages.success(request, f"{league.name} is started. Invite your group from its "
-                                      "members page.")
+            messages.success(
+                request, f"{league.name} is started. Invite your group from its members page."
+            )
             return redirect("league:members", slug=league.slug)
-    return render(request, "league/club/create.html", {"form": form},
-                  status=400 if form.errors else 200)
+    return render(
+        request, "league/club/create.html", {"form": form}, status=400 if form.errors else 200
+    )
 
 
 @login_required
 def league_settings(request, slug):
     league = _league(request, slug, organise=True)
-    initial = {name: getattr(league, name)
-               for name in ("name", "description", "is_public", "provisional_games")}
+    initial = {
+        name: getattr(league, name)
+        for name in ("name", "description", "is_public", "provisional_games")
+    }
     form = LeagueSettingsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
@@ -79,14 +88,23 @@ def league_settings(request, slug):
 
 def _settings_page(request, league, *, form=None, season_form=None):
     status = 400 if (form and form.errors) or (season_form and season_form.errors) else 200
-    return render(request, "league/club/settings.html", {
-        "league": league,
-        "form": form or LeagueSettingsForm(initial={
-            name: getattr(league, name)
-            for name in ("name", "description", "is_public", "provisional_games")}),
-        "season_form": season_form or SeasonStartForm(),
-        "seasons": list(league.seasons.order_by("-starts_on")),
-    }, status=status)
+    return render(
+        request,
+        "league/club/settings.html",
+        {
+            "league": league,
+            "form": form
+            or LeagueSettingsForm(
+                initial={
+                    name: getattr(league, name)
+                    for name in ("name", "description", "is_public", "provisional_games")
+                }
+            ),
+            "season_form": season_form or SeasonStartForm(),
+            "seasons": list(league.seasons.order_by("-starts_on")),
+        },
+        status=status,
+    )
 
 
 @login_required
@@ -130,16 +148,21 @@ def _guests(league: League):
 def _members_page(request, league, *, guest_form=None, invitation_form=None, new_invitation=None):
     organiser = can_organise(league, request.user)
     status = 400 if any(f is not None and f.errors for f in (guest_form, invitation_form)) else 200
-    return render(request, "league/club/members.html", {
-        "league": league,
-        "members": selectors.members(league=league),
-        "organiser": organiser,
-        "my_role": role_in(league, request.user),
-        "guest_form": guest_form or GuestForm(),
-        "invitation_form": invitation_form or InvitationForm(guests=_guests(league)),
-        "invitations": selectors.open_invitations(league=league) if organiser else [],
-        "new_invitation": new_invitation,
-    }, status=status)
+    return render(
+        request,
+        "league/club/members.html",
+        {
+            "league": league,
+            "members": selectors.members(league=league),
+            "organiser": organiser,
+            "my_role": role_in(league, request.user),
+            "guest_form": guest_form or GuestForm(),
+            "invitation_form": invitation_form or InvitationForm(guests=_guests(league)),
+            "invitations": selectors.open_invitations(league=league) if organiser else [],
+            "new_invitation": new_invitation,
+        },
+        status=status,
+    )
 
 
 def members(request, slug):
@@ -153,8 +176,9 @@ def guest_add(request, slug):
     form = GuestForm(request.POST)
     if form.is_valid():
         try:
-            membership = services.guest_add(league=league, name=form.cleaned_data["name"],
-                                            by=request.user)
+            membership = services.guest_add(
+                league=league, name=form.cleaned_data["name"], by=request.user
+            )
         except ValidationError as exc:
             apply_service_errors(form, exc)
         else:
@@ -169,8 +193,9 @@ def member_role(request, slug, membership_id):
     league = _league(request, slug, organise=True)
     membership = get_object_or_404(Membership, pk=membership_id, league=league)
     try:
-        updated = services.member_set_role(membership=membership,
-                                           role=request.POST.get("role", ""), by=request.user)
+        updated = services.member_set_role(
+            membership=membership, role=request.POST.get("role", ""), by=request.user
+        )
     except ValidationError as exc:
         for message in exc.messages:
             messages.error(request, message)
@@ -202,8 +227,9 @@ def invitation_create(request, slug):
     form = InvitationForm(request.POST, guests=_guests(league))
     if form.is_valid():
         try:
-            invitation = services.invitation_create(league=league, by=request.user,
-                                                    player=form.cleaned_data["player"])
+            invitation = services.invitation_create(
+                league=league, by=request.user, player=form.cleaned_data["player"]
+            )
         except ValidationError as exc:
             apply_service_errors(form, exc)
         else:
@@ -239,8 +265,9 @@ def invitation(request, token):
             problem = " ".join(exc.messages)
         else:
             request.session.pop(Invitation.SESSION_KEY, None)
-            messages.success(request, f"Welcome to {found.league.name}: you play as "
-                                      f"{membership.player.name}.")
+            messages.success(
+                request, f"Welcome to {found.league.name}: you play as {membership.player.name}."
+            )
             return redirect("league:detail", slug=found.league.slug)
     if problem is None and not request.user.is_authenticated:
         request.session[Invitation.SESSION_KEY] = token
@@ -248,10 +275,17 @@ def invitation(request, token):
         request.user.is_authenticated
         and found.league.memberships.filter(player__user=request.user).exists()
     )
-    return render(request, "league/club/invitation.html", {
-        "invitation": found, "problem": problem, "already_member": already,
-        "next_path": request.path,
-    }, status=410 if problem else 200)
+    return render(
+        request,
+        "league/club/invitation.html",
+        {
+            "invitation": found,
+            "problem": problem,
+            "already_member": already,
+            "next_path": request.path,
+        },
+        status=410 if problem else 200,
+    )
 
 
 # --- change log and exports --------------------------------------------------------------
@@ -261,7 +295,8 @@ def invitation(request, token):
 def audit(request, slug):
     league = _league(request, slug, organise=True)
     page = Paginator(selectors.audit_entries(league=league), AUDIT_PER_PAGE).get_page(
-        request.GET.get("page"))
+        request.GET.get("page")
+    )
     return render(request, "league/club/audit.html", {"league": league, "page": page})
 
 
@@ -275,19 +310,44 @@ def export_games(request, slug):
     """One row per player per game, oldest first: what a spreadsheet wants."""
     league = _league(request, slug)
     response, writer = _csv_response(f"{league.slug}-games.csv")
-    writer.writerow(["game_id", "played_on", "played_time", "season", "edition", "place",
-                     "rated", "seat", "player", "rank", "score", "rating_before",
-                     "rating_after", "result"])
+    writer.writerow(
+        [
+            "game_id",
+            "played_on",
+            "played_time",
+            "season",
+            "edition",
+            "place",
+            "rated",
+            "seat",
+            "player",
+            "rank",
+            "score",
+            "rating_before",
+            "rating_after",
+            "result",
+        ]
+    )
     for game in selectors.games_for(league=league).reverse():
         for p in game.participants.all():
-            writer.writerow([
-                game.pk, game.played_on, game.played_time or "",
-                game.season.name if game.season else "", game.edition, game.place, game.rated,
-                p.seat, p.player.name, p.rank, p.score,
-                "" if p.rating_before is None else round(p.rating_before, 1),
-                "" if p.rating_after is None else round(p.rating_after, 1),
-                ";".join(f"{k}={v}" for k, v in sorted(p.result.items())),
-            ])
+            writer.writerow(
+                [
+                    game.pk,
+                    game.played_on,
+                    game.played_time or "",
+                    game.season.name if game.season else "",
+                    game.edition,
+                    game.place,
+                    game.rated,
+                    p.seat,
+                    p.player.name,
+                    p.rank,
+                    p.score,
+                    "" if p.rating_before is None else round(p.rating_before, 1),
+                    "" if p.rating_after is None else round(p.rating_after, 1),
+                    ";".join(f"{k}={v}" for k, v in sorted(p.result.items())),
+                ]
+            )
     return response
 
 
@@ -300,13 +360,29 @@ def export_standings(request, slug):
         season = get_object_or_404(league.seasons, pk=int(request.GET["season"]))
     name = f"{league.slug}-{'season-' + str(season.pk) if season else 'all'}-standings.csv"
     response, writer = _csv_response(name)
-    writer.writerow(["position", "player", "rating", "provisional", "games", "wins",
-                     "average_placement", "last_played_on"])
+    writer.writerow(
+        [
+            "position",
+            "player",
+            "rating",
+            "provisional",
+            "games",
+            "wins",
+            "average_placement",
+            "last_played_on",
+        ]
+    )
     for row in selectors.standings(league=league, season=season):
-        writer.writerow([
-            row.position, row.player_name, round(row.rating, 1), row.provisional,
-            row.games_played, row.wins,
-            "" if row.average_placement is None else round(row.average_placement, 2),
-            row.last_played_on or "",
-        ])
+        writer.writerow(
+            [
+                row.position,
+                row.player_name,
+                round(row.rating, 1),
+                row.provisional,
+                row.games_played,
+                row.wins,
+                "" if row.average_placement is None else round(row.average_placement, 2),
+                row.last_played_on or "",
+            ]
+        )
     return response

@@ -26,31 +26,49 @@ def seed_demo_league(*, games: int = 40, seed: int = 2017) -> League:
     if organiser is None:
         organiser = User.objects.create_superuser("demo", "demo@example.org", "demo-password")
     league = services.league_create(
-        name="Demo Cat Club", slug=DEMO_SLUG, game="cat-lady", by=organiser,
+        name="Demo Cat Club",
+        slug=DEMO_SLUG,
+        game="cat-lady",
+        by=organiser,
         description="A demo league of Cat Lady games, created by bin/serve.",
     )
     players = []
     for name in DEMO_PLAYERS:
-        player = Player.objects.filter(name=name).first() or services.player_create(name=name, by=organiser)
+        player = Player.objects.filter(name=name).first() or services.player_create(
+            name=name, by=organiser
+        )
         services.member_add(league=league, player=player, by=organiser)
         players.append(player)
     today = timezone.localdate()
-    services.season_create(league=league, name=f"{today.year} season",
-                           starts_on=dt.date(today.year, 1, 1), ends_on=dt.date(today.year, 12, 31),
-                           by=organiser)
+    services.season_create(
+        league=league,
+        name=f"{today.year} season",
+        starts_on=dt.date(today.year, 1, 1),
+        ends_on=dt.date(today.year, 12, 31),
+        by=organiser,
+    )
     rng = random.Random(seed)
     for index in range(games):
         table = rng.sample(players, rng.randint(2, 4))
         played_on = today - dt.timedelta(days=2 * (games - index))
         participants = []
         for seat, player in enumerate(table, start=1):
-            participants.append(services.ParticipantInput(
-                player_id=player.pk, seat=seat,
-                result={"total_vp": rng.randint(12, 45), "fed_cats": rng.randint(2, 7)},
-            ))
+            participants.append(
+                services.ParticipantInput(
+                    player_id=player.pk,
+                    seat=seat,
+                    result={"total_vp": rng.randint(12, 45), "fed_cats": rng.randint(2, 7)},
+                )
+            )
         try:
-            services.game_record(league=league, participants=participants, played_on=played_on,
-                                 logged_by=organiser, edition="base", place="Club room")
+            services.game_record(
+                league=league,
+                participants=participants,
+                played_on=played_on,
+                logged_by=organiser,
+                edition="base",
+                place="Club room",
+            )
         except Exception:
             # A random table can tie on VP and fed cats; such a game is just skipped.
             continue

@@ -40,6 +40,8 @@ class FastSelect(forms.Select):
             ),
         )
         return format_html("<select{}>{}</select>", flatatt(final), options)
+
+
 CARDS_PREFIX = "cards:"
 
 
@@ -92,8 +94,10 @@ def _edition_label(edition: CatalogueEdition) -> str:
     text = f"{edition.label} ({_span(edition)} players{'' if edition.rated else ', not rated'})"
     if edition.card_data_status() == "incomplete":
         # Totals from a real game are fine; only the card calculator needs the missing facts.
-        text = format_html('{} <span class="badge badge-placeholder">incomplete card data: '
-                           "enter totals</span>", text)
+        text = format_html(
+            '{} <span class="badge badge-placeholder">incomplete card data: enter totals</span>',
+            text,
+        )
     return text
 
 
@@ -246,9 +250,7 @@ class GameForm(forms.Form):
 class SeatForm(forms.Form):
     """One player at the table: who, in which seat, and their result or their holdings."""
 
-    player = forms.TypedChoiceField(
-        label="Player", coerce=int, empty_value=None, widget=FastSelect
-    )
+    player = forms.TypedChoiceField(label="Player", coerce=int, empty_value=None, widget=FastSelect)
     seat = forms.IntegerField(label="Seat")  # bounds set per table below
 
     def __init__(self, *args, setup: Setup, index: int, members: list[Player], **kwargs):

@@ -24,7 +24,10 @@ class Player(models.Model):
     )
     # Who entered a guest (a player without a login): only they may add the guest to a league.
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="+",
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -99,7 +102,9 @@ class Season(models.Model):
     class Meta:
         ordering = ["league", "starts_on"]
         constraints = [
-            models.CheckConstraint(condition=Q(ends_on__gte=F("starts_on")), name="season_dates_ordered"),
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=F("starts_on")), name="season_dates_ordered"
+            ),
             models.UniqueConstraint(fields=["league", "name"], name="season_name_unique"),
         ]
 
@@ -136,7 +141,10 @@ class Game(models.Model):
     rated = models.BooleanField(default=True)
     content_key = models.CharField(max_length=64, editable=False, default="")
     logged_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="logged_games",
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -146,8 +154,10 @@ class Game(models.Model):
 
     class Meta:
         indexes = [
-            models.Index(fields=["league", "played_on", "played_time", "content_key", "id"],
-                         name="game_play_order"),
+            models.Index(
+                fields=["league", "played_on", "played_time", "content_key", "id"],
+                name="game_play_order",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -251,16 +261,22 @@ class Invitation(models.Model):
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invitations")
     token = models.CharField(max_length=64, unique=True)
     player = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="invitations",
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="invitations",
         help_text="A guest player the invitee takes over, keeping their history.",
     )
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True,
-                                   on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
     revoked_at = models.DateTimeField(null=True, blank=True)
-    accepted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                                    on_delete=models.SET_NULL, related_name="+")
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     accepted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -52,8 +52,13 @@ class RebuildReport:
 
 def _play_key(game: Game) -> tuple:
     # Mirrors GameQuerySet.in_play_order(): a missing time sorts first.
-    return (game.played_on, game.played_time is not None, game.played_time or dt.time(0),
-            game.content_key, game.pk)
+    return (
+        game.played_on,
+        game.played_time is not None,
+        game.played_time or dt.time(0),
+        game.content_key,
+        game.pk,
+    )
 
 
 def after_change(
@@ -63,9 +68,13 @@ def after_change(
     if game.rated:
         later = (
             league.games.filter(rated=True, played_on__gte=game.played_on)
-            .exclude(pk=game.pk).in_play_order().last()
+            .exclude(pk=game.pk)
+            .in_play_order()
+            .last()
         )
-        is_last = earliest >= game.played_on and (later is None or _play_key(later) < _play_key(game))
+        is_last = earliest >= game.played_on and (
+            later is None or _play_key(later) < _play_key(game)
+        )
         if is_last:
             # One read of these players' games serves both the rating and the standings.
             played = _games_of(league, players)
@@ -77,19 +86,29 @@ def after_change(
     refresh_standings(league, players)
 
 
-def _current_ratings(league: League, player_ids: Iterable[int], before: dt.date | None) -> dict[int, float]:
+def _current_ratings(
+    league: League, player_ids: Iterable[int], before: dt.date | None
+) -> dict[int, float]:
     """Each player's rating going into `before` (or now, if None)."""
     ids = set(player_ids)
     history = Participant.objects.filter(
-        game__league=league, game__rated=True, player_id__in=ids, rating_after__isnull=False,
+        game__league=league,
+        game__rated=True,
+        player_id__in=ids,
+        rating_after__isnull=False,
     )
     if before is not None:
         history = history.filter(game__played_on__lt=before)
     # One pass with a window function, rather than a subquery per player that re-reads and
     # re-sorts the player's whole history.
-    latest = history.order_by().annotate(
-        from_last=Window(RowNumber(), partition_by=F("player_id"), order_by=_PLAY_ORDER_DESC)
-    ).filter(from_last=1).values_list("player_id", "rating_after")
+    latest = (
+        history.order_by()
+        .annotate(
+            from_last=Window(RowNumber(), partition_by=F("player_id"), order_by=_PLAY_ORDER_DESC)
+        )
+        .filter(from_last=1)
+        .values_list("player_id", "rating_after")
+    )
     ratings = {pid: league.initial_rating for pid in ids}
     for player_id, last in latest:
         if last is not None:
@@ -118,8 +137,15 @@ def _games_of(league: League, player_ids: Iterable[int]) -> dict[int, list[_Play
     rows = (
         Participant.objects.filter(game__league=league, player_id__in=set(player_ids))
         .order_by(*_PLAY_ORDER_ASC)
-        .values_list("player_id", "game_id", "rank", "game__rated", "game__played_on",
-                     "rating_before", "rating_after")
+        .values_list(
+            "player_id",
+            "game_id",
+            "rank",
+            "game__rated",
+            "game__played_on",
+            "rating_before",
+            "rating_after",
+        )
     )
     played: dict[int, list[_Played]] = defaultdict(list)
     for player_id, *values in rows:
@@ -155,8 +181,13 @@ def rebuild_from(league: League, start: dt.date, *, also_players: Iterable[int] 
     """Re-rate every game of the league played on or after `start`. Returns games rated."""
     rows = list(
         Participant.objects.filter(game__league=league, game__played_on__gte=start)
-        .order_by("game__played_on", F("game__played_time").asc(nulls_first=True),
-                  "game__content_key", "game_id", "seat")
+        .order_by(
+            "game__played_on",
+            F("game__played_time").asc(nulls_first=True),
+            "game__content_key",
+            "game_id",
+            "seat",
+        )
         .values_list("id", "game_id", "player_id", "rank", "game__rated")
     )
     involved = {player_id for _, _, player_id, _, _ in rows} | set(also_players)
@@ -177,8 +208,15 @@ def rebuild_from(league: League, start: dt.date, *, also_players: Iterable[int] 
             )
             for (participant_id, *_), change in zip(table, changes, strict=True):
                 ratings[change.player_id] = change.rating_after
-                updates.append((participant_id, change.rating_before, change.rating_after,
-                                change.expected, change.actual))
+                updates.append(
+                    (
+                        participant_id,
+                        change.rating_before,
+                        change.rating_after,
+                        change.expected,
+                        change.actual,
+                    )
+                )
             games_rated += 1
         else:
             updates.extend((participant_id, None, None, None, None) for participant_id, *_ in table)
@@ -188,7 +226,9 @@ def rebuild_from(league: League, start: dt.date, *, also_players: Iterable[int] 
     return games_rated
 
 
-def _write_ratings(updates: list[tuple[int, float | None, float | None, float | None, float | None]]) -> None:
+def _write_ratings(
+    updates: list[tuple[int, float | None, float | None, float | None, float | None]],
+) -> None:
     if not updates:
         return
     table = Participant._meta.db_table
@@ -234,7 +274,9 @@ def refresh_standings(
         return
     if played is None:
         played = _games_of(league, ids)
-    existing = {r.player_id: r for r in PlayerRating.objects.filter(league=league, player_id__in=ids)}
+    existing = {
+        r.player_id: r for r in PlayerRating.objects.filter(league=league, player_id__in=ids)
+    }
     to_create, to_update, seen = [], [], set()
     for player_id in sorted(ids):
         games = played.get(player_id)
@@ -260,7 +302,15 @@ def refresh_standings(
     PlayerRating.objects.bulk_create(to_create)
     PlayerRating.objects.bulk_update(
         to_update,
-        ["rating", "games_played", "rated_games", "wins", "placement_sum", "last_played_on", "trend"],
+        [
+            "rating",
+            "games_played",
+            "rated_games",
+            "wins",
+            "placement_sum",
+            "last_played_on",
+            "trend",
+        ],
         batch_size=500,
     )
     gone = ids - seen
@@ -277,7 +327,9 @@ def rebuild_all(league: League) -> RebuildReport:
     stale.delete()
     games_rated = rebuild_from(league, first, also_players=players) if first else 0
     imbalance = (
-        Participant.objects.filter(game__league=league, game__rated=True, rating_after__isnull=False)
+        Participant.objects.filter(
+            game__league=league, game__rated=True, rating_after__isnull=False
+        )
         .values("game_id")
         .annotate(total=Sum(F("rating_after") - F("rating_before")))
         .values_list("total", flat=True)
@@ -287,6 +339,8 @@ def rebuild_all(league: League) -> RebuildReport:
         sum(r - league.initial_rating for r in league.ratings.values_list("rating", flat=True))
     )
     return RebuildReport(
-        games_rated=games_rated, players=len(players), max_game_imbalance=max_game,
+        games_rated=games_rated,
+        players=len(players),
+        max_game_imbalance=max_game,
         total_imbalance=total,
     )

@@ -41,11 +41,15 @@ from league.models import (
 )
 
 _PLAY_ORDER_ASC = (
-    "game__played_on", F("game__played_time").asc(nulls_first=True), "game__content_key",
+    "game__played_on",
+    F("game__played_time").asc(nulls_first=True),
+    "game__content_key",
     "game__id",
 )
 _PLAY_ORDER_DESC = (
-    "-game__played_on", F("game__played_time").desc(nulls_last=True), "-game__content_key",
+    "-game__played_on",
+    F("game__played_time").desc(nulls_last=True),
+    "-game__content_key",
     "-game__id",
 )
 
@@ -99,7 +103,10 @@ def league_version(league: League) -> int:
     """A number that changes whenever the league's games or ratings do: every service that
     writes them records an audit entry in the same transaction."""
     return (
-        AuditEntry.objects.filter(league=league).order_by("-id").values_list("id", flat=True).first()
+        AuditEntry.objects.filter(league=league)
+        .order_by("-id")
+        .values_list("id", flat=True)
+        .first()
         or 0
     )
 
@@ -114,8 +121,14 @@ def standings(*, league: League, season: Season | None = None) -> list[StandingR
         key = ":".join(
             str(part)
             for part in (
-                "season-standings", league.pk, league.created_at.timestamp(), league.provisional_games,
-                league.initial_rating, season.pk, season.starts_on, season.ends_on,
+                "season-standings",
+                league.pk,
+                league.created_at.timestamp(),
+                league.provisional_games,
+                league.initial_rating,
+                season.pk,
+                season.starts_on,
+                season.ends_on,
                 league_version(league),
             )
         )
@@ -133,8 +146,14 @@ def _standings(*, league: League, season: Season | None) -> list[StandingRow]:
         # the time.
         rows = list(
             PlayerRating.objects.filter(league=league).values(
-                "player_id", "rating", "rated_games", "wins", "trend", "last_played_on",
-                player_name=F("player__name"), games=F("games_played"),
+                "player_id",
+                "rating",
+                "rated_games",
+                "wins",
+                "trend",
+                "last_played_on",
+                player_name=F("player__name"),
+                games=F("games_played"),
                 placement=F("placement_sum"),
             )
         )
@@ -163,12 +182,14 @@ def _standings(*, league: League, season: Season | None) -> list[StandingRow]:
         rating_end, rating_start = r.pop("rating_end"), r.pop("rating_start")
         rating = rating_end if rating_end is not None else league.initial_rating
         start = rating_start if rating_start is not None else rating
-        rows.append({
-            **r,
-            "rating": rating,
-            "trend": rating - start,
-            "rated_games": rated_overall.get(r["player_id"], 0),
-        })
+        rows.append(
+            {
+                **r,
+                "rating": rating,
+                "trend": rating - start,
+                "rated_games": rated_overall.get(r["player_id"], 0),
+            }
+        )
     return _positioned(rows, league)
 
 
@@ -193,12 +214,20 @@ def _season_ends_postgresql(aggregated) -> dict[str, Func]:
 def _with_season_ends_by_window(aggregated, league: League, season: Season) -> list[dict]:
     # Each player's first and last rated game of the season, in one pass with window functions
     # (a correlated subquery per player re-reads the player's season for each value).
-    ranked = Participant.objects.filter(
-        game__league=league, game__season=season, game__rated=True, rating_after__isnull=False,
-    ).order_by().annotate(
-        from_last=Window(RowNumber(), partition_by=F("player_id"), order_by=_PLAY_ORDER_DESC),
-        from_first=Window(RowNumber(), partition_by=F("player_id"), order_by=_PLAY_ORDER_ASC),
-    ).filter(Q(from_last=1) | Q(from_first=1))
+    ranked = (
+        Participant.objects.filter(
+            game__league=league,
+            game__season=season,
+            game__rated=True,
+            rating_after__isnull=False,
+        )
+        .order_by()
+        .annotate(
+            from_last=Window(RowNumber(), partition_by=F("player_id"), order_by=_PLAY_ORDER_DESC),
+            from_first=Window(RowNumber(), partition_by=F("player_id"), order_by=_PLAY_ORDER_ASC),
+        )
+        .filter(Q(from_last=1) | Q(from_first=1))
+    )
     ends: dict[int, list[float | None]] = defaultdict(lambda: [None, None])
     for player_id, from_last, from_first, rating_before, rating_after in ranked.values_list(
         "player_id", "from_last", "from_first", "rating_before", "rating_after"
@@ -208,8 +237,11 @@ def _with_season_ends_by_window(aggregated, league: League, season: Season) -> l
         if from_first == 1:
             ends[player_id][1] = rating_before
     return [
-        {**r, "rating_end": ends.get(r["player_id"], (None, None))[0],
-         "rating_start": ends.get(r["player_id"], (None, None))[1]}
+        {
+            **r,
+            "rating_end": ends.get(r["player_id"], (None, None))[0],
+            "rating_start": ends.get(r["player_id"], (None, None))[1],
+        }
         for r in aggregated
     ]
 
@@ -222,8 +254,11 @@ def rating_history(*, player: Player, league: League | None = None) -> QuerySet[
     if league is not None:
         queryset = queryset.filter(game__league=league)
     return queryset.order_by(
-        "game__league_id", "game__played_on", F("game__played_time").asc(nulls_first=True),
-        "game__content_key", "game__id",
+        "game__league_id",
+        "game__played_on",
+        F("game__played_time").asc(nulls_first=True),
+        "game__content_key",
+        "game__id",
     )
 
 
@@ -289,8 +324,12 @@ def head_to_head(
         else:
             row[4] += 1
     return sorted(
-        (HeadToHead(opponent_id=o, opponent_name=r[0], games=r[1], ahead=r[2], behind=r[3], level=r[4])
-         for o, r in tally.items()),
+        (
+            HeadToHead(
+                opponent_id=o, opponent_name=r[0], games=r[1], ahead=r[2], behind=r[3], level=r[4]
+            )
+            for o, r in tally.items()
+        ),
         key=lambda h: (-h.games, h.opponent_name.lower()),
     )
 
@@ -457,7 +496,8 @@ def usable_invitation(*, token: str) -> Invitation | None:
     """The invitation with this token if it can still be accepted."""
     invitation = (
         Invitation.objects.select_related("league", "player").filter(token=token).first()
-        if token else None
+        if token
+        else None
     )
     if invitation is None or invitation.revoked_at is not None:
         return None
@@ -480,8 +520,11 @@ def members(*, league: League) -> list[Membership]:
     """Organisers first, then by name."""
     return list(
         league.memberships.select_related("player__user")
-        .annotate(games=Count("player__participations",
-                              filter=Q(player__participations__game__league=league)))
+        .annotate(
+            games=Count(
+                "player__participations", filter=Q(player__participations__game__league=league)
+            )
+        )
         .order_by(Case(When(role=Membership.Role.ORGANISER, then=0), default=1), "player__name")
     )
 

@@ -45,8 +45,13 @@ class CatalogueGameSerializer(serializers.Serializer):
 
 
 class PlayerSerializer(serializers.ModelSerializer):
-    username = serializers.CharField(source="user.username", read_only=True, default=None,
-                                     allow_null=True, help_text="null for a player with no login.")
+    username = serializers.CharField(
+        source="user.username",
+        read_only=True,
+        default=None,
+        allow_null=True,
+        help_text="null for a player with no login.",
+    )
 
     class Meta:
         model = Player
@@ -56,18 +61,29 @@ class PlayerSerializer(serializers.ModelSerializer):
 
 class LeagueSerializer(serializers.ModelSerializer):
     game = serializers.ChoiceField(choices=sorted(GAMES), default="cat-lady")
-    k_factor = serializers.FloatField(min_value=K_FACTOR_RANGE[0], max_value=K_FACTOR_RANGE[1],
-                                      default=32.0)
-    initial_rating = serializers.FloatField(min_value=INITIAL_RATING_RANGE[0],
-                                            max_value=INITIAL_RATING_RANGE[1], default=1500.0)
-    provisional_games = serializers.IntegerField(min_value=PROVISIONAL_GAMES_RANGE[0],
-                                                 max_value=PROVISIONAL_GAMES_RANGE[1], default=5)
+    k_factor = serializers.FloatField(
+        min_value=K_FACTOR_RANGE[0], max_value=K_FACTOR_RANGE[1], default=32.0
+    )
+    initial_rating = serializers.FloatField(
+        min_value=INITIAL_RATING_RANGE[0], max_value=INITIAL_RATING_RANGE[1], default=1500.0
+    )
+    provisional_games = serializers.IntegerField(
+        min_value=PROVISIONAL_GAMES_RANGE[0], max_value=PROVISIONAL_GAMES_RANGE[1], default=5
+    )
 
     class Meta:
         model = League
         fields = [
-            "id", "name", "slug", "description", "game", "is_public", "k_factor",
-            "initial_rating", "provisional_games", "created_at",
+            "id",
+            "name",
+            "slug",
+            "description",
+            "game",
+            "is_public",
+            "k_factor",
+            "initial_rating",
+            "provisional_games",
+            "created_at",
         ]
         read_only_fields = ["created_at"]
         # Uniqueness is checked by the service, with the same message for API and admin.
@@ -75,9 +91,9 @@ class LeagueSerializer(serializers.ModelSerializer):
 
 
 class LeagueUpdateSerializer(serializers.ModelSerializer):
-    provisional_games = serializers.IntegerField(min_value=PROVISIONAL_GAMES_RANGE[0],
-                                                 max_value=PROVISIONAL_GAMES_RANGE[1],
-                                                 required=False)
+    provisional_games = serializers.IntegerField(
+        min_value=PROVISIONAL_GAMES_RANGE[0], max_value=PROVISIONAL_GAMES_RANGE[1], required=False
+    )
 
     class Meta:
         model = League
@@ -115,8 +131,17 @@ class ParticipantSerializer(serializers.ModelSerializer):
     class Meta:
         model = Participant
         fields = [
-            "player", "player_name", "seat", "result", "score", "rank", "rating_before",
-            "rating_after", "rating_delta", "expected_score", "actual_score",
+            "player",
+            "player_name",
+            "seat",
+            "result",
+            "score",
+            "rank",
+            "rating_before",
+            "rating_after",
+            "rating_delta",
+            "expected_score",
+            "actual_score",
         ]
 
 
@@ -164,14 +189,28 @@ class GameEditSerializer(serializers.Serializer):
 
 class GameSerializer(serializers.ModelSerializer):
     participants = ParticipantSerializer(many=True, read_only=True)
-    logged_by = serializers.CharField(source="logged_by.username", read_only=True, default=None,
-                                      allow_null=True)
+    logged_by = serializers.CharField(
+        source="logged_by.username", read_only=True, default=None, allow_null=True
+    )
 
     class Meta:
         model = Game
         fields = [
-            "id", "league", "season", "game", "edition", "played_on", "played_time", "place",
-            "notes", "details", "rated", "logged_by", "created_at", "updated_at", "participants",
+            "id",
+            "league",
+            "season",
+            "game",
+            "edition",
+            "played_on",
+            "played_time",
+            "place",
+            "notes",
+            "details",
+            "rated",
+            "logged_by",
+            "created_at",
+            "updated_at",
+            "participants",
         ]
 
 
@@ -197,14 +236,23 @@ class RatingHistorySerializer(serializers.ModelSerializer):
     class Meta:
         model = Participant
         fields = [
-            "game", "league", "played_on", "seat", "rank", "rating_before", "rating_after",
-            "rating_delta", "expected_score", "actual_score",
+            "game",
+            "league",
+            "played_on",
+            "seat",
+            "rank",
+            "rating_before",
+            "rating_after",
+            "rating_delta",
+            "expected_score",
+            "actual_score",
         ]
 
 
 class AuditEntrySerializer(serializers.ModelSerializer):
-    user = serializers.CharField(source="user.username", read_only=True, default=None,
-                                 allow_null=True)
+    user = serializers.CharField(
+        source="user.username", read_only=True, default=None, allow_null=True
+    )
 
     class Meta:
         model = AuditEntry

@@ -56,7 +56,11 @@ class _Errors:
 
 
 def _audit(
-    *, league: League | None, user: AbstractBaseUser | None, action: str, obj: Any,
+    *,
+    league: League | None,
+    user: AbstractBaseUser | None,
+    action: str,
+    obj: Any,
     changes: Mapping[str, Any],
 ) -> None:
     AuditEntry.objects.create(
@@ -77,8 +81,9 @@ def _lock(league: League) -> League:
 
 
 @transaction.atomic
-def player_create(*, name: str, user: AbstractBaseUser | None = None,
-                  by: AbstractBaseUser | None = None) -> Player:
+def player_create(
+    *, name: str, user: AbstractBaseUser | None = None, by: AbstractBaseUser | None = None
+) -> Player:
     name = name.strip()
     if not name:
         raise ValidationError({"name": ["A player needs a name."]})
@@ -87,10 +92,13 @@ def player_create(*, name: str, user: AbstractBaseUser | None = None,
     if user is not None and Player.objects.filter(user=user).exists():
         raise ValidationError({"user": ["This login already belongs to a player."]})
     player = Player.objects.create(
-        name=name, user=user,
+        name=name,
+        user=user,
         created_by=by if by is not None and by.is_authenticated else None,
     )
-    _audit(league=None, user=by, action=AuditEntry.Action.CREATE, obj=player, changes={"name": name})
+    _audit(
+        league=None, user=by, action=AuditEntry.Action.CREATE, obj=player, changes={"name": name}
+    )
     return player
 
 
@@ -104,8 +112,13 @@ def player_rename(*, player: Player, name: str, by: AbstractBaseUser) -> Player:
     old = player.name
     player.name = name
     player.save(update_fields=["name"])
-    _audit(league=None, user=by, action=AuditEntry.Action.UPDATE, obj=player,
-           changes={"name": {"before": old, "after": name}})
+    _audit(
+        league=None,
+        user=by,
+        action=AuditEntry.Action.UPDATE,
+        obj=player,
+        changes={"name": {"before": old, "after": name}},
+    )
     return player
 
 
@@ -123,9 +136,16 @@ def player_for_user(user: AbstractBaseUser) -> Player:
 
 @transaction.atomic
 def league_create(
-    *, name: str, slug: str, game: str = "cat-lady", by: AbstractBaseUser,
-    description: str = "", is_public: bool = True, k_factor: float = 32.0,
-    initial_rating: float = 1500.0, provisional_games: int = 5,
+    *,
+    name: str,
+    slug: str,
+    game: str = "cat-lady",
+    by: AbstractBaseUser,
+    description: str = "",
+    is_public: bool = True,
+    k_factor: float = 32.0,
+    initial_rating: float = 1500.0,
+    provisional_games: int = 5,
 ) -> League:
     errors = _Errors()
     try:
@@ -145,14 +165,25 @@ def league_create(
         errors.add("slug", f"A league with the slug {slug!r} already exists.")
     errors.raise_if_any()
     league = League.objects.create(
-        name=name, slug=slug, game=game, description=description, is_public=is_public,
-        k_factor=k_factor, initial_rating=initial_rating, provisional_games=provisional_games,
+        name=name,
+        slug=slug,
+        game=game,
+        description=description,
+        is_public=is_public,
+        k_factor=k_factor,
+        initial_rating=initial_rating,
+        provisional_games=provisional_games,
     )
     Membership.objects.create(
         league=league, player=player_for_user(by), role=Membership.Role.ORGANISER
     )
-    _audit(league=league, user=by, action=AuditEntry.Action.CREATE, obj=league,
-           changes={"name": name, "slug": slug, "game": game})
+    _audit(
+        league=league,
+        user=by,
+        action=AuditEntry.Action.CREATE,
+        obj=league,
+        changes={"name": name, "slug": slug, "game": game},
+    )
     return league
 
 
@@ -169,22 +200,33 @@ def _may_join(player: Player, by: AbstractBaseUser | None) -> bool:
 
 
 @transaction.atomic
-def member_add(*, league: League, player: Player, role: str = Membership.Role.MEMBER,
-               by: AbstractBaseUser | None) -> Membership:
+def member_add(
+    *,
+    league: League,
+    player: Player,
+    role: str = Membership.Role.MEMBER,
+    by: AbstractBaseUser | None,
+) -> Membership:
     """Add a player to a league, or change the role of one who is already in it.
 
     A new member is either the person adding themselves (`invitation_accept` checks the
     invitation first) or a guest `by` created; anyone else is invited instead."""
     if role not in Membership.Role.values:
-        raise ValidationError({"role": [f"Role must be one of: {', '.join(Membership.Role.values)}."]})
+        raise ValidationError(
+            {"role": [f"Role must be one of: {', '.join(Membership.Role.values)}."]}
+        )
     existing = Membership.objects.filter(league=league, player=player).exists()
     if not existing and not _may_join(player, by):
-        raise ValidationError({"player": [
-            f"{player} has a login: send them an invitation, they join when they accept it."
-            if player.user_id is not None else
-            f"{player} is a guest someone else entered: add your own guest or send an "
-            "invitation."
-        ]})
+        raise ValidationError(
+            {
+                "player": [
+                    f"{player} has a login: send them an invitation, they join when they accept it."
+                    if player.user_id is not None
+                    else f"{player} is a guest someone else entered: add your own guest or send an "
+                    "invitation."
+                ]
+            }
+        )
     membership, created = Membership.objects.get_or_create(
         league=league, player=player, defaults={"role": role}
     )
@@ -193,9 +235,13 @@ def member_add(*, league: League, player: Player, role: str = Membership.Role.ME
             raise ValidationError({"player": [f"{player} is already a {role} of this league."]})
         membership.role = role
         membership.save(update_fields=["role"])
-    _audit(league=league, user=by,
-           action=AuditEntry.Action.CREATE if created else AuditEntry.Action.UPDATE,
-           obj=membership, changes={"player": player.name, "role": role})
+    _audit(
+        league=league,
+        user=by,
+        action=AuditEntry.Action.CREATE if created else AuditEntry.Action.UPDATE,
+        obj=membership,
+        changes={"player": player.name, "role": role},
+    )
     return membership
 
 
@@ -205,11 +251,17 @@ def member_remove(*, membership: Membership, by: AbstractBaseUser | None) -> Non
     if (
         membership.role == Membership.Role.ORGANISER
         and not league.memberships.filter(role=Membership.Role.ORGANISER)
-        .exclude(pk=membership.pk).exists()
+        .exclude(pk=membership.pk)
+        .exists()
     ):
         raise ValidationError({"player": ["A league keeps at least one organiser."]})
-    _audit(league=league, user=by, action=AuditEntry.Action.DELETE, obj=membership,
-           changes={"player": membership.player.name, "role": membership.role})
+    _audit(
+        league=league,
+        user=by,
+        action=AuditEntry.Action.DELETE,
+        obj=membership,
+        changes={"player": membership.player.name, "role": membership.role},
+    )
     membership.delete()
 
 
@@ -223,7 +275,9 @@ def guest_add(*, league: League, name: str, by: AbstractBaseUser) -> Membership:
 @transaction.atomic
 def member_set_role(*, membership: Membership, role: str, by: AbstractBaseUser) -> Membership:
     if role not in Membership.Role.values:
-        raise ValidationError({"role": [f"Role must be one of: {', '.join(Membership.Role.values)}."]})
+        raise ValidationError(
+            {"role": [f"Role must be one of: {', '.join(Membership.Role.values)}."]}
+        )
     league = _lock(membership.league)
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
     if membership.role == role:
@@ -231,41 +285,58 @@ def member_set_role(*, membership: Membership, role: str, by: AbstractBaseUser) 
     if (
         membership.role == Membership.Role.ORGANISER
         and not league.memberships.filter(role=Membership.Role.ORGANISER)
-        .exclude(pk=membership.pk).exists()
+        .exclude(pk=membership.pk)
+        .exists()
     ):
         raise ValidationError({"role": ["A league keeps at least one organiser."]})
     before = membership.role
     membership.role = role
     membership.save(update_fields=["role"])
-    _audit(league=league, user=by, action=AuditEntry.Action.UPDATE, obj=membership,
-           changes={"player": membership.player.name, "role": {"before": before, "after": role}})
+    _audit(
+        league=league,
+        user=by,
+        action=AuditEntry.Action.UPDATE,
+        obj=membership,
+        changes={"player": membership.player.name, "role": {"before": before, "after": role}},
+    )
     return membership
 
 
 @transaction.atomic
-def league_update(*, league: League, by: AbstractBaseUser, name: str, description: str,
-                  is_public: bool, provisional_games: int) -> League:
+def league_update(
+    *,
+    league: League,
+    by: AbstractBaseUser,
+    name: str,
+    description: str,
+    is_public: bool,
+    provisional_games: int,
+) -> League:
     """The settings that do not change any rating (K factor and start rating are fixed once
     games are rated: a change would rewrite the league's history)."""
     league = _lock(league)
     if not name.strip():
         raise ValidationError({"name": ["A league needs a name."]})
     changes = {}
-    for field_name, value in (("name", name.strip()), ("description", description),
-                              ("is_public", is_public), ("provisional_games", provisional_games)):
+    for field_name, value in (
+        ("name", name.strip()),
+        ("description", description),
+        ("is_public", is_public),
+        ("provisional_games", provisional_games),
+    ):
         if getattr(league, field_name) != value:
             changes[field_name] = {"before": getattr(league, field_name), "after": value}
             setattr(league, field_name, value)
     if changes:
         league.save()
-        _audit(league=league, user=by, action=AuditEntry.Action.UPDATE, obj=league,
-               changes=changes)
+        _audit(league=league, user=by, action=AuditEntry.Action.UPDATE, obj=league, changes=changes)
     return league
 
 
 @transaction.atomic
-def invitation_create(*, league: League, by: AbstractBaseUser, player: Player | None = None,
-                      days: int | None = None) -> Invitation:
+def invitation_create(
+    *, league: League, by: AbstractBaseUser, player: Player | None = None, days: int | None = None
+) -> Invitation:
     """A link to join `league`; with `player`, for the one person who takes over that guest."""
     if player is not None:
         if player.user_id is not None:
@@ -274,12 +345,19 @@ def invitation_create(*, league: League, by: AbstractBaseUser, player: Player | 
             raise ValidationError({"player": [f"{player} is not a guest of {league}."]})
     valid_for = dt.timedelta(days=days or settings.CATLEAGUE_INVITATION_DAYS)
     invitation = Invitation.objects.create(
-        league=league, player=player, created_by=by, token=secrets.token_urlsafe(24),
+        league=league,
+        player=player,
+        created_by=by,
+        token=secrets.token_urlsafe(24),
         expires_at=timezone.now() + valid_for,
     )
-    _audit(league=league, user=by, action=AuditEntry.Action.CREATE, obj=invitation,
-           changes={"player": player.name if player else None,
-                    "expires_at": invitation.expires_at})
+    _audit(
+        league=league,
+        user=by,
+        action=AuditEntry.Action.CREATE,
+        obj=invitation,
+        changes={"player": player.name if player else None, "expires_at": invitation.expires_at},
+    )
     return invitation
 
 
@@ -289,8 +367,13 @@ def invitation_revoke(*, invitation: Invitation, by: AbstractBaseUser) -> None:
     if invitation.revoked_at is None:
         invitation.revoked_at = timezone.now()
         invitation.save(update_fields=["revoked_at"])
-        _audit(league=invitation.league, user=by, action=AuditEntry.Action.DELETE,
-               obj=invitation, changes={"revoked": True})
+        _audit(
+            league=invitation.league,
+            user=by,
+            action=AuditEntry.Action.DELETE,
+            obj=invitation,
+            changes={"revoked": True},
+        )
 
 
 def invitation_problem(invitation: Invitation) -> str | None:
@@ -308,8 +391,11 @@ def invitation_problem(invitation: Invitation) -> str | None:
 def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Membership:
     """The invitee joins, by their own consent. A guest invitation gives them that guest player
     and its games; their own player, if they had one without games, gives way to it."""
-    invitation = Invitation.objects.select_for_update(of=("self",)).select_related(
-        "league", "player").get(pk=invitation.pk)
+    invitation = (
+        Invitation.objects.select_for_update(of=("self",))
+        .select_related("league", "player")
+        .get(pk=invitation.pk)
+    )
     league = _lock(invitation.league)
     problem = invitation_problem(invitation)
     if problem:
@@ -321,9 +407,14 @@ def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Memb
             raise ValidationError({"invitation": [f"{guest} already belongs to an account."]})
         if own is not None:
             if own.participations.exists():
-                raise ValidationError({"invitation": [
-                    f"Your account already plays as {own}, with games of its own; ask an "
-                    "administrator to merge the two players."]})
+                raise ValidationError(
+                    {
+                        "invitation": [
+                            f"Your account already plays as {own}, with games of its own; ask an "
+                            "administrator to merge the two players."
+                        ]
+                    }
+                )
             for membership in own.memberships.all():
                 if not guest.memberships.filter(league=membership.league).exists():
                     membership.player = guest
@@ -331,8 +422,13 @@ def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Memb
             own.delete()
         guest.user = user
         guest.save(update_fields=["user"])
-        _audit(league=league, user=user, action=AuditEntry.Action.UPDATE, obj=guest,
-               changes={"claimed_by": user.get_username()})
+        _audit(
+            league=league,
+            user=user,
+            action=AuditEntry.Action.UPDATE,
+            obj=guest,
+            changes={"claimed_by": user.get_username()},
+        )
         membership = league.memberships.get(player=guest)
     else:
         player = own or player_for_user(user)
@@ -359,14 +455,20 @@ def season_close(*, season: Season, by: AbstractBaseUser, ends_on: dt.date | Non
     season.ends_on = ends_on
     season.save(update_fields=["ends_on"])
     league.games.filter(season=season, played_on__gt=ends_on).update(season=None)
-    _audit(league=league, user=by, action=AuditEntry.Action.UPDATE, obj=season,
-           changes={"ends_on": {"before": before, "after": ends_on}})
+    _audit(
+        league=league,
+        user=by,
+        action=AuditEntry.Action.UPDATE,
+        obj=season,
+        changes={"ends_on": {"before": before, "after": ends_on}},
+    )
     return season
 
 
 @transaction.atomic
-def season_create(*, league: League, name: str, starts_on: dt.date, ends_on: dt.date,
-                  by: AbstractBaseUser | None) -> Season:
+def season_create(
+    *, league: League, name: str, starts_on: dt.date, ends_on: dt.date, by: AbstractBaseUser | None
+) -> Season:
     errors = _Errors()
     if ends_on < starts_on:
         errors.add("ends_on", "A season cannot end before it starts.")
@@ -380,8 +482,13 @@ def season_create(*, league: League, name: str, starts_on: dt.date, ends_on: dt.
     league.games.filter(played_on__range=(starts_on, ends_on), season__isnull=True).update(
         season=season
     )
-    _audit(league=league, user=by, action=AuditEntry.Action.CREATE, obj=season,
-           changes={"name": name, "starts_on": starts_on, "ends_on": ends_on})
+    _audit(
+        league=league,
+        user=by,
+        action=AuditEntry.Action.CREATE,
+        obj=season,
+        changes={"name": name, "starts_on": starts_on, "ends_on": ends_on},
+    )
     return season
 
 
@@ -401,9 +508,15 @@ class _CheckedGame:
 
 
 def _check_game(
-    *, league: League, game: str | None, edition: str | None, played_on: dt.date | None,
-    played_time: dt.time | None, season: Season | None,
-    participants: Sequence[ParticipantInput], details: Mapping[str, Any] | None,
+    *,
+    league: League,
+    game: str | None,
+    edition: str | None,
+    played_on: dt.date | None,
+    played_time: dt.time | None,
+    season: Season | None,
+    participants: Sequence[ParticipantInput],
+    details: Mapping[str, Any] | None,
 ) -> _CheckedGame:
     errors = _Errors()
     game_key = game or league.game
@@ -428,17 +541,22 @@ def _check_game(
         if p.player_id not in players:
             errors.add(f"participants.{index}.player", f"There is no player with id {p.player_id}.")
         elif p.player_id in seen:
-            errors.add(f"participants.{index}.player",
-                       f"{players[p.player_id]} appears more than once in this game.")
+            errors.add(
+                f"participants.{index}.player",
+                f"{players[p.player_id]} appears more than once in this game.",
+            )
         elif p.player_id not in member_ids:
-            errors.add(f"participants.{index}.player",
-                       f"{players[p.player_id]} is not a member of {league}.")
+            errors.add(
+                f"participants.{index}.player",
+                f"{players[p.player_id]} is not a member of {league}.",
+            )
         seen.add(p.player_id)
     seats = [p.seat if p.seat is not None else index + 1 for index, p in enumerate(participants)]
     for index, seat in enumerate(seats):
         if not 1 <= seat <= len(participants):
-            errors.add(f"participants.{index}.seat",
-                       f"Seats are numbered 1 to {len(participants)}.")
+            errors.add(
+                f"participants.{index}.seat", f"Seats are numbered 1 to {len(participants)}."
+            )
         elif seats.index(seat) != index:
             errors.add(f"participants.{index}.seat", f"Seat {seat} is taken twice.")
     if season is not None and played_on is not None:
@@ -465,9 +583,14 @@ def _check_game(
         for index, p in enumerate(participants)
     ]
     return _CheckedGame(
-        edition=edition_key, played_on=played_on, played_time=played_time, season=season,
-        participants=rows, details=checked.details,
-        rated=checked.rated and len(participants) >= 2, headline=headline,
+        edition=edition_key,
+        played_on=played_on,
+        played_time=played_time,
+        season=season,
+        participants=rows,
+        details=checked.details,
+        rated=checked.rated and len(participants) >= 2,
+        headline=headline,
     )
 
 
@@ -490,8 +613,12 @@ def _content_key(league: League, checked: _CheckedGame) -> str:
 def _write_participants(game: Game, checked: _CheckedGame) -> None:
     Participant.objects.bulk_create(
         Participant(
-            game=game, player=player, seat=seat, result=result,
-            score=int(result.get(checked.headline) or 0), rank=rank,
+            game=game,
+            player=player,
+            seat=seat,
+            result=result,
+            score=int(result.get(checked.headline) or 0),
+            rank=rank,
         )
         for player, seat, result, rank in checked.participants
     )
@@ -514,27 +641,54 @@ def _snapshot(game: Game) -> dict[str, Any]:
 
 @transaction.atomic
 def game_record(
-    *, league: League, participants: Sequence[ParticipantInput], played_on: dt.date | None,
-    logged_by: AbstractBaseUser | None, game: str | None = None, edition: str | None = None,
-    played_time: dt.time | None = None, season: Season | None = None, place: str = "",
-    notes: str = "", details: Mapping[str, Any] | None = None,
+    *,
+    league: League,
+    participants: Sequence[ParticipantInput],
+    played_on: dt.date | None,
+    logged_by: AbstractBaseUser | None,
+    game: str | None = None,
+    edition: str | None = None,
+    played_time: dt.time | None = None,
+    season: Season | None = None,
+    place: str = "",
+    notes: str = "",
+    details: Mapping[str, Any] | None = None,
 ) -> Game:
     """Record one physical game and rate it (rebuilding later ratings if it is backdated)."""
     league = _lock(league)
     checked = _check_game(
-        league=league, game=game, edition=edition, played_on=played_on, played_time=played_time,
-        season=season, participants=participants, details=details,
+        league=league,
+        game=game,
+        edition=edition,
+        played_on=played_on,
+        played_time=played_time,
+        season=season,
+        participants=participants,
+        details=details,
     )
     record = Game.objects.create(
-        league=league, season=checked.season, game=league.game, edition=checked.edition,
-        played_on=checked.played_on, played_time=checked.played_time, place=place, notes=notes,
-        details=checked.details, rated=checked.rated, content_key=_content_key(league, checked),
+        league=league,
+        season=checked.season,
+        game=league.game,
+        edition=checked.edition,
+        played_on=checked.played_on,
+        played_time=checked.played_time,
+        place=place,
+        notes=notes,
+        details=checked.details,
+        rated=checked.rated,
+        content_key=_content_key(league, checked),
         logged_by=logged_by if logged_by is not None and logged_by.is_authenticated else None,
     )
     _write_participants(record, checked)
     rating_pass.after_change(league, record, earliest=record.played_on)
-    _audit(league=league, user=logged_by, action=AuditEntry.Action.CREATE, obj=record,
-           changes=_snapshot(record))
+    _audit(
+        league=league,
+        user=logged_by,
+        action=AuditEntry.Action.CREATE,
+        obj=record,
+        changes=_snapshot(record),
+    )
     return record
 
 
@@ -543,10 +697,17 @@ _UNSET: Any = object()
 
 @transaction.atomic
 def game_edit(
-    *, game: Game, by: AbstractBaseUser | None, participants: Sequence[ParticipantInput] | None = None,
-    edition: str | None = None, played_on: dt.date | None = None,
-    played_time: dt.time | None = _UNSET, season: Season | None = _UNSET, place: str | None = None,
-    notes: str | None = None, details: Mapping[str, Any] | None = None,
+    *,
+    game: Game,
+    by: AbstractBaseUser | None,
+    participants: Sequence[ParticipantInput] | None = None,
+    edition: str | None = None,
+    played_on: dt.date | None = None,
+    played_time: dt.time | None = _UNSET,
+    season: Season | None = _UNSET,
+    place: str | None = None,
+    notes: str | None = None,
+    details: Mapping[str, Any] | None = None,
 ) -> Game:
     """Change a recorded game; ratings from the earlier of its old and new dates are rebuilt."""
     league = _lock(game.league)
@@ -557,7 +718,9 @@ def game_edit(
         for p in game.participants.order_by("seat")
     ]
     checked = _check_game(
-        league=league, game=game.game, edition=edition or game.edition,
+        league=league,
+        game=game.game,
+        edition=edition or game.edition,
         played_on=played_on or game.played_on,
         played_time=game.played_time if played_time is _UNSET else played_time,
         season=None if season is _UNSET else season,
@@ -583,8 +746,13 @@ def game_edit(
     rating_pass.after_change(
         league, game, earliest=min(old_date, game.played_on), also_players=old_players
     )
-    _audit(league=league, user=by, action=AuditEntry.Action.UPDATE, obj=game,
-           changes={"before": before, "after": _snapshot(game)})
+    _audit(
+        league=league,
+        user=by,
+        action=AuditEntry.Action.UPDATE,
+        obj=game,
+        changes={"before": before, "after": _snapshot(game)},
+    )
     return game
 
 
@@ -595,22 +763,35 @@ def game_delete(*, game: Game, by: AbstractBaseUser | None) -> None:
     before = _snapshot(game)
     players = set(game.participants.values_list("player_id", flat=True))
     played_on = game.played_on
-    _audit(league=league, user=by, action=AuditEntry.Action.DELETE, obj=game,
-           changes={"before": before})
+    _audit(
+        league=league,
+        user=by,
+        action=AuditEntry.Action.DELETE,
+        obj=game,
+        changes={"before": before},
+    )
     game.delete()
     rating_pass.rebuild_from(league, played_on, also_players=players)
 
 
 @transaction.atomic
-def ratings_rebuild(*, league: League, by: AbstractBaseUser | None = None) -> rating_pass.RebuildReport:
+def ratings_rebuild(
+    *, league: League, by: AbstractBaseUser | None = None
+) -> rating_pass.RebuildReport:
     """Rebuild a league's ratings from its first game and check the zero-sum invariant."""
     league = _lock(league)
     report = rating_pass.rebuild_all(league)
     AuditEntry.objects.create(
-        league=league, user=by if by is not None and by.is_authenticated else None,
-        action=AuditEntry.Action.REBUILD, object_type="League", object_id=league.pk,
-        changes={"games": report.games_rated, "players": report.players,
-                 "max_game_imbalance": report.max_game_imbalance},
+        league=league,
+        user=by if by is not None and by.is_authenticated else None,
+        action=AuditEntry.Action.REBUILD,
+        object_type="League",
+        object_id=league.pk,
+        changes={
+            "games": report.games_rated,
+            "players": report.players,
+            "max_game_imbalance": report.max_game_imbalance,
+        },
     )
     return report
 

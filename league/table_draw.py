@@ -81,9 +81,16 @@ def table_sizes(count: int, min_size: int, max_size: int) -> list[int]:
     return []
 
 
-def draw_round(*, entrants: Sequence[Entrant], min_size: int, max_size: int,
-               round_number: int, met: Iterable[tuple[Hashable, Hashable]] = (),
-               by_rating: bool = True, seed: int = 0) -> Draw:
+def draw_round(
+    *,
+    entrants: Sequence[Entrant],
+    min_size: int,
+    max_size: int,
+    round_number: int,
+    met: Iterable[tuple[Hashable, Hashable]] = (),
+    by_rating: bool = True,
+    seed: int = 0,
+) -> Draw:
     """Seat ``entrants`` for round ``round_number`` (1 = the night's first).
 
     ``met``: pairs who already shared a table tonight. ``by_rating``: the first round groups
@@ -103,13 +110,16 @@ def draw_round(*, entrants: Sequence[Entrant], min_size: int, max_size: int,
         explanation.append("First round: seats drawn at random.")
     elif round_number == 1:
         order = sorted(entrants, key=lambda e: (-e.rating, str(e.name)))
-        explanation.append("First round: people of similar rating sit together "
-                           "(ordered by rating).")
+        explanation.append(
+            "First round: people of similar rating sit together (ordered by rating)."
+        )
     else:
         order = sorted(entrants, key=lambda e: (-e.points, -e.rating, str(e.name)))
-        explanation.append(f"Round {round_number}: Swiss-style, people with similar points "
-                           "tonight sit together (ordered by points, then rating); people who "
-                           "already shared a table tonight are kept apart where possible.")
+        explanation.append(
+            f"Round {round_number}: Swiss-style, people with similar points "
+            "tonight sit together (ordered by points, then rating); people who "
+            "already shared a table tonight are kept apart where possible."
+        )
     # When the numbers force someone out: those who sat out least tonight, from the end of
     # the order (the lowest rating or points).
     out_count = len(order) - sum(sizes)
@@ -119,7 +129,8 @@ def draw_round(*, entrants: Sequence[Entrant], min_size: int, max_size: int,
     explanation.append(
         f"{len(entrants)} present; tables of {' + '.join(map(str, sizes))} "
         f"(the game seats {min_size} to {max_size})"
-        + (f"; sitting out: {', '.join(_names(entrants, sitting_out))}." if sitting_out else "."))
+        + (f"; sitting out: {', '.join(_names(entrants, sitting_out))}." if sitting_out else ".")
+    )
     met_pairs = {frozenset(pair) for pair in met}
     position = {e.id: index for index, e in enumerate(order)}
     groups = _seat(order, sizes, met_pairs, position)
@@ -130,8 +141,10 @@ def draw_round(*, entrants: Sequence[Entrant], min_size: int, max_size: int,
         explanation.append(f"{repeats} pair(s) share a table again ({best}).")
     for number, table in enumerate(tables, start=1):
         starter = next(e for e in order if e.id == table.starter)
-        explanation.append(f"Table {number}: {', '.join(_names(entrants, table.players))}; "
-                           f"{starter.name} starts ({_times(starter.starts)} tonight so far).")
+        explanation.append(
+            f"Table {number}: {', '.join(_names(entrants, table.players))}; "
+            f"{starter.name} starts ({_times(starter.starts)} tonight so far)."
+        )
     return Draw(tables=tables, sitting_out=sitting_out, repeats=repeats, explanation=explanation)
 
 
@@ -154,14 +167,16 @@ def _spread(group: Sequence[Entrant], position: dict[Hashable, int]) -> int:
     return max(places) - min(places) - (len(places) - 1)
 
 
-def _cost(groups: Sequence[Sequence[Entrant]], met: set[frozenset],
-          position: dict[Hashable, int]) -> tuple[int, int]:
+def _cost(
+    groups: Sequence[Sequence[Entrant]], met: set[frozenset], position: dict[Hashable, int]
+) -> tuple[int, int]:
     """Repeated tablemates first, then how far from the standings the tables stray."""
     return (sum(_repeats(g, met) for g in groups), sum(_spread(g, position) for g in groups))
 
 
-def _seat(order: list[Entrant], sizes: list[int], met: set[frozenset],
-          position: dict[Hashable, int]) -> list[list[Entrant]]:
+def _seat(
+    order: list[Entrant], sizes: list[int], met: set[frozenset], position: dict[Hashable, int]
+) -> list[list[Entrant]]:
     # Tables in the order's sequence: the best draw when nobody has met anyone.
     cut = list(itertools.accumulate(sizes))
     plain = [order[a:b] for a, b in zip([0, *cut[:-1]], cut, strict=True)]
@@ -172,15 +187,20 @@ def _seat(order: list[Entrant], sizes: list[int], met: set[frozenset],
     return _improved_by_swaps(plain, met, position)
 
 
-def _best_seating(order: list[Entrant], sizes: list[int], met: set[frozenset],
-                  position: dict[Hashable, int]) -> list[list[Entrant]]:
+def _best_seating(
+    order: list[Entrant], sizes: list[int], met: set[frozenset], position: dict[Hashable, int]
+) -> list[list[Entrant]]:
     """Every seating (the first remaining person joins each possible table), the cheapest
     kept; branches already dearer than the best found are cut."""
     best: list[list[list[Entrant]]] = []
     best_cost = [(math.inf, math.inf)]
 
-    def search(remaining: list[Entrant], sizes_left: list[int], groups: list[list[Entrant]],
-               cost: tuple[int, int]) -> None:
+    def search(
+        remaining: list[Entrant],
+        sizes_left: list[int],
+        groups: list[list[Entrant]],
+        cost: tuple[int, int],
+    ) -> None:
         if cost >= best_cost[0]:
             return
         if not remaining:
@@ -195,15 +215,20 @@ def _best_seating(order: list[Entrant], sizes: list[int], met: set[frozenset],
                 group = [first, *others]
                 step = (_repeats(group, met), _spread(group, position))
                 taken = {e.id for e in others}
-                search([e for e in rest if e.id not in taken], left, [*groups, group],
-                       (cost[0] + step[0], cost[1] + step[1]))
+                search(
+                    [e for e in rest if e.id not in taken],
+                    left,
+                    [*groups, group],
+                    (cost[0] + step[0], cost[1] + step[1]),
+                )
 
     search(order, sizes, [], (0, 0))
     return best[0]
 
 
-def _improved_by_swaps(groups: list[list[Entrant]], met: set[frozenset],
-                       position: dict[Hashable, int]) -> list[list[Entrant]]:
+def _improved_by_swaps(
+    groups: list[list[Entrant]], met: set[frozenset], position: dict[Hashable, int]
+) -> list[list[Entrant]]:
     """Swap two people at different tables while that lowers the cost."""
     groups = [list(g) for g in groups]
     current = _cost(groups, met, position)

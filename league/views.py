@@ -427,18 +427,28 @@ def log_game(request):
 
 def _edit_setup(game: Game) -> dict[str, str]:
     """A logged game reopens in the totals form, with what was recorded."""
-    return {"league": game.league.slug, "edition": game.edition,
-            "players": str(game.participants.count()), "mode": TOTALS}
+    return {
+        "league": game.league.slug,
+        "edition": game.edition,
+        "players": str(game.participants.count()),
+        "mode": TOTALS,
+    }
 
 
 def _edit_initial(game: Game, game_form: GameForm, seat_forms: list[SeatForm]) -> None:
-    game_form.initial.update({
-        "played_on": game.played_on, "played_time": game.played_time, "place": game.place,
-        "notes": game.notes, **game.details,
-    })
+    game_form.initial.update(
+        {
+            "played_on": game.played_on,
+            "played_time": game.played_time,
+            "place": game.place,
+            "notes": game.notes,
+            **game.details,
+        }
+    )
     for form, participant in zip(seat_forms, game.participants.order_by("seat"), strict=False):
-        form.initial.update({"player": participant.player_id, "seat": participant.seat,
-                             **participant.result})
+        form.initial.update(
+            {"player": participant.player_id, "seat": participant.seat, **participant.result}
+        )
 
 
 def _result_form(request, *, league: League, editing: Game | None):
@@ -527,8 +537,12 @@ def _result_form(request, *, league: League, editing: Game | None):
         _place_errors(exc.message_dict, game_form, seat_forms, problems)
         context.pop("preview")
         return _failed(request, context, problems, game_form, seat_forms)
-    messages.success(request, "Game corrected and ratings rebuilt." if editing is not None
-                     else "Game saved and ratings updated.")
+    messages.success(
+        request,
+        "Game corrected and ratings rebuilt."
+        if editing is not None
+        else "Game saved and ratings updated.",
+    )
     return redirect("league:game", slug=league.slug, game_id=game.pk)
 
 

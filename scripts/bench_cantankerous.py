@@ -55,8 +55,10 @@ def main() -> None:
     elapsed = clock() - start
     print(f"{n} complete {args.players}-player {args.variant} games, demo deck, random moves")
     print(f"  games/s            {n / elapsed:10.0f}")
-    print(f"  per game           {elapsed / n * 1e3:10.2f} ms  ({actions / n:.0f} decisions, "
-          f"{turns / n:.0f} turns, {elapsed / actions * 1e6:.1f} us a decision)")
+    print(
+        f"  per game           {elapsed / n * 1e3:10.2f} ms  ({actions / n:.0f} decisions, "
+        f"{turns / n:.0f} turns, {elapsed / actions * 1e6:.1f} us a decision)"
+    )
 
     bots = [get("random", game=GAME)] * args.players
     m = max(1, n // 3)
@@ -82,8 +84,10 @@ def main() -> None:
     t1 = clock()
     replay(json.loads(json.dumps(log)))
     t2 = clock()
-    print(f"one greedy game's log: {len(json.dumps(log)) / 1024:.1f} KiB, make_log "
-          f"{(t1 - t0) * 1e3:.1f} ms, replay {(t2 - t1) * 1e3:.1f} ms")
+    print(
+        f"one greedy game's log: {len(json.dumps(log)) / 1024:.1f} KiB, make_log "
+        f"{(t1 - t0) * 1e3:.1f} ms, replay {(t2 - t1) * 1e3:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

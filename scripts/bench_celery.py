@@ -40,14 +40,16 @@ TIMING_PARTS = ("sandbox_start_ms", "bot_think_ms", "engine_ms", "teardown_ms")
 
 
 def _configure(database_url: str, broker_url: str, queue: str) -> None:
-    os.environ.update({
-        "DATABASE_URL": database_url,
-        "CELERY_BROKER_URL": broker_url,
-        "CELERY_RESULT_BACKEND": broker_url,
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "CELERY_TASK_DEFAULT_QUEUE": queue,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-    })
+    os.environ.update(
+        {
+            "DATABASE_URL": database_url,
+            "CELERY_BROKER_URL": broker_url,
+            "CELERY_RESULT_BACKEND": broker_url,
+            "CELERY_TASK_ALWAYS_EAGER": "0",
+            "CELERY_TASK_DEFAULT_QUEUE": queue,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+        }
+    )
     import django
 
     django.setup()
@@ -67,8 +69,13 @@ def _bench_bots(count: int):
         source = f"{TRIVIAL_BOT}# trivial bot {index}\n"
         bot = Bot.objects.create(owner=owner, name=f"trivial-{index}")
         version = BotVersion.objects.create(
-            bot=bot, number=1, source=source, size=len(source.encode()), author=owner,
-            sha256=hashlib.sha256(source.encode()).hexdigest(), status=BotVersion.Status.ACTIVE,
+            bot=bot,
+            number=1,
+            source=source,
+            size=len(source.encode()),
+            author=owner,
+            sha256=hashlib.sha256(source.encode()).hexdigest(),
+            status=BotVersion.Status.ACTIVE,
         )
         bot.active_version = version
         bot.save(update_fields=["active_version"])
@@ -85,7 +92,8 @@ def _queue_matches(versions, count: int, first_seed: int) -> list[int]:
     with transaction.atomic():  # every task is sent on commit, all at once
         return [
             services.match_create(
-                kind=Match.Kind.CHALLENGE, seed=first_seed + index,
+                kind=Match.Kind.CHALLENGE,
+                seed=first_seed + index,
                 seats=[services.SeatInput(version=v) for v in versions],
             ).pk
             for index in range(count)
@@ -97,8 +105,11 @@ def _wait_settled(match_ids: list[int], timeout_s: float) -> float:
 
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        unsettled = Match.objects.filter(pk__in=match_ids).exclude(
-            status__in=[Match.Status.FINISHED, Match.Status.FAILED]).count()
+        unsettled = (
+            Match.objects.filter(pk__in=match_ids)
+            .exclude(status__in=[Match.Status.FINISHED, Match.Status.FAILED])
+            .count()
+        )
         if unsettled == 0:
             return time.perf_counter()
         time.sleep(0.05)
@@ -107,10 +118,25 @@ def _wait_settled(match_ids: list[int], timeout_s: float) -> float:
 
 def _start_worker(queue: str, concurrency: int) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue,
-         "-c", str(concurrency), "--without-heartbeat", "--without-mingle", "--without-gossip",
-         "-l", "warning"],
-        cwd=ROOT, env=os.environ.copy(),
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-Q",
+            queue,
+            "-c",
+            str(concurrency),
+            "--without-heartbeat",
+            "--without-mingle",
+            "--without-gossip",
+            "-l",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=os.environ.copy(),
     )
 
 
@@ -122,11 +148,15 @@ def _report(match_ids: list[int], wall_s: float, concurrency: int) -> None:
     finished = [m for m in matches if m.status == Match.Status.FINISHED]
     rate = len(finished) / wall_s
     mode = sorted({m.sandbox_mode for m in finished})
-    print(f"sandboxed 4-bot matches through Celery ({', '.join(mode)} sandbox, trivial bots, "
-          f"{concurrency} worker processes, {os.cpu_count()} cores, "
-          f"load average {os.getloadavg()[0]:.1f}):")
-    print(f"  {len(finished)} finished in {wall_s:.2f} s = {rate:.1f} matches/s "
-          f"(target {TARGET_MATCHES_PER_S:.0f}: {'met' if rate >= TARGET_MATCHES_PER_S else 'MISSED'})")
+    print(
+        f"sandboxed 4-bot matches through Celery ({', '.join(mode)} sandbox, trivial bots, "
+        f"{concurrency} worker processes, {os.cpu_count()} cores, "
+        f"load average {os.getloadavg()[0]:.1f}):"
+    )
+    print(
+        f"  {len(finished)} finished in {wall_s:.2f} s = {rate:.1f} matches/s "
+        f"(target {TARGET_MATCHES_PER_S:.0f}: {'met' if rate >= TARGET_MATCHES_PER_S else 'MISSED'})"
+    )
     if failed:
         print(f"  {len(failed)} FAILED, first reason: {failed[0].failure}")
     if not finished:
@@ -136,25 +166,39 @@ def _report(match_ids: list[int], wall_s: float, concurrency: int) -> None:
     # the claim/record transactions; the rest of a worker's share of the wall clock is Celery.
     in_task_ms = [(m.finished_at - m.started_at).total_seconds() * 1000 for m in finished]
     worker_ms_per_match = wall_s * 1000 * concurrency / len(finished)
-    print(f"  worker time per match: {worker_ms_per_match:.1f} ms "
-          f"({concurrency} processes × wall ÷ matches), split:")
+    print(
+        f"  worker time per match: {worker_ms_per_match:.1f} ms "
+        f"({concurrency} processes × wall ÷ matches), split:"
+    )
     runner_ms = statistics.fmean(t["total_ms"] for t in timings)
     for key in TIMING_PARTS:
         part = statistics.fmean(t[key] for t in timings)
-        print(f"    {key.removesuffix('_ms'):<22} {part:7.1f} ms  ({100 * part / worker_ms_per_match:4.1f}%)")
+        print(
+            f"    {key.removesuffix('_ms'):<22} {part:7.1f} ms  ({100 * part / worker_ms_per_match:4.1f}%)"
+        )
     other_runner = runner_ms - sum(statistics.fmean(t[k] for t in timings) for k in TIMING_PARTS)
     record_ms = statistics.fmean(in_task_ms) - runner_ms
     celery_ms = worker_ms_per_match - statistics.fmean(in_task_ms)
-    print(f"    {'runner (other)':<22} {other_runner:7.1f} ms  ({100 * other_runner / worker_ms_per_match:4.1f}%)")
-    print(f"    {'claim + record (DB)':<22} {record_ms:7.1f} ms  ({100 * record_ms / worker_ms_per_match:4.1f}%)")
-    print(f"    {'Celery + idle':<22} {celery_ms:7.1f} ms  ({100 * celery_ms / worker_ms_per_match:4.1f}%)")
+    print(
+        f"    {'runner (other)':<22} {other_runner:7.1f} ms  ({100 * other_runner / worker_ms_per_match:4.1f}%)"
+    )
+    print(
+        f"    {'claim + record (DB)':<22} {record_ms:7.1f} ms  ({100 * record_ms / worker_ms_per_match:4.1f}%)"
+    )
+    print(
+        f"    {'Celery + idle':<22} {celery_ms:7.1f} ms  ({100 * celery_ms / worker_ms_per_match:4.1f}%)"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=200)
-    parser.add_argument("--concurrency", type=int, default=os.cpu_count() or 2,
-                        help="worker processes (default: one per core)")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=os.cpu_count() or 2,
+        help="worker processes (default: one per core)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     args = parser.parse_args()
     if args.matches < 1 or args.concurrency < 1:

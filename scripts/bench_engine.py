@@ -43,7 +43,6 @@ def kind(key: str) -> str:
     return "rate" if key in RATES else "count" if key in COUNTS else "time"
 
 
-
 def measure(args: argparse.Namespace) -> dict[str, float]:
     """Every figure of one run, from the ``engine`` on ``sys.path``."""
     from engine import load_game
@@ -69,9 +68,14 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
         score += t3 - t2
     total = clock() - start
     n = args.games
-    figures = {"games_per_s": n / total, "game_us": total / n * 1e6, "deal_us": deal / n * 1e6,
-               "play_us": play / n * 1e6, "score_us": score / n * 1e6,
-               "actions_per_game": actions / n}
+    figures = {
+        "games_per_s": n / total,
+        "game_us": total / n * 1e6,
+        "deal_us": deal / n * 1e6,
+        "play_us": play / n * 1e6,
+        "score_us": score / n * 1e6,
+        "actions_per_game": actions / n,
+    }
 
     m = max(1, n // 10)
     observations = 0
@@ -107,22 +111,32 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
 def report(args: argparse.Namespace, f: dict[str, float]) -> None:
     n = args.games
     print(f"machine: {benchlib.machine()}")
-    print(f"{n} complete {args.players}-player games ({args.edition}) with random moves, "
-          "scoring included")
+    print(
+        f"{n} complete {args.players}-player games ({args.edition}) with random moves, "
+        "scoring included"
+    )
     print(f"  games/s            {f['games_per_s']:10.0f}")
     print(f"  per game           {f['game_us']:10.0f} us")
     print(f"    deal             {f['deal_us']:10.0f} us")
-    print(f"    play             {f['play_us']:10.0f} us  ({f['actions_per_game']:.1f} actions, "
-          f"{f['play_us'] / f['actions_per_game']:.2f} us each)")
+    print(
+        f"    play             {f['play_us']:10.0f} us  ({f['actions_per_game']:.1f} actions, "
+        f"{f['play_us'] / f['actions_per_game']:.2f} us each)"
+    )
     print(f"    score            {f['score_us']:10.0f} us")
-    print(f"through the bot protocol (observation per decision), {max(1, n // 10)} games, "
-          "scoring included:")
+    print(
+        f"through the bot protocol (observation per decision), {max(1, n // 10)} games, "
+        "scoring included:"
+    )
     print(f"  games/s            {f['bot_protocol_games_per_s']:10.0f}")
-    print(f"  per game           {f['bot_protocol_game_us']:10.0f} us "
-          f"({f['observations_per_game']:.1f} observations)")
+    print(
+        f"  per game           {f['bot_protocol_game_us']:10.0f} us "
+        f"({f['observations_per_game']:.1f} observations)"
+    )
     if "greedy_game_ms" in f:
-        print(f"greedy bots in every seat: {f['greedy_game_ms']:.1f} ms per game "
-              f"(median of {args.greedy_games})")
+        print(
+            f"greedy bots in every seat: {f['greedy_game_ms']:.1f} ms per game "
+            f"(median of {args.greedy_games})"
+        )
 
 
 def main() -> None:
@@ -131,19 +145,29 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--edition", default="base", help="Cat Lady card data (default: base)")
-    parser.add_argument("--greedy-games", type=int, default=20,
-                        help="games with greedy bots in every seat (0 to skip)")
-    parser.add_argument("--baseline", metavar="REV",
-                        help="also measure REV (a git revision) and print the speed-ups")
-    parser.add_argument("--rounds", type=int, default=5,
-                        help="with --baseline: runs of each, alternating (default 5)")
+    parser.add_argument(
+        "--greedy-games",
+        type=int,
+        default=20,
+        help="games with greedy bots in every seat (0 to skip)",
+    )
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="also measure REV (a git revision) and print the speed-ups",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=5,
+        help="with --baseline: runs of each, alternating (default 5)",
+    )
     parser.add_argument("--worker-json", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--tree", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.baseline:
         argv = benchlib.without(sys.argv[1:], "--baseline", "--rounds")
-        benchlib.compare(__file__, argv, args.baseline, args.rounds,
-                         kind)
+        benchlib.compare(__file__, argv, args.baseline, args.rounds, kind)
         return
     benchlib.use_tree(args.tree)
     figures = measure(args)

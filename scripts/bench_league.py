@@ -57,8 +57,10 @@ TARGET_STANDINGS_P95_MS = 100.0
 def _database_name(url: str) -> str:
     name = urllib.parse.urlsplit(url).path.lstrip("/")
     if not name or name in PROTECTED or "bench" not in name:
-        sys.exit(f"bench_league: refusing to drop and re-create database {name!r}; "
-                 "use a scratch database whose name contains 'bench'.")
+        sys.exit(
+            f"bench_league: refusing to drop and re-create database {name!r}; "
+            "use a scratch database whose name contains 'bench'."
+        )
     return name
 
 
@@ -69,7 +71,9 @@ def _maintenance_url(url: str) -> str:
 def _recreate_database(url: str) -> None:
     name = _database_name(url)
     with psycopg.connect(_maintenance_url(url), autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
@@ -79,7 +83,9 @@ def _drop_database(url: str) -> None:
     connections.close_all()
     name = _database_name(url)
     with psycopg.connect(_maintenance_url(url), autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
 
 
 # --- figures --------------------------------------------------------------------------------
@@ -98,8 +104,12 @@ def percentile(values: list[float], fraction: float) -> float:
 
 def summary_ms(seconds: list[float]) -> dict[str, float]:
     ms = [s * 1000 for s in seconds]
-    return {"n": len(ms), "median": statistics.median(ms), "p95": percentile(ms, 0.95),
-            "max": max(ms)}
+    return {
+        "n": len(ms),
+        "median": statistics.median(ms),
+        "p95": percentile(ms, 0.95),
+        "max": max(ms),
+    }
 
 
 @contextmanager
@@ -126,8 +136,9 @@ def build_league(*, players_count: int, games_count: int, years: int, seed: int)
 
     rng = random.Random(seed)
     organiser = get_user_model().objects.create_user("bench-organiser", password=None)
-    league = services.league_create(name="Bench Cat Club", slug="bench-club", game="cat-lady",
-                                    by=organiser)
+    league = services.league_create(
+        name="Bench Cat Club", slug="bench-club", game="cat-lady", by=organiser
+    )
     players = Player.objects.bulk_create(
         Player(name=f"Bench player {index:04d}") for index in range(1, players_count + 1)
     )
@@ -137,9 +148,13 @@ def build_league(*, players_count: int, games_count: int, years: int, seed: int)
     last_day = today - dt.timedelta(days=1)
     first_day = last_day - dt.timedelta(days=365 * years)
     seasons = {
-        year: services.season_create(league=league, name=f"{year} season",
-                                     starts_on=dt.date(year, 1, 1), ends_on=dt.date(year, 12, 31),
-                                     by=organiser)
+        year: services.season_create(
+            league=league,
+            name=f"{year} season",
+            starts_on=dt.date(year, 1, 1),
+            ends_on=dt.date(year, 12, 31),
+            by=organiser,
+        )
         for year in range(first_day.year, today.year + 1)
     }
 
@@ -158,29 +173,77 @@ def build_league(*, players_count: int, games_count: int, years: int, seed: int)
         checked = check_results("cat-lady", edition, raw, details)
         season = seasons[played_on.year]
         as_logged = services._CheckedGame(
-            edition=edition, played_on=played_on, played_time=None, season=season,
-            participants=[(player, seat, result, rank) for seat, (player, result, rank)
-                          in enumerate(zip(table, checked.results, checked.ranks, strict=True), 1)],
-            details=checked.details, rated=checked.rated and len(table) >= 2, headline="total_vp",
+            edition=edition,
+            played_on=played_on,
+            played_time=None,
+            season=season,
+            participants=[
+                (player, seat, result, rank)
+                for seat, (player, result, rank) in enumerate(
+                    zip(table, checked.results, checked.ranks, strict=True), 1
+                )
+            ],
+            details=checked.details,
+            rated=checked.rated and len(table) >= 2,
+            headline="total_vp",
         )
-        game_rows.append((
-            game_id, league.pk, season.pk, "cat-lady", edition, played_on, None, "Club room", "",
-            json.dumps(checked.details), as_logged.rated,
-            services._content_key(league, as_logged), organiser.pk, now, now,
-        ))
+        game_rows.append(
+            (
+                game_id,
+                league.pk,
+                season.pk,
+                "cat-lady",
+                edition,
+                played_on,
+                None,
+                "Club room",
+                "",
+                json.dumps(checked.details),
+                as_logged.rated,
+                services._content_key(league, as_logged),
+                organiser.pk,
+                now,
+                now,
+            )
+        )
         for player, seat, result, rank in as_logged.participants:
             participant_id += 1
-            participant_rows.append((participant_id, game_id, player.pk, seat, json.dumps(result),
-                                     int(result["total_vp"]), rank))
+            participant_rows.append(
+                (
+                    participant_id,
+                    game_id,
+                    player.pk,
+                    seat,
+                    json.dumps(result),
+                    int(result["total_vp"]),
+                    rank,
+                )
+            )
 
-    game_columns = ["id", "league_id", "season_id", "game", "edition", "played_on", "played_time",
-                    "place", "notes", "details", "rated", "content_key", "logged_by_id",
-                    "created_at", "updated_at"]
+    game_columns = [
+        "id",
+        "league_id",
+        "season_id",
+        "game",
+        "edition",
+        "played_on",
+        "played_time",
+        "place",
+        "notes",
+        "details",
+        "rated",
+        "content_key",
+        "logged_by_id",
+        "created_at",
+        "updated_at",
+    ]
     participant_columns = ["id", "game_id", "player_id", "seat", "result", "score", "rank"]
     with transaction.atomic(), connection.cursor() as cursor:
         raw_cursor = cursor.cursor
-        for model, columns, rows in ((Game, game_columns, game_rows),
-                                     (Participant, participant_columns, participant_rows)):
+        for model, columns, rows in (
+            (Game, game_columns, game_rows),
+            (Participant, participant_columns, participant_rows),
+        ):
             statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
                 sql.Identifier(model._meta.db_table),
                 sql.SQL(", ").join(sql.Identifier(c) for c in columns),
@@ -202,8 +265,11 @@ def vacuum_analyze() -> None:
 
     with connection.cursor() as cursor:
         for model in (Game, Participant, PlayerRating):
-            cursor.execute(sql.SQL("VACUUM ANALYZE {}").format(
-                sql.Identifier(model._meta.db_table)).as_string(cursor.connection))
+            cursor.execute(
+                sql.SQL("VACUUM ANALYZE {}")
+                .format(sql.Identifier(model._meta.db_table))
+                .as_string(cursor.connection)
+            )
 
 
 # --- the timed parts ------------------------------------------------------------------------
@@ -244,12 +310,17 @@ def random_table(rng: random.Random, players: list) -> list:
     table = rng.sample(players, rng.choice((2, 3, 3, 4)))
     # Distinct fed cats: a tie on total VP is always broken, so no game is refused.
     fed = rng.sample(range(0, 12), len(table))
-    return [services.ParticipantInput(player_id=p.pk, seat=seat,
-                                      result={"total_vp": rng.randint(8, 48), "fed_cats": f})
-            for seat, (p, f) in enumerate(zip(table, fed, strict=True), start=1)]
+    return [
+        services.ParticipantInput(
+            player_id=p.pk, seat=seat, result={"total_vp": rng.randint(8, 48), "fed_cats": f}
+        )
+        for seat, (p, f) in enumerate(zip(table, fed, strict=True), start=1)
+    ]
 
 
-def time_logged_games(*, league, organiser, players, rng, dates_and_times) -> tuple[list[float], dict]:
+def time_logged_games(
+    *, league, organiser, players, rng, dates_and_times
+) -> tuple[list[float], dict]:
     from league import services
 
     seconds = []
@@ -257,9 +328,15 @@ def time_logged_games(*, league, organiser, players, rng, dates_and_times) -> tu
         for played_on, played_time in dates_and_times:
             participants = random_table(rng, players)
             start = time.perf_counter()
-            services.game_record(league=league, participants=participants, played_on=played_on,
-                                 played_time=played_time, logged_by=organiser, edition="base",
-                                 place="Club room")
+            services.game_record(
+                league=league,
+                participants=participants,
+                played_on=played_on,
+                played_time=played_time,
+                logged_by=organiser,
+                edition="base",
+                place="Club room",
+            )
             seconds.append(time.perf_counter() - start)
     return seconds, dict(paths.counts)
 
@@ -294,10 +371,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=500)
     parser.add_argument("--games", type=int, default=100_000)
-    parser.add_argument("--years", type=int, default=4, help="Spread the games over this many years")
+    parser.add_argument(
+        "--years", type=int, default=4, help="Spread the games over this many years"
+    )
     parser.add_argument("--logged", type=int, default=200, help="Games logged today, one by one")
-    parser.add_argument("--untimed", type=int, default=50,
-                        help="Games logged today with no time of day (the usual club entry)")
+    parser.add_argument(
+        "--untimed",
+        type=int,
+        default=50,
+        help="Games logged today with no time of day (the usual club entry)",
+    )
     parser.add_argument("--requests", type=int, default=200, help="Requests per endpoint")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--keep", action="store_true", help="Keep the database afterwards")
@@ -326,25 +409,32 @@ def run(args: argparse.Namespace, url: str) -> int:
     from league.models import Game, Participant, PlayerRating
 
     print(f"Catleague league benchmark, {dt.datetime.now():%Y-%m-%d %H:%M}")
-    print(f"  python {platform.python_version()}, {platform.system()} {platform.machine()}, "
-          f"{os.cpu_count()} CPUs, database {_database_name(url)} (dropped at the end"
-          f"{' unless --keep' if not args.keep else ': KEPT'})")
+    print(
+        f"  python {platform.python_version()}, {platform.system()} {platform.machine()}, "
+        f"{os.cpu_count()} CPUs, database {_database_name(url)} (dropped at the end"
+        f"{' unless --keep' if not args.keep else ': KEPT'})"
+    )
     ok = True
     with stopwatch("migrations"):
         call_command("migrate", verbosity=0)
     with stopwatch(f"building {args.players} players and {args.games:,} games (COPY)"):
         league, organiser, players, seasons, participant_count = build_league(
-            players_count=args.players, games_count=args.games, years=args.years, seed=args.seed)
-    print(f"  {Game.objects.count():,} games, {participant_count:,} participants, "
-          f"{len(seasons)} seasons")
+            players_count=args.players, games_count=args.games, years=args.years, seed=args.seed
+        )
+    print(
+        f"  {Game.objects.count():,} games, {participant_count:,} participants, "
+        f"{len(seasons)} seasons"
+    )
 
     # 1. Full rebuild.
     start = time.perf_counter()
     report = services.ratings_rebuild(league=league)
     rebuild_s = time.perf_counter() - start
-    print(f"  full rebuild {rebuild_s:.1f} s: {report.games_rated:,} games rated, "
-          f"{report.players} players, zero-sum {'OK' if report.zero_sum else 'VIOLATED'} "
-          f"(max per game {report.max_game_imbalance:.1e}, total {report.total_imbalance:.1e})")
+    print(
+        f"  full rebuild {rebuild_s:.1f} s: {report.games_rated:,} games rated, "
+        f"{report.players} players, zero-sum {'OK' if report.zero_sum else 'VIOLATED'} "
+        f"(max per game {report.max_game_imbalance:.1e}, total {report.total_imbalance:.1e})"
+    )
     ok &= report.zero_sum
     # A rebuild rewrites every participant row; let the dead rows go before timing reads.
     vacuum_analyze()
@@ -357,13 +447,20 @@ def run(args: argparse.Namespace, url: str) -> int:
     # replays today's games (rebuild_from); that is measured separately, and first, because a
     # game with a time sorts after every untimed game of the day.
     untimed_s, untimed_paths = time_logged_games(
-        league=league, organiser=organiser, players=players, rng=rng,
-        dates_and_times=[(today, None)] * args.untimed)
+        league=league,
+        organiser=organiser,
+        players=players,
+        rng=rng,
+        dates_and_times=[(today, None)] * args.untimed,
+    )
     # Increasing times of day: each game comes after every other game, the incremental path.
     morning = dt.datetime.combine(today, dt.time(0, 0))
-    timed = [(today, (morning + dt.timedelta(seconds=20 * (i + 1))).time()) for i in range(args.logged)]
+    timed = [
+        (today, (morning + dt.timedelta(seconds=20 * (i + 1))).time()) for i in range(args.logged)
+    ]
     logged_s, logged_paths = time_logged_games(
-        league=league, organiser=organiser, players=players, rng=rng, dates_and_times=timed)
+        league=league, organiser=organiser, players=players, rng=rng, dates_and_times=timed
+    )
     print(f"  logged today with increasing times: paths {logged_paths}")
     print(f"  logged today with no time:          paths {untimed_paths}")
 
@@ -372,26 +469,41 @@ def run(args: argparse.Namespace, url: str) -> int:
     for days in (7, 30, 365, 365 * args.years - 1):
         played_on = today - dt.timedelta(days=days)
         replayed = Game.objects.filter(league=league, played_on__gte=played_on).count()
-        seconds, _ = time_logged_games(league=league, organiser=organiser, players=players,
-                                       rng=rng, dates_and_times=[(played_on, None)])
+        seconds, _ = time_logged_games(
+            league=league,
+            organiser=organiser,
+            players=players,
+            rng=rng,
+            dates_and_times=[(played_on, None)],
+        )
         backdated.append((f"{days} days back", seconds[0], replayed + 1))
 
     # The backdated and logged games must leave the ratings exactly as a rebuild would.
     def standing_rows() -> list[tuple]:
-        return sorted(PlayerRating.objects.filter(league=league).values_list(
-            "player_id", "rating", "games_played", "rated_games", "wins", "placement_sum",
-            "trend", "last_played_on"))
+        return sorted(
+            PlayerRating.objects.filter(league=league).values_list(
+                "player_id",
+                "rating",
+                "games_played",
+                "rated_games",
+                "wins",
+                "placement_sum",
+                "trend",
+                "last_played_on",
+            )
+        )
 
-    before = dict(Participant.objects.filter(game__league=league)
-                  .values_list("id", "rating_after"))
+    before = dict(Participant.objects.filter(game__league=league).values_list("id", "rating_after"))
     standings_before = standing_rows()
     report_after = services.ratings_rebuild(league=league)
     after = dict(Participant.objects.filter(game__league=league).values_list("id", "rating_after"))
     drift = max(abs((before[k] or 0.0) - (after[k] or 0.0)) for k in after)
     same_standings = standings_before == standing_rows()
-    print(f"  incremental vs full rebuild: largest rating difference {drift:.1e}, standings "
-          f"{'identical' if same_standings else 'DIFFERENT'} "
-          f"(zero-sum {'OK' if report_after.zero_sum else 'VIOLATED'})")
+    print(
+        f"  incremental vs full rebuild: largest rating difference {drift:.1e}, standings "
+        f"{'identical' if same_standings else 'DIFFERENT'} "
+        f"(zero-sum {'OK' if report_after.zero_sum else 'VIOLATED'})"
+    )
     ok &= drift <= 1e-6 and same_standings and report_after.zero_sum
     vacuum_analyze()
 
@@ -429,21 +541,29 @@ def run(args: argparse.Namespace, url: str) -> int:
     print()
     print(f"{'figure':<44} {'n':>5} {'median':>10} {'p95':>10} {'max':>10}")
     print("-" * 82)
-    print(f"{'full rebuild (s)':<44} {1:>5} {rebuild_s:>10.2f} {'':>10} {'':>10}  "
-          f"{verdict(rebuild_s, TARGET_REBUILD_S, 's')}")
-    print(f"{'game logged, after every game (ms)':<44} {logged['n']:>5} {logged['median']:>10.1f} "
-          f"{logged['p95']:>10.1f} {logged['max']:>10.1f}  "
-          f"{verdict(logged['p95'], TARGET_LOGGED_MS, 'ms')} (p95)")
+    print(
+        f"{'full rebuild (s)':<44} {1:>5} {rebuild_s:>10.2f} {'':>10} {'':>10}  "
+        f"{verdict(rebuild_s, TARGET_REBUILD_S, 's')}"
+    )
+    print(
+        f"{'game logged, after every game (ms)':<44} {logged['n']:>5} {logged['median']:>10.1f} "
+        f"{logged['p95']:>10.1f} {logged['max']:>10.1f}  "
+        f"{verdict(logged['p95'], TARGET_LOGGED_MS, 'ms')} (p95)"
+    )
     if untimed:
-        print(f"{'game logged today, no time of day (ms)':<44} {untimed['n']:>5} "
-              f"{untimed['median']:>10.1f} {untimed['p95']:>10.1f} {untimed['max']:>10.1f}")
+        print(
+            f"{'game logged today, no time of day (ms)':<44} {untimed['n']:>5} "
+            f"{untimed['median']:>10.1f} {untimed['p95']:>10.1f} {untimed['max']:>10.1f}"
+        )
     for label, seconds, replayed in backdated:
         name = f"backdated {label}, {replayed:,} games (ms)"
         print(f"{name:<44} {1:>5} {seconds * 1000:>10.1f}")
     for label, (figures, queries) in read_figures.items():
         name = f"GET {label} (ms, {queries} queries)"
-        line = (f"{name:<44} {figures['n']:>5} {figures['median']:>10.1f} "
-                f"{figures['p95']:>10.1f} {figures['max']:>10.1f}")
+        line = (
+            f"{name:<44} {figures['n']:>5} {figures['median']:>10.1f} "
+            f"{figures['p95']:>10.1f} {figures['max']:>10.1f}"
+        )
         if label == "standings":
             line += f"  {verdict(standings['p95'], TARGET_STANDINGS_P95_MS, 'ms')} (p95)"
         print(line)

@@ -43,12 +43,17 @@ UPLOADED_BOT = "def choose(observation, legal_actions):\n    return len(legal_ac
 
 
 def _configure(database_url: str, broker_url: str, queue: str) -> None:
-    os.environ.update({
-        "DATABASE_URL": database_url, "CELERY_BROKER_URL": broker_url,
-        "CELERY_RESULT_BACKEND": broker_url, "CELERY_TASK_ALWAYS_EAGER": "0",
-        "ARENA_LIVE_QUEUE": queue, "ARENA_LIVE_PACE_MS": "0",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-    })
+    os.environ.update(
+        {
+            "DATABASE_URL": database_url,
+            "CELERY_BROKER_URL": broker_url,
+            "CELERY_RESULT_BACKEND": broker_url,
+            "CELERY_TASK_ALWAYS_EAGER": "0",
+            "ARENA_LIVE_QUEUE": queue,
+            "ARENA_LIVE_PACE_MS": "0",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+        }
+    )
     import django
 
     django.setup()
@@ -64,8 +69,14 @@ def _uploaded_version():
     owner = get_user_model().objects.create_user("bench-owner", password=None)
     bot = Bot.objects.create(owner=owner, name="last-legal")
     version = BotVersion.objects.create(
-        bot=bot, number=1, source=UPLOADED_BOT, size=len(UPLOADED_BOT), author=owner,
-        sha256=hashlib.sha256(UPLOADED_BOT.encode()).hexdigest(), status=BotVersion.Status.ACTIVE)
+        bot=bot,
+        number=1,
+        source=UPLOADED_BOT,
+        size=len(UPLOADED_BOT),
+        author=owner,
+        sha256=hashlib.sha256(UPLOADED_BOT.encode()).hexdigest(),
+        status=BotVersion.Status.ACTIVE,
+    )
     return version
 
 
@@ -132,7 +143,8 @@ class People:
         while not self.stop.is_set():
             now = time.monotonic()
             for seat_id, step in LiveSeat.objects.filter(
-                    asked_step__isnull=False, answer__isnull=True).values_list("pk", "asked_step"):
+                asked_step__isnull=False, answer__isnull=True
+            ).values_list("pk", "asked_step"):
                 key = (seat_id, step)
                 if key not in asked_since:
                     asked_since[key] = now
@@ -140,7 +152,8 @@ class People:
                         self.waits.append(now - self._answered.pop(seat_id))
                 if now - asked_since[key] >= self.think_s:
                     LiveSeat.objects.filter(pk=seat_id, asked_step=step).update(
-                        answer={"step": step, "index": 0})
+                        answer={"step": step, "index": 0}
+                    )
                     self._answered[seat_id] = time.monotonic()
             time.sleep(0.05)
         connection.close()
@@ -154,9 +167,28 @@ def _measure(games: int, think_s: float, queue: str, version) -> dict[str, float
     from arena.services import SeatInput
 
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "--pool",
-         "threads", "-c", str(games), "--without-heartbeat", "--without-mingle",
-         "--without-gossip", "-l", "warning"], cwd=ROOT, env=os.environ.copy())
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-Q",
+            queue,
+            "--pool",
+            "threads",
+            "-c",
+            str(games),
+            "--without-heartbeat",
+            "--without-mingle",
+            "--without-gossip",
+            "-l",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=os.environ.copy(),
+    )
     people = People(think_s)
     answering = threading.Thread(target=people.run, daemon=True)
     answering.start()
@@ -167,9 +199,14 @@ def _measure(games: int, think_s: float, queue: str, version) -> dict[str, float
         match_ids = []
         for index in range(games):
             person = User.objects.create_user(f"person-{games}-{index}", password=None)
-            match_ids.append(live_create(user=person, game="cat-lady", seed=index,
-                                         seats=[None, SeatInput(version=version),
-                                                SeatInput(builtin="greedy")]).pk)
+            match_ids.append(
+                live_create(
+                    user=person,
+                    game="cat-lady",
+                    seed=index,
+                    seats=[None, SeatInput(version=version), SeatInput(builtin="greedy")],
+                ).pk
+            )
         samples = []
         deadline = time.monotonic() + 600
         while time.monotonic() < deadline:
@@ -177,10 +214,20 @@ def _measure(games: int, think_s: float, queue: str, version) -> dict[str, float
             if running == games:
                 worker_rss, worker_pss = _rss_kb(worker.pid)
                 bots = [_rss_kb(pid) for pid in _bot_pids(worker.pid)]
-                samples.append((worker_rss, worker_pss, sum(b[0] for b in bots),
-                                sum(b[1] for b in bots), len(bots)))
-            if not Match.objects.filter(pk__in=match_ids).exclude(
-                    status__in=["finished", "failed"]).exists():
+                samples.append(
+                    (
+                        worker_rss,
+                        worker_pss,
+                        sum(b[0] for b in bots),
+                        sum(b[1] for b in bots),
+                        len(bots),
+                    )
+                )
+            if (
+                not Match.objects.filter(pk__in=match_ids)
+                .exclude(status__in=["finished", "failed"])
+                .exists()
+            ):
                 break
             time.sleep(0.5)
         finished = Match.objects.filter(pk__in=match_ids, status="finished").count()
@@ -194,20 +241,29 @@ def _measure(games: int, think_s: float, queue: str, version) -> dict[str, float
             worker.kill()
     peak = max(samples, default=(0, 0, 0, 0, 0), key=lambda s: s[0] + s[3])
     return {
-        "games": games, "finished": finished, "idle_rss_mb": idle_rss / 1024,
-        "idle_pss_mb": idle_pss / 1024, "worker_rss_mb": peak[0] / 1024,
-        "worker_pss_mb": peak[1] / 1024, "bots_rss_mb": peak[2] / 1024,
-        "bots_pss_mb": peak[3] / 1024, "bot_processes": peak[4],
+        "games": games,
+        "finished": finished,
+        "idle_rss_mb": idle_rss / 1024,
+        "idle_pss_mb": idle_pss / 1024,
+        "worker_rss_mb": peak[0] / 1024,
+        "worker_pss_mb": peak[1] / 1024,
+        "bots_rss_mb": peak[2] / 1024,
+        "bots_pss_mb": peak[3] / 1024,
+        "bot_processes": peak[4],
         "wait_ms_median": 1000 * statistics.median(people.waits) if people.waits else 0.0,
-        "wait_ms_p95": (1000 * sorted(people.waits)[int(0.95 * (len(people.waits) - 1))]
-                        if people.waits else 0.0),
+        "wait_ms_p95": (
+            1000 * sorted(people.waits)[int(0.95 * (len(people.waits) - 1))]
+            if people.waits
+            else 0.0
+        ),
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", default="1,8,32",
-                        help="comma-separated numbers of simultaneous live games")
+    parser.add_argument(
+        "--games", default="1,8,32", help="comma-separated numbers of simultaneous live games"
+    )
     parser.add_argument("--think-ms", type=int, default=500, help="a person's time per move")
     args = parser.parse_args()
     counts = [int(n) for n in args.games.split(",") if n.strip()]
@@ -222,20 +278,26 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
     version = _uploaded_version()
-    print(f"live games in one worker process (threads), Cat Lady, a person + an uploaded "
-          f"sandboxed bot + a house bot each, think time {args.think_ms} ms; "
-          f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"load average {os.getloadavg()[0]:.1f}")
-    print(f"{'games':>5} {'done':>5} {'worker RSS':>11} {'(idle)':>7} {'per game':>9} "
-          f"{'bots RSS':>9} {'bots PSS':>9} {'wait p50':>9} {'p95':>7}")
+    print(
+        f"live games in one worker process (threads), Cat Lady, a person + an uploaded "
+        f"sandboxed bot + a house bot each, think time {args.think_ms} ms; "
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        f"{'games':>5} {'done':>5} {'worker RSS':>11} {'(idle)':>7} {'per game':>9} "
+        f"{'bots RSS':>9} {'bots PSS':>9} {'wait p50':>9} {'p95':>7}"
+    )
     try:
         for games in counts:
             r = _measure(games, args.think_ms / 1000, queue, version)
             per_game = (r["worker_rss_mb"] - r["idle_rss_mb"] + r["bots_pss_mb"]) / games
-            print(f"{r['games']:>5} {r['finished']:>5} {r['worker_rss_mb']:>9.0f}MB "
-                  f"{r['idle_rss_mb']:>5.0f}MB {per_game:>7.1f}MB {r['bots_rss_mb']:>7.0f}MB "
-                  f"{r['bots_pss_mb']:>7.0f}MB {r['wait_ms_median']:>7.0f}ms "
-                  f"{r['wait_ms_p95']:>5.0f}ms  ({r['bot_processes']} sandbox processes)")
+            print(
+                f"{r['games']:>5} {r['finished']:>5} {r['worker_rss_mb']:>9.0f}MB "
+                f"{r['idle_rss_mb']:>5.0f}MB {per_game:>7.1f}MB {r['bots_rss_mb']:>7.0f}MB "
+                f"{r['bots_pss_mb']:>7.0f}MB {r['wait_ms_median']:>7.0f}ms "
+                f"{r['wait_ms_p95']:>5.0f}ms  ({r['bot_processes']} sandbox processes)"
+            )
     finally:
         import redis
 

@@ -48,7 +48,10 @@ SLUG = "bench-club"
 def _database_exists(url: str) -> bool:
     name = bench_league._database_name(url)
     with psycopg.connect(bench_league._maintenance_url(url), autocommit=True) as conn:
-        return conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is not None
+        return (
+            conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+            is not None
+        )
 
 
 def _create_database(url: str) -> None:
@@ -160,19 +163,23 @@ def run(args: argparse.Namespace, url: str) -> int:
     from league.models import Game, Participant, Player, PlayerRating, Season
 
     print(f"Catleague page benchmark, {time.strftime('%Y-%m-%d %H:%M')}")
-    print(f"  python {platform.python_version()}, {platform.system()} {platform.machine()}, "
-          f"{os.cpu_count()} CPUs, database {bench_league._database_name(url)}")
+    print(
+        f"  python {platform.python_version()}, {platform.system()} {platform.machine()}, "
+        f"{os.cpu_count()} CPUs, database {bench_league._database_name(url)}"
+    )
     league = _prepare(args, url)
     games = Game.objects.filter(league=league)
-    print(f"  {games.count():,} games, {Participant.objects.filter(game__league=league).count():,} "
-          f"participants, {PlayerRating.objects.filter(league=league).count()} rated players")
+    print(
+        f"  {games.count():,} games, {Participant.objects.filter(game__league=league).count():,} "
+        f"participants, {PlayerRating.objects.filter(league=league).count()} rated players"
+    )
 
     rng = random.Random(args.seed)
     game_ids = list(games.order_by("?").values_list("pk", flat=True)[: args.requests + 10])
     player_ids = list(
-        Player.objects.filter(ratings__league=league).order_by("?").values_list("pk", flat=True)[
-            : args.requests + 10
-        ]
+        Player.objects.filter(ratings__league=league)
+        .order_by("?")
+        .values_list("pk", flat=True)[: args.requests + 10]
     )
     # The most recent full season: a year of about 25,000 games.
     seasons = list(Season.objects.filter(league=league).order_by("-starts_on"))
@@ -183,7 +190,9 @@ def run(args: argparse.Namespace, url: str) -> int:
     entry = f"/games/new/?league={SLUG}&edition=base&players=4&mode=cards:base"
     totals = f"/games/new/?league={SLUG}&edition=base&players=4&mode=totals"
     member_ids = list(
-        Player.objects.filter(memberships__league=league).order_by("pk").values_list("pk", flat=True)[:4]
+        Player.objects.filter(memberships__league=league)
+        .order_by("pk")
+        .values_list("pk", flat=True)[:4]
     )
 
     def cards_preview(index: int) -> dict:
@@ -191,11 +200,15 @@ def run(args: argparse.Namespace, url: str) -> int:
         hands = [["Bronte", "Bell"], ["Sox", "Zeus"], ["Keaton", "Lily"], ["Pumpkin", "Shadow"]]
         data = {"played_on": time.strftime("%Y-%m-%d"), "action": "preview"}
         for seat, (player_id, cats) in enumerate(zip(member_ids, hands, strict=True), start=1):
-            data |= {f"seat{seat}-player": player_id, f"seat{seat}-seat": seat,
-                     f"seat{seat}-cats": cats, f"seat{seat}-food_tuna": rng.randint(0, 3),
-                     f"seat{seat}-food_milk": rng.randint(0, 3),
-                     f"seat{seat}-food_chicken": rng.randint(0, 3),
-                     f"seat{seat}-costumes": rng.randint(0, 2)}
+            data |= {
+                f"seat{seat}-player": player_id,
+                f"seat{seat}-seat": seat,
+                f"seat{seat}-cats": cats,
+                f"seat{seat}-food_tuna": rng.randint(0, 3),
+                f"seat{seat}-food_milk": rng.randint(0, 3),
+                f"seat{seat}-food_chicken": rng.randint(0, 3),
+                f"seat{seat}-costumes": rng.randint(0, 2),
+            }
         return data
 
     # (label, url for request i, client, POST data for request i or None, cache cleared first)
@@ -203,19 +216,52 @@ def run(args: argparse.Namespace, url: str) -> int:
         ("home", lambda i: "/", visitor, None, False),
         ("leagues", lambda i: "/leagues/", visitor, None, False),
         ("league standings", lambda i: f"/leagues/{SLUG}/", visitor, None, False),
-        (f"season standings ({season.name}, {season_games:,} games)",
-         lambda i: f"/leagues/{SLUG}/?season={season.pk}", visitor, None, False),
-        ("season standings, cold (just after a change)",
-         lambda i: f"/leagues/{SLUG}/?season={season.pk}", visitor, None, True),
+        (
+            f"season standings ({season.name}, {season_games:,} games)",
+            lambda i: f"/leagues/{SLUG}/?season={season.pk}",
+            visitor,
+            None,
+            False,
+        ),
+        (
+            "season standings, cold (just after a change)",
+            lambda i: f"/leagues/{SLUG}/?season={season.pk}",
+            visitor,
+            None,
+            True,
+        ),
         ("league games, page 200", lambda i: f"/leagues/{SLUG}/?page=200", visitor, None, False),
-        ("game", lambda i: f"/leagues/{SLUG}/games/{game_ids[i % len(game_ids)]}/", visitor, None, False),
-        ("player (all leagues)", lambda i: f"/players/{player_ids[i % len(player_ids)]}/", visitor, None, False),
-        ("player, games page 10",
-         lambda i: f"/players/{player_ids[i % len(player_ids)]}/?league={SLUG}&page=10", visitor, None, False),
+        (
+            "game",
+            lambda i: f"/leagues/{SLUG}/games/{game_ids[i % len(game_ids)]}/",
+            visitor,
+            None,
+            False,
+        ),
+        (
+            "player (all leagues)",
+            lambda i: f"/players/{player_ids[i % len(player_ids)]}/",
+            visitor,
+            None,
+            False,
+        ),
+        (
+            "player, games page 10",
+            lambda i: f"/players/{player_ids[i % len(player_ids)]}/?league={SLUG}&page=10",
+            visitor,
+            None,
+            False,
+        ),
         ("result form: setup step", lambda i: "/games/new/", member, None, False),
         ("result form: Cat Lady cards, 4 players", lambda i: entry, member, None, False),
         ("result form: totals, 4 players", lambda i: totals, member, None, False),
-        ("result form: preview scored by the engine", lambda i: entry, member, cards_preview, False),
+        (
+            "result form: preview scored by the engine",
+            lambda i: entry,
+            member,
+            cards_preview,
+            False,
+        ),
     ]
     print()
     print(f"  {'page':<52} {'n':>4} {'median':>8} {'p95':>8} {'max':>8} {'queries':>8}")
@@ -228,8 +274,11 @@ def run(args: argparse.Namespace, url: str) -> int:
         verdict = "ok" if stats["p95"] < TARGET_MS else "OVER"
         ok &= verdict == "ok"
         rows.append((label, stats, queries, verdict))
-        print(f"  {label:<52} {stats['n']:>4} {stats['median']:>6.0f}ms {stats['p95']:>6.0f}ms "
-              f"{stats['max']:>6.0f}ms {queries:>8}  {verdict}", flush=True)
+        print(
+            f"  {label:<52} {stats['n']:>4} {stats['median']:>6.0f}ms {stats['p95']:>6.0f}ms "
+            f"{stats['max']:>6.0f}ms {queries:>8}  {verdict}",
+            flush=True,
+        )
     print()
     print(f"  target: p95 < {TARGET_MS:.0f} ms per page: {'met' if ok else 'NOT met'}")
     if args.markdown:
@@ -237,8 +286,10 @@ def run(args: argparse.Namespace, url: str) -> int:
         print("| Page | n | Median | p95 | Max | Queries |")
         print("|---|---:|---:|---:|---:|---:|")
         for label, stats, queries, _ in rows:
-            print(f"| {label} | {stats['n']} | {stats['median']:.0f} ms | {stats['p95']:.0f} ms | "
-                  f"{stats['max']:.0f} ms | {queries} |")
+            print(
+                f"| {label} | {stats['n']} | {stats['median']:.0f} ms | {stats['p95']:.0f} ms | "
+                f"{stats['max']:.0f} ms | {queries} |"
+            )
     return 0 if ok else 1
 
 

@@ -44,9 +44,13 @@ def start(info):
 def choose(observation, legal_actions):
     return 0
 """
-SAMPLING_BOT = ENGINE_BOT.replace(b"    return 0", b"    model.sample_state(observation, __import__('random').Random(0))\n    return 0")
+SAMPLING_BOT = ENGINE_BOT.replace(
+    b"    return 0",
+    b"    model.sample_state(observation, __import__('random').Random(0))\n    return 0",
+)
 PLAYOUT_SECONDS = 1.5
-PLAYOUT_BOT = b"""import sys, time, catbot
+PLAYOUT_BOT = (
+    b"""import sys, time, catbot
 model = None
 def start(info):
     global model
@@ -61,7 +65,9 @@ def choose(observation, legal_actions, rng):
         playouts += 1
     print("playouts", playouts, time.perf_counter() - began, file=sys.stderr)
     return 0
-""" % PLAYOUT_SECONDS
+"""
+    % PLAYOUT_SECONDS
+)
 
 
 def _real_act() -> tuple[dict, dict]:
@@ -72,15 +78,26 @@ def _real_act() -> tuple[dict, dict]:
     state = game.new_initial_state(3)
     state = state.apply(state.legal_actions()[0])  # the token placed: a drafting decision
     seat = state.current_player
-    hello = {"type": "start", "seat": seat, "game": game.name, "version": game.version,
-             "num_players": 4, "options": dict(game.options), "rng_seed": "bench"}
-    act = {"type": "act", "observation": state.observation(seat),
-           "legal_actions": [a.to_json() for a in state.legal_actions()]}
+    hello = {
+        "type": "start",
+        "seat": seat,
+        "game": game.name,
+        "version": game.version,
+        "num_players": 4,
+        "options": dict(game.options),
+        "rng_seed": "bench",
+    }
+    act = {
+        "type": "act",
+        "observation": state.observation(seat),
+        "legal_actions": [a.to_json() for a in state.legal_actions()],
+    }
     return hello, act
 
 
-def spawn_first_answer(mode, source: bytes, samples: int, hello: dict, act: dict,
-                       limits) -> tuple[float, float]:
+def spawn_first_answer(
+    mode, source: bytes, samples: int, hello: dict, act: dict, limits
+) -> tuple[float, float]:
     """Median ms to spawn a bot and get its first answer, and median us per further trip."""
     from arena.sandbox import BotProcess, Status
 
@@ -140,12 +157,15 @@ def measure(mode_name: str | None, samples: int) -> dict[str, float]:
         import arena.sandbox.engine_lib  # noqa: F401  (a tree without it has no engine for bots)
     except ImportError:
         return figures
-    figures["spawn_engine_ms"], _ = spawn_first_answer(mode, ENGINE_BOT, samples, hello, act,
-                                                       limits)
-    figures["spawn_engine_sample_ms"], _ = spawn_first_answer(mode, SAMPLING_BOT, samples,
-                                                              hello, act, limits)
-    figures["playouts_per_s_sandbox"], figures["playouts_per_s_in_process"] = (
-        playouts_per_second(mode, hello, act, limits))
+    figures["spawn_engine_ms"], _ = spawn_first_answer(
+        mode, ENGINE_BOT, samples, hello, act, limits
+    )
+    figures["spawn_engine_sample_ms"], _ = spawn_first_answer(
+        mode, SAMPLING_BOT, samples, hello, act, limits
+    )
+    figures["playouts_per_s_sandbox"], figures["playouts_per_s_in_process"] = playouts_per_second(
+        mode, hello, act, limits
+    )
     return figures
 
 
@@ -174,14 +194,20 @@ def matches_per_second(mode, matches: int, workers: int) -> None:
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         results = [t for chunk in pool.map(_play, jobs) for t in chunk]
     wall = time.perf_counter() - begun
-    print(f"4-bot matches ({mode}, trivial bots, {workers} worker processes, {os.cpu_count()} cores): "
-          f"{len(results)} in {wall:.2f} s = {len(results) / wall:.1f} matches/s")
+    print(
+        f"4-bot matches ({mode}, trivial bots, {workers} worker processes, {os.cpu_count()} cores): "
+        f"{len(results)} in {wall:.2f} s = {len(results) / wall:.1f} matches/s"
+    )
     total = sum(t["total_ms"] for t in results)
     for key in ("sandbox_start_ms", "bot_think_ms", "engine_ms", "teardown_ms"):
         part = sum(t[key] for t in results)
-        print(f"  {key:<17} {part / len(results):7.1f} ms/match  ({100 * part / total:4.1f}% of match time)")
-    other = total - sum(sum(t[k] for t in results) for k in
-                        ("sandbox_start_ms", "bot_think_ms", "engine_ms", "teardown_ms"))
+        print(
+            f"  {key:<17} {part / len(results):7.1f} ms/match  ({100 * part / total:4.1f}% of match time)"
+        )
+    other = total - sum(
+        sum(t[k] for t in results)
+        for k in ("sandbox_start_ms", "bot_think_ms", "engine_ms", "teardown_ms")
+    )
     print(f"  {'other (runner)':<17} {other / len(results):7.1f} ms/match")
 
 
@@ -191,10 +217,15 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--matches", type=int, default=40, help="0 skips the match figures")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--baseline", metavar="REV",
-                        help="also measure REV (a git revision) and print the ratios")
-    parser.add_argument("--rounds", type=int, default=5,
-                        help="with --baseline: runs of each, alternating (default 5)")
+    parser.add_argument(
+        "--baseline", metavar="REV", help="also measure REV (a git revision) and print the ratios"
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=5,
+        help="with --baseline: runs of each, alternating (default 5)",
+    )
     parser.add_argument("--worker-json", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--tree", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -209,18 +240,25 @@ def main() -> None:
     from arena.sandbox import Mode, resolve_mode
 
     print(f"machine: {benchlib.machine()}")
-    modes = [resolve_mode(args.mode)] if args.mode else [
-        m for m in (Mode.BWRAP, Mode.RLIMITS_SECCOMP) if _works(m)]
+    modes = (
+        [resolve_mode(args.mode)]
+        if args.mode
+        else [m for m in (Mode.BWRAP, Mode.RLIMITS_SECCOMP) if _works(m)]
+    )
     for mode in modes:
         f = measure(str(mode), args.samples)
-        print(f"{mode}: spawn + first answer (median of {args.samples}, a 4-player Cat Lady "
-              f"observation): trivial bot {f['spawn_first_answer_ms']:.1f} ms, importing the "
-              f"engine {f['spawn_engine_ms']:.1f} ms, and sampling a state "
-              f"{f['spawn_engine_sample_ms']:.1f} ms; further round trips "
-              f"{f['round_trip_us']:.0f} us each")
-        print(f"  forward model: {f['playouts_per_s_sandbox']:.0f} random playouts/s from "
-              f"sampled states in the sandbox, {f['playouts_per_s_in_process']:.0f} in process "
-              f"({f['playouts_per_s_sandbox'] / f['playouts_per_s_in_process']:.2f}x)")
+        print(
+            f"{mode}: spawn + first answer (median of {args.samples}, a 4-player Cat Lady "
+            f"observation): trivial bot {f['spawn_first_answer_ms']:.1f} ms, importing the "
+            f"engine {f['spawn_engine_ms']:.1f} ms, and sampling a state "
+            f"{f['spawn_engine_sample_ms']:.1f} ms; further round trips "
+            f"{f['round_trip_us']:.0f} us each"
+        )
+        print(
+            f"  forward model: {f['playouts_per_s_sandbox']:.0f} random playouts/s from "
+            f"sampled states in the sandbox, {f['playouts_per_s_in_process']:.0f} in process "
+            f"({f['playouts_per_s_sandbox'] / f['playouts_per_s_in_process']:.2f}x)"
+        )
     if args.matches:
         for mode in modes:
             matches_per_second(mode, args.matches, args.workers)

@@ -35,8 +35,22 @@ import benchlib  # noqa: E402
 # here Waffle, Cow and Moonbeam, twelve main-deck cats and twenty food. (Before 2026-11 this
 # script timed 15 cats of which 7 strays, which no game can deal.)
 LARGE_CATS = (
-    "Waffle", "Cow", "Moonbeam", "Pablo Picatso", "Pumpkin", "Chairman Meow", "Sox", "Keaton",
-    "Sir Cuddleface", "Bronte", "Sparkle", "Zeus", "Blackberry", "Alvin", "Henrietta Van Weedle")
+    "Waffle",
+    "Cow",
+    "Moonbeam",
+    "Pablo Picatso",
+    "Pumpkin",
+    "Chairman Meow",
+    "Sox",
+    "Keaton",
+    "Sir Cuddleface",
+    "Bronte",
+    "Sparkle",
+    "Zeus",
+    "Blackberry",
+    "Alvin",
+    "Henrietta Van Weedle",
+)
 LARGE_FOOD = {"chicken": 6, "tuna": 6, "milk": 5, "wild": 3}
 
 
@@ -62,10 +76,11 @@ def dealt_end_states(n_states: int, seed: int) -> list[Any]:
         rng.shuffle(deck)
         strays = rng.sample(edition.strays, 3)
         hands: list[dict[str, Any]] = [
-            {"cats": [], "food": {}, "toys": {}, "costumes": 0, "catnip": 0} for _ in range(4)]
+            {"cats": [], "food": {}, "toys": {}, "costumes": 0, "catnip": 0} for _ in range(4)
+        ]
         for turn in range(32):
             hand = hands[turn % 4]
-            for card in deck[turn * 3:turn * 3 + 3]:
+            for card in deck[turn * 3 : turn * 3 + 3]:
                 if card.kind is CardKind.CAT:
                     hand["cats"].append(card.name)
                 elif card.kind is CardKind.FOOD:
@@ -80,9 +95,19 @@ def dealt_end_states(n_states: int, seed: int) -> list[Any]:
         for stray in strays:
             if rng.random() < 0.6:
                 rng.choice(hands)["cats"].append(stray.name)
-        states.append([Tableau(name=f"p{i}", cats=tuple(h["cats"]), food=h["food"],
-                               toys=h["toys"], costumes=h["costumes"], catnip=h["catnip"])
-                       for i, h in enumerate(hands)])
+        states.append(
+            [
+                Tableau(
+                    name=f"p{i}",
+                    cats=tuple(h["cats"]),
+                    food=h["food"],
+                    toys=h["toys"],
+                    costumes=h["costumes"],
+                    catnip=h["catnip"],
+                )
+                for i, h in enumerate(hands)
+            ]
+        )
     return states
 
 
@@ -124,8 +149,9 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
         figures["dealt_4p_warm_us"] = (clock() - start) / len(dealt) * 1e6
     else:
         played = played_end_states(args.states, args.seed, args.edition, args.players)
-        figures["cats_per_player"] = (sum(len(t.cats) for s in played for t in s.tableaux())
-                                      / (args.players * len(played)))
+        figures["cats_per_player"] = sum(len(t.cats) for s in played for t in s.tableaux()) / (
+            args.players * len(played)
+        )
         clear_caches()
         start = clock()
         for state in played:
@@ -140,8 +166,14 @@ def measure(args: argparse.Namespace) -> dict[str, float]:
         samples.sort()
         figures["played_end_state_max_us"] = samples[-1] * 1e6
     if args.edition == "base":
-        large = Tableau(name="large", cats=LARGE_CATS, food=LARGE_FOOD, catnip=2,
-                        costumes=1, toys={"mouse_toy": 1})
+        large = Tableau(
+            name="large",
+            cats=LARGE_CATS,
+            food=LARGE_FOOD,
+            catnip=2,
+            costumes=1,
+            toys={"mouse_toy": 1},
+        )
         other = Tableau(name="other", cats=("Bell",), food={"chicken": 1}, costumes=1)
         runs = []
         for _ in range(args.large_runs):
@@ -159,19 +191,25 @@ COUNTS = {"cats_per_player", "large_tableau_total_vp"}
 
 def report(args: argparse.Namespace, f: dict[str, float]) -> None:
     print(f"machine: {benchlib.machine()}")
-    print(f"{args.states} {args.players}-player end states ({args.edition}), "
-          f"{f['cats_per_player']:.1f} cats per player on average")
+    print(
+        f"{args.states} {args.players}-player end states ({args.edition}), "
+        f"{f['cats_per_player']:.1f} cats per player on average"
+    )
     if "dealt_4p_us" in f:
         print(f"  dealt, cold cache:            {f['dealt_4p_us']:9.0f} us per game")
         print(f"  dealt, cold cache, validated: {f['dealt_4p_validated_us']:9.0f} us per game")
         print(f"  same states again, warm:      {f['dealt_4p_warm_us']:9.0f} us per game")
     else:
-        print(f"  played, cold cache:           {f['played_end_state_us']:9.0f} us per game "
-              f"(slowest {f['played_end_state_max_us']:.0f} us)")
+        print(
+            f"  played, cold cache:           {f['played_end_state_us']:9.0f} us per game "
+            f"(slowest {f['played_end_state_max_us']:.0f} us)"
+        )
     if "large_tableau_ms" in f:
-        print(f"large tableau ({', '.join(LARGE_CATS[:3])} + 12 cats, 20 food): "
-              f"{f['large_tableau_ms']:.2f} ms (best of {args.large_runs}, cold cache), "
-              f"total {f['large_tableau_total_vp']:.0f} VP")
+        print(
+            f"large tableau ({', '.join(LARGE_CATS[:3])} + 12 cats, 20 food): "
+            f"{f['large_tableau_ms']:.2f} ms (best of {args.large_runs}, cold cache), "
+            f"total {f['large_tableau_total_vp']:.0f} VP"
+        )
 
 
 def main() -> None:
@@ -180,19 +218,35 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--edition", default="base", help="Cat Lady card data (default: base)")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--large-runs", type=int, default=5,
-                        help="cold-cache runs of the large tableau (the best is printed)")
-    parser.add_argument("--baseline", metavar="REV",
-                        help="also measure REV (a git revision) and print the speed-ups")
-    parser.add_argument("--rounds", type=int, default=5,
-                        help="with --baseline: runs of each, alternating (default 5)")
+    parser.add_argument(
+        "--large-runs",
+        type=int,
+        default=5,
+        help="cold-cache runs of the large tableau (the best is printed)",
+    )
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="also measure REV (a git revision) and print the speed-ups",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=5,
+        help="with --baseline: runs of each, alternating (default 5)",
+    )
     parser.add_argument("--worker-json", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--tree", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.baseline:
         argv = benchlib.without(sys.argv[1:], "--baseline", "--rounds")
-        benchlib.compare(__file__, argv, args.baseline, args.rounds,
-                         lambda key: "count" if key in COUNTS else "time")
+        benchlib.compare(
+            __file__,
+            argv,
+            args.baseline,
+            args.rounds,
+            lambda key: "count" if key in COUNTS else "time",
+        )
         return
     benchlib.use_tree(args.tree)
     figures = measure(args)

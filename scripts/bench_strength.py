@@ -39,7 +39,8 @@ _starter = None
 
 def _load_starter(iterations: int):
     spec = importlib.util.spec_from_file_location(
-        "mcts_starter_bot", ROOT / "arena" / "botkit" / "mcts_starter_bot.py")
+        "mcts_starter_bot", ROOT / "arena" / "botkit" / "mcts_starter_bot.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -59,8 +60,13 @@ def _play(job: tuple[int, int, str, int, int]) -> tuple[int, float, float]:
     others = {seat: get(opponent) for seat in range(players) if seat != starter_seat}
     rngs = [bot_rng(deal, seat) for seat in range(players)]
     state = game.new_initial_state(deal)
-    hello = {"game": game.name, "version": game.version, "options": dict(game.options),
-             "seat": starter_seat, "limits": {"move_ms": 1000, "bank_ms": 10_000}}
+    hello = {
+        "game": game.name,
+        "version": game.version,
+        "options": dict(game.options),
+        "seat": starter_seat,
+        "limits": {"move_ms": 1000, "bank_ms": 10_000},
+    }
     _starter.start(hello)
     thinking, decisions = 0.0, 0
     while not state.is_terminal():
@@ -82,8 +88,11 @@ def _play(job: tuple[int, int, str, int, int]) -> tuple[int, float, float]:
 
 
 def run(players: int, opponent: str, deals: int, iterations: int, workers: int) -> None:
-    jobs = [(deal, players, opponent, rotation, iterations)
-            for deal in range(deals) for rotation in range(players)]
+    jobs = [
+        (deal, players, opponent, rotation, iterations)
+        for deal in range(deals)
+        for rotation in range(players)
+    ]
     began = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         results = pool.map(_play, jobs, chunksize=4)
@@ -94,12 +103,14 @@ def run(players: int, opponent: str, deals: int, iterations: int, workers: int) 
     rate = statistics.fmean(means)
     half = 1.96 * statistics.stdev(means) / math.sqrt(len(means))
     move_ms = statistics.median(ms for _, _, ms in results)
-    print(f"{players} players, MCTS starter ({iterations} iterations/move, median "
-          f"{move_ms:.0f} ms/move here) vs {players - 1} x {opponent}: win rate "
-          f"{100 * rate:.1f}% [95% CI {100 * (rate - half):.1f}-{100 * (rate + half):.1f}%] "
-          f"over {deals} deals x {players} seatings = {len(results)} games "
-          f"(an equal bot: {100 / players:.1f}%); {time.perf_counter() - began:.0f} s",
-          flush=True)
+    print(
+        f"{players} players, MCTS starter ({iterations} iterations/move, median "
+        f"{move_ms:.0f} ms/move here) vs {players - 1} x {opponent}: win rate "
+        f"{100 * rate:.1f}% [95% CI {100 * (rate - half):.1f}-{100 * (rate + half):.1f}%] "
+        f"over {deals} deals x {players} seatings = {len(results)} games "
+        f"(an equal bot: {100 / players:.1f}%); {time.perf_counter() - began:.0f} s",
+        flush=True,
+    )
 
 
 def main() -> None:

@@ -32,8 +32,9 @@ def machine() -> str:
                 model = line.split(":", 1)[1].strip()
                 break
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    return (f"{model}, {os.cpu_count()} cores, load average {load}, "
-            f"Python {platform.python_version()}")
+    return (
+        f"{model}, {os.cpu_count()} cores, load average {load}, Python {platform.python_version()}"
+    )
 
 
 def use_tree(tree: str | None) -> None:
@@ -44,16 +45,21 @@ def use_tree(tree: str | None) -> None:
 @contextlib.contextmanager
 def baseline_worktree(rev: str) -> Iterator[Path]:
     """A temporary detached git worktree of ``rev``, removed afterwards."""
-    commit = subprocess.run(["git", "rev-parse", "--verify", f"{rev}^{{commit}}"], cwd=REPO,
-                            check=True, capture_output=True, text=True).stdout.strip()
+    commit = subprocess.run(
+        ["git", "rev-parse", "--verify", f"{rev}^{{commit}}"],
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     path = Path(tempfile.mkdtemp(prefix="bench-baseline-")) / "tree"
-    subprocess.run(["git", "worktree", "add", "--detach", "--quiet", str(path), commit],
-                   cwd=REPO, check=True)
+    subprocess.run(
+        ["git", "worktree", "add", "--detach", "--quiet", str(path), commit], cwd=REPO, check=True
+    )
     try:
         yield path
     finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=REPO,
-                       check=False)
+        subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=REPO, check=False)
         with contextlib.suppress(OSError):
             path.parent.rmdir()
 
@@ -64,12 +70,13 @@ def without(argv: Sequence[str], *options: str) -> list[str]:
     for option in options:
         if option in out:
             i = out.index(option)
-            del out[i:i + 2]
+            del out[i : i + 2]
     return out
 
 
-def compare(script: str, argv: Sequence[str], rev: str, rounds: int,
-            describe: Callable[[str], str]) -> None:
+def compare(
+    script: str, argv: Sequence[str], rev: str, rounds: int, describe: Callable[[str], str]
+) -> None:
     """Run ``script --worker-json --tree T argv`` alternately on the baseline and the current
     tree, ``rounds`` times each, then print every figure's medians and their ratio.
 
@@ -78,18 +85,33 @@ def compare(script: str, argv: Sequence[str], rev: str, rounds: int,
     """
     print(f"machine: {machine()}")
     with baseline_worktree(rev) as tree:
-        short = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=tree, check=True,
-                               capture_output=True, text=True).stdout.strip()
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, check=True,
-                              capture_output=True, text=True).stdout.strip()
-        print(f"baseline {rev} = {short}; current = {head} (+ working tree); {rounds} rounds, "
-              "alternating")
+        short = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=tree,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=REPO,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        print(
+            f"baseline {rev} = {short}; current = {head} (+ working tree); {rounds} rounds, "
+            "alternating"
+        )
         runs: dict[str, list[dict[str, float]]] = {"baseline": [], "current": []}
         for _ in range(rounds):
             for label, where in (("baseline", tree), ("current", REPO)):
-                out = subprocess.run([sys.executable, script, "--worker-json", "--tree",
-                                      str(where), *argv], check=True, capture_output=True,
-                                     text=True).stdout
+                out = subprocess.run(
+                    [sys.executable, script, "--worker-json", "--tree", str(where), *argv],
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                ).stdout
                 runs[label].append(json.loads(out.strip().splitlines()[-1]))
     print(f"machine after the runs: {machine()}")
     width = max(len(k) for k in runs["current"][0])

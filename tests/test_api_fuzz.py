@@ -37,11 +37,22 @@ from league import services as league_services
 
 pytestmark = [pytest.mark.fuzz, pytest.mark.django_db]
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_schema_conformance, response_headers_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    response_headers_conformance,
+]
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "6"))
-BOUNDED = settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
-                   suppress_health_check=list(HealthCheck), print_blob=True)
+BOUNDED = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+    print_blob=True,
+)
 BOT_SOURCE = "def choose(observation, legal_actions):\n    return 0\n"
 
 
@@ -87,31 +98,52 @@ def tokens(db, keep_test_connection, settings) -> dict[str, str]:
     ada = User.objects.create_user("ada", password="pw-123456789")
     bob = User.objects.create_user("bob", password="pw-123456789")
     public = league_services.league_create(name="Open Club", slug="open", by=bob)
-    private = league_services.league_create(name="Secret Club", slug="secret", by=ada,
-                                            is_public=False)
+    private = league_services.league_create(
+        name="Secret Club", slug="secret", by=ada, is_public=False
+    )
     ada_player = league_services.player_for_user(ada)
     bob_player = league_services.player_for_user(bob)
     guest = league_services.player_create(name="Guest", by=ada)
     league_services.member_add(league=public, player=ada_player, by=ada)  # her own consent
     league_services.member_add(league=private, player=guest, by=ada)
-    league_services.season_create(league=public, name="2026", starts_on=dt.date(2026, 1, 1),
-                                  ends_on=dt.date(2026, 12, 31), by=bob)
+    league_services.season_create(
+        league=public,
+        name="2026",
+        starts_on=dt.date(2026, 1, 1),
+        ends_on=dt.date(2026, 12, 31),
+        by=bob,
+    )
     for day, (first, second) in enumerate([(ada_player, bob_player), (bob_player, ada_player)]):
         league_services.game_record(
-            league=public, logged_by=bob, played_on=dt.date(2026, 3, 1 + day),
-            participants=[league_services.ParticipantInput(first.pk, {"total_vp": 30}, 1),
-                          league_services.ParticipantInput(second.pk, {"total_vp": 20}, 2)])
+            league=public,
+            logged_by=bob,
+            played_on=dt.date(2026, 3, 1 + day),
+            participants=[
+                league_services.ParticipantInput(first.pk, {"total_vp": 30}, 1),
+                league_services.ParticipantInput(second.pk, {"total_vp": 20}, 2),
+            ],
+        )
     league_services.game_record(
-        league=private, logged_by=ada, played_on=dt.date(2026, 3, 1),
-        participants=[league_services.ParticipantInput(ada_player.pk, {"total_vp": 3}, 1),
-                      league_services.ParticipantInput(guest.pk, {"total_vp": 2}, 2)])
+        league=private,
+        logged_by=ada,
+        played_on=dt.date(2026, 3, 1),
+        participants=[
+            league_services.ParticipantInput(ada_player.pk, {"total_vp": 3}, 1),
+            league_services.ParticipantInput(guest.pk, {"total_vp": 2}, 2),
+        ],
+    )
     entrants = [_active_bot(ada, "ada-bot"), _active_bot(bob, "bob-bot")]
     match = arena_services.match_create(
-        kind=Match.Kind.CHALLENGE, game="cat-lady", seed=11, requested_by=bob,
-        seats=[arena_services.SeatInput(builtin=name) for name in ("greedy", "random")])
+        kind=Match.Kind.CHALLENGE,
+        game="cat-lady",
+        seed=11,
+        requested_by=bob,
+        seats=[arena_services.SeatInput(builtin=name) for name in ("greedy", "random")],
+    )
     arena_services.match_record(match_id=match.pk, log=_house_match_log())
-    arena_services.tournament_start(name="Cup", organiser=bob, entrants=entrants, table_size=2,
-                                    format="round_robin")
+    arena_services.tournament_start(
+        name="Cup", organiser=bob, entrants=entrants, table_size=2, format="round_robin"
+    )
     return {user.username: Token.objects.create(user=user).key for user in (ada, bob)}
 
 
@@ -131,8 +163,13 @@ def request_count():
 @pytest.fixture
 def callers(tokens):
     """Ada, Bob and an anonymous visitor in turn: each case is sent once, by the next of them."""
-    return itertools.cycle([{"Authorization": f"Token {tokens['ada']}"},
-                            {"Authorization": f"Token {tokens['bob']}"}, {}])
+    return itertools.cycle(
+        [
+            {"Authorization": f"Token {tokens['ada']}"},
+            {"Authorization": f"Token {tokens['bob']}"},
+            {},
+        ]
+    )
 
 
 @schema.parametrize()
@@ -175,5 +212,4 @@ def state_machine(tokens):
 
 
 def test_workflows_answer_as_documented(state_machine):
-    state_machine.run(settings=settings(BOUNDED, max_examples=EXAMPLES * 5,
-                                        stateful_step_count=8))
+    state_machine.run(settings=settings(BOUNDED, max_examples=EXAMPLES * 5, stateful_step_count=8))

@@ -42,10 +42,16 @@ def test_every_operation_lists_its_errors_in_the_one_shape(openapi):
     assert set(error["required"]) == {"error", "detail"} and "fields" in error["properties"]
 
 
-@pytest.mark.parametrize("path", ["/api/catalogue/", "/api/leagues/{id}/standings/",
-                                  "/api/leagues/{id}/seasons/",
-                                  "/api/arena/ladders/{id}/standings/",
-                                  "/api/arena/bots/{id}/versions/"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/catalogue/",
+        "/api/leagues/{id}/standings/",
+        "/api/leagues/{id}/seasons/",
+        "/api/arena/ladders/{id}/standings/",
+        "/api/arena/bots/{id}/versions/",
+    ],
+)
 def test_bare_lists_are_declared_as_arrays(openapi, path):
     assert _json_schema(openapi["paths"][path]["get"]["responses"]["200"])["type"] == "array"
 

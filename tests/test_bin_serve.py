@@ -36,7 +36,10 @@ def _fresh_copy(target: Path) -> None:
     """The files a clone of this checkout would have (tracked, or new and not ignored)."""
     listed = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT, check=True, capture_output=True).stdout.split(b"\0")
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    ).stdout.split(b"\0")
     for name in filter(None, listed):
         source = ROOT / name.decode()
         if not source.is_file():
@@ -57,8 +60,12 @@ class Site:
         headers = {"Content-Type": "application/json"}
         if self.token:
             headers["Authorization"] = f"Token {self.token}"
-        request = urllib.request.Request(self.url + path, method=method, headers=headers,
-                                         data=json.dumps(body).encode() if body else None)
+        request = urllib.request.Request(
+            self.url + path,
+            method=method,
+            headers=headers,
+            data=json.dumps(body).encode() if body else None,
+        )
         with urllib.request.urlopen(request, timeout=30) as answer:
             return json.load(answer)
 
@@ -70,9 +77,11 @@ class Site:
                 return found
             time.sleep(1)
         worker_log = self.log.parent / "var" / "log" / "worker.log"
-        pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}\n--- bin/serve:\n"
-                    f"{self.log.read_text()[-3000:]}\n--- worker:\n"
-                    f"{worker_log.read_text()[-3000:] if worker_log.exists() else '(none)'}")
+        pytest.fail(
+            f"timed out after {timeout:.0f} s waiting for {what}\n--- bin/serve:\n"
+            f"{self.log.read_text()[-3000:]}\n--- worker:\n"
+            f"{worker_log.read_text()[-3000:] if worker_log.exists() else '(none)'}"
+        )
 
 
 @pytest.fixture(scope="module")
@@ -85,8 +94,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     log = clone / "serve.log"
     started = time.monotonic()
     with log.open("w") as out:
-        process = subprocess.Popen(["bin/serve"], cwd=clone, env=env, stdout=out,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(
+            ["bin/serve"],
+            cwd=clone,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     site = Site(f"http://127.0.0.1:{port}", log)
 
     def up() -> bool:
@@ -116,10 +131,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
 
 
 def test_the_starter_bot_uploaded_over_http_is_validated_and_plays_a_ladder_match(site: Site):
-    site.token = site.call("POST", "/api/auth/token/",
-                           {"username": "demo", "password": "demo-password"})["token"]
-    bot = site.call("POST", "/api/arena/bots/",
-                    {"name": "newcomer", "source": STARTER_BOT.read_text()})
+    site.token = site.call(
+        "POST", "/api/auth/token/", {"username": "demo", "password": "demo-password"}
+    )["token"]
+    bot = site.call(
+        "POST", "/api/arena/bots/", {"name": "newcomer", "source": STARTER_BOT.read_text()}
+    )
 
     def active_version() -> dict[str, Any] | None:
         versions = site.call("GET", f"/api/arena/bots/{bot['id']}/versions/")
@@ -131,8 +148,14 @@ def test_the_starter_bot_uploaded_over_http_is_validated_and_plays_a_ladder_matc
 
     def ladder_match() -> dict[str, Any] | None:
         matches = site.call("GET", "/api/arena/matches/?kind=ladder&status=finished&limit=100")
-        return next((m for m in matches["results"]
-                     if any(s["version"] == version["id"] for s in m["seats"])), None)
+        return next(
+            (
+                m
+                for m in matches["results"]
+                if any(s["version"] == version["id"] for s in m["seats"])
+            ),
+            None,
+        )
 
     # Celery beat tops the ladders up every 30 s; the demo bots are the first opponents.
     match = site.wait_for("a ladder match with the starter bot", ladder_match, timeout=180)

@@ -30,8 +30,14 @@ MODULES = sorted(
 
 
 def test_the_walk_finds_the_games_the_shared_modules_and_the_apps() -> None:
-    assert {"engine.catlady.observation", "engine.splitmix", "engine.cantankerous.rules",
-            "engine.catlady.strategies.greedy", "arena.replay", "league.charts"} <= set(MODULES)
+    assert {
+        "engine.catlady.observation",
+        "engine.splitmix",
+        "engine.cantankerous.rules",
+        "engine.catlady.strategies.greedy",
+        "arena.replay",
+        "league.charts",
+    } <= set(MODULES)
 
 
 @pytest.mark.parametrize("module", MODULES)

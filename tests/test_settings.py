@@ -15,10 +15,18 @@ REDIS = os.environ.get("CELERY_BROKER_URL") or "redis://127.0.0.1:6379/14"
 
 
 def _django(code: str, **env: str) -> subprocess.CompletedProcess[str]:
-    program = ("import django, os\nos.environ['DJANGO_SETTINGS_MODULE'] = 'config.settings'\n"
-               f"django.setup()\n{code}")
-    return subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True,
-                          text=True, env={**os.environ, **env}, timeout=60)
+    program = (
+        "import django, os\nos.environ['DJANGO_SETTINGS_MODULE'] = 'config.settings'\n"
+        f"django.setup()\n{code}"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", program],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=60,
+    )
 
 
 def test_a_cache_url_that_is_not_redis_is_refused_at_start_up():
@@ -29,11 +37,14 @@ def test_a_cache_url_that_is_not_redis_is_refused_at_start_up():
 
 def test_web_processes_with_the_same_cache_url_share_one_cache():
     key = f"settings-test-{uuid.uuid4().hex}"
-    write = _django(f"from django.core.cache import cache\ncache.set({key!r}, 'shared', 60)",
-                    CACHE_URL=REDIS)
+    write = _django(
+        f"from django.core.cache import cache\ncache.set({key!r}, 'shared', 60)", CACHE_URL=REDIS
+    )
     assert write.returncode == 0, write.stderr
-    read = _django(f"from django.core.cache import cache\nprint(cache.get({key!r}))\n"
-                   f"cache.delete({key!r})", CACHE_URL=REDIS)
+    read = _django(
+        f"from django.core.cache import cache\nprint(cache.get({key!r}))\ncache.delete({key!r})",
+        CACHE_URL=REDIS,
+    )
     assert read.returncode == 0, read.stderr
     assert read.stdout.strip() == "shared"
 
@@ -50,12 +61,17 @@ def test_without_a_cache_url_each_process_has_its_own_cache():
 STRONG_KEY = "k3y-" + "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMN"
 # The HTTPS settings .env.example documents for a deployment behind a TLS proxy.
 DEPLOYMENT = {
-    "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": STRONG_KEY,
+    "DJANGO_DEBUG": "0",
+    "DJANGO_SECRET_KEY": STRONG_KEY,
     "DJANGO_ALLOWED_HOSTS": "catleague.example.org",
-    "DJANGO_SECURE_SSL_REDIRECT": "1", "DJANGO_SESSION_COOKIE_SECURE": "1",
-    "DJANGO_CSRF_COOKIE_SECURE": "1", "DJANGO_SECURE_HSTS_SECONDS": "31536000",
-    "DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS": "1", "DJANGO_SECURE_HSTS_PRELOAD": "1",
-    "DJANGO_BEHIND_TLS_PROXY": "1", "DJANGO_NUM_PROXIES": "1",
+    "DJANGO_SECURE_SSL_REDIRECT": "1",
+    "DJANGO_SESSION_COOKIE_SECURE": "1",
+    "DJANGO_CSRF_COOKIE_SECURE": "1",
+    "DJANGO_SECURE_HSTS_SECONDS": "31536000",
+    "DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS": "1",
+    "DJANGO_SECURE_HSTS_PRELOAD": "1",
+    "DJANGO_BEHIND_TLS_PROXY": "1",
+    "DJANGO_NUM_PROXIES": "1",
 }
 
 
@@ -63,8 +79,14 @@ def _manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     # Only the settings given here: the suite's own (a test key, DJANGO_ALLOW_ASYNC_UNSAFE from
     # the browser tests) would change what start-up and the deployment check see.
     environment = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, capture_output=True,
-                          text=True, env={**environment, **env}, timeout=120)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**environment, **env},
+        timeout=120,
+    )
 
 
 def test_with_debug_off_the_service_refuses_to_start_without_a_key():
@@ -74,8 +96,9 @@ def test_with_debug_off_the_service_refuses_to_start_without_a_key():
     assert "secrets.token_urlsafe(50)" in run.stderr
 
 
-@pytest.mark.parametrize("key", ["change-me", "short-key", "a" * 60,
-                                 "django-insecure-" + "x1y2z3" * 10])
+@pytest.mark.parametrize(
+    "key", ["change-me", "short-key", "a" * 60, "django-insecure-" + "x1y2z3" * 10]
+)
 def test_with_debug_off_a_placeholder_or_weak_key_is_refused(key):
     run = _manage("check", DJANGO_DEBUG="0", DJANGO_SECRET_KEY=key)
     assert run.returncode != 0 and "too weak or a placeholder" in run.stderr
@@ -93,7 +116,8 @@ def test_check_deploy_passes_on_the_documented_production_settings():
 
 def test_env_example_documents_the_deployment_settings():
     documented = dict(
-        line.split("=", 1) for line in (ROOT / ".env.example").read_text().splitlines()
+        line.split("=", 1)
+        for line in (ROOT / ".env.example").read_text().splitlines()
         if line and not line.startswith("#")
     )
     for name, value in DEPLOYMENT.items():

@@ -57,8 +57,9 @@ def choose(observation, legal_actions, rng):
         visits[arm] += 1
         totals[arm] += _reward(rollout(state, rng), seat)
         iteration += 1
-    return max(range(len(actions)),
-               key=lambda i: (totals[i] / visits[i] if visits[i] else -math.inf, -i))
+    return max(
+        range(len(actions)), key=lambda i: (totals[i] / visits[i] if visits[i] else -math.inf, -i)
+    )
 
 
 def _select(visits, totals, iteration):
@@ -67,8 +68,10 @@ def _select(visits, totals, iteration):
         if count == 0:
             return arm
     log_n = math.log(iteration)
-    return max(range(len(visits)),
-               key=lambda i: totals[i] / visits[i] + EXPLORATION * math.sqrt(log_n / visits[i]))
+    return max(
+        range(len(visits)),
+        key=lambda i: totals[i] / visits[i] + EXPLORATION * math.sqrt(log_n / visits[i]),
+    )
 
 
 def rollout(state, rng):

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,162 +14,360 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Bot',
+            name="Bot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.SlugField(max_length=60, unique=True)),
-                ('game', models.CharField(default='cat-lady', max_length=40)),
-                ('description', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('owner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='bots', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.SlugField(max_length=60, unique=True)),
+                ("game", models.CharField(default="cat-lady", max_length=40)),
+                ("description", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="bots",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='BotVersion',
+            name="BotVersion",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('source', models.TextField()),
-                ('sha256', models.CharField(max_length=64)),
-                ('size', models.PositiveIntegerField()),
-                ('status', models.CharField(choices=[('validating', 'Validating'), ('active', 'Active'), ('rejected', 'Rejected'), ('retired', 'Retired')], default='validating', max_length=20)),
-                ('rejection', models.TextField(blank=True, help_text='Why validation refused this version.')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('author', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
-                ('bot', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='versions', to='arena.bot')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField()),
+                ("source", models.TextField()),
+                ("sha256", models.CharField(max_length=64)),
+                ("size", models.PositiveIntegerField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("validating", "Validating"),
+                            ("active", "Active"),
+                            ("rejected", "Rejected"),
+                            ("retired", "Retired"),
+                        ],
+                        default="validating",
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "rejection",
+                    models.TextField(blank=True, help_text="Why validation refused this version."),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "author",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "bot",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="versions",
+                        to="arena.bot",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['bot', '-number'],
+                "ordering": ["bot", "-number"],
             },
         ),
         migrations.AddField(
-            model_name='bot',
-            name='active_version',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='arena.botversion'),
+            model_name="bot",
+            name="active_version",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="arena.botversion",
+            ),
         ),
         migrations.CreateModel(
-            name='Ladder',
+            name="Ladder",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(default='cat-lady', max_length=40)),
-                ('players', models.PositiveSmallIntegerField()),
-                ('name', models.CharField(max_length=80)),
-                ('ranked', models.BooleanField(default=True)),
-                ('k_factor', models.FloatField(default=24.0)),
-                ('provisional_games', models.PositiveIntegerField(default=10)),
-                ('active', models.BooleanField(default=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("game", models.CharField(default="cat-lady", max_length=40)),
+                ("players", models.PositiveSmallIntegerField()),
+                ("name", models.CharField(max_length=80)),
+                ("ranked", models.BooleanField(default=True)),
+                ("k_factor", models.FloatField(default=24.0)),
+                ("provisional_games", models.PositiveIntegerField(default=10)),
+                ("active", models.BooleanField(default=True)),
             ],
             options={
-                'ordering': ['game', 'players'],
-                'constraints': [models.UniqueConstraint(fields=('game', 'players'), name='ladder_game_players_unique'), models.CheckConstraint(condition=models.Q(('players__gte', 2)), name='ladder_players_at_least_two')],
+                "ordering": ["game", "players"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("game", "players"), name="ladder_game_players_unique"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("players__gte", 2)), name="ladder_players_at_least_two"
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='LadderEntry',
+            name="LadderEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('rating', models.FloatField(default=1500.0)),
-                ('games', models.PositiveIntegerField(default=0)),
-                ('wins', models.PositiveIntegerField(default=0)),
-                ('forfeits', models.PositiveIntegerField(default=0)),
-                ('seat_record', models.JSONField(default=dict)),
-                ('ladder', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='arena.ladder')),
-                ('version', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ladder_entries', to='arena.botversion')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("rating", models.FloatField(default=1500.0)),
+                ("games", models.PositiveIntegerField(default=0)),
+                ("wins", models.PositiveIntegerField(default=0)),
+                ("forfeits", models.PositiveIntegerField(default=0)),
+                ("seat_record", models.JSONField(default=dict)),
+                (
+                    "ladder",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="entries",
+                        to="arena.ladder",
+                    ),
+                ),
+                (
+                    "version",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ladder_entries",
+                        to="arena.botversion",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Match',
+            name="Match",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('validation', 'Validation'), ('ladder', 'Ladder'), ('challenge', 'Challenge'), ('tournament', 'Tournament')], max_length=20)),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('finished', 'Finished'), ('failed', 'Failed')], default='queued', max_length=20)),
-                ('game', models.CharField(default='cat-lady', max_length=40)),
-                ('engine_version', models.CharField(blank=True, max_length=20)),
-                ('seed', models.BigIntegerField()),
-                ('tournament_round', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('duplicate_set', models.CharField(blank=True, db_index=True, max_length=40)),
-                ('sandbox_mode', models.CharField(blank=True, max_length=30)),
-                ('limits', models.JSONField(default=dict)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('failure', models.TextField(blank=True)),
-                ('log', models.JSONField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('ladder', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='matches', to='arena.ladder')),
-                ('requested_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("validation", "Validation"),
+                            ("ladder", "Ladder"),
+                            ("challenge", "Challenge"),
+                            ("tournament", "Tournament"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("queued", "Queued"),
+                            ("running", "Running"),
+                            ("finished", "Finished"),
+                            ("failed", "Failed"),
+                        ],
+                        default="queued",
+                        max_length=20,
+                    ),
+                ),
+                ("game", models.CharField(default="cat-lady", max_length=40)),
+                ("engine_version", models.CharField(blank=True, max_length=20)),
+                ("seed", models.BigIntegerField()),
+                ("tournament_round", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("duplicate_set", models.CharField(blank=True, db_index=True, max_length=40)),
+                ("sandbox_mode", models.CharField(blank=True, max_length=30)),
+                ("limits", models.JSONField(default=dict)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("failure", models.TextField(blank=True)),
+                ("log", models.JSONField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "ladder",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="matches",
+                        to="arena.ladder",
+                    ),
+                ),
+                (
+                    "requested_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'matches',
-                'ordering': ['-created_at', '-id'],
+                "verbose_name_plural": "matches",
+                "ordering": ["-created_at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='MatchSeat',
+            name="MatchSeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('builtin', models.CharField(blank=True, help_text="A house bot's strategy name.", max_length=40)),
-                ('score', models.IntegerField(blank=True, null=True)),
-                ('rank', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('faults', models.PositiveSmallIntegerField(default=0)),
-                ('forfeited', models.BooleanField(default=False)),
-                ('rating_before', models.FloatField(blank=True, null=True)),
-                ('rating_after', models.FloatField(blank=True, null=True)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='arena.match')),
-                ('version', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='arena.botversion')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seat", models.PositiveSmallIntegerField()),
+                (
+                    "builtin",
+                    models.CharField(
+                        blank=True, help_text="A house bot's strategy name.", max_length=40
+                    ),
+                ),
+                ("score", models.IntegerField(blank=True, null=True)),
+                ("rank", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("faults", models.PositiveSmallIntegerField(default=0)),
+                ("forfeited", models.BooleanField(default=False)),
+                ("rating_before", models.FloatField(blank=True, null=True)),
+                ("rating_after", models.FloatField(blank=True, null=True)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="arena.match",
+                    ),
+                ),
+                (
+                    "version",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="seats",
+                        to="arena.botversion",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match', 'seat'],
+                "ordering": ["match", "seat"],
             },
         ),
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('game', models.CharField(default='cat-lady', max_length=40)),
-                ('format', models.CharField(choices=[('round_robin', 'Round robin'), ('swiss', 'Swiss')], max_length=20)),
-                ('table_size', models.PositiveSmallIntegerField(default=2)),
-                ('rounds', models.PositiveSmallIntegerField()),
-                ('current_round', models.PositiveSmallIntegerField(default=0)),
-                ('seed', models.BigIntegerField()),
-                ('status', models.CharField(choices=[('running', 'Running'), ('finished', 'Finished')], default='running', max_length=20)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('entrants', models.ManyToManyField(related_name='tournaments', to='arena.botversion')),
-                ('organiser', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                ("game", models.CharField(default="cat-lady", max_length=40)),
+                (
+                    "format",
+                    models.CharField(
+                        choices=[("round_robin", "Round robin"), ("swiss", "Swiss")], max_length=20
+                    ),
+                ),
+                ("table_size", models.PositiveSmallIntegerField(default=2)),
+                ("rounds", models.PositiveSmallIntegerField()),
+                ("current_round", models.PositiveSmallIntegerField(default=0)),
+                ("seed", models.BigIntegerField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("running", "Running"), ("finished", "Finished")],
+                        default="running",
+                        max_length=20,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "entrants",
+                    models.ManyToManyField(related_name="tournaments", to="arena.botversion"),
+                ),
+                (
+                    "organiser",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.AddField(
-            model_name='match',
-            name='tournament',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='matches', to='arena.tournament'),
+            model_name="match",
+            name="tournament",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="matches",
+                to="arena.tournament",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='botversion',
-            constraint=models.UniqueConstraint(fields=('bot', 'number'), name='bot_version_number_unique'),
+            model_name="botversion",
+            constraint=models.UniqueConstraint(
+                fields=("bot", "number"), name="bot_version_number_unique"
+            ),
         ),
         migrations.AddIndex(
-            model_name='ladderentry',
-            index=models.Index(fields=['ladder', '-rating'], name='ladder_entry_order'),
+            model_name="ladderentry",
+            index=models.Index(fields=["ladder", "-rating"], name="ladder_entry_order"),
         ),
         migrations.AddConstraint(
-            model_name='ladderentry',
-            constraint=models.UniqueConstraint(fields=('ladder', 'version'), name='ladder_entry_unique'),
+            model_name="ladderentry",
+            constraint=models.UniqueConstraint(
+                fields=("ladder", "version"), name="ladder_entry_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='matchseat',
-            constraint=models.UniqueConstraint(fields=('match', 'seat'), name='match_seat_unique'),
+            model_name="matchseat",
+            constraint=models.UniqueConstraint(fields=("match", "seat"), name="match_seat_unique"),
         ),
         migrations.AddConstraint(
-            model_name='matchseat',
-            constraint=models.CheckConstraint(condition=models.Q(('version__isnull', False), models.Q(('builtin', ''), _negated=True), _connector='OR'), name='match_seat_has_player'),
+            model_name="matchseat",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("version__isnull", False),
+                    models.Q(("builtin", ""), _negated=True),
+                    _connector="OR",
+                ),
+                name="match_seat_has_player",
+            ),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['status', 'started_at'], name='match_status_started'),
+            model_name="match",
+            index=models.Index(fields=["status", "started_at"], name="match_status_started"),
         ),
     ]

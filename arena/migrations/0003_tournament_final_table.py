@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('arena', '0002_ladders'),
+        ("arena", "0002_ladders"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournament',
-            name='final_size',
+            model_name="tournament",
+            name="final_size",
             field=models.PositiveSmallIntegerField(default=0),
         ),
     ]

@@ -9,12 +9,16 @@ def create_ladders(apps, schema_editor):
     Ladder = apps.get_model("arena", "Ladder")
     for players in (2, 3, 4, 5, 6):
         Ladder.objects.get_or_create(
-            game="cantankerous-cats", players=players, defaults={"name": NAME.format(players=players)}
+            game="cantankerous-cats",
+            players=players,
+            defaults={"name": NAME.format(players=players)},
         )
 
 
 def remove_ladders(apps, schema_editor):
-    apps.get_model("arena", "Ladder").objects.filter(game="cantankerous-cats", matches=None).delete()
+    apps.get_model("arena", "Ladder").objects.filter(
+        game="cantankerous-cats", matches=None
+    ).delete()
 
 
 class Migration(migrations.Migration):

@@ -5,23 +5,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('arena', '0005_match_options'),
+        ("arena", "0005_match_options"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['-finished_at', '-id'], name='match_finished_order'),
+            model_name="match",
+            index=models.Index(fields=["-finished_at", "-id"], name="match_finished_order"),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['ladder', '-finished_at', '-id'], name='match_ladder_finished'),
+            model_name="match",
+            index=models.Index(
+                fields=["ladder", "-finished_at", "-id"], name="match_ladder_finished"
+            ),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['-created_at', '-id'], name='match_created_order'),
+            model_name="match",
+            index=models.Index(fields=["-created_at", "-id"], name="match_created_order"),
         ),
     ]

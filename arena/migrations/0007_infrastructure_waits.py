@@ -5,35 +5,34 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('arena', '0006_match_list_indexes'),
+        ("arena", "0006_match_list_indexes"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='botversion',
-            name='waiting_reason',
+            model_name="botversion",
+            name="waiting_reason",
             field=models.TextField(blank=True),
         ),
         migrations.AddField(
-            model_name='match',
-            name='dispatch',
+            model_name="match",
+            name="dispatch",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='match',
-            name='infra_failure',
+            model_name="match",
+            name="infra_failure",
             field=models.TextField(blank=True),
         ),
         migrations.AddField(
-            model_name='match',
-            name='queued_at',
+            model_name="match",
+            name="queued_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['status', 'queued_at'], name='match_status_queued'),
+            model_name="match",
+            index=models.Index(fields=["status", "queued_at"], name="match_status_queued"),
         ),
     ]

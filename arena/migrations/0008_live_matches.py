@@ -6,106 +6,186 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('arena', '0007_infrastructure_waits'),
+        ("arena", "0007_infrastructure_waits"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='LiveSeat',
+            name="LiveSeat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('step', models.IntegerField(default=-1, help_text='The last move the board includes.')),
-                ('board', models.JSONField(default=dict)),
-                ('asked_step', models.IntegerField(blank=True, null=True)),
-                ('legal', models.JSONField(default=list)),
-                ('deadline', models.DateTimeField(blank=True, null=True)),
-                ('answer', models.JSONField(blank=True, null=True)),
-                ('moves', models.JSONField(default=dict)),
-                ('log', models.JSONField(default=list)),
-                ('faults', models.PositiveSmallIntegerField(default=0)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seat", models.PositiveSmallIntegerField()),
+                (
+                    "step",
+                    models.IntegerField(default=-1, help_text="The last move the board includes."),
+                ),
+                ("board", models.JSONField(default=dict)),
+                ("asked_step", models.IntegerField(blank=True, null=True)),
+                ("legal", models.JSONField(default=list)),
+                ("deadline", models.DateTimeField(blank=True, null=True)),
+                ("answer", models.JSONField(blank=True, null=True)),
+                ("moves", models.JSONField(default=dict)),
+                ("log", models.JSONField(default=list)),
+                ("faults", models.PositiveSmallIntegerField(default=0)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
             ],
         ),
         migrations.CreateModel(
-            name='PlayRating',
+            name="PlayRating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(max_length=40)),
-                ('players', models.PositiveSmallIntegerField()),
-                ('builtin', models.CharField(blank=True, max_length=40)),
-                ('rating', models.FloatField(default=1500.0)),
-                ('games', models.PositiveIntegerField(default=0)),
-                ('wins', models.PositiveIntegerField(default=0)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("game", models.CharField(max_length=40)),
+                ("players", models.PositiveSmallIntegerField()),
+                ("builtin", models.CharField(blank=True, max_length=40)),
+                ("rating", models.FloatField(default=1500.0)),
+                ("games", models.PositiveIntegerField(default=0)),
+                ("wins", models.PositiveIntegerField(default=0)),
             ],
             options={
-                'ordering': ['game', 'players', '-rating'],
+                "ordering": ["game", "players", "-rating"],
             },
         ),
         migrations.RemoveConstraint(
-            model_name='matchseat',
-            name='match_seat_has_player',
+            model_name="matchseat",
+            name="match_seat_has_player",
         ),
         migrations.AddField(
-            model_name='match',
-            name='heartbeat_at',
+            model_name="match",
+            name="heartbeat_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='matchseat',
-            name='player',
-            field=models.ForeignKey(blank=True, help_text='A person playing this seat (live matches).', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='arena_seats', to=settings.AUTH_USER_MODEL),
+            model_name="matchseat",
+            name="player",
+            field=models.ForeignKey(
+                blank=True,
+                help_text="A person playing this seat (live matches).",
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="arena_seats",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AlterField(
-            model_name='match',
-            name='kind',
-            field=models.CharField(choices=[('validation', 'Validation'), ('ladder', 'Ladder'), ('challenge', 'Challenge'), ('tournament', 'Tournament'), ('live', 'Live (a person at the table)')], max_length=20),
+            model_name="match",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("validation", "Validation"),
+                    ("ladder", "Ladder"),
+                    ("challenge", "Challenge"),
+                    ("tournament", "Tournament"),
+                    ("live", "Live (a person at the table)"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='matchseat',
-            constraint=models.CheckConstraint(condition=models.Q(('version__isnull', False), models.Q(('builtin', ''), _negated=True), ('player__isnull', False), _connector='OR'), name='match_seat_has_player_or_person'),
+            model_name="matchseat",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("version__isnull", False),
+                    models.Q(("builtin", ""), _negated=True),
+                    ("player__isnull", False),
+                    _connector="OR",
+                ),
+                name="match_seat_has_player_or_person",
+            ),
         ),
         migrations.AddField(
-            model_name='liveseat',
-            name='match',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='live_seats', to='arena.match'),
+            model_name="liveseat",
+            name="match",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="live_seats",
+                to="arena.match",
+            ),
         ),
         migrations.AddField(
-            model_name='liveseat',
-            name='user',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='live_seats', to=settings.AUTH_USER_MODEL),
+            model_name="liveseat",
+            name="user",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="live_seats",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='playrating',
-            name='user',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='play_ratings', to=settings.AUTH_USER_MODEL),
+            model_name="playrating",
+            name="user",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="play_ratings",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='playrating',
-            name='version',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='play_ratings', to='arena.botversion'),
+            model_name="playrating",
+            name="version",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="play_ratings",
+                to="arena.botversion",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='liveseat',
-            constraint=models.UniqueConstraint(fields=('match', 'seat'), name='live_seat_unique'),
+            model_name="liveseat",
+            constraint=models.UniqueConstraint(fields=("match", "seat"), name="live_seat_unique"),
         ),
         migrations.AddConstraint(
-            model_name='playrating',
-            constraint=models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('game', 'players', 'user'), name='play_rating_user'),
+            model_name="playrating",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("user__isnull", False)),
+                fields=("game", "players", "user"),
+                name="play_rating_user",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='playrating',
-            constraint=models.UniqueConstraint(condition=models.Q(('version__isnull', False)), fields=('game', 'players', 'version'), name='play_rating_version'),
+            model_name="playrating",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("version__isnull", False)),
+                fields=("game", "players", "version"),
+                name="play_rating_version",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='playrating',
-            constraint=models.UniqueConstraint(condition=models.Q(('builtin', ''), _negated=True), fields=('game', 'players', 'builtin'), name='play_rating_builtin'),
+            model_name="playrating",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("builtin", ""), _negated=True),
+                fields=("game", "players", "builtin"),
+                name="play_rating_builtin",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='playrating',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('builtin', ''), ('user__isnull', False), ('version__isnull', True)), models.Q(('builtin', ''), ('user__isnull', True), ('version__isnull', False)), models.Q(('user__isnull', True), ('version__isnull', True), models.Q(('builtin', ''), _negated=True)), _connector='OR'), name='play_rating_one_player'),
+            model_name="playrating",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("builtin", ""), ("user__isnull", False), ("version__isnull", True)),
+                    models.Q(("builtin", ""), ("user__isnull", True), ("version__isnull", False)),
+                    models.Q(
+                        ("user__isnull", True),
+                        ("version__isnull", True),
+                        models.Q(("builtin", ""), _negated=True),
+                    ),
+                    _connector="OR",
+                ),
+                name="play_rating_one_player",
+            ),
         ),
     ]

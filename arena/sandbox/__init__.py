@@ -11,7 +11,17 @@ from .process import BotProcess, Reply, Status, sweep_stages
 from .slots import NoFreeSlot
 
 __all__ = [
-    "BotProcess", "Limits", "Mode", "NoFreeSlot", "Reply", "SandboxUnavailable", "Status",
-    "UnsafeSandboxWarning", "allows_ranked", "detect_mode", "forget_probes", "resolve_mode",
+    "BotProcess",
+    "Limits",
+    "Mode",
+    "NoFreeSlot",
+    "Reply",
+    "SandboxUnavailable",
+    "Status",
+    "UnsafeSandboxWarning",
+    "allows_ranked",
+    "detect_mode",
+    "forget_probes",
+    "resolve_mode",
     "sweep_stages",
 ]

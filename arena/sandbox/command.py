@@ -18,7 +18,12 @@ BOT_DIR_IN_JAIL = "/bot"
 # -S: no site module (stdlib only, faster start); -B: no .pyc writes; -P: the script's directory
 # is not put first on sys.path (catbot adds /bot itself, after the stdlib).
 PYTHON_FLAGS = ("-S", "-B", "-P")
-BOT_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0", "PYTHONUNBUFFERED": "1"}
+BOT_ENV = {
+    "PATH": "/usr/bin:/bin",
+    "LANG": "C.UTF-8",
+    "PYTHONHASHSEED": "0",
+    "PYTHONUNBUFFERED": "1",
+}
 
 
 @dataclass(frozen=True)
@@ -46,16 +51,21 @@ def _rlimits(limits: Limits, *, with_nproc: bool) -> list[tuple[int, int, int]]:
 
 def _prlimit_args(limits: Limits, *, with_nproc: bool = True) -> list[str]:
     names = {
-        resource.RLIMIT_CPU: "--cpu", resource.RLIMIT_AS: "--as", resource.RLIMIT_FSIZE: "--fsize",
-        resource.RLIMIT_NOFILE: "--nofile", resource.RLIMIT_CORE: "--core",
+        resource.RLIMIT_CPU: "--cpu",
+        resource.RLIMIT_AS: "--as",
+        resource.RLIMIT_FSIZE: "--fsize",
+        resource.RLIMIT_NOFILE: "--nofile",
+        resource.RLIMIT_CORE: "--core",
         resource.RLIMIT_NPROC: "--nproc",
     }
-    return [f"{names[r]}={soft}:{hard}"
-            for r, soft, hard in _rlimits(limits, with_nproc=with_nproc)]
+    return [
+        f"{names[r]}={soft}:{hard}" for r, soft, hard in _rlimits(limits, with_nproc=with_nproc)
+    ]
 
 
-def bwrap_plan(stage: Path, user: SlotUser, limits: Limits, seccomp_fd: int,
-               lib: Path) -> LaunchPlan:
+def bwrap_plan(
+    stage: Path, user: SlotUser, limits: Limits, seccomp_fd: int, lib: Path
+) -> LaunchPlan:
     """setpriv drops to the slot uid, prlimit sets the limits, bwrap builds the jail.
 
     The jail sees only /usr (read-only), the bot directory (read-only), the engine's copy
@@ -63,9 +73,16 @@ def bwrap_plan(stage: Path, user: SlotUser, limits: Limits, seccomp_fd: int,
     remounted read-only last.
     """
     argv = [
-        "setpriv", f"--reuid={user.uid}", f"--regid={user.gid}", "--clear-groups",
-        "--inh-caps=-all", "--bounding-set=-all", "--",
-        "prlimit", *_prlimit_args(limits), "--",
+        "setpriv",
+        f"--reuid={user.uid}",
+        f"--regid={user.gid}",
+        "--clear-groups",
+        "--inh-caps=-all",
+        "--bounding-set=-all",
+        "--",
+        "prlimit",
+        *_prlimit_args(limits),
+        "--",
         *_bwrap_jail(stage, limits, seccomp_fd, lib),
     ]
     return LaunchPlan(argv, {}, "/", None, (seccomp_fd,))
@@ -75,31 +92,76 @@ def bwrap_rootless_plan(stage: Path, limits: Limits, seccomp_fd: int, lib: Path)
     """The same jail started by an ordinary user: no uid to drop to, so no process limit
     (it would count all of that user's processes); the seccomp filter given here refuses to
     create processes instead."""
-    argv = ["prlimit", *_prlimit_args(limits, with_nproc=False), "--",
-            *_bwrap_jail(stage, limits, seccomp_fd, lib)]
+    argv = [
+        "prlimit",
+        *_prlimit_args(limits, with_nproc=False),
+        "--",
+        *_bwrap_jail(stage, limits, seccomp_fd, lib),
+    ]
     return LaunchPlan(argv, {}, "/", None, (seccomp_fd,))
 
 
 def _bwrap_jail(stage: Path, limits: Limits, seccomp_fd: int, lib: Path) -> list[str]:
     return [
         "bwrap",
-        "--unshare-all", "--unshare-user", "--disable-userns",
-        "--die-with-parent", "--new-session", "--as-pid-1", "--cap-drop", "ALL",
-        "--ro-bind", "/usr", "/usr",
-        "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-        "--symlink", "usr/bin", "/bin",
-        "--proc", "/proc", "--dev", "/dev",
-        "--size", str(limits.tmp_mb << 20), "--tmpfs", "/tmp",
-        "--ro-bind", str(stage), BOT_DIR_IN_JAIL,
-        "--ro-bind", str(lib), ENGINE_LIB_IN_JAIL,
-        "--remount-ro", "/dev", "--remount-ro", "/",
-        "--clearenv", *[arg for key, value in BOT_ENV.items() for arg in ("--setenv", key, value)],
-        "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp",
-        "--setenv", "CATLEAGUE_ENGINE_LIB", ENGINE_LIB_IN_JAIL,
-        "--chdir", "/tmp",
-        "--seccomp", str(seccomp_fd),
-        "--", BOT_PYTHON, *PYTHON_FLAGS,
-        f"{BOT_DIR_IN_JAIL}/catbot.py", f"{BOT_DIR_IN_JAIL}/bot.py",
+        "--unshare-all",
+        "--unshare-user",
+        "--disable-userns",
+        "--die-with-parent",
+        "--new-session",
+        "--as-pid-1",
+        "--cap-drop",
+        "ALL",
+        "--ro-bind",
+        "/usr",
+        "/usr",
+        "--symlink",
+        "usr/lib",
+        "/lib",
+        "--symlink",
+        "usr/lib64",
+        "/lib64",
+        "--symlink",
+        "usr/bin",
+        "/bin",
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--size",
+        str(limits.tmp_mb << 20),
+        "--tmpfs",
+        "/tmp",
+        "--ro-bind",
+        str(stage),
+        BOT_DIR_IN_JAIL,
+        "--ro-bind",
+        str(lib),
+        ENGINE_LIB_IN_JAIL,
+        "--remount-ro",
+        "/dev",
+        "--remount-ro",
+        "/",
+        "--clearenv",
+        *[arg for key, value in BOT_ENV.items() for arg in ("--setenv", key, value)],
+        "--setenv",
+        "HOME",
+        "/tmp",
+        "--setenv",
+        "TMPDIR",
+        "/tmp",
+        "--setenv",
+        "CATLEAGUE_ENGINE_LIB",
+        ENGINE_LIB_IN_JAIL,
+        "--chdir",
+        "/tmp",
+        "--seccomp",
+        str(seccomp_fd),
+        "--",
+        BOT_PYTHON,
+        *PYTHON_FLAGS,
+        f"{BOT_DIR_IN_JAIL}/catbot.py",
+        f"{BOT_DIR_IN_JAIL}/bot.py",
     ]
 
 
@@ -112,8 +174,9 @@ _PR_SET_SECCOMP = 22
 _SECCOMP_MODE_FILTER = 2
 
 
-def rlimits_seccomp_plan(stage: Path, user: SlotUser, limits: Limits, program: bytes,
-                         lib: Path) -> LaunchPlan:
+def rlimits_seccomp_plan(
+    stage: Path, user: SlotUser, limits: Limits, program: bytes, lib: Path
+) -> LaunchPlan:
     """No namespaces: the child sets rlimits, drops to the slot uid, then loads the filter.
 
     Everything the child needs is built before fork, so the pre-exec step only makes syscalls.
@@ -136,8 +199,9 @@ def rlimits_seccomp_plan(stage: Path, user: SlotUser, limits: Limits, program: b
         preexec.keep = (buffer, fprog)  # type: ignore[attr-defined]  # keep the program alive
 
     argv = [BOT_PYTHON, *PYTHON_FLAGS, str(stage / "catbot.py"), str(stage / "bot.py")]
-    env = dict(BOT_ENV, HOME=str(stage / "tmp"), TMPDIR=str(stage / "tmp"),
-               CATLEAGUE_ENGINE_LIB=str(lib))
+    env = dict(
+        BOT_ENV, HOME=str(stage / "tmp"), TMPDIR=str(stage / "tmp"), CATLEAGUE_ENGINE_LIB=str(lib)
+    )
     return LaunchPlan(argv, env, str(stage / "tmp"), preexec, ())
 
 
@@ -150,13 +214,21 @@ def unsafe_plan(stage: Path, limits: Limits, lib: Path) -> LaunchPlan:
             resource.setrlimit(which, (soft, hard))
 
     argv = [BOT_PYTHON, *PYTHON_FLAGS, str(stage / "catbot.py"), str(stage / "bot.py")]
-    env = dict(BOT_ENV, HOME=str(stage / "tmp"), TMPDIR=str(stage / "tmp"),
-               CATLEAGUE_ENGINE_LIB=str(lib))
+    env = dict(
+        BOT_ENV, HOME=str(stage / "tmp"), TMPDIR=str(stage / "tmp"), CATLEAGUE_ENGINE_LIB=str(lib)
+    )
     return LaunchPlan(argv, env, str(stage / "tmp"), preexec, ())
 
 
-def plan_for(mode: Mode, stage: Path, user: SlotUser | None, limits: Limits, seccomp_fd: int | None,
-             program: bytes | None, lib: Path) -> LaunchPlan:
+def plan_for(
+    mode: Mode,
+    stage: Path,
+    user: SlotUser | None,
+    limits: Limits,
+    seccomp_fd: int | None,
+    program: bytes | None,
+    lib: Path,
+) -> LaunchPlan:
     if mode is Mode.BWRAP:
         assert user is not None and seccomp_fd is not None
         return bwrap_plan(stage, user, limits, seccomp_fd, lib)

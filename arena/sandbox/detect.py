@@ -83,7 +83,8 @@ def _summary(reasons: dict[Mode, str]) -> str:
     if os.geteuid() == 0 and "no bot users" in reasons.get(Mode.BWRAP, ""):
         return "the worker's bot users are not set up (scripts/setup-sandbox.sh)"
     return "no bot sandbox works on the worker: " + reasons.get(
-        Mode.BWRAP if os.geteuid() == 0 else Mode.BWRAP_ROOTLESS, "unknown reason")
+        Mode.BWRAP if os.geteuid() == 0 else Mode.BWRAP_ROOTLESS, "unknown reason"
+    )
 
 
 def detect_mode() -> Mode:
@@ -101,7 +102,8 @@ def detect_mode() -> Mode:
         reasons[mode] = failure
     raise SandboxUnavailable(
         "no safe bot sandbox works here ("
-        + " | ".join(f"{mode}: {why}" for mode, why in reasons.items()) + "); "
+        + " | ".join(f"{mode}: {why}" for mode, why in reasons.items())
+        + "); "
         "for local development only, ask for --sandbox unsafe",
         summary=_summary(reasons),
     )
@@ -118,7 +120,9 @@ def resolve_mode(requested: str | None) -> Mode:
         mode = Mode(requested)
     except ValueError:
         choices = ", ".join(m.value for m in Mode)
-        raise SandboxUnavailable(f"unknown sandbox mode {requested!r}; choose from {choices}") from None
+        raise SandboxUnavailable(
+            f"unknown sandbox mode {requested!r}; choose from {choices}"
+        ) from None
     if mode is Mode.UNSAFE:
         message = (
             "UNSAFE SANDBOX: bots run as plain subprocesses with only rlimits; they can read "
@@ -131,7 +135,8 @@ def resolve_mode(requested: str | None) -> Mode:
         failure = _probe(mode)
         missing = [failure] if failure else []
     if missing:
-        raise SandboxUnavailable(f"sandbox mode {mode} cannot run here: {'; '.join(missing)}",
-                                 summary=f"the {mode} sandbox cannot run on the worker: "
-                                         f"{'; '.join(missing)}")
+        raise SandboxUnavailable(
+            f"sandbox mode {mode} cannot run here: {'; '.join(missing)}",
+            summary=f"the {mode} sandbox cannot run on the worker: {'; '.join(missing)}",
+        )
     return mode

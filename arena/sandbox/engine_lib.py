@@ -74,8 +74,12 @@ def _build(target: Path, files: list[str]) -> None:
             destination.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(ENGINE_DIR / relative, destination)
         # Compiled by the Python the bots run, so their imports find up-to-date bytecode.
-        subprocess.run([BOT_PYTHON, "-m", "compileall", "-q", str(scratch / "engine")],
-                       check=True, capture_output=True, timeout=120)
+        subprocess.run(
+            [BOT_PYTHON, "-m", "compileall", "-q", str(scratch / "engine")],
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
         for root, _dirs, names in os.walk(scratch):
             os.chmod(root, 0o755)
             for name in names:

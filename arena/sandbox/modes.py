@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-BOT_PYTHON = "/usr/bin/python3"  # the python on PATH may live in root's 0700 home: unusable once dropped
+BOT_PYTHON = (
+    "/usr/bin/python3"  # the python on PATH may live in root's 0700 home: unusable once dropped
+)
 
 
 class Mode(StrEnum):

@@ -32,11 +32,20 @@ def probe_round_trip(mode: Mode) -> str | None:
             bot.start({"type": "start", "seat": 0})
             ready = bot.wait_ready()
             if ready.status is not Status.OK:
-                return f"probe bot did not start ({ready.status}: {ready.reason}) {bot.stderr[-300:]}"
-            reply = bot.request({"type": "act", "observation": {}, "legal_actions": [{}]},
-                                timeout_ms=30_000)
-            if reply.status is not Status.OK or reply.message is None or reply.message.get("index") != 0:
-                return f"probe bot did not answer ({reply.status}: {reply.reason}) {bot.stderr[-300:]}"
+                return (
+                    f"probe bot did not start ({ready.status}: {ready.reason}) {bot.stderr[-300:]}"
+                )
+            reply = bot.request(
+                {"type": "act", "observation": {}, "legal_actions": [{}]}, timeout_ms=30_000
+            )
+            if (
+                reply.status is not Status.OK
+                or reply.message is None
+                or reply.message.get("index") != 0
+            ):
+                return (
+                    f"probe bot did not answer ({reply.status}: {reply.reason}) {bot.stderr[-300:]}"
+                )
         except NoFreeSlot:
             raise
         except Exception as exc:  # any other failure means: this mode does not work here

@@ -39,12 +39,12 @@ class Status(StrEnum):
     """The closed set of outcomes of asking a bot for a move (free text goes in ``reason``)."""
 
     OK = "ok"
-    TIMEOUT = "timeout"            # no complete answer before the deadline
-    INVALID = "invalid"            # not JSON, not an object, or not an action
-    ILLEGAL = "illegal"            # a well-formed action that is not legal now
-    CRASH = "crash"                # the process died, closed stdout or could not start
+    TIMEOUT = "timeout"  # no complete answer before the deadline
+    INVALID = "invalid"  # not JSON, not an object, or not an action
+    ILLEGAL = "illegal"  # a well-formed action that is not legal now
+    CRASH = "crash"  # the process died, closed stdout or could not start
     OUTPUT_LIMIT = "output_limit"  # an answer line longer than the limit
-    FORFEITED = "forfeited"        # the bot was not asked: it forfeited earlier
+    FORFEITED = "forfeited"  # the bot was not asked: it forfeited earlier
 
 
 # After these the protocol stream cannot be trusted, so the process is killed (and restarted
@@ -116,19 +116,31 @@ class BotProcess:
         if self.mode.jailed:
             # bwrap reads the --seccomp fd to its end, so every spawn needs a fresh one.
             seccomp_fd, writer = os.pipe()
-            os.write(writer, seccomp_program(
-                forbid_processes=self.mode is Mode.BWRAP_ROOTLESS))
+            os.write(writer, seccomp_program(forbid_processes=self.mode is Mode.BWRAP_ROOTLESS))
             os.close(writer)
         program = seccomp_program() if self.mode is Mode.RLIMITS_SECCOMP else None
         assert self._stage is not None
-        plan = plan_for(self.mode, self._stage, self._lease.user if self._lease else None,
-                        self.limits, seccomp_fd, program,
-                        engine_lib(_stage_parent(self._lease)))
+        plan = plan_for(
+            self.mode,
+            self._stage,
+            self._lease.user if self._lease else None,
+            self.limits,
+            seccomp_fd,
+            program,
+            engine_lib(_stage_parent(self._lease)),
+        )
         try:
             self._proc = subprocess.Popen(
-                plan.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                env=plan.env, cwd=plan.cwd, preexec_fn=plan.preexec_fn, pass_fds=plan.pass_fds,
-                start_new_session=True, close_fds=True,
+                plan.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=plan.env,
+                cwd=plan.cwd,
+                preexec_fn=plan.preexec_fn,
+                pass_fds=plan.pass_fds,
+                start_new_session=True,
+                close_fds=True,
             )
         except OSError as exc:
             self._proc = None
@@ -177,8 +189,9 @@ class BotProcess:
         message = dict(message, id=self._request_id)
         self._stdout.clear()  # lines left over from an earlier answer must not answer this one
         started = time.monotonic()
-        reply = self._pump(self._encode(message), want_line=True,
-                           deadline=started + timeout_ms / 1000)
+        reply = self._pump(
+            self._encode(message), want_line=True, deadline=started + timeout_ms / 1000
+        )
         ms = (time.monotonic() - started) * 1000
         if reply.status in KILLING_STATUSES:
             self.kill()
@@ -189,8 +202,11 @@ class BotProcess:
     def notify(self, message: dict[str, Any], *, timeout_ms: float = 100) -> None:
         """Send a message that needs no answer (the end of the match); failures are ignored."""
         if self.alive:
-            self._pump(self._encode(message), want_line=False,
-                       deadline=time.monotonic() + timeout_ms / 1000)
+            self._pump(
+                self._encode(message),
+                want_line=False,
+                deadline=time.monotonic() + timeout_ms / 1000,
+            )
 
     def kill(self) -> None:
         """Kill the whole sandbox now and reap it."""
@@ -227,8 +243,12 @@ class BotProcess:
         if self._proc is not None:
             deadline = time.monotonic() + grace_ms / 1000
             while self._proc.poll() is None and time.monotonic() < deadline:
-                self._pump(b"", want_line=False, deadline=min(deadline, time.monotonic() + 0.01),
-                           drain_until_deadline=True)
+                self._pump(
+                    b"",
+                    want_line=False,
+                    deadline=min(deadline, time.monotonic() + 0.01),
+                    drain_until_deadline=True,
+                )
         self.kill()
         if self._lease is not None:
             self._lease.release()
@@ -258,8 +278,9 @@ class BotProcess:
             self._lease = SlotLease.acquire()
         if self._stage is not None:
             return
-        stage = Path(tempfile.mkdtemp(prefix=f"{STAGE_PREFIX}{os.getpid()}-",
-                                      dir=_stage_parent(self._lease)))
+        stage = Path(
+            tempfile.mkdtemp(prefix=f"{STAGE_PREFIX}{os.getpid()}-", dir=_stage_parent(self._lease))
+        )
         (stage / "bot.py").write_bytes(self._source_bytes)
         shutil.copyfile(BOTKIT_DIR / "catbot.py", stage / "catbot.py")
         if not self.mode.jailed:
@@ -267,7 +288,11 @@ class BotProcess:
         if self._lease is not None:
             # Readable by this bot's uid only: other bots (other uids) cannot read its source.
             user = self._lease.user
-            for path, mode in ((stage / "bot.py", 0o640), (stage / "catbot.py", 0o640), (stage, 0o750)):
+            for path, mode in (
+                (stage / "bot.py", 0o640),
+                (stage / "catbot.py", 0o640),
+                (stage, 0o750),
+            ):
                 os.chown(path, 0, user.gid)
                 os.chmod(path, mode)
             if not self.mode.jailed:
@@ -277,8 +302,14 @@ class BotProcess:
     def _encode(self, message: dict[str, Any]) -> bytes:
         return json.dumps(message, separators=(",", ":")).encode() + b"\n"
 
-    def _pump(self, outgoing: bytes, *, want_line: bool, deadline: float,
-              drain_until_deadline: bool = False) -> Reply:
+    def _pump(
+        self,
+        outgoing: bytes,
+        *,
+        want_line: bool,
+        deadline: float,
+        drain_until_deadline: bool = False,
+    ) -> Reply:
         """Write ``outgoing`` and/or wait for one line, serving stderr all along, until ``deadline``."""
         pipes = self._pipes
         if pipes is None:
@@ -429,7 +460,11 @@ def sweep_stages(*, older_than_s: float = 6 * 3600) -> int:
             continue
         for entry in entries:
             owner = entry.name.removeprefix(STAGE_PREFIX).split("-", 1)[0]
-            if entry.name == owner or not owner.isdigit() or not entry.is_dir(follow_symlinks=False):
+            if (
+                entry.name == owner
+                or not owner.isdigit()
+                or not entry.is_dir(follow_symlinks=False)
+            ):
                 continue
             try:
                 too_old = now - entry.stat(follow_symlinks=False).st_mtime > older_than_s

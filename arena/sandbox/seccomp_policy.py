@@ -14,14 +14,44 @@ import tempfile
 
 # Kernel interfaces a bot never needs and that widen the attack surface or escape the jail.
 DENIED_SYSCALLS: tuple[str, ...] = (
-    "socket", "ptrace", "process_vm_readv", "process_vm_writev",
-    "mount", "umount2", "pivot_root", "chroot", "unshare", "setns",
-    "bpf", "perf_event_open", "userfaultfd", "keyctl", "add_key", "request_key",
-    "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
-    "reboot", "swapon", "swapoff", "acct", "syslog", "quotactl", "vhangup",
-    "io_uring_setup", "io_uring_enter", "io_uring_register",
-    "open_by_handle_at", "name_to_handle_at", "fanotify_init",
-    "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
+    "socket",
+    "ptrace",
+    "process_vm_readv",
+    "process_vm_writev",
+    "mount",
+    "umount2",
+    "pivot_root",
+    "chroot",
+    "unshare",
+    "setns",
+    "bpf",
+    "perf_event_open",
+    "userfaultfd",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "kexec_load",
+    "kexec_file_load",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "reboot",
+    "swapon",
+    "swapoff",
+    "acct",
+    "syslog",
+    "quotactl",
+    "vhangup",
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "open_by_handle_at",
+    "name_to_handle_at",
+    "fanotify_init",
+    "settimeofday",
+    "clock_settime",
+    "clock_adjtime",
+    "adjtimex",
 )
 _TIOCSTI = 0x5412  # pushes bytes into a terminal's input: a classic sandbox escape
 _CLONE_THREAD = 0x00010000
@@ -58,9 +88,14 @@ def seccomp_program(*, forbid_processes: bool = False) -> bytes:
     if forbid_processes:
         for name in ("fork", "vfork"):
             sfilter.add_rule(pyseccomp.ERRNO(errno.EPERM), name)
-        sfilter.add_rule(pyseccomp.ERRNO(errno.EPERM), "clone",
-                         pyseccomp.Arg(0, pyseccomp.MASKED_EQ, _CLONE_THREAD, 0))
-    sfilter.add_rule(pyseccomp.ERRNO(errno.EPERM), "ioctl", pyseccomp.Arg(1, pyseccomp.EQ, _TIOCSTI))
+        sfilter.add_rule(
+            pyseccomp.ERRNO(errno.EPERM),
+            "clone",
+            pyseccomp.Arg(0, pyseccomp.MASKED_EQ, _CLONE_THREAD, 0),
+        )
+    sfilter.add_rule(
+        pyseccomp.ERRNO(errno.EPERM), "ioctl", pyseccomp.Arg(1, pyseccomp.EQ, _TIOCSTI)
+    )
     with tempfile.TemporaryFile() as out:
         sfilter.export_bpf(out)
         out.seek(0)

@@ -64,7 +64,9 @@ class SlotLease:
         while True:
             for offset in range(len(users)):
                 user = users[(start + offset) % len(users)]
-                fd = os.open(f"{LOCK_DIR}/{user.name}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+                fd = os.open(
+                    f"{LOCK_DIR}/{user.name}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600
+                )
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except BlockingIOError:
@@ -72,7 +74,9 @@ class SlotLease:
                     continue
                 return cls(user, fd)
             if time.monotonic() >= deadline:
-                raise NoFreeSlot(f"all {len(users)} bot slots are busy; add slots with setup-sandbox.sh")
+                raise NoFreeSlot(
+                    f"all {len(users)} bot slots are busy; add slots with setup-sandbox.sh"
+                )
             time.sleep(0.02)
 
     def release(self) -> None:

@@ -33,7 +33,6 @@ from engine.readonly import ReadOnlyOptions
 __all__ = ["HAND_LIMIT", "Game", "State", "build_game"]
 
 
-
 def build_game(version: str, options: Mapping[str, Any]) -> Game:
     """The registry's factory: options checked, deck loaded and checked for play."""
     resolved = resolve_options(options)
@@ -105,7 +104,9 @@ class Game:
         >>> load_game("cantankerous-cats").label
         'Cantankerous Cats (deck: demo — not the published cards)'
         """
-        return f"Cantankerous Cats (deck: {self.deck.name})" if self.deck.demo else "Cantankerous Cats"
+        return (
+            f"Cantankerous Cats (deck: {self.deck.name})" if self.deck.demo else "Cantankerous Cats"
+        )
 
     def __repr__(self) -> str:
         return (
@@ -136,7 +137,6 @@ class Game:
     def action_from_json(self, obj: object) -> Action:
         """Read an action's JSON form; raises :class:`EngineError` for malformed input."""
         return actions_module.action_from_json(obj)
-
 
 
 class State:

@@ -28,9 +28,21 @@ __all__ = ["sample_state", "state_from_position"]
 
 _FRAMES: dict[str, Any] = {
     frame.__name__: frame
-    for frame in (rules.Bets, rules.TurnStart, rules.FeralKeep, rules.PlayTime, rules.Grooming,
-                  rules.Nap, rules.PounceWindow, rules.PounceStart, rules.WindowEnd,
-                  rules.CounterWindow, rules.CounterBanking, rules.Resolve, rules.InstantWindow)
+    for frame in (
+        rules.Bets,
+        rules.TurnStart,
+        rules.FeralKeep,
+        rules.PlayTime,
+        rules.Grooming,
+        rules.Nap,
+        rules.PounceWindow,
+        rules.PounceStart,
+        rules.WindowEnd,
+        rules.CounterWindow,
+        rules.CounterBanking,
+        rules.Resolve,
+        rules.InstantWindow,
+    )
 }
 
 
@@ -143,6 +155,7 @@ def _decode(game: Game, value: Any) -> Any:
         if "enum" in value:
             return CardType(value["enum"])
     return value
+
 
 _KEYS = {
     "hands",

@@ -184,6 +184,7 @@ class CatTake(_LineAction):
 
 # --- Box of Treats ---------------------------------------------------------------------------
 
+
 def _slot(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 9:
         raise EngineError(f"a grid slot is 1-9 (row by row), not {value!r}")
@@ -276,8 +277,12 @@ def parse_action(text: str) -> Action:
         return ShoppingBag()
     if head == "brush" and len(words) >= 4 and words[1].lower() == "slot" and words[2].isdigit():
         return Brush(_slot(int(words[2])), " ".join(words[3:]))
-    if head == "laser" and len(words) == 5 and words[3].lower() == "discard" and all(
-            w.isdigit() for w in (words[1], words[2], words[4])):
+    if (
+        head == "laser"
+        and len(words) == 5
+        and words[3].lower() == "discard"
+        and all(w.isdigit() for w in (words[1], words[2], words[4]))
+    ):
         return Laser((_slot(int(words[1])), _slot(int(words[2]))), _slot(int(words[4])))
     if head == "swap-goal" and len(words) >= 3 and words[1].lower() in ("next", "prev"):
         return SwapGoal(words[1].lower(), " ".join(words[2:]))
@@ -320,8 +325,11 @@ def action_from_json(obj: object) -> Action:
     if kind in (LostCatsForVP.type, EndTurn.type, ShoppingBag.type):
         if keys != {"type"}:
             raise EngineError(f"a {kind!r} action takes no other keys: {obj!r}")
-        return {LostCatsForVP.type: LostCatsForVP, EndTurn.type: EndTurn,
-                ShoppingBag.type: ShoppingBag}[kind]()
+        return {
+            LostCatsForVP.type: LostCatsForVP,
+            EndTurn.type: EndTurn,
+            ShoppingBag.type: ShoppingBag,
+        }[kind]()
     if kind == Brush.type:
         cat = obj.get("cat")
         if keys != {"type", "slot", "cat"} or not isinstance(cat, str) or not cat.strip():
@@ -334,8 +342,14 @@ def action_from_json(obj: object) -> Action:
         return Laser((_slot(take[0]), _slot(take[1])), _slot(obj.get("discard")))
     if kind == SwapGoal.type:
         partner, goal = obj.get("partner"), obj.get("goal")
-        if (keys != {"type", "partner", "goal"} or partner not in ("next", "prev")
-                or not isinstance(goal, str) or not goal.strip()):
-            raise EngineError(f"a 'swap-goal' action needs 'partner' (next or prev) and 'goal': {obj!r}")
+        if (
+            keys != {"type", "partner", "goal"}
+            or partner not in ("next", "prev")
+            or not isinstance(goal, str)
+            or not goal.strip()
+        ):
+            raise EngineError(
+                f"a 'swap-goal' action needs 'partner' (next or prev) and 'goal': {obj!r}"
+            )
         return SwapGoal(str(partner), goal)
     raise EngineError(f"unknown action type {kind!r} in {obj!r}")

@@ -98,8 +98,18 @@ CONFIDENCE_MARKS = frozenset({"C2", "S1", "INF", "UNK", "PH", "CLUB"})
 
 # What a shared goal can count, for the two partners together. "fed_*" stats depend on
 # feeding; the others are cards held.
-GOAL_STATS = frozenset({"fed_cats", "cats", "toys", "costumes", "catnip", "boxes",
-                        "fed_multicoloured_cats", "vp_tokens"})
+GOAL_STATS = frozenset(
+    {
+        "fed_cats",
+        "cats",
+        "toys",
+        "costumes",
+        "catnip",
+        "boxes",
+        "fed_multicoloured_cats",
+        "vp_tokens",
+    }
+)
 
 # The closed set of cat abilities the scorer implements, with each one's parameters and their
 # types. A data file naming anything else is refused: guessing what an unknown ability does
@@ -308,10 +318,10 @@ class TurnCard:
     arrow: str | None
 
 
-TURN_CARD_KINDS = frozenset({"most_toys", "most_catnip", "most_6vp_cats", "most_food",
-                             "cat_token"})
-STARTING_EFFECTS = frozenset({"vp_tokens", "extra_strays", "catnip", "costumes", "food",
-                              "wild_toys"})
+TURN_CARD_KINDS = frozenset({"most_toys", "most_catnip", "most_6vp_cats", "most_food", "cat_token"})
+STARTING_EFFECTS = frozenset(
+    {"vp_tokens", "extra_strays", "catnip", "costumes", "food", "wild_toys"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,14 +495,26 @@ class Edition:
         components = dict(self.components)
         components["strays"] = len(self.strays) + len(strays)
         return Edition(
-            name=self.name, version=self.version, status=self.status, label=self.label,
-            deck=self.deck, strays=self.strays + strays, toy_types=self.toy_types,
-            toy_names=self.toy_names, colours=self.colours, foods=self.foods,
-            food_tokens=self.food_tokens, markers=self.markers,
-            player_counts=self.player_counts, scoring=self.scoring,
-            components=MappingProxyType(components), path=self.path,
-            _cats_by_name=MappingProxyType(by_name), goals=self.goals,
-            solitaire=self.solitaire, unknowns=self.unknowns,
+            name=self.name,
+            version=self.version,
+            status=self.status,
+            label=self.label,
+            deck=self.deck,
+            strays=self.strays + strays,
+            toy_types=self.toy_types,
+            toy_names=self.toy_names,
+            colours=self.colours,
+            foods=self.foods,
+            food_tokens=self.food_tokens,
+            markers=self.markers,
+            player_counts=self.player_counts,
+            scoring=self.scoring,
+            components=MappingProxyType(components),
+            path=self.path,
+            _cats_by_name=MappingProxyType(by_name),
+            goals=self.goals,
+            solitaire=self.solitaire,
+            unknowns=self.unknowns,
             custom_strays=self.custom_strays + strays,
         )
 
@@ -550,7 +572,9 @@ def _load_bundled(name: str) -> Edition:
         raise CardDataError(f"invalid edition name {name!r}")
     file = DATA_DIR / f"catlady-{name}.json"
     if not file.is_file():
-        raise CardDataError(f"unknown edition {name!r}; known editions: {', '.join(bundled_editions())}")
+        raise CardDataError(
+            f"unknown edition {name!r}; known editions: {', '.join(bundled_editions())}"
+        )
     return _load_path(file)
 
 
@@ -569,8 +593,18 @@ def _load_path(file: Path) -> Edition:
 
 
 # Sections a file may inherit from the edition it extends, and the lists it adds to.
-_INHERITED = ("colours", "foods", "food_tokens", "toy_types", "markers", "player_counts",
-              "components", "scoring", "goals", "solitaire")
+_INHERITED = (
+    "colours",
+    "foods",
+    "food_tokens",
+    "toy_types",
+    "markers",
+    "player_counts",
+    "components",
+    "scoring",
+    "goals",
+    "solitaire",
+)
 _APPENDED = ("cats", "cards", "strays")
 
 
@@ -586,8 +620,10 @@ def _resolve_extends(raw: Any, origin: str, seen: tuple[str, ...]) -> Any:
         raise CardDataError(f"{origin}: extends: editions extend each other in a circle")
     file = DATA_DIR / f"catlady-{parent_name}.json"
     if not all(ch.isalnum() or ch in "-_" for ch in parent_name) or not file.is_file():
-        raise CardDataError(f"{origin}: extends: unknown edition {parent_name!r}; known "
-                            f"editions: {', '.join(bundled_editions())}")
+        raise CardDataError(
+            f"{origin}: extends: unknown edition {parent_name!r}; known "
+            f"editions: {', '.join(bundled_editions())}"
+        )
     parent = _resolve_extends(_read_json(file), str(file), (*seen, parent_name))
     merged = {k: v for k, v in raw.items() if k != "extends"}
     for key in _INHERITED:
@@ -612,31 +648,54 @@ def parse_custom_strays(raw: Any, edition: Edition) -> tuple[CatSpec, ...]:
     if not isinstance(raw, list):
         raise CardDataError(f"{where}: expected a list of stray cats")
     if len(raw) > MAX_CUSTOM_STRAYS:
-        raise CardDataError(f"{where}: {len(raw)} custom strays; the Premium box has "
-                            f"{MAX_CUSTOM_STRAYS} blank cards")
+        raise CardDataError(
+            f"{where}: {len(raw)} custom strays; the Premium box has "
+            f"{MAX_CUSTOM_STRAYS} blank cards"
+        )
     parser = _Parser("custom strays")
-    ctx = _CardContext(colours=edition.colours, foods=edition.foods,
-                       food_tokens=edition.food_tokens, toys=frozenset(edition.toy_types),
-                       markers=frozenset(edition.markers), allow_unknown=False)
+    ctx = _CardContext(
+        colours=edition.colours,
+        foods=edition.foods,
+        food_tokens=edition.food_tokens,
+        toys=frozenset(edition.toy_types),
+        markers=frozenset(edition.markers),
+        allow_unknown=False,
+    )
     result: list[CatSpec] = []
     taken = {normalise_name(s.key) for s in edition.strays}
     for i, item in enumerate(raw):
         if not isinstance(item, dict):
             raise CardDataError(f"{where}[{i}]: expected an object")
-        unknown = set(item) - {"name", "key", "vp", "colours", "needs", "ability", "params",
-                               "note", "aliases"}
+        unknown = set(item) - {
+            "name",
+            "key",
+            "vp",
+            "colours",
+            "needs",
+            "ability",
+            "params",
+            "note",
+            "aliases",
+        }
         if unknown:
             raise CardDataError(f"{where}[{i}]: unknown field(s) {', '.join(sorted(unknown))}")
         name = item.get("name")
         if not isinstance(name, str) or not name.strip():
             raise CardDataError(f"{where}[{i}].name: a custom stray needs a name")
-        entry = {"key": f"custom/{normalise_name(name)}", "ability": None, "params": {},
-                 "provisional": False, "source": "club's custom card", "confidence": "CLUB",
-                 **item}
+        entry = {
+            "key": f"custom/{normalise_name(name)}",
+            "ability": None,
+            "params": {},
+            "provisional": False,
+            "source": "club's custom card",
+            "confidence": "CLUB",
+            **item,
+        }
         spec = parser.cat(entry, f"{where}[{i}]", ctx, stray=True)
         for alias in (spec.name, *spec.aliases):
-            if edition.has_cat(alias) or any(normalise_name(alias) == normalise_name(s.name)
-                                             for s in result):
+            if edition.has_cat(alias) or any(
+                normalise_name(alias) == normalise_name(s.name) for s in result
+            ):
                 raise CardDataError(f"{where}[{i}].name: a cat called {alias!r} already exists")
         if normalise_name(spec.key) in taken:
             raise CardDataError(f"{where}[{i}].key: {spec.key!r} already used")
@@ -670,14 +729,17 @@ class _Parser:
             raise self.fail(f"{where}.{key}", f"expected {names}, got {json.dumps(value)}")
         return value
 
-    def maybe_unknown(self, obj: Mapping[str, Any], key: str, where: str, ctx: _CardContext,
-                      label: str) -> bool:
+    def maybe_unknown(
+        self, obj: Mapping[str, Any], key: str, where: str, ctx: _CardContext, label: str
+    ) -> bool:
         """True (and the fact recorded) when the field says "unknown" and that is allowed."""
         if obj.get(key) != UNKNOWN:
             return False
         if not ctx.allow_unknown:
-            raise self.fail(f"{where}.{key}", "'unknown' is only allowed in an edition whose "
-                                              "status is 'incomplete'")
+            raise self.fail(
+                f"{where}.{key}",
+                "'unknown' is only allowed in an edition whose status is 'incomplete'",
+            )
         self.unknowns.append(f"{label} {key}")
         return True
 
@@ -713,7 +775,9 @@ class _Parser:
             raise self.fail("top level", "expected a JSON object")
         fmt = self.get(raw, "format", "top level", (int,))
         if fmt != DATA_FORMAT:
-            raise self.fail("format", f"unsupported data format {fmt} (this engine reads {DATA_FORMAT})")
+            raise self.fail(
+                "format", f"unsupported data format {fmt} (this engine reads {DATA_FORMAT})"
+            )
         name = self.get(raw, "edition", "top level", (str,))
         version = self.get(raw, "version", "top level", (str,))
         status = self.get(raw, "status", "top level", (str,))
@@ -723,8 +787,10 @@ class _Parser:
         if status == "placeholder" and "placeholder" not in label.lower():
             raise self.fail("label", "a placeholder edition must say 'placeholder' in its label")
 
-        colours = tuple(self.colour(c, f"colours[{i}]") for i, c in enumerate(
-            self.get(raw, "colours", "top level", (list,))))
+        colours = tuple(
+            self.colour(c, f"colours[{i}]")
+            for i, c in enumerate(self.get(raw, "colours", "top level", (list,)))
+        )
         foods = tuple(self.get(raw, "foods", "top level", (list,)))
         for i, food in enumerate(foods):
             if food not in {f.value for f in Food}:
@@ -736,17 +802,25 @@ class _Parser:
         toy_pairs = self.get(raw, "toy_types", "top level", (list,))
         toy_names: dict[str, str] = {}
         for i, pair in enumerate(toy_pairs):
-            if (not isinstance(pair, list) or len(pair) != 2
-                    or not all(isinstance(p, str) and p for p in pair)):
+            if (
+                not isinstance(pair, list)
+                or len(pair) != 2
+                or not all(isinstance(p, str) and p for p in pair)
+            ):
                 raise self.fail(f"toy_types[{i}]", "expected [type, display name]")
             if pair[0] in toy_names:
                 raise self.fail(f"toy_types[{i}]", f"duplicate toy type {pair[0]!r}")
             toy_names[pair[0]] = pair[1]
         markers = tuple(self.get(raw, "markers", "top level", (list,)))
 
-        ctx = _CardContext(colours=colours, foods=foods, food_tokens=food_tokens,
-                           toys=frozenset(toy_names), markers=frozenset(markers),
-                           allow_unknown=status == "incomplete")
+        ctx = _CardContext(
+            colours=colours,
+            foods=foods,
+            food_tokens=food_tokens,
+            toys=frozenset(toy_names),
+            markers=frozenset(markers),
+            allow_unknown=status == "incomplete",
+        )
         deck: list[CardSpec] = []
         for i, item in enumerate(self.get(raw, "cats", "top level", (list,))):
             where = f"cats[{i}]"
@@ -754,20 +828,27 @@ class _Parser:
             deck.extend(self.expand(item, where, ctx, CardKind.CAT, spec.name, cat=spec))
         for i, item in enumerate(self.get(raw, "cards", "top level", (list,))):
             deck.extend(self.non_cat(item, f"cards[{i}]", ctx))
-        strays = tuple(self.cat(item, f"strays[{i}]", ctx, stray=True)
-                       for i, item in enumerate(self.get(raw, "strays", "top level", (list,))))
+        strays = tuple(
+            self.cat(item, f"strays[{i}]", ctx, stray=True)
+            for i, item in enumerate(self.get(raw, "strays", "top level", (list,)))
+        )
         # Cats the rulebook names whose place (main deck or stray) is not known.
         unplaced_raw = raw.get("unplaced_cats", [])
         if not isinstance(unplaced_raw, list):
             raise self.fail("unplaced_cats", "expected a list")
         if unplaced_raw and not ctx.allow_unknown:
-            raise self.fail("unplaced_cats", "only an incomplete edition may list cats whose "
-                                             "place is unknown")
-        unplaced = tuple(self.cat(item, f"unplaced_cats[{i}]", ctx, stray=False)
-                         for i, item in enumerate(unplaced_raw))
+            raise self.fail(
+                "unplaced_cats", "only an incomplete edition may list cats whose place is unknown"
+            )
+        unplaced = tuple(
+            self.cat(item, f"unplaced_cats[{i}]", ctx, stray=False)
+            for i, item in enumerate(unplaced_raw)
+        )
         self.unknowns.extend(f"{c.name} (main deck or stray, and how many)" for c in unplaced)
         extra_unknowns = raw.get("unknown_facts", [])
-        if not isinstance(extra_unknowns, list) or not all(isinstance(u, str) for u in extra_unknowns):
+        if not isinstance(extra_unknowns, list) or not all(
+            isinstance(u, str) for u in extra_unknowns
+        ):
             raise self.fail("unknown_facts", "expected a list of sentences")
         if extra_unknowns and not ctx.allow_unknown:
             raise self.fail("unknown_facts", "only an incomplete edition has unknown facts")
@@ -794,19 +875,32 @@ class _Parser:
         goals = self.goals(raw.get("goals", []), ctx)
         solitaire = self.solitaire(raw["solitaire"], ctx) if raw.get("solitaire") else None
         if status == "complete" and self.unknowns:
-            raise self.fail("status", "a complete edition has unknown facts: "
-                            + "; ".join(self.unknowns[:5]))
+            raise self.fail(
+                "status", "a complete edition has unknown facts: " + "; ".join(self.unknowns[:5])
+            )
         if status == "incomplete" and not self.unknowns:
             raise self.fail("status", "nothing is unknown: mark the edition 'complete'")
         return Edition(
-            name=name, version=version, status=status, label=label, deck=tuple(deck),
-            strays=strays, toy_types=tuple(toy_names), toy_names=MappingProxyType(toy_names),
-            colours=colours, foods=foods, food_tokens=food_tokens, markers=markers,
+            name=name,
+            version=version,
+            status=status,
+            label=label,
+            deck=tuple(deck),
+            strays=strays,
+            toy_types=tuple(toy_names),
+            toy_names=MappingProxyType(toy_names),
+            colours=colours,
+            foods=foods,
+            food_tokens=food_tokens,
+            markers=markers,
             player_counts=MappingProxyType(player_counts),
             scoring=self.scoring(self.get(raw, "scoring", "top level", (dict,))),
             components=MappingProxyType(self.components(raw, strays)),
-            path=self.origin, _cats_by_name=MappingProxyType(by_name),
-            goals=goals, solitaire=solitaire, unknowns=tuple(self.unknowns),
+            path=self.origin,
+            _cats_by_name=MappingProxyType(by_name),
+            goals=goals,
+            solitaire=solitaire,
+            unknowns=tuple(self.unknowns),
         )
 
     def colour(self, value: Any, where: str) -> Colour:
@@ -835,7 +929,9 @@ class _Parser:
             colours = frozenset(self.colour(c, f"{where}.colours") for c in raw_colours)
             for colour in colours:
                 if colour not in ctx.colours:
-                    raise self.fail(f"{where}.colours", f"colour {colour.value!r} is not in this edition")
+                    raise self.fail(
+                        f"{where}.colours", f"colour {colour.value!r} is not in this edition"
+                    )
         vp: int | None = None
         if self.maybe_unknown(item, "vp", where, ctx, name):
             unknown.add("vp")
@@ -848,10 +944,13 @@ class _Parser:
         else:
             for food, amount in self.get(item, "needs", where, (dict,)).items():
                 if food != "any" and food not in ctx.foods:
-                    raise self.fail(f"{where}.needs", f"unknown food {food!r}; foods are "
-                                                      f"{[*ctx.foods, 'any']}")
+                    raise self.fail(
+                        f"{where}.needs", f"unknown food {food!r}; foods are {[*ctx.foods, 'any']}"
+                    )
                 if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
-                    raise self.fail(f"{where}.needs.{food}", f"expected a count >= 0, got {amount!r}")
+                    raise self.fail(
+                        f"{where}.needs.{food}", f"expected a count >= 0, got {amount!r}"
+                    )
                 if food == "any":
                     needs_any = amount
                 elif amount:
@@ -869,16 +968,23 @@ class _Parser:
         if "ability" not in unknown and "params" not in unknown:
             if ability is None:
                 if params:
-                    raise self.fail(f"{where}.params", "parameters given but the cat has no ability")
+                    raise self.fail(
+                        f"{where}.params", "parameters given but the cat has no ability"
+                    )
                 if vp is None and "vp" not in unknown:
                     raise self.fail(f"{where}.vp", "a cat without an ability needs a VP number")
             else:
                 self.ability(ability, params, where, ctx)
         if "needs" not in unknown and "ability" not in unknown:
             if ability in _ABILITY_DRIVEN_NEEDS and (needs or needs_any):
-                raise self.fail(f"{where}.needs", f"ability {ability!r} sets the food; needs must be empty")
-            if ability not in _ABILITY_DRIVEN_NEEDS and ability not in _NO_FOOD_OK and not (
-                    needs or needs_any):
+                raise self.fail(
+                    f"{where}.needs", f"ability {ability!r} sets the food; needs must be empty"
+                )
+            if (
+                ability not in _ABILITY_DRIVEN_NEEDS
+                and ability not in _NO_FOOD_OK
+                and not (needs or needs_any)
+            ):
                 raise self.fail(f"{where}.needs", "the cat needs some food")
         if ability == "all_colours":
             colours = frozenset(ctx.colours)
@@ -887,16 +993,24 @@ class _Parser:
             raw_members = item["members"]
             if raw_members == UNKNOWN:
                 if not ctx.allow_unknown:
-                    raise self.fail(f"{where}.members", "'unknown' is only allowed in an incomplete edition")
+                    raise self.fail(
+                        f"{where}.members", "'unknown' is only allowed in an incomplete edition"
+                    )
                 unknown.add("members")
                 self.unknowns.append(f"{name} members")
             else:
-                if (not isinstance(raw_members, list) or len(raw_members) < 2
-                        or not all(isinstance(m, list) and m for m in raw_members)):
-                    raise self.fail(f"{where}.members", "expected a list of 2 or more colour lists, "
-                                                        "one per cat shown on the card")
-                members = tuple(frozenset(self.colour(c, f"{where}.members") for c in m)
-                                for m in raw_members)
+                if (
+                    not isinstance(raw_members, list)
+                    or len(raw_members) < 2
+                    or not all(isinstance(m, list) and m for m in raw_members)
+                ):
+                    raise self.fail(
+                        f"{where}.members",
+                        "expected a list of 2 or more colour lists, one per cat shown on the card",
+                    )
+                members = tuple(
+                    frozenset(self.colour(c, f"{where}.members") for c in m) for m in raw_members
+                )
                 colours = frozenset().union(*members)
         can_fill_box = item.get("can_fill_box", True)
         requires_goals = item.get("requires_goals", False)
@@ -912,15 +1026,30 @@ class _Parser:
         if stray and "copies" in item:
             raise self.fail(f"{where}.copies", "strays are single cards outside the main deck")
         return CatSpec(
-            name=name, colours=colours, vp=vp, needs=tuple(sorted(needs)), ability=ability,
-            params=MappingProxyType(dict(params)), stray=stray, provisional=provisional,
-            key=key, source=source, confidence=confidence, facts=facts,
-            note=str(item.get("note", "")), aliases=tuple(aliases), needs_any=needs_any,
-            members=members, can_fill_box=can_fill_box, requires_goals=requires_goals,
+            name=name,
+            colours=colours,
+            vp=vp,
+            needs=tuple(sorted(needs)),
+            ability=ability,
+            params=MappingProxyType(dict(params)),
+            stray=stray,
+            provisional=provisional,
+            key=key,
+            source=source,
+            confidence=confidence,
+            facts=facts,
+            note=str(item.get("note", "")),
+            aliases=tuple(aliases),
+            needs_any=needs_any,
+            members=members,
+            can_fill_box=can_fill_box,
+            requires_goals=requires_goals,
             unknown=frozenset(unknown),
         )
 
-    def ability(self, ability: str, params: Mapping[str, Any], where: str, ctx: _CardContext) -> None:
+    def ability(
+        self, ability: str, params: Mapping[str, Any], where: str, ctx: _CardContext
+    ) -> None:
         schema = ABILITY_PARAMS.get(ability)
         if schema is None:
             raise self.fail(
@@ -938,7 +1067,9 @@ class _Parser:
         if ability == "per_colour_fed":
             colour = self.colour(params["colour"], f"{where}.params.colour")
             if colour not in ctx.colours:
-                raise self.fail(f"{where}.params.colour", f"colour {colour.value!r} is not in this edition")
+                raise self.fail(
+                    f"{where}.params.colour", f"colour {colour.value!r} is not in this edition"
+                )
         if ability == "vp_per_food_fed":
             low, high = params["min"], params["max"]
             if low < 1 or (high is not None and high < low):
@@ -950,18 +1081,32 @@ class _Parser:
                 if food not in ctx.foods:
                     raise self.fail(f"{where}.params.foods", f"unknown food {food!r}")
         if ability == "per_food_type_cat" and params["food"] not in ctx.foods:
-            raise self.fail(f"{where}.params.food", f"unknown food {params['food']!r}; foods are "
-                                                    f"{list(ctx.foods)}")
+            raise self.fail(
+                f"{where}.params.food",
+                f"unknown food {params['food']!r}; foods are {list(ctx.foods)}",
+            )
         if ability == "per_food_used" and params["food"] not in (*ctx.foods, "any"):
-            raise self.fail(f"{where}.params.food", f"unknown food {params['food']!r}; use one of "
-                                                    f"{[*ctx.foods, 'any']}")
+            raise self.fail(
+                f"{where}.params.food",
+                f"unknown food {params['food']!r}; use one of {[*ctx.foods, 'any']}",
+            )
         for positive in ("catnip", "amount", "count", "costumes", "toys"):
             if positive in schema and params[positive] < 1:
                 raise self.fail(f"{where}.params.{positive}", "must be at least 1")
 
-    def expand(self, item: Mapping[str, Any], where: str, ctx: _CardContext, kind: CardKind,
-               name: str, *, cat: CatSpec | None = None, food: Mapping[str, int] | None = None,
-               toy: str | None = None, box: BoxRequirement | None = None) -> Iterable[CardSpec]:
+    def expand(
+        self,
+        item: Mapping[str, Any],
+        where: str,
+        ctx: _CardContext,
+        kind: CardKind,
+        name: str,
+        *,
+        cat: CatSpec | None = None,
+        food: Mapping[str, int] | None = None,
+        toy: str | None = None,
+        box: BoxRequirement | None = None,
+    ) -> Iterable[CardSpec]:
         source, confidence = self.provenance(item, where)
         key = self.get(item, "key", where, (str,))
         provisional = self.get(item, "provisional", where, (bool,))
@@ -974,13 +1119,25 @@ class _Parser:
         cards = []
         for marker, count in copies.items():
             if marker != "none" and marker not in ctx.markers:
-                raise self.fail(f"{where}.copies", f"unknown marker {marker!r}; markers are {sorted(ctx.markers)}")
+                raise self.fail(
+                    f"{where}.copies",
+                    f"unknown marker {marker!r}; markers are {sorted(ctx.markers)}",
+                )
             if not isinstance(count, int) or isinstance(count, bool) or count < 0:
                 raise self.fail(f"{where}.copies.{marker}", f"expected a count >= 0, got {count!r}")
             spec = CardSpec(
-                key=key, kind=kind, name=name, cat=cat, food=MappingProxyType(dict(food or {})),
-                toy=toy, marker=None if marker == "none" else marker, provisional=provisional,
-                source=source, confidence=confidence, facts=facts, box=box,
+                key=key,
+                kind=kind,
+                name=name,
+                cat=cat,
+                food=MappingProxyType(dict(food or {})),
+                toy=toy,
+                marker=None if marker == "none" else marker,
+                provisional=provisional,
+                source=source,
+                confidence=confidence,
+                facts=facts,
+                box=box,
             )
             cards.extend([spec] * count)
         return cards
@@ -994,8 +1151,10 @@ class _Parser:
         try:
             kind = CardKind(raw_kind)
         except ValueError:
-            raise self.fail(f"{where}.kind", f"unknown card kind {raw_kind!r}; kinds are "
-                                             f"{sorted(k.value for k in CardKind)}") from None
+            raise self.fail(
+                f"{where}.kind",
+                f"unknown card kind {raw_kind!r}; kinds are {sorted(k.value for k in CardKind)}",
+            ) from None
         if kind is CardKind.CAT:
             raise self.fail(f"{where}.kind", "cats belong in the 'cats' list")
         food: dict[str, int] = {}
@@ -1004,10 +1163,15 @@ class _Parser:
         if kind is CardKind.FOOD:
             for token, amount in self.get(item, "food", where, (dict,)).items():
                 if token not in ctx.food_tokens:
-                    raise self.fail(f"{where}.food", f"unknown food token {token!r}; this "
-                                                     f"edition's tokens are {list(ctx.food_tokens)}")
+                    raise self.fail(
+                        f"{where}.food",
+                        f"unknown food token {token!r}; this "
+                        f"edition's tokens are {list(ctx.food_tokens)}",
+                    )
                 if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
-                    raise self.fail(f"{where}.food.{token}", f"expected a count >= 1, got {amount!r}")
+                    raise self.fail(
+                        f"{where}.food.{token}", f"expected a count >= 1, got {amount!r}"
+                    )
                 food[token] = amount
             if not food:
                 raise self.fail(f"{where}.food", "a food card gives some food")
@@ -1022,13 +1186,18 @@ class _Parser:
                 req = self.get(item, "box", where, (dict,))
                 extra = set(req) - {"colour", "food"}
                 if extra:
-                    raise self.fail(f"{where}.box", f"unknown field(s) {sorted(extra)}; a box "
-                                                    "requires a 'colour' and/or a 'food'")
+                    raise self.fail(
+                        f"{where}.box",
+                        f"unknown field(s) {sorted(extra)}; a box "
+                        "requires a 'colour' and/or a 'food'",
+                    )
                 colour = None
                 if req.get("colour") is not None:
                     colour = self.colour(req["colour"], f"{where}.box.colour")
                     if colour not in ctx.colours:
-                        raise self.fail(f"{where}.box.colour", f"colour {colour.value!r} is not in this edition")
+                        raise self.fail(
+                            f"{where}.box.colour", f"colour {colour.value!r} is not in this edition"
+                        )
                 box_food = req.get("food")
                 if box_food is not None and box_food not in ctx.foods:
                     raise self.fail(f"{where}.box.food", f"unknown food {box_food!r}")
@@ -1039,8 +1208,13 @@ class _Parser:
             raise self.fail(f"{where}.box", "only box cards have a requirement")
         return self.expand(item, where, ctx, kind, name, food=food, toy=toy, box=box)
 
-    def player_counts(self, raw: Mapping[str, Any], deck: list[CardSpec],
-                      markers: frozenset[str], ctx: _CardContext) -> dict[int, PlayerCountSetup]:
+    def player_counts(
+        self,
+        raw: Mapping[str, Any],
+        deck: list[CardSpec],
+        markers: frozenset[str],
+        ctx: _CardContext,
+    ) -> dict[int, PlayerCountSetup]:
         result: dict[int, PlayerCountSetup] = {}
         for key, setup in self.get(raw, "player_counts", "top level", (dict,)).items():
             where = f"player_counts.{key}"
@@ -1058,7 +1232,8 @@ class _Parser:
             else:
                 deck_size = self.get(setup, "deck_size", where, (int,))
             entry = PlayerCountSetup(
-                players=int(key), remove_markers=frozenset(remove),
+                players=int(key),
+                remove_markers=frozenset(remove),
                 random_removals=self.get(setup, "random_removals", where, (int,)),
                 strays_dealt=self.get(setup, "strays_dealt", where, (int,)),
                 deck_size=deck_size,
@@ -1070,7 +1245,8 @@ class _Parser:
                     f"{entry.deck_size}",
                 )
             if not ctx.allow_unknown and (
-                    entry.random_removals < 0 or entry.random_removals > actual):
+                entry.random_removals < 0 or entry.random_removals > actual
+            ):
                 raise self.fail(f"{where}.random_removals", "out of range")
             if entry.strays_dealt < 0:
                 raise self.fail(f"{where}.strays_dealt", "must not be negative")
@@ -1089,8 +1265,14 @@ class _Parser:
             w = f"{where}.catnip[{i}]"
             if not isinstance(row, dict):
                 raise self.fail(w, "expected an object")
-            catnip.append((self.get(row, "min", w, (int,)), self.get(row, "max", w, (int, type(None))),
-                           self.get(row, "flat_vp", w, (int,)), self.get(row, "per_fed_cat_vp", w, (int,))))
+            catnip.append(
+                (
+                    self.get(row, "min", w, (int,)),
+                    self.get(row, "max", w, (int, type(None))),
+                    self.get(row, "flat_vp", w, (int,)),
+                    self.get(row, "per_fed_cat_vp", w, (int,)),
+                )
+            )
         self.provenance(raw, where)
         second = raw.get("costume_second")
         second_vp, second_from = 0, None
@@ -1109,10 +1291,14 @@ class _Parser:
             vp_token_vp=self.get(raw, "vp_token_vp", where, (int,)),
             lost_cats_per_trade=self.get(raw, "lost_cats_per_trade", where, (int,)),
             most_leftover_food_vp=self.get(raw, "most_leftover_food_vp", where, (int,)),
-            costume_second_vp=second_vp, costume_second_min_players=second_from,
-            treat_fed_vp=raw.get("treat_fed_vp", 1) if isinstance(raw.get("treat_fed_vp", 1), int) else 1,
+            costume_second_vp=second_vp,
+            costume_second_min_players=second_from,
+            treat_fed_vp=raw.get("treat_fed_vp", 1)
+            if isinstance(raw.get("treat_fed_vp", 1), int)
+            else 1,
             cat_player_item_vp=raw.get("cat_player_item_vp", 1)
-            if isinstance(raw.get("cat_player_item_vp", 1), int) else 1,
+            if isinstance(raw.get("cat_player_item_vp", 1), int)
+            else 1,
         )
 
     def components(self, raw: Mapping[str, Any], strays: tuple[CatSpec, ...]) -> dict[str, Any]:
@@ -1120,14 +1306,20 @@ class _Parser:
         comp = self.get(raw, "components", "top level", (dict,))
         n_strays = self.get(comp, "strays", where, (int,))
         if n_strays != len(strays):
-            raise self.fail(f"{where}.strays", f"says {n_strays} strays but {len(strays)} are listed")
+            raise self.fail(
+                f"{where}.strays", f"says {n_strays} strays but {len(strays)} are listed"
+            )
         vp_tokens = self.get(comp, "vp_tokens", where, (int,))
         food = self.get(comp, "food_tokens", where, (dict,))
         for token, amount in food.items():
             if token not in ALL_FOOD_TOKENS or not isinstance(amount, int) or amount < 0:
                 raise self.fail(f"{where}.food_tokens.{token}", "bad food token count")
         self.provenance(comp, where)
-        return {"strays": n_strays, "vp_tokens": vp_tokens, "food_tokens": MappingProxyType(dict(food))}
+        return {
+            "strays": n_strays,
+            "vp_tokens": vp_tokens,
+            "food_tokens": MappingProxyType(dict(food)),
+        }
 
     def goals(self, raw: Any, ctx: _CardContext) -> tuple[Goal, ...]:
         if not isinstance(raw, list):
@@ -1145,7 +1337,9 @@ class _Parser:
             names.add(normalise_name(name))
             stat = self.get(item, "stat", where, (str,))
             if stat not in GOAL_STATS:
-                raise self.fail(f"{where}.stat", f"unknown goal stat {stat!r}; stats are {sorted(GOAL_STATS)}")
+                raise self.fail(
+                    f"{where}.stat", f"unknown goal stat {stat!r}; stats are {sorted(GOAL_STATS)}"
+                )
             values: dict[str, int | None] = {}
             for field_name in ("amount", "vp"):
                 if self.maybe_unknown(item, field_name, where, ctx, f"goal {name!r}"):
@@ -1156,9 +1350,17 @@ class _Parser:
                         raise self.fail(f"{where}.{field_name}", "must be at least 1")
                     values[field_name] = value
             source, confidence = self.provenance(item, where)
-            goals.append(Goal(key=self.get(item, "key", where, (str,)), name=name, stat=stat,
-                              amount=values["amount"], vp=values["vp"], source=source,
-                              confidence=confidence))
+            goals.append(
+                Goal(
+                    key=self.get(item, "key", where, (str,)),
+                    name=name,
+                    stat=stat,
+                    amount=values["amount"],
+                    vp=values["vp"],
+                    source=source,
+                    confidence=confidence,
+                )
+            )
         return tuple(goals)
 
     def solitaire(self, raw: Any, ctx: _CardContext) -> Solitaire:
@@ -1175,15 +1377,23 @@ class _Parser:
             effect = self.get(item, "effect", w, (dict,))
             for k, v in effect.items():
                 if k not in STARTING_EFFECTS:
-                    raise self.fail(f"{w}.effect.{k}", f"unknown effect; effects are {sorted(STARTING_EFFECTS)}")
+                    raise self.fail(
+                        f"{w}.effect.{k}", f"unknown effect; effects are {sorted(STARTING_EFFECTS)}"
+                    )
                 if k == "food":
                     if not isinstance(v, dict) or not all(
-                            t in ctx.food_tokens and isinstance(n, int) and n > 0 for t, n in v.items()):
+                        t in ctx.food_tokens and isinstance(n, int) and n > 0 for t, n in v.items()
+                    ):
                         raise self.fail(f"{w}.effect.food", "expected food token -> count")
                 elif not isinstance(v, int) or isinstance(v, bool) or v < 1:
                     raise self.fail(f"{w}.effect.{k}", "expected a count >= 1")
-            starting.append(StartingCard(self.get(item, "key", w, (str,)),
-                                         self.get(item, "name", w, (str,)), MappingProxyType(effect)))
+            starting.append(
+                StartingCard(
+                    self.get(item, "key", w, (str,)),
+                    self.get(item, "name", w, (str,)),
+                    MappingProxyType(effect),
+                )
+            )
         turn = []
         for i, item in enumerate(self.get(raw, "turn_cards", where, (list,))):
             w = f"{where}.turn_cards[{i}]"
@@ -1191,7 +1401,9 @@ class _Parser:
                 raise self.fail(w, "expected an object")
             kind = self.get(item, "kind", w, (str,))
             if kind not in TURN_CARD_KINDS:
-                raise self.fail(f"{w}.kind", f"unknown turn card {kind!r}; kinds are {sorted(TURN_CARD_KINDS)}")
+                raise self.fail(
+                    f"{w}.kind", f"unknown turn card {kind!r}; kinds are {sorted(TURN_CARD_KINDS)}"
+                )
             arrow = self.get(item, "arrow", w, (str, type(None)))
             if (arrow is None) != (kind == "cat_token"):
                 raise self.fail(f"{w}.arrow", "every turn card but Cat Token shows an arrow")
@@ -1199,15 +1411,25 @@ class _Parser:
                 words = arrow.split()
                 if len(words) != 2 or words[0] not in ("row", "col") or words[1] not in "123":
                     raise self.fail(f"{w}.arrow", f"expected 'row N' or 'col N', got {arrow!r}")
-            turn.append(TurnCard(self.get(item, "key", w, (str,)), self.get(item, "name", w, (str,)),
-                                 kind, arrow))
+            turn.append(
+                TurnCard(
+                    self.get(item, "key", w, (str,)), self.get(item, "name", w, (str,)), kind, arrow
+                )
+            )
         if not turn:
             raise self.fail(f"{where}.turn_cards", "no turn cards")
         dealt = self.get(raw, "starting_cards_dealt", where, (int,))
         if not 0 <= dealt <= len(starting):
             raise self.fail(f"{where}.starting_cards_dealt", "out of range")
-        return Solitaire(tuple(starting), tuple(turn), dealt, placeholder, source, confidence,
-                         str(raw.get("note", "")))
+        return Solitaire(
+            tuple(starting),
+            tuple(turn),
+            dealt,
+            placeholder,
+            source,
+            confidence,
+            str(raw.get("note", "")),
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,31 +27,58 @@ from engine.errors import EngineError
 
 __all__ = ["describe_game", "format_text", "main"]
 
-_LABELS = {"fed_cats": "Fed cats", "toys": "Toys", "costumes": "Costumes", "catnip": "Catnip",
-           "vp_tokens": "VP tokens", "food_penalty": "Food penalty", "boxes": "Boxes",
-           "goals": "Shared goals", "items": "Cat player items"}
+_LABELS = {
+    "fed_cats": "Fed cats",
+    "toys": "Toys",
+    "costumes": "Costumes",
+    "catnip": "Catnip",
+    "vp_tokens": "VP tokens",
+    "food_penalty": "Food penalty",
+    "boxes": "Boxes",
+    "goals": "Shared goals",
+    "items": "Cat player items",
+}
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m engine score",
-        description="Score the end of a game of Cat Lady from a JSON end state.")
+        description="Score the end of a game of Cat Lady from a JSON end state.",
+    )
     parser.add_argument("file", help="JSON file with the players' holdings, or - for stdin")
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
     parser.add_argument("--edition", help="card data edition (default: the file's, else base)")
-    parser.add_argument("--card-data", metavar="FILE",
-                        help="a club's own card data file (instead of a bundled edition)")
-    parser.add_argument("--costume-split", choices=("up", "down"), default="up",
-                        help="round a costume split that is not whole up or down (default up)")
-    parser.add_argument("--penalty-when-nobody-has-leftover", action="store_true",
-                        help="everybody loses 2 VP when nobody has leftover food")
-    parser.add_argument("--macak-catnip-optional", action="store_true",
-                        help="Macak's catnip counts only when it helps")
+    parser.add_argument(
+        "--card-data",
+        metavar="FILE",
+        help="a club's own card data file (instead of a bundled edition)",
+    )
+    parser.add_argument(
+        "--costume-split",
+        choices=("up", "down"),
+        default="up",
+        help="round a costume split that is not whole up or down (default up)",
+    )
+    parser.add_argument(
+        "--penalty-when-nobody-has-leftover",
+        action="store_true",
+        help="everybody loses 2 VP when nobody has leftover food",
+    )
+    parser.add_argument(
+        "--macak-catnip-optional",
+        action="store_true",
+        help="Macak's catnip counts only when it helps",
+    )
     return parser
 
 
-def main(argv: list[str] | None = None, *, stdin: TextIO | None = None,
-         stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+def main(
+    argv: list[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
     """Run the calculator; returns the exit code (0 ok, 2 bad input)."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
@@ -74,8 +101,10 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None,
     try:
         data: Any = json.loads(text)
     except json.JSONDecodeError as exc:
-        print(f"error: {origin} is not valid JSON: {exc.msg} at line {exc.lineno} "
-              f"column {exc.colno}", file=stderr)
+        print(
+            f"error: {origin} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+            file=stderr,
+        )
         return 2
     try:
         edition_name = args.edition or (data.get("edition") if isinstance(data, dict) else None)
@@ -91,7 +120,8 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None,
         rules = ScoringRules(
             costume_split=args.costume_split,
             penalty_when_nobody_has_leftover=args.penalty_when_nobody_has_leftover,
-            macak_catnip_optional=args.macak_catnip_optional)
+            macak_catnip_optional=args.macak_catnip_optional,
+        )
         tableaux = tableaux_from_json(data, edition)
         grid, goals = context_from_json(data, edition, tableaux)
         score = score_game(tableaux, edition=edition, rules=rules, grid=grid, goals=goals)
@@ -117,8 +147,9 @@ def format_text(score: GameScore, *, label: str | None = None) -> str:
     lines.append(" " * 14 + "".join(f"{p.name:>{width + 2}}" for p in players))
     keys = list(BREAKDOWN) + [k for k in players[0].breakdown if k not in BREAKDOWN]
     for key in keys:
-        lines.append(f"{_LABELS[key]:<14}" + "".join(f"{p.breakdown[key]:>{width + 2}}"
-                                                     for p in players))
+        lines.append(
+            f"{_LABELS[key]:<14}" + "".join(f"{p.breakdown[key]:>{width + 2}}" for p in players)
+        )
     lines.append(f"{'Total':<14}" + "".join(f"{p.total:>{width + 2}}" for p in players))
     lines.append(f"{'Fed cats':<14}" + "".join(f"{p.fed_cat_count:>{width + 2}}" for p in players))
     lines.append(f"{'Rank':<14}" + "".join(f"{p.rank:>{width + 2}}" for p in players))
@@ -144,14 +175,17 @@ def describe_game(game: Game, seed: int, bots: Sequence[str], final: State) -> s
     """Text output of ``python -m engine play`` for one finished game: each seat's score
     with its breakdown and how every cat was fed, and the winner."""
     result = final.result()
-    lines = [f"{game.name} rules v{game.version}, {game.edition.label} data v"
-             f"{game.edition.version}, {game.num_players} players, seed {seed}: "
-             f"{final.turn} turns" + (" (solitaire: seat 1 is the cat player)"
-                                      if game.solitaire else "")]
+    lines = [
+        f"{game.name} rules v{game.version}, {game.edition.label} data v"
+        f"{game.edition.version}, {game.num_players} players, seed {seed}: "
+        f"{final.turn} turns" + (" (solitaire: seat 1 is the cat player)" if game.solitaire else "")
+    ]
     for seat, player in enumerate(result.players):
         parts = ", ".join(f"{k.replace('_', ' ')} {v:+d}" for k, v in player.breakdown.items())
-        lines.append(f"  seat {seat} {bots[seat]:<10} rank {player.rank}  total {player.total:>3}"
-                     f"  fed cats {player.fed_cat_count}  ({parts})")
+        lines.append(
+            f"  seat {seat} {bots[seat]:<10} rank {player.rank}  total {player.total:>3}"
+            f"  fed cats {player.fed_cat_count}  ({parts})"
+        )
         for cat in player.feeding:
             lines.append(f"      {cat.describe()}")
         for choice in player.choices:

@@ -29,7 +29,14 @@ from functools import lru_cache
 
 from engine.catlady.cards import CatSpec, Edition
 
-__all__ = ["FeedingOption", "Meal", "allocate_tokens", "colour_sets", "dominates", "feeding_options"]
+__all__ = [
+    "FeedingOption",
+    "Meal",
+    "allocate_tokens",
+    "colour_sets",
+    "dominates",
+    "feeding_options",
+]
 
 # Searches over this many cats or more use the branch and bound (see _Search._bounds).
 _BOUND_FROM_CATS = 8
@@ -72,8 +79,12 @@ def dominates(a: FeedingOption, b: FeedingOption) -> bool:
     More fed cats can only win the Hemingway bonus more often, so with ``a.fed >= b.fed``
     it is enough that ``a`` is no worse both with and without the bonus.
     """
-    return (a.fed >= b.fed and a.leftover <= b.leftover and a.vp >= b.vp
-            and a.vp + a.bonus >= b.vp + b.bonus)
+    return (
+        a.fed >= b.fed
+        and a.leftover <= b.leftover
+        and a.vp >= b.vp
+        and a.vp + a.bonus >= b.vp + b.bonus
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,19 +116,46 @@ def _compile(cat: CatSpec, index: int, edition: Edition) -> _Cat:
     if cat.ability == "vp_per_food_fed":
         one_type = bool(params["one_type"])
         hi = params["max"]
-        return _Cat(index, _ONE_TYPE if one_type else _ANY, tuple(needs), base_vp, colour_mask,
-                    cat.ability, params, lo=int(str(params["min"])),
-                    hi=None if hi is None else int(str(hi)),
-                    choices=tuple(range(len(foods))), per_food_vp=int(str(params["vp_each"])))
+        return _Cat(
+            index,
+            _ONE_TYPE if one_type else _ANY,
+            tuple(needs),
+            base_vp,
+            colour_mask,
+            cat.ability,
+            params,
+            lo=int(str(params["min"])),
+            hi=None if hi is None else int(str(hi)),
+            choices=tuple(range(len(foods))),
+            per_food_vp=int(str(params["vp_each"])),
+        )
     if cat.ability == "per_other_fed_cat_eating_food":
         allowed = params["foods"]
         assert isinstance(allowed, list)
-        return _Cat(index, _CHOICE, tuple(needs), base_vp, colour_mask, cat.ability, params,
-                    lo=int(str(params["amount"])), hi=int(str(params["amount"])),
-                    choices=tuple(foods.index(f) for f in allowed))
+        return _Cat(
+            index,
+            _CHOICE,
+            tuple(needs),
+            base_vp,
+            colour_mask,
+            cat.ability,
+            params,
+            lo=int(str(params["amount"])),
+            hi=int(str(params["amount"])),
+            choices=tuple(foods.index(f) for f in allowed),
+        )
     add_convert = int(str(params["count"])) if cat.ability == "food_as_wild" else 0
-    return _Cat(index, _FIXED, tuple(needs), base_vp, colour_mask, cat.ability, params,
-                add_convert=add_convert, meal=Meal(tuple(needs)))
+    return _Cat(
+        index,
+        _FIXED,
+        tuple(needs),
+        base_vp,
+        colour_mask,
+        cat.ability,
+        params,
+        add_convert=add_convert,
+        meal=Meal(tuple(needs)),
+    )
 
 
 def _feasible(demand: Sequence[int], have: Sequence[int], wild: int, convert: int) -> bool:
@@ -230,9 +268,13 @@ def _layout(edition: Edition, cats: tuple[CatSpec, ...]) -> _Layout:
     for d, cat in enumerate(searched):
         if d and cat.ability is None and cat.model == _FIXED:
             prev = searched[d - 1]
-            if (prev.ability is None and prev.model == _FIXED and prev.needs == cat.needs
-                    and prev.vp >= cat.vp
-                    and (colour_blind or prev.colour_mask == cat.colour_mask)):
+            if (
+                prev.ability is None
+                and prev.model == _FIXED
+                and prev.needs == cat.needs
+                and prev.vp >= cat.vp
+                and (colour_blind or prev.colour_mask == cat.colour_mask)
+            ):
                 twin[d] = d - 1
     fixed_suffix = None
     if all(c.model == _FIXED for c in searched):
@@ -240,10 +282,14 @@ def _layout(edition: Edition, cats: tuple[CatSpec, ...]) -> _Layout:
         for cat in reversed(searched):
             rows.append(tuple(a + b for a, b in zip(rows[-1], cat.needs, strict=True)))
         fixed_suffix = tuple(reversed(rows))
-    return _Layout(compiled, searched, tuple(c for c in ordered if c.model == _ANY),
-                   tuple(twin), any(c.ability == "per_colour_fed" for c in compiled),
-                   fixed_suffix)
-
+    return _Layout(
+        compiled,
+        searched,
+        tuple(c for c in ordered if c.model == _ANY),
+        tuple(twin),
+        any(c.ability == "per_colour_fed" for c in compiled),
+        fixed_suffix,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,8 +324,17 @@ class _Bound:
 class _Search:
     """Depth-first search over one player's meals (see the module docstring)."""
 
-    def __init__(self, cats: Sequence[CatSpec], food: Mapping[str, int], *, edition: Edition,
-                 catnip: int, toys: int, costumes: int, macak_optional: bool) -> None:
+    def __init__(
+        self,
+        cats: Sequence[CatSpec],
+        food: Mapping[str, int],
+        *,
+        edition: Edition,
+        catnip: int,
+        toys: int,
+        costumes: int,
+        macak_optional: bool,
+    ) -> None:
         self.edition = edition
         self.foods = edition.foods
         self.have = tuple(food.get(f, 0) for f in self.foods)
@@ -326,9 +381,19 @@ class _Search:
     # Abilities whose VP never drops when one more cat is fed and never reads what an "any
     # food" eater eats (Truffle's does: feeding one more cat can stop Cow counting for her).
     # Waffle's (vp_per_food_fed) reads only what she eats herself.
-    _SAFE_WITH_EATER = frozenset({None, "all_colours", "per_colour_fed", "colour_sets",
-                                  "food_as_wild", "per_costume", "per_toy", "most_fed_cats",
-                                  "vp_per_food_fed"})
+    _SAFE_WITH_EATER = frozenset(
+        {
+            None,
+            "all_colours",
+            "per_colour_fed",
+            "colour_sets",
+            "food_as_wild",
+            "per_costume",
+            "per_toy",
+            "most_fed_cats",
+            "vp_per_food_fed",
+        }
+    )
 
     def _eater_pruning(self) -> tuple[tuple[bool, ...], tuple[int, ...], int] | None:
         """With one "any food" eater (Cow) the "never leave a feedable cat hungry" pruning is
@@ -341,21 +406,29 @@ class _Search:
         applies to that cat, per depth the most tokens the cats from there on can eat, and
         the eater's minimum; or None when the rule does not apply at all."""
         eaters = self.eaters_any
-        if (not self.monotone or len(eaters) != 1 or eaters[0].hi is not None
-                or any(c.ability not in self._SAFE_WITH_EATER
-                       for c in self.cats if c is not eaters[0])):
+        if (
+            not self.monotone
+            or len(eaters) != 1
+            or eaters[0].hi is not None
+            or any(c.ability not in self._SAFE_WITH_EATER for c in self.cats if c is not eaters[0])
+        ):
             return None
         eater = eaters[0]
         unfed = self.scoring.unfed_cat_vp
-        rule = tuple(c.model == _FIXED and (c.vp or 0) - unfed >= eater.per_food_vp * sum(c.needs)
-                     for c in self.searched)
+        rule = tuple(
+            c.model == _FIXED and (c.vp or 0) - unfed >= eater.per_food_vp * sum(c.needs)
+            for c in self.searched
+        )
         if not any(rule):
             return None
         most = [0] * (len(self.searched) + 1)
         for d in range(len(self.searched) - 1, -1, -1):
             cat = self.searched[d]
-            eats = sum(cat.needs) if cat.model == _FIXED else (
-                cat.hi if cat.hi is not None else self.total)
+            eats = (
+                sum(cat.needs)
+                if cat.model == _FIXED
+                else (cat.hi if cat.hi is not None else self.total)
+            )
             most[d] = most[d + 1] + eats
         return rule, tuple(most), eater.lo
 
@@ -380,8 +453,9 @@ class _Search:
                 extra_catnip += int(str(p["catnip"]))
             elif ability == "per_colour_fed":
                 bit = 1 << colours.index(p["colour"])
-                vp += max(0, int(str(p["vp_each"])) * sum(1 for o in self.cats
-                                                         if o.colour_mask & bit))
+                vp += max(
+                    0, int(str(p["vp_each"])) * sum(1 for o in self.cats if o.colour_mask & bit)
+                )
             elif ability == "colour_sets":
                 vp += max(0, int(str(p["vp_each"])) * n)
             elif ability == "per_costume":
@@ -403,12 +477,20 @@ class _Search:
         # Catnip VP is a flat part plus a part per fed cat: counted as ``flat`` once and
         # ``per_fed`` with every cat fed (catnip_vp <= flat + per_fed * fed for the counts
         # that can happen: the cards, with or without Macak's).
-        rows = [self.scoring.catnip_vp(k, 0) for k in (self.catnip_cards,
-                                                         self.catnip_cards + extra_catnip)]
+        rows = [
+            self.scoring.catnip_vp(k, 0)
+            for k in (self.catnip_cards, self.catnip_cards + extra_catnip)
+        ]
         flat = max(rows)
-        per_fed = max(0, max(self.scoring.catnip_vp(k, 1) - row for k, row in
-                             zip((self.catnip_cards, self.catnip_cards + extra_catnip), rows,
-                                 strict=True)))
+        per_fed = max(
+            0,
+            max(
+                self.scoring.catnip_vp(k, 1) - row
+                for k, row in zip(
+                    (self.catnip_cards, self.catnip_cards + extra_catnip), rows, strict=True
+                )
+            ),
+        )
         # One uncapped "any food" eater (Cow) is worth her VP per food for everything left:
         # a later cat fed is then worth its VP less what its food would have given her.
         single = len(eaters) == 1 and eaters[0].hi is None
@@ -418,8 +500,7 @@ class _Search:
             """The most cat ``c`` adds to a plan, fed or hungry."""
             if c.index in per_food:
                 most = c.hi if c.hi is not None else self.total
-                gain = c.vp + max((per_food[c.index] - price) * amount
-                                  for amount in (c.lo, most))
+                gain = c.vp + max((per_food[c.index] - price) * amount for amount in (c.lo, most))
             else:
                 gain = top[c.index] - price * sum(c.needs)
             return max(gain + per_fed, unfed)
@@ -430,15 +511,16 @@ class _Search:
         most = [0] * (depth_count + 1)
         loss = []
         for d, c in enumerate(searched):
-            fed_top = per_fed + (top[c.index] if c.index not in per_food else
-                                 c.vp + per_food[c.index] * (c.hi if c.hi is not None
-                                                             else self.total))
+            fed_top = per_fed + (
+                top[c.index]
+                if c.index not in per_food
+                else c.vp + per_food[c.index] * (c.hi if c.hi is not None else self.total)
+            )
             prefix[d + 1] = prefix[d] + max(fed_top, unfed)
             loss.append(max(fed_top, unfed) - unfed)
         for d in range(depth_count - 1, -1, -1):
             c = searched[d]
-            eats = sum(c.needs) if c.model == _FIXED else (
-                c.hi if c.hi is not None else self.total)
+            eats = sum(c.needs) if c.model == _FIXED else (c.hi if c.hi is not None else self.total)
             most[d] = most[d + 1] + eats
         # later[d][left]: the cats from depth d on with ``left`` tokens to share. Each is
         # hungry (``unfed``) unless fed, which gains ``worth - unfed`` for its meal's tokens:
@@ -485,10 +567,19 @@ class _Search:
                     count += 1
                 row.append(count)
             can_feed.append(tuple(row))
-        return _Bound(cats=n, unfed=unfed, bonus=bonus, flat=flat,
-                      eaters=tuple((c.vp + per_fed, per_food[c.index], c.hi) for c in eaters),
-                      price=price, prefix=tuple(prefix), later=tuple(later),
-                      most=tuple(most), loss=tuple(loss), can_feed=tuple(can_feed))
+        return _Bound(
+            cats=n,
+            unfed=unfed,
+            bonus=bonus,
+            flat=flat,
+            eaters=tuple((c.vp + per_fed, per_food[c.index], c.hi) for c in eaters),
+            price=price,
+            prefix=tuple(prefix),
+            later=tuple(later),
+            most=tuple(most),
+            loss=tuple(loss),
+            can_feed=tuple(can_feed),
+        )
 
     def _is_monotone(self) -> bool:
         s = self.scoring
@@ -501,8 +592,11 @@ class _Search:
         for c in self.cats:
             if c.ability == "counts_as_catnip" and not self.macak_optional:
                 extra = int(str(c.params["catnip"]))
-                drop = max(s.catnip_vp(k, f) - s.catnip_vp(k + extra, f + 1)
-                           for k in range(self.catnip_cards + 1) for f in range(len(self.cats)))
+                drop = max(
+                    s.catnip_vp(k, f) - s.catnip_vp(k + extra, f + 1)
+                    for k in range(self.catnip_cards + 1)
+                    for f in range(len(self.cats))
+                )
                 if c.vp - s.unfed_cat_vp < drop:
                     return False
         return True
@@ -514,8 +608,11 @@ class _Search:
             # Maximal plans only keep the search small already; the bound pays off when it
             # is exhaustive (an "any food" eater or an ability that can lower VP) and large:
             # its tables cost more than a search over a handful of cats.
-            self.bound = (self._bounds() if not self.maximal_only
-                          and len(self.searched) >= _BOUND_FROM_CATS else None)
+            self.bound = (
+                self._bounds()
+                if not self.maximal_only and len(self.searched) >= _BOUND_FROM_CATS
+                else None
+            )
             self._dfs3(0, 0, 0, 0, [None] * n, 0, 0, 0)
         else:
             self._dfs(0, [0] * len(self.foods), [None] * n, 0)
@@ -559,8 +656,17 @@ class _Search:
             meal = self.meal_cache[(t, amount)] = Meal(tuple(amounts))
         return meal
 
-    def _dfs3(self, depth: int, d0: int, d1: int, d2: int, meals: list[Meal | None],
-              convert: int, lost: int, hungry: int) -> None:
+    def _dfs3(
+        self,
+        depth: int,
+        d0: int,
+        d1: int,
+        d2: int,
+        meals: list[Meal | None],
+        convert: int,
+        lost: int,
+        hungry: int,
+    ) -> None:
         """``lost``: what the cats left hungry so far cost at most (see :class:`_Bound`);
         ``hungry``: how many they are."""
         searched = self.searched
@@ -569,10 +675,14 @@ class _Search:
             # Branch and bound: when an option already found beats the best any plan below
             # could do, every plan below would be refused, so none is searched.
             left = self.total - (d0 + d1 + d2)
-            fed_max = (depth - hungry + bound.can_feed[depth][left]
-                       + len(bound.eaters))
-            vp_max = (bound.prefix[depth] - lost + bound.later[depth][left] + bound.flat
-                      + bound.price * left)
+            fed_max = depth - hungry + bound.can_feed[depth][left] + len(bound.eaters)
+            vp_max = (
+                bound.prefix[depth]
+                - lost
+                + bound.later[depth][left]
+                + bound.flat
+                + bound.price * left
+            )
             for eater_vp, per_food, eater_hi in bound.eaters:
                 if bound.price:
                     vp_max += max(eater_vp, bound.unfed)
@@ -582,8 +692,12 @@ class _Search:
             least_left = 0 if bound.eaters else left - bound.most[depth]
             best = vp_max + bound.bonus
             for old in self.options:
-                if (old.fed >= fed_max and old.leftover <= least_left and old.vp >= vp_max
-                        and old.vp + old.bonus >= best):
+                if (
+                    old.fed >= fed_max
+                    and old.leftover <= least_left
+                    and old.vp >= vp_max
+                    and old.vp + old.bonus >= best
+                ):
                     return
         if depth == len(searched):
             if self.maximal_only and not self._maximal3(d0, d1, d2, meals, convert):
@@ -615,17 +729,23 @@ class _Search:
                 elif self.eater_prune is not None:
                     rule, most, eater_lo = self.eater_prune
                     l0, l1, l2 = self.later3[depth + 1]
-                    if (rule[depth]
-                            and self.total - (t0 + t1 + t2 + most[depth + 1]) >= eater_lo
-                            and fits(t0 + l0, t1 + l1, t2 + l2, convert + add_convert)):
+                    if (
+                        rule[depth]
+                        and self.total - (t0 + t1 + t2 + most[depth + 1]) >= eater_lo
+                        and fits(t0 + l0, t1 + l1, t2 + l2, convert + add_convert)
+                    ):
                         return  # hungry here loses to fed, whatever the later cats eat
         else:
             hi = cat.hi if cat.hi is not None else self.total
             # The last cat searched, eating a range of one type: with maximal plans only, a
             # smaller amount than the largest that fits is never maximal (one more fits), so
             # the old search's leaves below it were all rejected. Skip them.
-            largest_only = (self.maximal_only and cat.model == _ONE_TYPE and cat.lo >= 1
-                            and depth == len(searched) - 1)
+            largest_only = (
+                self.maximal_only
+                and cat.model == _ONE_TYPE
+                and cat.lo >= 1
+                and depth == len(searched) - 1
+            )
             for t in cat.choices:
                 for amount in range(hi, cat.lo - 1, -1):
                     x0 = d0 + amount if t == 0 else d0
@@ -641,15 +761,20 @@ class _Search:
                 l0, l1, l2 = self.later3[depth + 1]
                 lo = cat.lo
                 for t in cat.choices:
-                    if fits(d0 + l0 + (lo if t == 0 else 0), d1 + l1 + (lo if t == 1 else 0),
-                            d2 + l2 + (lo if t == 2 else 0), convert):
+                    if fits(
+                        d0 + l0 + (lo if t == 0 else 0),
+                        d1 + l1 + (lo if t == 1 else 0),
+                        d2 + l2 + (lo if t == 2 else 0),
+                        convert,
+                    ):
                         return  # hungry here is never maximal
         if self.bound is not None:
             lost += self.bound.loss[depth]
         self._dfs3(depth + 1, d0, d1, d2, meals, convert, lost, hungry + 1)
 
-    def _eater_loses3(self, d0: int, d1: int, d2: int, meals: list[Meal | None],
-                      convert: int) -> bool:
+    def _eater_loses3(
+        self, d0: int, d1: int, d2: int, meals: list[Meal | None], convert: int
+    ) -> bool:
         """Whether a hungry cat the eater rule covers (see :meth:`_eater_pruning`) could be
         fed on top of this complete plan with the eater keeping her minimum: the plan
         feeding it (or its hungry twin, worth as much) was met earlier and is at least as
@@ -661,13 +786,13 @@ class _Search:
         for depth, cat in enumerate(self.searched):
             if rule[depth] and meals[cat.index] is None:
                 n0, n1, n2 = cat.needs
-                if (left - (n0 + n1 + n2) >= eater_lo
-                        and fits(d0 + n0, d1 + n1, d2 + n2, convert + cat.add_convert)):
+                if left - (n0 + n1 + n2) >= eater_lo and fits(
+                    d0 + n0, d1 + n1, d2 + n2, convert + cat.add_convert
+                ):
                     return True
         return False
 
-    def _maximal3(self, d0: int, d1: int, d2: int, meals: list[Meal | None],
-                  convert: int) -> bool:
+    def _maximal3(self, d0: int, d1: int, d2: int, meals: list[Meal | None], convert: int) -> bool:
         fits = self._fits3
         for cat in self.searched:
             meal = meals[cat.index]
@@ -689,8 +814,12 @@ class _Search:
                 types = cat.choices
                 step = cat.lo
             for t in types:
-                if fits(d0 + step if t == 0 else d0, d1 + step if t == 1 else d1,
-                        d2 + step if t == 2 else d2, convert):
+                if fits(
+                    d0 + step if t == 0 else d0,
+                    d1 + step if t == 1 else d1,
+                    d2 + step if t == 2 else d2,
+                    convert,
+                ):
                     return False
         return True
 
@@ -711,8 +840,12 @@ class _Search:
                 meals[i] = Meal(cat.needs)
                 self._dfs(depth + 1, trial, meals, convert + add_convert)
                 meals[i] = None
-                if self.maximal_only and _feasible([a + b for a, b in zip(trial, later, strict=True)],
-                                               self.have, self.wild, convert + add_convert):
+                if self.maximal_only and _feasible(
+                    [a + b for a, b in zip(trial, later, strict=True)],
+                    self.have,
+                    self.wild,
+                    convert + add_convert,
+                ):
                     return  # hungry here is never maximal, whatever the later cats eat
         else:
             hi = cat.hi if cat.hi is not None else self.total
@@ -765,8 +898,9 @@ class _Search:
             for c in fed:
                 meals[c.index] = None
 
-    def _maximal(self, demand: list[int], meals: list[Meal | None], convert: int,
-                 left: int) -> bool:
+    def _maximal(
+        self, demand: list[int], meals: list[Meal | None], convert: int, left: int
+    ) -> bool:
         for cat in self.searched:
             meal = meals[cat.index]
             if cat.model == _FIXED:
@@ -794,8 +928,14 @@ class _Search:
                     return False
         return True
 
-    def _evaluate(self, meals: list[Meal | None], demand: list[int], convert: int,
-                  leftover: int, any_eaten: int) -> None:
+    def _evaluate(
+        self,
+        meals: list[Meal | None],
+        demand: list[int],
+        convert: int,
+        leftover: int,
+        any_eaten: int,
+    ) -> None:
         cats = self.cats
         fed = [c for c in cats if meals[c.index] is not None]
         n_fed = len(fed)
@@ -834,7 +974,8 @@ class _Search:
                 vp += int(str(p["vp_each"])) * colour_count[colour]
             elif ability == "colour_sets":
                 vp += int(str(p["vp_each"])) * colour_sets(
-                    [f.colour_mask for f in fed], self.full_mask)
+                    [f.colour_mask for f in fed], self.full_mask
+                )
             elif ability == "per_costume":
                 vp += int(str(p["vp_each"])) * self.costumes
             elif ability == "per_toy":
@@ -864,8 +1005,8 @@ class _Search:
                         if share[other.index] and self._any_can_eat(demand, convert, t):
                             count += 1
                             final_meals[other.index] = Meal(
-                                tuple(1 if k == t else 0 for k in range(len(self.foods))),
-                                rest=True)
+                                tuple(1 if k == t else 0 for k in range(len(self.foods))), rest=True
+                            )
                     elif other_meal.amounts[t]:
                         count += 1
                 vp += int(str(p["vp_each"])) * count
@@ -879,14 +1020,24 @@ class _Search:
         total = sum(cat_vp) + best_catnip
         for old in self.options:
             # what _add would refuse, checked before the option is built
-            if (old.fed >= n_fed and old.leftover <= leftover and old.vp >= total
-                    and old.vp + old.bonus >= total + bonus):
+            if (
+                old.fed >= n_fed
+                and old.leftover <= leftover
+                and old.vp >= total
+                and old.vp + old.bonus >= total + bonus
+            ):
                 return
         option = FeedingOption(
-            vp=total, fed=n_fed, leftover=leftover, bonus=bonus, meals=tuple(final_meals),
-            catnip=catnip, cat_vp=tuple(cat_vp), bonus_cat=bonus_cat,
-            any_eaten=any_eaten - sum(1 for m in final_meals if m is not None and m.rest
-                                      and any(m.amounts)),
+            vp=total,
+            fed=n_fed,
+            leftover=leftover,
+            bonus=bonus,
+            meals=tuple(final_meals),
+            catnip=catnip,
+            cat_vp=tuple(cat_vp),
+            bonus_cat=bonus_cat,
+            any_eaten=any_eaten
+            - sum(1 for m in final_meals if m is not None and m.rest and any(m.amounts)),
         )
         self._add(option)
 
@@ -911,9 +1062,16 @@ class _Search:
 _OptionsKey = tuple[tuple[str, ...], tuple[tuple[str, int], ...], int, int, int, bool]
 
 
-def feeding_options(cats: Sequence[CatSpec], food: Mapping[str, int], *, edition: Edition,
-                    catnip: int, toys: int, costumes: int,
-                    macak_optional: bool = False) -> tuple[FeedingOption, ...]:
+def feeding_options(
+    cats: Sequence[CatSpec],
+    food: Mapping[str, int],
+    *,
+    edition: Edition,
+    catnip: int,
+    toys: int,
+    costumes: int,
+    macak_optional: bool = False,
+) -> tuple[FeedingOption, ...]:
     """Every Pareto-optimal feeding of ``cats`` with ``food`` (see the module docstring).
 
     >>> from engine.catlady.cards import load_edition
@@ -923,25 +1081,40 @@ def feeding_options(cats: Sequence[CatSpec], food: Mapping[str, int], *, edition
     >>> bronte.vp, bronte.fed, bronte.leftover
     (3, 1, 0)
     """
-    key: _OptionsKey = (tuple(c.name for c in cats), tuple(sorted(food.items())), catnip, toys,
-                        costumes, macak_optional)
+    key: _OptionsKey = (
+        tuple(c.name for c in cats),
+        tuple(sorted(food.items())),
+        catnip,
+        toys,
+        costumes,
+        macak_optional,
+    )
     return _cached_options(edition, key, tuple(cats))
 
 
 @lru_cache(maxsize=8192)
-def _cached_options(edition: Edition, key: _OptionsKey,
-                    cats: tuple[CatSpec, ...]) -> tuple[FeedingOption, ...]:
+def _cached_options(
+    edition: Edition, key: _OptionsKey, cats: tuple[CatSpec, ...]
+) -> tuple[FeedingOption, ...]:
     _, food_items, catnip, toys, costumes, macak_optional = key
-    search = _Search(cats, dict(food_items), edition=edition, catnip=catnip, toys=toys,
-                     costumes=costumes, macak_optional=macak_optional)
+    search = _Search(
+        cats,
+        dict(food_items),
+        edition=edition,
+        catnip=catnip,
+        toys=toys,
+        costumes=costumes,
+        macak_optional=macak_optional,
+    )
     options = search.run()
     # Deterministic order: best VP first, then more fed cats, then less leftover.
     options.sort(key=lambda o: (-o.vp, -o.fed, o.leftover, -o.bonus))
     return tuple(options)
 
 
-def allocate_tokens(meals: Sequence[Meal | None], food: Mapping[str, int], *,
-                    edition: Edition, convert: int) -> tuple[list[list[tuple[str, str]]], dict[str, int]]:
+def allocate_tokens(
+    meals: Sequence[Meal | None], food: Mapping[str, int], *, edition: Edition, convert: int
+) -> tuple[list[list[tuple[str, str]]], dict[str, int]]:
     """Which token pays for each food each fed cat eats, and what is left over.
 
     Returns per cat a list of ``(food, token)`` pairs (``token`` is the food itself, ``wild``,

@@ -192,21 +192,29 @@ class Game:
         if shared_goals:
             # RB-BOT: optional with 3 or more players; never with 2 or in solitaire.
             if num_players < 3 or solitaire:
-                raise EngineError("shared goals are played with 3 or more players, not in a "
-                                  "2-player or solitaire game")
+                raise EngineError(
+                    "shared goals are played with 3 or more players, not in a "
+                    "2-player or solitaire game"
+                )
             if len(edition.goals) < num_players + 2:
-                raise EngineError(f"shared goals with {num_players} players need "
-                                  f"{num_players + 2} goals; the {edition.name} edition has "
-                                  f"{len(edition.goals)}")
+                raise EngineError(
+                    f"shared goals with {num_players} players need "
+                    f"{num_players + 2} goals; the {edition.name} edition has "
+                    f"{len(edition.goals)}"
+                )
         if solitaire:
             if edition.solitaire is None:
                 raise EngineError(f"the {edition.name} edition has no solitaire cards")
             if num_players != 2:
                 raise EngineError("solitaire is you and the cat player: 'players' must be 2")
-            dealt = edition.solitaire.starting_cards_dealt if starting_cards is None else starting_cards
+            dealt = (
+                edition.solitaire.starting_cards_dealt if starting_cards is None else starting_cards
+            )
             if not 0 <= dealt <= len(edition.solitaire.starting_cards):
-                raise EngineError(f"solitaire starting cards: 0-{len(edition.solitaire.starting_cards)}, "
-                                  f"not {dealt}")
+                raise EngineError(
+                    f"solitaire starting cards: 0-{len(edition.solitaire.starting_cards)}, "
+                    f"not {dealt}"
+                )
             starting_cards = dealt
         set_ = object.__setattr__
         set_(self, "name", name)
@@ -246,14 +254,28 @@ class Game:
         set_(self, "_end_turn", EndTurn())
         set_(self, "_lost_vp", LostCatsForVP())
         set_(self, "_cat_take_actions", tuple(CatTake(line) for line in lines))
-        set_(self, "_laser_actions", tuple(
-            Laser((a, b), d) for a in range(1, 10) for b in range(a + 1, 10)
-            for d in range(1, 10) if d not in (a, b)))
+        set_(
+            self,
+            "_laser_actions",
+            tuple(
+                Laser((a, b), d)
+                for a in range(1, 10)
+                for b in range(a + 1, 10)
+                for d in range(1, 10)
+                if d not in (a, b)
+            ),
+        )
         set_(self, "_shopping_bag", ShoppingBag())
-        set_(self, "_card_keys", tuple(c.key for c in edition.deck)
-             + tuple(s.key for s in edition.strays))
-        set_(self, "_card_names", tuple(c.name for c in edition.deck)
-             + tuple(s.name for s in edition.strays))
+        set_(
+            self,
+            "_card_keys",
+            tuple(c.key for c in edition.deck) + tuple(s.key for s in edition.strays),
+        )
+        set_(
+            self,
+            "_card_names",
+            tuple(c.name for c in edition.deck) + tuple(s.name for s in edition.strays),
+        )
         set_(self, "_sorted_keys", tuple(sorted(set(self._card_keys))))
         rank = {key: i for i, key in enumerate(self._sorted_keys)}
         set_(self, "_key_rank", tuple(rank[key] for key in self._card_keys))
@@ -370,16 +392,23 @@ class Game:
         if isinstance(action, Laser):
             a, b = sorted(action.take)
             if a == b or action.discard in (a, b):
-                raise EngineError(f"{action}: a laser pointer takes two different cards and "
-                                  "discards a third")
+                raise EngineError(
+                    f"{action}: a laser pointer takes two different cards and discards a third"
+                )
             return Laser((a, b), action.discard)
         if isinstance(action, Brush):
             if not self.edition.has_cat(action.cat):
                 raise EngineError(f"no cat is called {action.cat!r}")
             return Brush(action.slot, self.edition.cat(action.cat).name)
         if isinstance(action, SwapGoal):
-            goal = next((g for g in self.edition.goals
-                         if normalise_name(g.name) == normalise_name(action.goal)), None)
+            goal = next(
+                (
+                    g
+                    for g in self.edition.goals
+                    if normalise_name(g.name) == normalise_name(action.goal)
+                ),
+                None,
+            )
             if goal is None:
                 known = ", ".join(g.name for g in self.edition.goals) or "none"
                 raise EngineError(f"no shared goal is called {action.goal!r} (goals: {known})")
@@ -567,13 +596,17 @@ class State:
             cats += tuple(edition.strays[s].name for s in player.strays)
             extra: dict[str, Any] = {}
             if player.boxes or player.brushes or player.lasers or player.bags:
-                extra = {"boxes": tuple(deck[c].name for c in player.boxes),
-                         "cat_brushes": player.brushes, "laser_pointers": player.lasers,
-                         "shopping_bags": player.bags}
+                extra = {
+                    "boxes": tuple(deck[c].name for c in player.boxes),
+                    "cat_brushes": player.brushes,
+                    "laser_pointers": player.lasers,
+                    "shopping_bags": player.bags,
+                }
             if seat == game.cat_player_seat and ext is not None and edition.solitaire:
                 extra["cat_player"] = True
-                extra["starting_cards"] = tuple(edition.solitaire.starting_cards[k].name
-                                                for k in ext.starting)
+                extra["starting_cards"] = tuple(
+                    edition.solitaire.starting_cards[k].name for k in ext.starting
+                )
             result.append(
                 Tableau(
                     name="cat player" if extra.get("cat_player") else f"seat {seat}",
@@ -605,10 +638,13 @@ class State:
         # The rules only ever build possible tableaux, so the input checks are skipped.
         extra: dict[str, Any] = {}
         if self._expansion is not None:
-            extra = {"grid": tuple(self.game.card_key(c) for c in self._grid if c is not None),
-                     "goals": self.shared_goals()}
-        return score_game(self.tableaux(), edition=self.game.edition, rules=rules_,
-                          validate=False, **extra)
+            extra = {
+                "grid": tuple(self.game.card_key(c) for c in self._grid if c is not None),
+                "goals": self.shared_goals(),
+            }
+        return score_game(
+            self.tableaux(), edition=self.game.edition, rules=rules_, validate=False, **extra
+        )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
@@ -620,10 +656,24 @@ class State:
     def _identity(self) -> tuple[object, ...]:
         g = self.game
         return (
-            g.name, g.version, g.num_players, g.edition.version, self._deck[self._pos:],
-            self._removed, self._grid, self._strays_up, self._strays_hidden, self._token,
-            self._vp_left, self._players, tuple(sorted(self._discard)), self._current,
-            self._phase, self._turn, self._final, self._expansion,
+            g.name,
+            g.version,
+            g.num_players,
+            g.edition.version,
+            self._deck[self._pos :],
+            self._removed,
+            self._grid,
+            self._strays_up,
+            self._strays_hidden,
+            self._token,
+            self._vp_left,
+            self._players,
+            tuple(sorted(self._discard)),
+            self._current,
+            self._phase,
+            self._turn,
+            self._final,
+            self._expansion,
         )
 
     def __repr__(self) -> str:
@@ -669,8 +719,19 @@ class State:
     ) -> None:
         seat = self._current
         old = self._players[seat]
-        player = PlayerState(cats, old.strays, food, hand, lost_cats, sprays, old.vp_tokens,
-                             old.boxes, old.brushes, old.lasers, old.bags)
+        player = PlayerState(
+            cats,
+            old.strays,
+            food,
+            hand,
+            lost_cats,
+            sprays,
+            old.vp_tokens,
+            old.boxes,
+            old.brushes,
+            old.lasers,
+            old.bags,
+        )
         players = list(self._players)
         players[seat] = player
         self._players = tuple(players)

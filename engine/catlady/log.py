@@ -31,8 +31,12 @@ def turn_summaries(states: list[State]) -> list[dict[str, Any]]:
         action = after._history[1]  # type: ignore[index]
         game = before.game
         if current is None:
-            current = {"turn": before.turn, "seat": before.current_player, "actions": [],
-                       "took": []}
+            current = {
+                "turn": before.turn,
+                "seat": before.current_player,
+                "actions": [],
+                "took": [],
+            }
         current["actions"].append(str(action))
         if isinstance(action, Take | CatTake):
             current["took"] = [game.card_key(before.grid[s]) for s in action.line.slots]  # type: ignore[arg-type]

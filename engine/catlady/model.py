@@ -20,7 +20,9 @@ class PlayerState(NamedTuple):
     cats: tuple[int, ...]
     strays: tuple[int, ...]
     food: tuple[int, ...]
-    hand: tuple[int, ...]  # toys, costumes, catnip, lost cats, sprays (and Box of Treats' hand cards)
+    hand: tuple[
+        int, ...
+    ]  # toys, costumes, catnip, lost cats, sprays (and Box of Treats' hand cards)
     lost_cats: int
     sprays: int
     vp_tokens: int

@@ -68,8 +68,9 @@ def observe(state: State, seat: int) -> dict[str, Any]:
         "unseen": memo.unseen(state._deck, state._pos, state._removed).copy(),
         "discard": memo.discard(state._discard).copy(),
         "tableaux": [_copy_tableau(t) for t in memo.tableaux(state)],
-        "legal_actions": ([str(a) for a in state.legal_actions()]
-                          if state._current == seat else []),
+        "legal_actions": (
+            [str(a) for a in state.legal_actions()] if state._current == seat else []
+        ),
     }
     if state._expansion is not None:
         obs.update(_expansion_view(state))
@@ -94,7 +95,7 @@ def full_view(state: State) -> dict[str, Any]:
     view = dict(observe(state, max(state._current, 0)))
     view["seat"] = None
     view["legal_actions"] = [str(a) for a in state.legal_actions()]
-    view["deck"] = [keys[card] for card in state._deck[state._pos:]]
+    view["deck"] = [keys[card] for card in state._deck[state._pos :]]
     view["removed"] = sorted(keys[card] for card in state._removed)
     view["strays_face_down"] = [strays[s].name for s in state._strays_hidden]
     return view
@@ -133,8 +134,16 @@ class _ViewMemo:
     deck position when the deck has only moved on. Parts are never handed out:
     :func:`observe` copies them. Each part is one (source, view) tuple, replaced whole."""
 
-    __slots__ = ("game", "options", "flat_options", "_grid", "_strays", "_unseen", "_discard",
-                 "_tableaux")
+    __slots__ = (
+        "game",
+        "options",
+        "flat_options",
+        "_grid",
+        "_strays",
+        "_unseen",
+        "_discard",
+        "_tableaux",
+    )
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -162,8 +171,7 @@ class _ViewMemo:
             self._strays = (strays_up, view)
         return view
 
-    def unseen(self, deck: tuple[int, ...], pos: int,
-               removed: tuple[int, ...]) -> dict[str, int]:
+    def unseen(self, deck: tuple[int, ...], pos: int, removed: tuple[int, ...]) -> dict[str, int]:
         """The deck and the removed cards as a multiset, in key order."""
         old_deck, old_pos, old_removed, view = self._unseen
         if deck is old_deck and removed is old_removed and pos == old_pos:
@@ -187,9 +195,9 @@ class _ViewMemo:
         old, view = self._discard
         if discard is old:
             return view
-        if isinstance(old, tuple) and len(discard) > len(old) and discard[:len(old)] == old:
+        if isinstance(old, tuple) and len(discard) > len(old) and discard[: len(old)] == old:
             keys = self.game._card_keys
-            added = [keys[card] for card in discard[len(old):]]
+            added = [keys[card] for card in discard[len(old) :]]
             if all(key in view for key in added):  # key order holds
                 view = dict(view)
                 for key in added:
@@ -233,9 +241,16 @@ def _expansion_view(state: State) -> dict[str, Any]:
         goals = edition.goals
         n = game.num_players
         result["goals"] = {
-            "shared": [{"seats": [k, (k + 1) % n], "goal": goals[g].name, "stat": goals[g].stat,
-                        "amount": goals[g].amount, "vp": goals[g].vp}
-                       for k, g in enumerate(ext.goals)],
+            "shared": [
+                {
+                    "seats": [k, (k + 1) % n],
+                    "goal": goals[g].name,
+                    "stat": goals[g].stat,
+                    "amount": goals[g].amount,
+                    "vp": goals[g].vp,
+                }
+                for k, g in enumerate(ext.goals)
+            ],
             "pool": [goals[g].name for g in ext.goal_pool],
             "swapped_this_turn": ext.swapped,
         }
@@ -290,8 +305,13 @@ def _tableau(state: State, seat: int) -> dict[str, Any]:
         "vp_tokens": player.vp_tokens,
     }
     if state._expansion is not None:
-        tableau.update({"boxes": [keys[c] for c in player.boxes],
-                        "cat_brushes": player.brushes, "laser_pointers": player.lasers,
-                        "shopping_bags": player.bags,
-                        "cat_player": seat == game.cat_player_seat})
+        tableau.update(
+            {
+                "boxes": [keys[c] for c in player.boxes],
+                "cat_brushes": player.brushes,
+                "laser_pointers": player.lasers,
+                "shopping_bags": player.bags,
+                "cat_player": seat == game.cat_player_seat,
+            }
+        )
     return tableau

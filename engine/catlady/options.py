@@ -27,8 +27,14 @@ from typing import Any
 from engine.catlady.cards import bundled_editions, load_edition
 from engine.errors import EngineError
 
-__all__ = ["OPTIONS", "PlaySetup", "check_ranked", "describe_options", "play_setups",
-           "resolve_options"]
+__all__ = [
+    "OPTIONS",
+    "PlaySetup",
+    "check_ranked",
+    "describe_options",
+    "play_setups",
+    "resolve_options",
+]
 
 # Option name -> (default, description). Every option is stored in the game (and the match
 # log) with its value, defaults included, so a log is complete without knowing the defaults.
@@ -61,8 +67,9 @@ def resolve_options(options: Mapping[str, Any]) -> dict[str, Any]:
     if unknown:
         known = ", ".join(f"{k} ({desc})" for k, (_, desc) in OPTIONS.items())
         raise EngineError(f"unknown option(s) for cat-lady: {', '.join(unknown)}; known: {known}")
-    resolved = {key: default for key, (default, _) in OPTIONS.items()
-                if key not in _STORED_WHEN_USED}
+    resolved = {
+        key: default for key, (default, _) in OPTIONS.items() if key not in _STORED_WHEN_USED
+    }
     resolved.update(options)
     for key in _STORED_WHEN_USED:
         if key in resolved and resolved[key] == OPTIONS[key][0]:
@@ -78,10 +85,12 @@ def resolve_options(options: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(resolved.get(flag, False), bool):
             raise EngineError(f"option {flag!r} must be true or false, not {resolved[flag]!r}")
     starting = resolved.get("starting_cards")
-    if starting is not None and (not isinstance(starting, int) or isinstance(starting, bool)
-                                 or not resolved.get("solitaire")):
-        raise EngineError(f"option 'starting_cards' is a number of solitaire starting cards, "
-                          f"not {starting!r}")
+    if starting is not None and (
+        not isinstance(starting, int) or isinstance(starting, bool) or not resolved.get("solitaire")
+    ):
+        raise EngineError(
+            f"option 'starting_cards' is a number of solitaire starting cards, not {starting!r}"
+        )
     return resolved
 
 
@@ -111,21 +120,51 @@ def play_setups() -> list[PlaySetup]:
         label = _edition_label(edition.label, edition.status)
         for players in edition.supported_players:
             options = {"edition": name, "players": players}
-            setups.append(PlaySetup(f"{name}-{players}p", f"{label}, {players} players", name,
-                                    edition.status, players, "", playable, ranked, options))
+            setups.append(
+                PlaySetup(
+                    f"{name}-{players}p",
+                    f"{label}, {players} players",
+                    name,
+                    edition.status,
+                    players,
+                    "",
+                    playable,
+                    ranked,
+                    options,
+                )
+            )
         if edition.goals:
             for players in [n for n in edition.supported_players if n >= 3]:
                 options = {"edition": name, "players": players, "shared_goals": True}
-                setups.append(PlaySetup(f"{name}-{players}p-goals",
-                                        f"{label}, {players} players, shared goals", name,
-                                        edition.status, players, "shared goals", playable,
-                                        ranked, options))
+                setups.append(
+                    PlaySetup(
+                        f"{name}-{players}p-goals",
+                        f"{label}, {players} players, shared goals",
+                        name,
+                        edition.status,
+                        players,
+                        "shared goals",
+                        playable,
+                        ranked,
+                        options,
+                    )
+                )
         if edition.solitaire is not None:
             options = {"edition": name, "players": 2, "solitaire": True}
             # Solitaire is one bot against the built-in cat player: never ranked.
-            setups.append(PlaySetup(f"{name}-solitaire",
-                                    f"{label}, solitaire against the cat player", name,
-                                    edition.status, 2, "solitaire", playable, False, options))
+            setups.append(
+                PlaySetup(
+                    f"{name}-solitaire",
+                    f"{label}, solitaire against the cat player",
+                    name,
+                    edition.status,
+                    2,
+                    "solitaire",
+                    playable,
+                    False,
+                    options,
+                )
+            )
     return setups
 
 

@@ -39,8 +39,9 @@ def sample_state(game: Game, observation: Mapping[str, Any], rng: random.Random)
     the game's cards.
     """
     if observation.get("game") != game.name:
-        raise EngineError(f"sample_state needs a {game.name} observation, "
-                          f"not {observation.get('game')!r}")
+        raise EngineError(
+            f"sample_state needs a {game.name} observation, not {observation.get('game')!r}"
+        )
     state, unseen = _public_part(game, observation)
     if len(unseen) != observation["deck_size"] + observation["removed_unseen"]:
         raise EngineError("observation's unseen cards do not add up to the deck and removals")
@@ -79,7 +80,9 @@ def state_from_position(game: Game, position: dict[str, Any]) -> State:
     full: dict[str, Any] = {  # the observation JSON shape, so values of any JSON type
         "grid": [None] * 9,
         "token": None,
-        "strays": [s.name for s in edition.strays[: edition.player_counts[game.num_players].strays_dealt]],
+        "strays": [
+            s.name for s in edition.strays[: edition.player_counts[game.num_players].strays_dealt]
+        ],
         "tableaux": [],
         "discard": {},
         "current_player": 0,
@@ -154,19 +157,21 @@ def _public_part(
         kinds = [game._kind_codes[c] for c in hand]
         strays = tuple(stray(name) for name in tab["strays"])
         taken_strays.update(strays)
-        players.append(PlayerState(
-            cats=tuple(take(key) for key in tab["cats"]),
-            strays=strays,
-            food=tuple(int(tab["food"].get(token, 0)) for token in game.food_tokens),
-            hand=hand,
-            lost_cats=kinds.count(rules.LOST_CAT),
-            sprays=kinds.count(rules.SPRAY_BOTTLE),
-            vp_tokens=int(tab["vp_tokens"]),
-            boxes=tuple(take(key) for key in tab.get("boxes", [])),
-            brushes=kinds.count(rules.CAT_BRUSH),
-            lasers=kinds.count(rules.LASER_POINTER),
-            bags=kinds.count(rules.SHOPPING_BAG),
-        ))
+        players.append(
+            PlayerState(
+                cats=tuple(take(key) for key in tab["cats"]),
+                strays=strays,
+                food=tuple(int(tab["food"].get(token, 0)) for token in game.food_tokens),
+                hand=hand,
+                lost_cats=kinds.count(rules.LOST_CAT),
+                sprays=kinds.count(rules.SPRAY_BOTTLE),
+                vp_tokens=int(tab["vp_tokens"]),
+                boxes=tuple(take(key) for key in tab.get("boxes", [])),
+                brushes=kinds.count(rules.CAT_BRUSH),
+                lasers=kinds.count(rules.LASER_POINTER),
+                bags=kinds.count(rules.SHOPPING_BAG),
+            )
+        )
     discard = tuple(take(key) for key, n in observation["discard"].items() for _ in range(n))
     unseen = [card for cards in pool.values() for card in reversed(cards)]
     unseen.sort()
@@ -214,7 +219,8 @@ def _expansion_part(game: Game, observation: Mapping[str, Any]) -> Any:
             ext = ext._replace(
                 goals=tuple(goal_index[g["goal"]] for g in goals["shared"]),
                 goal_pool=tuple(goal_index[name] for name in goals["pool"]),
-                swapped=bool(goals.get("swapped_this_turn", False)))
+                swapped=bool(goals.get("swapped_this_turn", False)),
+            )
         except KeyError as exc:
             raise EngineError(f"unknown shared goal {exc.args[0]!r}") from None
     elif game.shared_goals:
@@ -233,8 +239,11 @@ def _expansion_part(game: Game, observation: Mapping[str, Any]) -> Any:
             left.remove(k)
         starting_names = [c.name for c in edition.solitaire.starting_cards]
         ext = ext._replace(
-            turn_deck=tuple(left), turn_discard=tuple(discard), turn_card=turn_card,
+            turn_deck=tuple(left),
+            turn_discard=tuple(discard),
+            turn_card=turn_card,
             reshuffles=int(sol.get("reshuffles", 0)),
             starting=tuple(starting_names.index(n) for n in sol.get("starting_cards", [])),
-            cat_choice=tuple(int(Line.parse(x)) for x in sol.get("cat_choice", [])))
+            cat_choice=tuple(int(Line.parse(x)) for x in sol.get("cat_choice", [])),
+        )
     return ext

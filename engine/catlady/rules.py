@@ -78,8 +78,6 @@ CAT, FOOD, TOY, COSTUME, CATNIP, LOST_CAT, SPRAY_BOTTLE = range(7)
 BOX, CAT_BRUSH, LASER_POINTER, SHOPPING_BAG = range(7, 11)  # Box of Treats
 
 
-
-
 def setup(game: Game, seed: int) -> dict[str, object]:
     """The fields of a freshly dealt state (``Game.new_initial_state`` builds the state).
 
@@ -91,8 +89,8 @@ def setup(game: Game, seed: int) -> dict[str, object]:
     counts = edition.player_counts[game.num_players]
     main = list(edition.deck_for_players(game.num_players))
     rng.shuffle(main)
-    removed = tuple(main[:counts.random_removals])
-    deck = tuple(main[counts.random_removals:])
+    removed = tuple(main[: counts.random_removals])
+    deck = tuple(main[counts.random_removals :])
     strays = list(range(len(edition.strays)))
     rng.shuffle(strays)
     # Solitaire deals 2 strays (RB-BOT); Biddy goes back when goals are not used (RB-BOT).
@@ -111,15 +109,16 @@ def setup(game: Game, seed: int) -> dict[str, object]:
         order = list(range(len(edition.goals)))
         rng.shuffle(order)
         n = game.num_players
-        fields["ext"] = Expansion(goals=tuple(order[:n]), goal_pool=tuple(order[n:n + 2]))
+        fields["ext"] = Expansion(goals=tuple(order[:n]), goal_pool=tuple(order[n : n + 2]))
     elif game.solitaire:
         assert edition.solitaire is not None
         starting = list(range(len(edition.solitaire.starting_cards)))
         rng.shuffle(starting)
         turn = list(range(len(edition.solitaire.turn_cards)))
         rng.shuffle(turn)
-        fields["ext"] = Expansion(turn_deck=tuple(turn),
-                                  starting=tuple(starting[:game.starting_cards]))
+        fields["ext"] = Expansion(
+            turn_deck=tuple(turn), starting=tuple(starting[: game.starting_cards])
+        )
     elif game.expansion:
         fields["ext"] = Expansion()
     return fields
@@ -156,14 +155,22 @@ def _begin_cat_turn(state: State) -> None:
         deck, discard, reshuffles = _reshuffle(state, discard, reshuffles)
     card = deck[0]
     lines = cat_candidates(state, card)
-    state._expansion = ext._replace(turn_deck=deck[1:], turn_discard=discard, turn_card=card,
-                              reshuffles=reshuffles, cat_choice=lines)
+    state._expansion = ext._replace(
+        turn_deck=deck[1:],
+        turn_discard=discard,
+        turn_card=card,
+        reshuffles=reshuffles,
+        cat_choice=lines,
+    )
     state._phase = CAT_TURN
     state._current = 1 if len(lines) == 1 else 0
 
 
-def _reshuffle(state: State, cards: tuple[int, ...], reshuffles: int,
-               ) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+def _reshuffle(
+    state: State,
+    cards: tuple[int, ...],
+    reshuffles: int,
+) -> tuple[tuple[int, ...], tuple[int, ...], int]:
     # Each reshuffle has its own generator derived from the seed and its number, so a
     # replay reshuffles identically.
     rng = SplitMix64((state.seed * 0x9E3779B97F4A7C15 + 0xC47 * (reshuffles + 1)) & MASK64)
@@ -207,8 +214,11 @@ def _line_value(state: State, line: Line, kind: str) -> int:
         count = 0
         for c in cards:
             if c is not None and kinds[c] == CAT:
-                spec = (edition.deck[c].cat if c < len(edition.deck)
-                        else edition.strays[c - len(edition.deck)])
+                spec = (
+                    edition.deck[c].cat
+                    if c < len(edition.deck)
+                    else edition.strays[c - len(edition.deck)]
+                )
                 if spec is not None and (spec.vp or 0) >= 6:
                     count += 1
         return count
@@ -254,8 +264,12 @@ def _expansion_actions(state: State, player: PlayerState, phase: int) -> list[Ac
     game = state.game
     actions: list[Action] = []
     if player.brushes and (player.cats or player.strays):
-        own = list(dict.fromkeys([game.card_name(c) for c in player.cats]
-                                 + [game.edition.strays[s].name for s in player.strays]))
+        own = list(
+            dict.fromkeys(
+                [game.card_name(c) for c in player.cats]
+                + [game.edition.strays[s].name for s in player.strays]
+            )
+        )
         for slot, card in enumerate(state._grid):
             if card is not None and game._kind_codes[card] == CAT:
                 actions.extend(Brush(slot + 1, name) for name in own)
@@ -334,16 +348,18 @@ def _check_cat_take(state: State, action: Action) -> None:
     if state._phase != CAT_TURN:
         raise IllegalActionError("only the solitaire cat player takes lines with cat-take")
     if type(action) is not CatTake:
-        raise IllegalActionError(f"it is the cat player's turn: choose its line with cat-take, "
-                                 f"not {action}")
+        raise IllegalActionError(
+            f"it is the cat player's turn: choose its line with cat-take, not {action}"
+        )
     ext = state._expansion
     assert ext is not None
     line = _require_line(action)
     if int(line) not in ext.cat_choice:
         card = state.game.edition.solitaire.turn_cards[ext.turn_card]  # type: ignore[union-attr]
         allowed = ", ".join(str(Line(x)) for x in ext.cat_choice)
-        raise IllegalActionError(f"the turn card {card.name!r} sends the cat player to {allowed}, "
-                                 f"not {line}")
+        raise IllegalActionError(
+            f"the turn card {card.name!r} sends the cat player to {allowed}, not {line}"
+        )
 
 
 def _check_expansion(state: State, player: PlayerState, action: Action) -> None:
@@ -362,8 +378,9 @@ def _check_expansion(state: State, player: PlayerState, action: Action) -> None:
         if not player.lasers:
             raise IllegalActionError("you have no laser pointer to play")
         if state._phase != BEFORE_DRAFT:
-            raise IllegalActionError("a laser pointer takes up your whole turn: play it instead "
-                                     "of drafting a line")
+            raise IllegalActionError(
+                "a laser pointer takes up your whole turn: play it instead of drafting a line"
+            )
         slots = (*action.take, action.discard)
         if len(set(slots)) != 3:
             raise IllegalActionError(f"{action}: take two different cards and discard a third")
@@ -426,8 +443,9 @@ def apply(state: State, action: Action) -> State:
     elif kind is Spray:
         player = new._players[new._current]
         card = _first_of_kind(new, player.hand, SPRAY_BOTTLE)
-        _set_player(new, player._replace(
-            hand=_without(player.hand, card), sprays=player.sprays - 1))
+        _set_player(
+            new, player._replace(hand=_without(player.hand, card), sprays=player.sprays - 1)
+        )
         new._discard = new._discard + (card,)
         new._token = action.line  # type: ignore[attr-defined]
     elif kind is PlaceToken:
@@ -517,14 +535,16 @@ def _trade_lost_cats(new: State, action: Action) -> None:
     lost_cats = player.lost_cats - needed
     if type(action) is LostCatsForVP:
         new._vp_left -= 1
-        _set_player(new, player._replace(
-            hand=hand, lost_cats=lost_cats, vp_tokens=player.vp_tokens + 1))
+        _set_player(
+            new, player._replace(hand=hand, lost_cats=lost_cats, vp_tokens=player.vp_tokens + 1)
+        )
     else:
         assert isinstance(action, LostCatsForStray)
         stray = new.game._stray_index[action.stray.casefold()]
         new._strays_up = tuple(s for s in new._strays_up if s != stray)
-        _set_player(new, player._replace(
-            hand=hand, lost_cats=lost_cats, strays=player.strays + (stray,)))
+        _set_player(
+            new, player._replace(hand=hand, lost_cats=lost_cats, strays=player.strays + (stray,))
+        )
 
 
 def _first_of_kind(state: State, hand: Sequence[int], kind: int) -> int:
@@ -537,7 +557,7 @@ def _first_of_kind(state: State, hand: Sequence[int], kind: int) -> int:
 
 def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
     i = cards.index(card)
-    return cards[:i] + cards[i + 1:]
+    return cards[:i] + cards[i + 1 :]
 
 
 def _set_player(new: State, player: PlayerState) -> None:
@@ -547,6 +567,7 @@ def _set_player(new: State, player: PlayerState) -> None:
 
 
 # --- Box of Treats and solitaire ------------------------------------------------------------
+
 
 def _settle_special(new: State, special: list[int]) -> None:
     """After a draft: boxes go in front of the player, Box of Treats hand cards are counted,
@@ -573,8 +594,12 @@ def _settle_special(new: State, special: list[int]) -> None:
             lasers += 1
         else:
             bags += 1
-    _set_player(new, player._replace(strays=strays, boxes=boxes, hand=hand,
-                                     brushes=brushes, lasers=lasers, bags=bags))
+    _set_player(
+        new,
+        player._replace(
+            strays=strays, boxes=boxes, hand=hand, brushes=brushes, lasers=lasers, bags=bags
+        ),
+    )
 
 
 def _refill(new: State, slots: Sequence[int]) -> None:
@@ -625,8 +650,9 @@ def _play_hand_card(new: State, kind: int) -> PlayerState:
     card = _first_of_kind(new, player.hand, kind)
     new._discard = new._discard + (card,)
     counts = {CAT_BRUSH: "brushes", LASER_POINTER: "lasers", SHOPPING_BAG: "bags"}[kind]
-    player = player._replace(hand=_without(player.hand, card),
-                             **{counts: getattr(player, counts) - 1})
+    player = player._replace(
+        hand=_without(player.hand, card), **{counts: getattr(player, counts) - 1}
+    )
     _set_player(new, player)
     return player
 
@@ -726,8 +752,9 @@ def _cat_turn(new: State, line: Line) -> None:
     if turn_card.kind == "cat_token":
         # Shuffle this card and the other played ones back into the turn deck.
         deck, discard, reshuffles = _reshuffle(new, deck + discard, reshuffles)
-    new._expansion = ext._replace(turn_deck=deck, turn_discard=discard, turn_card=-1,
-                            reshuffles=reshuffles, cat_choice=())
+    new._expansion = ext._replace(
+        turn_deck=deck, turn_discard=discard, turn_card=-1, reshuffles=reshuffles, cat_choice=()
+    )
     if new._final:
         new._phase = OVER
         new._current = -1

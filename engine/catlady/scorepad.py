@@ -85,12 +85,16 @@ class ScoringRules:
 
     def __post_init__(self) -> None:
         if self.costume_split not in ("up", "down"):
-            raise ScoreInputError(f"costume_split must be 'up' or 'down', not {self.costume_split!r}")
+            raise ScoreInputError(
+                f"costume_split must be 'up' or 'down', not {self.costume_split!r}"
+            )
 
     def to_json(self) -> dict[str, Any]:
-        return {"costume_split": self.costume_split,
-                "penalty_when_nobody_has_leftover": self.penalty_when_nobody_has_leftover,
-                "macak_catnip_optional": self.macak_catnip_optional}
+        return {
+            "costume_split": self.costume_split,
+            "penalty_when_nobody_has_leftover": self.penalty_when_nobody_has_leftover,
+            "macak_catnip_optional": self.macak_catnip_optional,
+        }
 
 
 DEFAULT_RULES = ScoringRules()
@@ -113,12 +117,18 @@ class CatFeeding:
         """
         if not self.fed:
             return f"{self.cat}: hungry -> {self.vp} VP"
-        foods = ", ".join(food if token == food else f"{food} ({token})" for food, token in self.ate)
+        foods = ", ".join(
+            food if token == food else f"{food} ({token})" for food, token in self.ate
+        )
         return f"{self.cat}: {foods} -> {self.vp} VP"
 
     def to_json(self) -> dict[str, Any]:
-        return {"cat": self.cat, "fed": self.fed, "vp": self.vp,
-                "ate": [{"food": food, "token": token} for food, token in self.ate]}
+        return {
+            "cat": self.cat,
+            "fed": self.fed,
+            "vp": self.vp,
+            "ate": [{"food": food, "token": token} for food, token in self.ate],
+        }
 
 
 @dataclass(frozen=True)
@@ -153,9 +163,13 @@ class PlayerScore:
 
     def to_json(self) -> dict[str, Any]:
         result = {
-            "name": self.name, "rank": self.rank, "total": self.total,
-            "fed_cat_count": self.fed_cat_count, "breakdown": self.breakdown,
-            "leftover_food": self.leftover_food, "leftover": dict(self.leftover),
+            "name": self.name,
+            "rank": self.rank,
+            "total": self.total,
+            "fed_cat_count": self.fed_cat_count,
+            "breakdown": self.breakdown,
+            "leftover_food": self.leftover_food,
+            "leftover": dict(self.leftover),
             "catnip_counted": self.catnip_counted,
             "feeding": [f.to_json() for f in self.feeding],
         }
@@ -181,7 +195,8 @@ class GameScore:
     def to_json(self) -> dict[str, Any]:
         """A JSON-serialisable dict (the calculator's ``--json`` output)."""
         return {
-            "edition": self.edition, "edition_version": self.edition_version,
+            "edition": self.edition,
+            "edition_version": self.edition_version,
             "rules": self.rules.to_json(),
             "players": [p.to_json() for p in self.players],
             "winners": [self.players[i].name for i in self.winners],
@@ -242,14 +257,20 @@ def with_starting_cards(t: Tableau, edition: Edition) -> Tableau:
     food = dict(t.food)
     for token, n in effects.get("food", {}).items():
         food[token] = food.get(token, 0) + n
-    return replace(t, food=food, vp_tokens=t.vp_tokens + effects.get("vp_tokens", 0),
-                   catnip=t.catnip + effects.get("catnip", 0),
-                   costumes=t.costumes + effects.get("costumes", 0),
-                   wild_toys=t.wild_toys + effects.get("wild_toys", 0), starting_cards=())
+    return replace(
+        t,
+        food=food,
+        vp_tokens=t.vp_tokens + effects.get("vp_tokens", 0),
+        catnip=t.catnip + effects.get("catnip", 0),
+        costumes=t.costumes + effects.get("costumes", 0),
+        wild_toys=t.wild_toys + effects.get("wild_toys", 0),
+        starting_cards=(),
+    )
 
 
-def settle(sizes: Sequence[int],
-           payoff: Callable[[int, int, Sequence[int]], tuple[int, ...]]) -> tuple[list[int], bool]:
+def settle(
+    sizes: Sequence[int], payoff: Callable[[int, int, Sequence[int]], tuple[int, ...]]
+) -> tuple[list[int], bool]:
     """The feeding option each player ends up with when the choices depend on each other
     (the leftover-food penalty, Hemingway, costume awards, shared goals).
 

@@ -68,9 +68,15 @@ __all__ = [
 ]
 
 
-def score_game(tableaux: Sequence[Tableau], *, edition: Edition,
-               rules: ScoringRules = DEFAULT_RULES, validate: bool = True,
-               grid: Sequence[str] = (), goals: Sequence[Any] = ()) -> GameScore:
+def score_game(
+    tableaux: Sequence[Tableau],
+    *,
+    edition: Edition,
+    rules: ScoringRules = DEFAULT_RULES,
+    validate: bool = True,
+    grid: Sequence[str] = (),
+    goals: Sequence[Any] = (),
+) -> GameScore:
     """Score the end of a game, feeding every player's cats optimally.
 
     Raises :class:`ScoreInputError` for an impossible end state (unknown cat, negative or
@@ -92,18 +98,26 @@ def score_game(tableaux: Sequence[Tableau], *, edition: Edition,
     cats = [_cat_specs(edition, tuple(t.cats)) for t in tableaux]
     options: list[tuple[FeedingOption, ...]] = []
     for t, player_cats in zip(tableaux, cats, strict=True):
-        options.append(feeding_options(
-            player_cats, t.food, edition=edition, catnip=t.catnip,
-            toys=sum(t.toys.values()), costumes=t.costumes,
-            macak_optional=rules.macak_catnip_optional))
+        options.append(
+            feeding_options(
+                player_cats,
+                t.food,
+                edition=edition,
+                catnip=t.catnip,
+                toys=sum(t.toys.values()),
+                costumes=t.costumes,
+                macak_optional=rules.macak_catnip_optional,
+            )
+        )
     choice, settled = _settle(options, rules, consts.most_leftover_food_vp)
     chosen = [opts[c] for opts, c in zip(options, choice, strict=True)]
 
     most_costumes = max((t.costumes for t in tableaux), default=0)
     tied_costumes = sum(1 for t in tableaux if t.costumes == most_costumes)
     penalised = _penalised(chosen, rules)
-    most_fed = [max((o.fed for j, o in enumerate(chosen) if j != i), default=-1)
-                for i in range(len(chosen))]
+    most_fed = [
+        max((o.fed for j, o in enumerate(chosen) if j != i), default=-1) for i in range(len(chosen))
+    ]
 
     rows = []
     for i, (t, option) in enumerate(zip(tableaux, chosen, strict=True)):
@@ -132,15 +146,33 @@ def score_game(tableaux: Sequence[Tableau], *, edition: Edition,
     for i, (t, (line, total, option, bonus)) in enumerate(zip(tableaux, rows, strict=True)):
         rank = 1 + sum(1 for k in keys if k > keys[i])
         feeding, leftover = _describe_feeding(cats[i], option, bonus, t.food, edition)
-        players.append(PlayerScore(
-            name=t.name, total=total, fed_cat_count=option.fed, rank=rank,
-            leftover_food=option.leftover, leftover=leftover, feeding=feeding,
-            catnip_counted=option.catnip, fed_cats=line["fed_cats"], toys=line["toys"],
-            costumes=line["costumes"], catnip=line["catnip"], vp_tokens=line["vp_tokens"],
-            food_penalty=line["food_penalty"]))
+        players.append(
+            PlayerScore(
+                name=t.name,
+                total=total,
+                fed_cat_count=option.fed,
+                rank=rank,
+                leftover_food=option.leftover,
+                leftover=leftover,
+                feeding=feeding,
+                catnip_counted=option.catnip,
+                fed_cats=line["fed_cats"],
+                toys=line["toys"],
+                costumes=line["costumes"],
+                catnip=line["catnip"],
+                vp_tokens=line["vp_tokens"],
+                food_penalty=line["food_penalty"],
+            )
+        )
     winners = tuple(i for i, p in enumerate(players) if p.rank == 1)
-    return GameScore(players=tuple(players), winners=winners, edition=edition.name,
-                     edition_version=edition.version, rules=rules, feeding_settled=settled)
+    return GameScore(
+        players=tuple(players),
+        winners=winners,
+        edition=edition.name,
+        edition_version=edition.version,
+        rules=rules,
+        feeding_settled=settled,
+    )
 
 
 @lru_cache(maxsize=8192)
@@ -165,8 +197,9 @@ def _penalised(chosen: Sequence[FeedingOption], rules: ScoringRules) -> list[boo
     return [o.leftover == most for o in chosen]
 
 
-def _settle(options: Sequence[Sequence[FeedingOption]], rules: ScoringRules,
-            penalty: int) -> tuple[list[int], bool]:
+def _settle(
+    options: Sequence[Sequence[FeedingOption]], rules: ScoringRules, penalty: int
+) -> tuple[list[int], bool]:
     """Best responses to a fixed point (:func:`engine.catlady.scorepad.settle`) over own VP with
     Hemingway's bonus and the leftover-food penalty."""
 
@@ -178,16 +211,21 @@ def _settle(options: Sequence[Sequence[FeedingOption]], rules: ScoringRules,
             total += option.bonus
         most_other = max((o.leftover for o in others), default=0)
         if option.leftover >= most_other and (
-                option.leftover > 0 or rules.penalty_when_nobody_has_leftover):
+            option.leftover > 0 or rules.penalty_when_nobody_has_leftover
+        ):
             total += penalty
         return (total, option.fed, -option.leftover)
 
     return settle([len(opts) for opts in options], payoff)
 
 
-def _describe_feeding(cats: Sequence[Any], option: FeedingOption, bonus: int,
-                      food: Mapping[str, int], edition: Edition,
-                      ) -> tuple[tuple[CatFeeding, ...], dict[str, int]]:
+def _describe_feeding(
+    cats: Sequence[Any],
+    option: FeedingOption,
+    bonus: int,
+    food: Mapping[str, int],
+    edition: Edition,
+) -> tuple[tuple[CatFeeding, ...], dict[str, int]]:
     convert = 0
     for cat, meal in zip(cats, option.meals, strict=True):
         if meal is not None and cat.ability == "food_as_wild":
@@ -212,12 +250,14 @@ def _describe_feeding(cats: Sequence[Any], option: FeedingOption, bonus: int,
 
 # --- input: validation and parsing ---------------------------------------------------------
 
+
 def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
     n = len(tableaux)
     if n not in edition.player_counts:
         raise ScoreInputError(
             f"players: {n} players given; the {edition.name} edition is played by "
-            f"{', '.join(map(str, edition.supported_players))} players")
+            f"{', '.join(map(str, edition.supported_players))} players"
+        )
     names = [t.name for t in tableaux]
     for i, t in enumerate(tableaux):
         where = f"players[{i}]"
@@ -230,28 +270,35 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
                 raise ScoreInputError(f"{where}.cats[{k}]: unknown cat {cat!r}")
         for token, amount in t.food.items():
             if token not in edition.food_tokens:
-                raise ScoreInputError(f"{where}.food.{token}: unknown food; use "
-                                      f"{', '.join(edition.food_tokens)}")
+                raise ScoreInputError(
+                    f"{where}.food.{token}: unknown food; use {', '.join(edition.food_tokens)}"
+                )
             _check_count(amount, f"{where}.food.{token}")
         for toy, amount in t.toys.items():
             if toy not in edition.toy_types:
-                raise ScoreInputError(f"{where}.toys.{toy}: unknown toy; use "
-                                      f"{', '.join(edition.toy_types)}")
+                raise ScoreInputError(
+                    f"{where}.toys.{toy}: unknown toy; use {', '.join(edition.toy_types)}"
+                )
             _check_count(amount, f"{where}.toys.{toy}")
         for name in (*_COUNT_FIELDS, *_BOX_OF_TREATS_COUNT_FIELDS):
             _check_count(getattr(t, name), f"{where}.{name}")
         if (t.boxes or any(getattr(t, f) for f in _BOX_OF_TREATS_COUNT_FIELDS)) and not (
-                edition.kinds & {CardKind.BOX, CardKind.CAT_BRUSH, CardKind.LASER_POINTER,
-                                 CardKind.SHOPPING_BAG}):
-            raise ScoreInputError(f"{where}: boxes, cat brushes, laser pointers and shopping "
-                                  f"bags are Box of Treats cards; the {edition.name} edition "
-                                  "has none")
+            edition.kinds
+            & {CardKind.BOX, CardKind.CAT_BRUSH, CardKind.LASER_POINTER, CardKind.SHOPPING_BAG}
+        ):
+            raise ScoreInputError(
+                f"{where}: boxes, cat brushes, laser pointers and shopping "
+                f"bags are Box of Treats cards; the {edition.name} edition "
+                "has none"
+            )
         if (t.cat_player or t.starting_cards) and edition.solitaire is None:
-            raise ScoreInputError(f"{where}.cat_player: the {edition.name} edition has no "
-                                  "solitaire cards")
+            raise ScoreInputError(
+                f"{where}.cat_player: the {edition.name} edition has no solitaire cards"
+            )
         if t.cat_player and i != n - 1:
-            raise ScoreInputError(f"{where}.cat_player: the cat player is the last of the two "
-                                  "players")
+            raise ScoreInputError(
+                f"{where}.cat_player: the cat player is the last of the two players"
+            )
 
     # The cat player's starting cards are not deck cards: check the deck part only.
     extra_strays = sum(starting_effects(t, edition).get("extra_strays", 0) for t in tableaux)
@@ -270,12 +317,16 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
             if by_key[spec.key] > limit:
                 where = f"players[{i}].cats[{k}]"
                 if limit == 0:
-                    raise ScoreInputError(f"{where}: {spec.name} is not in the deck for {n} players")
+                    raise ScoreInputError(
+                        f"{where}: {spec.name} is not in the deck for {n} players"
+                    )
                 raise ScoreInputError(f"{where}: more copies of {spec.name} than exist ({limit})")
     setup = edition.player_counts[n]
     if strays_taken > setup.strays_dealt + extra_strays:
-        raise ScoreInputError(f"players[*].cats: {strays_taken} stray cats taken, but only "
-                              f"{setup.strays_dealt} are dealt face up")
+        raise ScoreInputError(
+            f"players[*].cats: {strays_taken} stray cats taken, but only "
+            f"{setup.strays_dealt} are dealt face up"
+        )
 
     def limit_of(kind: str) -> int:
         return limits.get(f"kind:{kind}", 0)
@@ -283,38 +334,59 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
     def total(field_name: str) -> int:
         return sum(getattr(t, field_name) for t in tableaux)
 
-    for field_name, kind, label in (("costumes", "costume", "costume"), ("catnip", "catnip", "catnip"),
-                                    ("spray_bottles", "spray_bottle", "spray bottle")):
+    for field_name, kind, label in (
+        ("costumes", "costume", "costume"),
+        ("catnip", "catnip", "catnip"),
+        ("spray_bottles", "spray_bottle", "spray bottle"),
+    ):
         if total(field_name) > limit_of(kind):
-            raise ScoreInputError(f"players[*].{field_name}: {total(field_name)} {label} cards in "
-                                  f"all, but the deck for {n} players has {limit_of(kind)}")
+            raise ScoreInputError(
+                f"players[*].{field_name}: {total(field_name)} {label} cards in "
+                f"all, but the deck for {n} players has {limit_of(kind)}"
+            )
     for toy in edition.toy_types:
         have = sum(t.toys.get(toy, 0) for t in tableaux)
         limit = limits.get(f"toy:{toy}", 0)
         if have > limit:
-            raise ScoreInputError(f"players[*].toys.{toy}: {have} in all, but the deck for {n} "
-                                  f"players has {limit}")
+            raise ScoreInputError(
+                f"players[*].toys.{toy}: {have} in all, but the deck for {n} players has {limit}"
+            )
     for box in sorted({b for t in tableaux for b in t.boxes}):
         have = sum(1 for t in tableaux for b in t.boxes if b == box)
-        key = next((c.key for c in edition.deck if c.box is not None and (
-            normalise_name(c.name) == normalise_name(box) or c.key == box)), None)
+        key = next(
+            (
+                c.key
+                for c in edition.deck
+                if c.box is not None
+                and (normalise_name(c.name) == normalise_name(box) or c.key == box)
+            ),
+            None,
+        )
         if key is None:
             raise ScoreInputError(f"players[*].boxes: unknown box {box!r}")
         if have > copies.get(key, 0):
-            raise ScoreInputError(f"players[*].boxes: {have} x {box!r}, but the deck for {n} "
-                                  f"players has {copies.get(key, 0)}")
-    for field_name, kind in (("cat_brushes", CardKind.CAT_BRUSH),
-                             ("laser_pointers", CardKind.LASER_POINTER),
-                             ("shopping_bags", CardKind.SHOPPING_BAG)):
+            raise ScoreInputError(
+                f"players[*].boxes: {have} x {box!r}, but the deck for {n} "
+                f"players has {copies.get(key, 0)}"
+            )
+    for field_name, kind in (
+        ("cat_brushes", CardKind.CAT_BRUSH),
+        ("laser_pointers", CardKind.LASER_POINTER),
+        ("shopping_bags", CardKind.SHOPPING_BAG),
+    ):
         if total(field_name) > limit_of(kind.value):
-            raise ScoreInputError(f"players[*].{field_name}: {total(field_name)} in all, but "
-                                  f"the deck for {n} players has {limit_of(kind.value)}")
+            raise ScoreInputError(
+                f"players[*].{field_name}: {total(field_name)} in all, but "
+                f"the deck for {n} players has {limit_of(kind.value)}"
+            )
     for token in edition.food_tokens:
         have = sum(t.food.get(token, 0) for t in tableaux)
         limit = limits.get(f"food:{token}", 0)
         if have > limit:
-            raise ScoreInputError(f"players[*].food.{token}: {have} tokens in all, but only "
-                                  f"{limit} can be gained with {n} players")
+            raise ScoreInputError(
+                f"players[*].food.{token}: {have} tokens in all, but only "
+                f"{limit} can be gained with {n} players"
+            )
     per_trade = edition.scoring.lost_cats_per_trade
     # Box of Treats: each shopping bag played gives every opponent a VP token (RB-BOT), so
     # that many VP tokens may have cost no lost cats.
@@ -326,10 +398,13 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
         raise ScoreInputError(
             f"players[*].lost_cats: lost cats held plus {per_trade} per VP token{bags} and per "
             f"stray come to {lost_used}, but the deck for {n} players has "
-            f"{limit_of('lost_cat')}")
+            f"{limit_of('lost_cat')}"
+        )
     if total("vp_tokens") > edition.components["vp_tokens"]:
-        raise ScoreInputError(f"players[*].vp_tokens: {total('vp_tokens')} in all, but the game "
-                              f"has {edition.components['vp_tokens']}")
+        raise ScoreInputError(
+            f"players[*].vp_tokens: {total('vp_tokens')} in all, but the game "
+            f"has {edition.components['vp_tokens']}"
+        )
 
 
 def _without_starting_cards(t: Tableau, edition: Edition) -> Tableau:
@@ -337,9 +412,13 @@ def _without_starting_cards(t: Tableau, edition: Edition) -> Tableau:
     if not effects:
         return t
     food = {k: max(0, v - effects.get("food", {}).get(k, 0)) for k, v in t.food.items()}
-    return replace(t, food=food, vp_tokens=max(0, t.vp_tokens - effects.get("vp_tokens", 0)),
-                   catnip=max(0, t.catnip - effects.get("catnip", 0)),
-                   costumes=max(0, t.costumes - effects.get("costumes", 0)))
+    return replace(
+        t,
+        food=food,
+        vp_tokens=max(0, t.vp_tokens - effects.get("vp_tokens", 0)),
+        catnip=max(0, t.catnip - effects.get("catnip", 0)),
+        costumes=max(0, t.costumes - effects.get("costumes", 0)),
+    )
 
 
 @lru_cache(maxsize=64)
@@ -364,13 +443,26 @@ def _limits(edition: Edition, n: int) -> dict[str, int]:
 
 def _check_count(value: object, where: str) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ScoreInputError(f"{where}: expected a whole number, got {json.dumps(value, default=str)}")
+        raise ScoreInputError(
+            f"{where}: expected a whole number, got {json.dumps(value, default=str)}"
+        )
     if value < 0:
         raise ScoreInputError(f"{where}: must not be negative (got {value})")
 
 
-_PLAYER_FIELDS = frozenset({"name", "cats", "food", "toys", *_COUNT_FIELDS, *_BOX_OF_TREATS_COUNT_FIELDS,
-                            "boxes", "cat_player", "starting_cards"})
+_PLAYER_FIELDS = frozenset(
+    {
+        "name",
+        "cats",
+        "food",
+        "toys",
+        *_COUNT_FIELDS,
+        *_BOX_OF_TREATS_COUNT_FIELDS,
+        "boxes",
+        "cat_player",
+        "starting_cards",
+    }
+)
 _TOP_FIELDS = frozenset({"edition", "players", "grid", "goals", "custom_strays"})
 
 
@@ -411,8 +503,10 @@ def tableaux_from_json(obj: object, edition: Edition) -> list[Tableau]:
             raise ScoreInputError(f"{where}: expected an object")
         unknown = set(raw) - _PLAYER_FIELDS
         if unknown:
-            raise ScoreInputError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}; "
-                                  f"fields are {', '.join(sorted(_PLAYER_FIELDS))}")
+            raise ScoreInputError(
+                f"{where}: unknown field(s) {', '.join(sorted(unknown))}; "
+                f"fields are {', '.join(sorted(_PLAYER_FIELDS))}"
+            )
         for required in ("name", "cats"):
             if required not in raw:
                 raise ScoreInputError(f"{where}: missing field {required!r}")
@@ -427,26 +521,38 @@ def tableaux_from_json(obj: object, edition: Edition) -> list[Tableau]:
             if not isinstance(cat, str) or not edition.has_cat(cat):
                 raise ScoreInputError(f"{where}.cats[{k}]: unknown cat {json.dumps(cat)}")
             cats.append(edition.cat(cat).name)
-        food = _counts(raw.get("food", {}), f"{where}.food",
-                       {t: t for t in edition.food_tokens}, "food token")
+        food = _counts(
+            raw.get("food", {}), f"{where}.food", {t: t for t in edition.food_tokens}, "food token"
+        )
         toys = _counts(raw.get("toys", {}), f"{where}.toys", toy_lookup, "toy")
         counts: dict[str, Any] = {}
         for name_ in (*_COUNT_FIELDS, *_BOX_OF_TREATS_COUNT_FIELDS):
             value = raw.get(name_, 0)
             _check_count(value, f"{where}.{name_}")
             counts[name_] = value
-        counts["boxes"] = _names(raw.get("boxes", []), f"{where}.boxes", {
-            **{normalise_name(c.name): c.name for c in edition.deck if c.box is not None},
-            **{normalise_name(c.key): c.name for c in edition.deck if c.box is not None}}, "box")
+        counts["boxes"] = _names(
+            raw.get("boxes", []),
+            f"{where}.boxes",
+            {
+                **{normalise_name(c.name): c.name for c in edition.deck if c.box is not None},
+                **{normalise_name(c.key): c.name for c in edition.deck if c.box is not None},
+            },
+            "box",
+        )
         cat_player = raw.get("cat_player", False)
         if not isinstance(cat_player, bool):
             raise ScoreInputError(f"{where}.cat_player: expected true or false")
         counts["cat_player"] = cat_player
         starts = edition.solitaire.starting_cards if edition.solitaire else ()
         counts["starting_cards"] = _names(
-            raw.get("starting_cards", []), f"{where}.starting_cards",
-            {**{normalise_name(c.name): c.name for c in starts},
-             **{normalise_name(c.key): c.name for c in starts}}, "starting card")
+            raw.get("starting_cards", []),
+            f"{where}.starting_cards",
+            {
+                **{normalise_name(c.name): c.name for c in starts},
+                **{normalise_name(c.key): c.name for c in starts},
+            },
+            "starting card",
+        )
         if counts["starting_cards"] and not cat_player:
             raise ScoreInputError(f"{where}.starting_cards: only the cat player has starting cards")
         result.append(Tableau(name=name, cats=tuple(cats), food=food, toys=toys, **counts))
@@ -466,8 +572,11 @@ def _names(raw: object, where: str, lookup: Mapping[str, str], what: str) -> tup
     return tuple(result)
 
 
-def context_from_json(obj: object, edition: Edition, tableaux: Sequence[Tableau],
-                      ) -> tuple[tuple[str, ...], tuple[Any, ...]]:
+def context_from_json(
+    obj: object,
+    edition: Edition,
+    tableaux: Sequence[Tableau],
+) -> tuple[tuple[str, ...], tuple[Any, ...]]:
     """The calculator's game-level fields: ``grid`` (the cards left in the grid, by key or
     name, for Choupette) and ``goals`` (shared goals: ``{"goal": name, "players": [a, b]}``
     between neighbours in seat order). Raises :class:`ScoreInputError` naming the field."""
@@ -499,15 +608,22 @@ def context_from_json(obj: object, edition: Edition, tableaux: Sequence[Tableau]
             known = ", ".join(g.name for g in edition.goals) or "none in this edition"
             raise ScoreInputError(f"{where}.goal: unknown goal {item['goal']!r}; goals: {known}")
         seats = item["players"]
-        if (not isinstance(seats, list) or len(seats) != 2
-                or not all(isinstance(p, str) and p in names for p in seats)):
+        if (
+            not isinstance(seats, list)
+            or len(seats) != 2
+            or not all(isinstance(p, str) and p in names for p in seats)
+        ):
             raise ScoreInputError(f"{where}.players: expected the names of two players")
         a, b = names.index(seats[0]), names.index(seats[1])
         if (a - b) % n not in (1, n - 1):
-            raise ScoreInputError(f"{where}.players: a goal lies between neighbours "
-                                  f"({seats[0]} and {seats[1]} are not)")
+            raise ScoreInputError(
+                f"{where}.players: a goal lies between neighbours "
+                f"({seats[0]} and {seats[1]} are not)"
+            )
         if frozenset((a, b)) in pairs:
-            raise ScoreInputError(f"{where}.players: {seats[0]} and {seats[1]} already share a goal")
+            raise ScoreInputError(
+                f"{where}.players: {seats[0]} and {seats[1]} already share a goal"
+            )
         pairs.add(frozenset((a, b)))
         goals.append(SharedGoal(goal, (a, b)))
     return tuple(grid), tuple(goals)
@@ -520,8 +636,9 @@ def _counts(raw: object, where: str, lookup: Mapping[str, str], what: str) -> di
     for key, value in raw.items():
         canonical = lookup.get(key) or lookup.get(normalise_name(str(key)))
         if canonical is None:
-            raise ScoreInputError(f"{where}.{key}: unknown {what}; use "
-                                  f"{', '.join(sorted(set(lookup.values())))}")
+            raise ScoreInputError(
+                f"{where}.{key}: unknown {what}; use {', '.join(sorted(set(lookup.values())))}"
+            )
         _check_count(value, f"{where}.{key}")
         result[canonical] = result.get(canonical, 0) + value
     return result

@@ -42,11 +42,23 @@ __all__ = ["SharedGoal", "edition_is_expansion", "needs_expansion_scoring", "sco
 
 
 # Abilities the base scorer does not know.
-_BASE_ABILITIES = frozenset({"per_colour_fed", "colour_sets", "per_costume", "per_toy",
-                             "counts_as_catnip", "vp_per_food_fed", "most_fed_cats",
-                             "all_colours", "food_as_wild", "per_other_fed_cat_eating_food"})
-_EXPANSION_KINDS = frozenset({CardKind.BOX, CardKind.CAT_BRUSH, CardKind.LASER_POINTER,
-                              CardKind.SHOPPING_BAG})
+_BASE_ABILITIES = frozenset(
+    {
+        "per_colour_fed",
+        "colour_sets",
+        "per_costume",
+        "per_toy",
+        "counts_as_catnip",
+        "vp_per_food_fed",
+        "most_fed_cats",
+        "all_colours",
+        "food_as_wild",
+        "per_other_fed_cat_eating_food",
+    }
+)
+_EXPANSION_KINDS = frozenset(
+    {CardKind.BOX, CardKind.CAT_BRUSH, CardKind.LASER_POINTER, CardKind.SHOPPING_BAG}
+)
 
 
 @dataclass(frozen=True)
@@ -57,8 +69,9 @@ class SharedGoal:
     seats: tuple[int, int]
 
 
-def needs_expansion_scoring(edition: Edition, tableaux: Sequence[Tableau],
-                          goals: Sequence[SharedGoal] = ()) -> bool:
+def needs_expansion_scoring(
+    edition: Edition, tableaux: Sequence[Tableau], goals: Sequence[SharedGoal] = ()
+) -> bool:
     """Whether the base scorer cannot score this game."""
     if goals or len(tableaux) > 4:
         return True
@@ -72,11 +85,14 @@ def edition_is_expansion(edition: Edition) -> bool:
     if "treat" in edition.food_tokens or edition.kinds & _EXPANSION_KINDS:
         return True
     cats = [c.cat for c in edition.deck if c.cat is not None] + list(edition.strays)
-    return any((c.ability is not None and c.ability not in _BASE_ABILITIES) or c.needs_any
-               or c.members for c in cats)
+    return any(
+        (c.ability is not None and c.ability not in _BASE_ABILITIES) or c.needs_any or c.members
+        for c in cats
+    )
 
 
 # --- from tableaux to holdings ---------------------------------------------------------------
+
 
 @lru_cache(maxsize=64)
 def _boxes_by_name(edition: Edition) -> Mapping[str, BoxRequirement]:
@@ -130,9 +146,18 @@ def _holdings(t: Tableau, edition: Edition, extra_cards: Sequence[Any] = ()) -> 
             sprays += 1
         elif kind is CardKind.BOX:
             boxes.append(card.box)
-    return Holdings(cats=tuple(cats), food_items=tuple(sorted(food.items())), toys=tuple(toys),
-                    costumes=costumes, catnip=catnip, lost_cats=lost, spray_bottles=sprays,
-                    boxes=tuple(boxes), wild_toys=t.wild_toys, cat_player=t.cat_player)
+    return Holdings(
+        cats=tuple(cats),
+        food_items=tuple(sorted(food.items())),
+        toys=tuple(toys),
+        costumes=costumes,
+        catnip=catnip,
+        lost_cats=lost,
+        spray_bottles=sprays,
+        boxes=tuple(boxes),
+        wild_toys=t.wild_toys,
+        cat_player=t.cat_player,
+    )
 
 
 @dataclass(frozen=True)
@@ -143,8 +168,7 @@ class _Choice:
 
 def _player_choices(t: Tableau, edition: Edition, grid: Sequence[Any]) -> list[_Choice]:
     choices = [_Choice(o) for o in options_for(_holdings(t, edition), edition)]
-    takers = [_spec(edition, c) for c in t.cats
-              if _spec(edition, c).ability == "take_grid_cards"]
+    takers = [_spec(edition, c) for c in t.cats if _spec(edition, c).ability == "take_grid_cards"]
     if not takers or not grid:
         return choices
     # Cards that are worth nothing at the end to this player are never worth taking: the
@@ -173,13 +197,17 @@ def _player_choices(t: Tableau, edition: Edition, grid: Sequence[Any]) -> list[_
         holdings = _holdings(t, edition, cards)
         for option in options_for(holdings, edition):
             # The picks only happen when Choupette is fed (normally, not with a treat).
-            if all(option.plates[i].mode == FED for i, c in enumerate(holdings.cats)
-                   if c.ability == "take_grid_cards"):
+            if all(
+                option.plates[i].mode == FED
+                for i, c in enumerate(holdings.cats)
+                if c.ability == "take_grid_cards"
+            ):
                 choices.append(_Choice(option, tuple(c.name for c in cards)))
     return choices
 
 
 # --- cross-player terms ---------------------------------------------------------------------
+
 
 def _costume_vp(counts: Sequence[int], edition: Edition, rules: ScoringRules) -> list[int]:
     s = edition.scoring
@@ -229,8 +257,13 @@ def _goal_stat(stat: str, option: Option, t: Tableau, edition: Edition) -> int:
     raise ScoreInputError(f"unknown goal stat {stat!r}")  # pragma: no cover - data is checked
 
 
-def _goal_vp(seat: int, chosen: Sequence[Option], tableaux: Sequence[Tableau],
-             goals: Sequence[SharedGoal], edition: Edition) -> tuple[int, list[str]]:
+def _goal_vp(
+    seat: int,
+    chosen: Sequence[Option],
+    tableaux: Sequence[Tableau],
+    goals: Sequence[SharedGoal],
+    edition: Edition,
+) -> tuple[int, list[str]]:
     vp = 0
     met = []
     for shared in goals:
@@ -238,8 +271,9 @@ def _goal_vp(seat: int, chosen: Sequence[Option], tableaux: Sequence[Tableau],
             continue
         a, b = shared.seats
         g = shared.goal
-        total = (_goal_stat(g.stat, chosen[a], tableaux[a], edition)
-                 + _goal_stat(g.stat, chosen[b], tableaux[b], edition))
+        total = _goal_stat(g.stat, chosen[a], tableaux[a], edition) + _goal_stat(
+            g.stat, chosen[b], tableaux[b], edition
+        )
         if g.amount is not None and g.vp is not None and total >= g.amount:
             vp += g.vp
             met.append(g.name)
@@ -253,9 +287,15 @@ def _penalised(leftovers: Sequence[int], rules: ScoringRules) -> list[bool]:
     return [left == most for left in leftovers]
 
 
-def _cross_terms(seat: int, chosen: Sequence[Option], tableaux: Sequence[Tableau],
-                 goals: Sequence[SharedGoal], edition: Edition, rules: ScoringRules,
-                 leftovers: Sequence[int] | None = None) -> dict[str, int]:
+def _cross_terms(
+    seat: int,
+    chosen: Sequence[Option],
+    tableaux: Sequence[Tableau],
+    goals: Sequence[SharedGoal],
+    edition: Edition,
+    rules: ScoringRules,
+    leftovers: Sequence[int] | None = None,
+) -> dict[str, int]:
     option = chosen[seat]
     others = [o for k, o in enumerate(chosen) if k != seat]
     bonus = option.bonus if option.bonus and all(option.fed > o.fed for o in others) else 0
@@ -266,9 +306,13 @@ def _cross_terms(seat: int, chosen: Sequence[Option], tableaux: Sequence[Tableau
     return {"bonus": bonus, "food_penalty": penalty, "costumes": costumes, "goals": goal_vp}
 
 
-def _settle(choices: Sequence[Sequence[_Choice]], tableaux: Sequence[Tableau],
-            goals: Sequence[SharedGoal], edition: Edition,
-            rules: ScoringRules) -> tuple[list[int], bool]:
+def _settle(
+    choices: Sequence[Sequence[_Choice]],
+    tableaux: Sequence[Tableau],
+    goals: Sequence[SharedGoal],
+    edition: Edition,
+    rules: ScoringRules,
+) -> tuple[list[int], bool]:
     """Best responses to a fixed point (:func:`engine.catlady.scorepad.settle`) over own VP with
     every cross-player term: Hemingway, the leftover-food penalty, costumes, shared goals."""
 
@@ -282,8 +326,13 @@ def _settle(choices: Sequence[Sequence[_Choice]], tableaux: Sequence[Tableau],
     return settle([len(c) for c in choices], payoff)
 
 
-def _scrappy(i: int, chosen: list[Option], tableaux: Sequence[Tableau],
-             edition: Edition, picked: Sequence[Any] = ()) -> tuple[Option, str | None]:
+def _scrappy(
+    i: int,
+    chosen: list[Option],
+    tableaux: Sequence[Tableau],
+    edition: Edition,
+    picked: Sequence[Any] = (),
+) -> tuple[Option, str | None]:
     """Scrappy's second feeding (step 3 of the module docstring). ``picked``: the grid cards
     a Choupette-like cat took, which are part of the player's holdings (and plates)."""
     t = tableaux[i]
@@ -306,20 +355,29 @@ def _scrappy(i: int, chosen: list[Option], tableaux: Sequence[Tableau],
         trial = replace(holdings, food_items=tuple(sorted(pool.items())), fixed=fixed)
         for candidate in options_for(trial, edition):
             if (candidate.vp, candidate.fed) > (best.vp, best.fed):
-                borrowed = _borrowed(option.leftover_food, candidate.leftover_food,
-                                     other.leftover_food)
+                borrowed = _borrowed(
+                    option.leftover_food, candidate.leftover_food, other.leftover_food
+                )
                 best, best_from, best_borrowed = candidate, j, borrowed
     if best_from is None:
         return option, None
-    result = replace(best, leftover=option.leftover, leftover_food=option.leftover_food,
-                     borrowed=best_borrowed,
-                     choices=(*best.choices, f"Scrappy: fed with seat {best_from}'s leftover "
-                              + ", ".join(f"{n} {k}" for k, n in best_borrowed.items())))
+    result = replace(
+        best,
+        leftover=option.leftover,
+        leftover_food=option.leftover_food,
+        borrowed=best_borrowed,
+        choices=(
+            *best.choices,
+            f"Scrappy: fed with seat {best_from}'s leftover "
+            + ", ".join(f"{n} {k}" for k, n in best_borrowed.items()),
+        ),
+    )
     return result, f"seat {best_from}"
 
 
-def _borrowed(own: Mapping[str, int], after: Mapping[str, int],
-              theirs: Mapping[str, int]) -> dict[str, int]:
+def _borrowed(
+    own: Mapping[str, int], after: Mapping[str, int], theirs: Mapping[str, int]
+) -> dict[str, int]:
     """Which of the other player's tokens were eaten (own leftover is eaten first)."""
     result = {}
     for token, n in theirs.items():
@@ -333,8 +391,15 @@ def _borrowed(own: Mapping[str, int], after: Mapping[str, int],
 
 # --- the score -----------------------------------------------------------------------------
 
-def score_expansion(tableaux: Sequence[Tableau], *, edition: Edition, rules: ScoringRules,
-                  grid: Sequence[str] = (), goals: Sequence[SharedGoal] = ()) -> GameScore:
+
+def score_expansion(
+    tableaux: Sequence[Tableau],
+    *,
+    edition: Edition,
+    rules: ScoringRules,
+    grid: Sequence[str] = (),
+    goals: Sequence[SharedGoal] = (),
+) -> GameScore:
     """Score a game with expansion content (see the module docstring). ``grid`` holds the
     keys or names of the cards left in the grid (for Choupette)."""
     tableaux = [with_starting_cards(t, edition) for t in tableaux]
@@ -345,8 +410,7 @@ def score_expansion(tableaux: Sequence[Tableau], *, edition: Edition, rules: Sco
     picks = [choices[i][pick[i]].picks for i in range(len(tableaux))]
     penalty_leftovers = [o.leftover for o in chosen]
     for i in range(len(chosen)):
-        chosen[i], _ = _scrappy(i, chosen, tableaux, edition,
-                                _grid_by_name(grid_cards, picks[i]))
+        chosen[i], _ = _scrappy(i, chosen, tableaux, edition, _grid_by_name(grid_cards, picks[i]))
 
     s = edition.scoring
     has_boxes = CardKind.BOX in edition.kinds
@@ -379,7 +443,9 @@ def score_expansion(tableaux: Sequence[Tableau], *, edition: Edition, rules: Sco
     keys = [(total, option.fed) for total, (_, _, option, _) in zip(totals, rows, strict=True)]
     if cat_player_game:
         # RB-BOT: "You must gain more VP than the cat player in order to win."
-        keys = [(total, 1 if t.cat_player else 0) for total, t in zip(totals, tableaux, strict=True)]
+        keys = [
+            (total, 1 if t.cat_player else 0) for total, t in zip(totals, tableaux, strict=True)
+        ]
     players = []
     for i, (t, (line, extra, option, bonus)) in enumerate(zip(tableaux, rows, strict=True)):
         rank = 1 + sum(1 for k in keys if k > keys[i])
@@ -389,19 +455,35 @@ def score_expansion(tableaux: Sequence[Tableau], *, edition: Edition, rules: Sco
         feeding = _describe(holdings_cats, option, bonus, holdings.food, t.cat_player, edition)
         notes = list(option.choices)
         if picks[i]:
-            takers = " and ".join(c.name for c in holdings_cats
-                                  if c.ability == "take_grid_cards")
+            takers = " and ".join(c.name for c in holdings_cats if c.ability == "take_grid_cards")
             notes.insert(0, f"{takers} takes " + " and ".join(picks[i]) + " from the grid")
         _, met = _goal_vp(i, chosen, tableaux, goals, edition)
         notes += [f"shared goal met: {name}" for name in met]
-        players.append(PlayerScore(
-            name=t.name, total=totals[i], fed_cat_count=option.fed, rank=rank,
-            leftover_food=penalty_leftovers[i], leftover=dict(option.leftover_food),
-            feeding=tuple(feeding), catnip_counted=option.catnip, extra_lines=extra,
-            choices=tuple(notes), cat_player=t.cat_player, **line))
+        players.append(
+            PlayerScore(
+                name=t.name,
+                total=totals[i],
+                fed_cat_count=option.fed,
+                rank=rank,
+                leftover_food=penalty_leftovers[i],
+                leftover=dict(option.leftover_food),
+                feeding=tuple(feeding),
+                catnip_counted=option.catnip,
+                extra_lines=extra,
+                choices=tuple(notes),
+                cat_player=t.cat_player,
+                **line,
+            )
+        )
     winners = tuple(i for i, p in enumerate(players) if p.rank == 1)
-    return GameScore(players=tuple(players), winners=winners, edition=edition.name,
-                     edition_version=edition.version, rules=rules, feeding_settled=settled)
+    return GameScore(
+        players=tuple(players),
+        winners=winners,
+        edition=edition.name,
+        edition_version=edition.version,
+        rules=rules,
+        feeding_settled=settled,
+    )
 
 
 @lru_cache(maxsize=64)
@@ -456,8 +538,14 @@ def _grid_by_name(cards: Sequence[Any], names: Sequence[str]) -> list[Any]:
     return result
 
 
-def _describe(cats: Sequence[Any], option: Option, bonus: int, food: Mapping[str, int],
-              cat_player: bool, edition: Edition) -> list[Any]:
+def _describe(
+    cats: Sequence[Any],
+    option: Option,
+    bonus: int,
+    food: Mapping[str, int],
+    cat_player: bool,
+    edition: Edition,
+) -> list[Any]:
     """Each cat's plate as (food, token) pairs: own tokens first, then wilds, then treats."""
     pool = {k: int(v) for k, v in food.items()}
     for token, n in option.borrowed.items():
@@ -486,4 +574,3 @@ def _describe(cats: Sequence[Any], option: Option, bonus: int, food: Mapping[str
             ate += [("catnip", "catnip")] * plate.catnip
         result.append(CatFeeding(cat.name, True, vp, tuple(ate)))
     return result
-

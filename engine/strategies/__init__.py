@@ -44,8 +44,9 @@ def get(name: str, game: str | None = None, **params: Any) -> Strategy:
     factories = game_spec(game or DEFAULT_GAME).strategies
     if name not in factories:
         for_game = f" for {game}" if game else ""
-        raise EngineError(f"unknown strategy {name!r}{for_game}; known: "
-                          f"{', '.join(sorted(factories))}")
+        raise EngineError(
+            f"unknown strategy {name!r}{for_game}; known: {', '.join(sorted(factories))}"
+        )
     try:
         return factories[name](**params)
     except TypeError as exc:

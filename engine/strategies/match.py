@@ -44,7 +44,9 @@ def play_match(game: Game, bots: Sequence[Strategy], seed: int) -> GameState:
     :class:`IllegalActionError` if a bot answers with an action that is not legal.
     """
     if len(bots) != game.num_players:
-        raise EngineError(f"{game.num_players} players need {game.num_players} bots, not {len(bots)}")
+        raise EngineError(
+            f"{game.num_players} players need {game.num_players} bots, not {len(bots)}"
+        )
     rngs = [bot_rng(seed, seat) for seat in range(game.num_players)]
     state = game.new_initial_state(seed)
     while not state.is_terminal():

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,150 +14,381 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='League',
+            name="League",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=120)),
-                ('slug', models.SlugField(max_length=120, unique=True)),
-                ('description', models.TextField(blank=True)),
-                ('game', models.CharField(choices=[('cat-lady', 'Cat Lady'), ('cat-ladies-of-maple-st', 'Cat Ladies of Maple St.'), ('cantankerous-cats', 'Cantankerous Cats')], default='cat-lady', max_length=40)),
-                ('is_public', models.BooleanField(default=True)),
-                ('k_factor', models.FloatField(default=32.0)),
-                ('initial_rating', models.FloatField(default=1500.0)),
-                ('provisional_games', models.PositiveIntegerField(default=5, help_text='Players with fewer rated games than this are marked provisional.')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=120)),
+                ("slug", models.SlugField(max_length=120, unique=True)),
+                ("description", models.TextField(blank=True)),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[
+                            ("cat-lady", "Cat Lady"),
+                            ("cat-ladies-of-maple-st", "Cat Ladies of Maple St."),
+                            ("cantankerous-cats", "Cantankerous Cats"),
+                        ],
+                        default="cat-lady",
+                        max_length=40,
+                    ),
+                ),
+                ("is_public", models.BooleanField(default=True)),
+                ("k_factor", models.FloatField(default=32.0)),
+                ("initial_rating", models.FloatField(default=1500.0)),
+                (
+                    "provisional_games",
+                    models.PositiveIntegerField(
+                        default=5,
+                        help_text="Players with fewer rated games than this are marked provisional.",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'ordering': ['name'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('k_factor__gt', 0)), name='league_k_factor_positive')],
+                "ordering": ["name"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(("k_factor__gt", 0)), name="league_k_factor_positive"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='AuditEntry',
+            name="AuditEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('action', models.CharField(choices=[('create', 'Created'), ('update', 'Updated'), ('delete', 'Deleted'), ('rebuild', 'Ratings rebuilt')], max_length=20)),
-                ('object_type', models.CharField(max_length=40)),
-                ('object_id', models.BigIntegerField(null=True)),
-                ('changes', models.JSONField(default=dict)),
-                ('at', models.DateTimeField(auto_now_add=True)),
-                ('user', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, to=settings.AUTH_USER_MODEL)),
-                ('league', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='audit', to='league.league')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "action",
+                    models.CharField(
+                        choices=[
+                            ("create", "Created"),
+                            ("update", "Updated"),
+                            ("delete", "Deleted"),
+                            ("rebuild", "Ratings rebuilt"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("object_type", models.CharField(max_length=40)),
+                ("object_id", models.BigIntegerField(null=True)),
+                ("changes", models.JSONField(default=dict)),
+                ("at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "user",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "league",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="audit",
+                        to="league.league",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'audit entries',
-                'ordering': ['-at', '-id'],
+                "verbose_name_plural": "audit entries",
+                "ordering": ["-at", "-id"],
             },
         ),
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100, unique=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('user', models.OneToOneField(blank=True, help_text='The login of this person, if they have one.', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='player', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100, unique=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "user",
+                    models.OneToOneField(
+                        blank=True,
+                        help_text="The login of this person, if they have one.",
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="player",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Season',
+            name="Season",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=100)),
-                ('starts_on', models.DateField()),
-                ('ends_on', models.DateField()),
-                ('league', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seasons', to='league.league')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=100)),
+                ("starts_on", models.DateField()),
+                ("ends_on", models.DateField()),
+                (
+                    "league",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seasons",
+                        to="league.league",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['league', 'starts_on'],
+                "ordering": ["league", "starts_on"],
             },
         ),
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('game', models.CharField(choices=[('cat-lady', 'Cat Lady'), ('cat-ladies-of-maple-st', 'Cat Ladies of Maple St.'), ('cantankerous-cats', 'Cantankerous Cats')], max_length=40)),
-                ('edition', models.CharField(max_length=40)),
-                ('played_on', models.DateField()),
-                ('played_time', models.TimeField(blank=True, null=True)),
-                ('place', models.CharField(blank=True, max_length=120)),
-                ('notes', models.TextField(blank=True)),
-                ('details', models.JSONField(blank=True, default=dict, help_text='Game-level result fields.')),
-                ('rated', models.BooleanField(default=True)),
-                ('content_key', models.CharField(default='', editable=False, max_length=64)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('logged_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='logged_games', to=settings.AUTH_USER_MODEL)),
-                ('league', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='games', to='league.league')),
-                ('season', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='games', to='league.season')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[
+                            ("cat-lady", "Cat Lady"),
+                            ("cat-ladies-of-maple-st", "Cat Ladies of Maple St."),
+                            ("cantankerous-cats", "Cantankerous Cats"),
+                        ],
+                        max_length=40,
+                    ),
+                ),
+                ("edition", models.CharField(max_length=40)),
+                ("played_on", models.DateField()),
+                ("played_time", models.TimeField(blank=True, null=True)),
+                ("place", models.CharField(blank=True, max_length=120)),
+                ("notes", models.TextField(blank=True)),
+                (
+                    "details",
+                    models.JSONField(
+                        blank=True, default=dict, help_text="Game-level result fields."
+                    ),
+                ),
+                ("rated", models.BooleanField(default=True)),
+                ("content_key", models.CharField(default="", editable=False, max_length=64)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "logged_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="logged_games",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "league",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="games",
+                        to="league.league",
+                    ),
+                ),
+                (
+                    "season",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="games",
+                        to="league.season",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Participant',
+            name="Participant",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('result', models.JSONField(default=dict)),
-                ('score', models.IntegerField(help_text="The game's headline number (VP, cats, Mischief points).")),
-                ('rank', models.PositiveSmallIntegerField()),
-                ('rating_before', models.FloatField(blank=True, null=True)),
-                ('rating_after', models.FloatField(blank=True, null=True)),
-                ('expected_score', models.FloatField(blank=True, null=True)),
-                ('actual_score', models.FloatField(blank=True, null=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='participants', to='league.game')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='participations', to='league.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("result", models.JSONField(default=dict)),
+                (
+                    "score",
+                    models.IntegerField(
+                        help_text="The game's headline number (VP, cats, Mischief points)."
+                    ),
+                ),
+                ("rank", models.PositiveSmallIntegerField()),
+                ("rating_before", models.FloatField(blank=True, null=True)),
+                ("rating_after", models.FloatField(blank=True, null=True)),
+                ("expected_score", models.FloatField(blank=True, null=True)),
+                ("actual_score", models.FloatField(blank=True, null=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="participants",
+                        to="league.game",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="participations",
+                        to="league.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'seat'],
-                'indexes': [models.Index(fields=['player', 'game'], name='participant_player_game')],
-                'constraints': [models.UniqueConstraint(fields=('game', 'player'), name='participant_player_once'), models.UniqueConstraint(fields=('game', 'seat'), name='participant_seat_once'), models.CheckConstraint(condition=models.Q(('seat__gte', 1)), name='participant_seat_positive'), models.CheckConstraint(condition=models.Q(('rank__gte', 1)), name='participant_rank_positive')],
+                "ordering": ["game", "seat"],
+                "indexes": [
+                    models.Index(fields=["player", "game"], name="participant_player_game")
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("game", "player"), name="participant_player_once"
+                    ),
+                    models.UniqueConstraint(fields=("game", "seat"), name="participant_seat_once"),
+                    models.CheckConstraint(
+                        condition=models.Q(("seat__gte", 1)), name="participant_seat_positive"
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("rank__gte", 1)), name="participant_rank_positive"
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Membership',
+            name="Membership",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('role', models.CharField(choices=[('organiser', 'Organiser'), ('member', 'Member')], default='member', max_length=20)),
-                ('joined_at', models.DateTimeField(auto_now_add=True)),
-                ('league', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='league.league')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='league.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "role",
+                    models.CharField(
+                        choices=[("organiser", "Organiser"), ("member", "Member")],
+                        default="member",
+                        max_length=20,
+                    ),
+                ),
+                ("joined_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "league",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to="league.league",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to="league.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['league', 'player__name'],
-                'constraints': [models.UniqueConstraint(fields=('league', 'player'), name='membership_unique')],
+                "ordering": ["league", "player__name"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("league", "player"), name="membership_unique")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='PlayerRating',
+            name="PlayerRating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('rating', models.FloatField()),
-                ('games_played', models.PositiveIntegerField(default=0)),
-                ('rated_games', models.PositiveIntegerField(default=0)),
-                ('wins', models.PositiveIntegerField(default=0)),
-                ('placement_sum', models.PositiveIntegerField(default=0)),
-                ('trend', models.FloatField(default=0.0, help_text="Rating change over the player's last few rated games.")),
-                ('last_played_on', models.DateField(blank=True, null=True)),
-                ('league', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='league.league')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='league.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("rating", models.FloatField()),
+                ("games_played", models.PositiveIntegerField(default=0)),
+                ("rated_games", models.PositiveIntegerField(default=0)),
+                ("wins", models.PositiveIntegerField(default=0)),
+                ("placement_sum", models.PositiveIntegerField(default=0)),
+                (
+                    "trend",
+                    models.FloatField(
+                        default=0.0,
+                        help_text="Rating change over the player's last few rated games.",
+                    ),
+                ),
+                ("last_played_on", models.DateField(blank=True, null=True)),
+                (
+                    "league",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ratings",
+                        to="league.league",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="ratings",
+                        to="league.player",
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['league', '-rating'], name='player_rating_order')],
-                'constraints': [models.UniqueConstraint(fields=('league', 'player'), name='player_rating_unique')],
+                "indexes": [models.Index(fields=["league", "-rating"], name="player_rating_order")],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("league", "player"), name="player_rating_unique"
+                    )
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='season',
-            constraint=models.CheckConstraint(condition=models.Q(('ends_on__gte', models.F('starts_on'))), name='season_dates_ordered'),
+            model_name="season",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("ends_on__gte", models.F("starts_on"))),
+                name="season_dates_ordered",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='season',
-            constraint=models.UniqueConstraint(fields=('league', 'name'), name='season_name_unique'),
+            model_name="season",
+            constraint=models.UniqueConstraint(
+                fields=("league", "name"), name="season_name_unique"
+            ),
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(fields=['league', 'played_on', 'played_time', 'content_key', 'id'], name='game_play_order'),
+            model_name="game",
+            index=models.Index(
+                fields=["league", "played_on", "played_time", "content_key", "id"],
+                name="game_play_order",
+            ),
         ),
     ]

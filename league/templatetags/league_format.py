@@ -167,7 +167,7 @@ def standings_rows(rows, league, my_player_id=None):
         lines.append(
             f'<tr{me}><td class="num">{int(row.position)}</td><th scope="row">'
             f'<a href="{player_url}{int(row.player_id)}/{query}">{escape(row.player_name)}</a>'
-            f'{provisional if row.provisional else ""}</th>'
+            f"{provisional if row.provisional else ''}</th>"
             f'<td class="num rating">{row.rating:.0f}</td><td class="num">{int(row.games_played)}</td>'
             f'<td class="num">{int(row.wins)}</td><td class="num">{placement}</td>'
             f'<td class="num trend{trend_class}"><span aria-hidden="true">{arrow}</span> '

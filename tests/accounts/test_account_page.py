@@ -34,8 +34,12 @@ def _key_on(page: str) -> str:
 
 
 def test_anonymous_visitors_are_sent_to_log_in(client, db):
-    for method, url in [("get", "/accounts/me/"), ("post", "/accounts/me/tokens/"),
-                        ("post", "/accounts/me/name/"), ("post", "/accounts/me/tokens/1/revoke/")]:
+    for method, url in [
+        ("get", "/accounts/me/"),
+        ("post", "/accounts/me/tokens/"),
+        ("post", "/accounts/me/name/"),
+        ("post", "/accounts/me/tokens/1/revoke/"),
+    ]:
         response = getattr(client, method)(url)
         assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
     assert not ApiToken.objects.exists()
@@ -74,12 +78,17 @@ def test_a_wrong_key_is_refused(db):
     assert api.post("/api/players/", {"name": "X"}, format="json").status_code == 401
 
 
-@pytest.mark.parametrize(("name", "text"), [
-    ("", "This field is required"),
-    ("x" * 61, "at most 60 characters"),
-    ("dupe", "already have a token called"),
-])
-def test_a_bad_token_name_is_shown_beside_the_field_and_makes_no_token(fern_client, fern, name, text):
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("", "This field is required"),
+        ("x" * 61, "at most 60 characters"),
+        ("dupe", "already have a token called"),
+    ],
+)
+def test_a_bad_token_name_is_shown_beside_the_field_and_makes_no_token(
+    fern_client, fern, name, text
+):
     if text.startswith("already"):
         fern_client.post("/accounts/me/tokens/", {"name": "dupe"})
     before = ApiToken.objects.count()

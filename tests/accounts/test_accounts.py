@@ -18,8 +18,14 @@ GOOD_PASSWORD = "whiskers-on-kittens-42"
 
 
 def signup(client, **overrides):
-    data = {"username": "fern", "email": "fern@example.org", "display_name": "Fern",
-            "password1": GOOD_PASSWORD, "password2": GOOD_PASSWORD, **overrides}
+    data = {
+        "username": "fern",
+        "email": "fern@example.org",
+        "display_name": "Fern",
+        "password1": GOOD_PASSWORD,
+        "password2": GOOD_PASSWORD,
+        **overrides,
+    }
     return client.post("/accounts/signup/", data)
 
 
@@ -39,16 +45,20 @@ def test_sign_up_sends_an_email_confirmation(client, mailoutbox):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("overrides", "field", "text"), [
-    ({"password1": "12345678", "password2": "12345678"}, "password1", "entirely numeric"),
-    ({"password1": "short", "password2": "short"}, "password1", "too short"),
-    ({"password2": "something-else-99"}, "password2", "same password"),
-    ({"email": "not-an-address"}, "email", "valid email"),
-    ({"username": ""}, "username", "required"),
-    ({"display_name": "Taken Name"}, "display_name", "already exists"),
-])
+@pytest.mark.parametrize(
+    ("overrides", "field", "text"),
+    [
+        ({"password1": "12345678", "password2": "12345678"}, "password1", "entirely numeric"),
+        ({"password1": "short", "password2": "short"}, "password1", "too short"),
+        ({"password2": "something-else-99"}, "password2", "same password"),
+        ({"email": "not-an-address"}, "email", "valid email"),
+        ({"username": ""}, "username", "required"),
+        ({"display_name": "Taken Name"}, "display_name", "already exists"),
+    ],
+)
 def test_bad_sign_up_input_is_shown_beside_its_field_and_creates_nothing(
-        client, overrides, field, text):
+    client, overrides, field, text
+):
     services.player_create(name="Taken Name")
     response = signup(client, **overrides)
     assert response.status_code == 200
@@ -90,7 +100,8 @@ def test_an_expired_invitation_does_not_open_sign_up(client, settings):
     invitation = services.invitation_create(league=league, by=olive)
     client.get(f"/invitations/{invitation.token}/")
     Invitation.objects.filter(pk=invitation.pk).update(
-        expires_at=timezone.now() - dt.timedelta(minutes=1))
+        expires_at=timezone.now() - dt.timedelta(minutes=1)
+    )
     signup(client)
     assert not User.objects.filter(username="fern").exists()
 
@@ -98,8 +109,12 @@ def test_an_expired_invitation_does_not_open_sign_up(client, settings):
 @pytest.mark.django_db
 def test_log_in_by_username_or_email_and_log_out(client):
     user = User.objects.create_user("fern", "fern@example.org", GOOD_PASSWORD)
-    assert client.post("/accounts/login/", {"login": "fern@example.org",
-                                            "password": GOOD_PASSWORD}).status_code == 302
+    assert (
+        client.post(
+            "/accounts/login/", {"login": "fern@example.org", "password": GOOD_PASSWORD}
+        ).status_code
+        == 302
+    )
     assert client.session["_auth_user_id"] == str(user.pk)
     client.post("/accounts/logout/")
     assert "_auth_user_id" not in client.session
@@ -142,7 +157,9 @@ def test_the_api_token_endpoint_works_with_the_log_in_throttle(settings):
     assert api.post("/api/players/", {"name": "Via old token"}, format="json").status_code == 201
     api.credentials()
     for _ in range(3):
-        assert api.post("/api/auth/token/", {"username": "fern", "password": "no"}).status_code == 400
+        assert (
+            api.post("/api/auth/token/", {"username": "fern", "password": "no"}).status_code == 400
+        )
     refused = api.post("/api/auth/token/", {"username": "fern", "password": GOOD_PASSWORD})
     assert refused.status_code == 400 and "token" not in refused.json()
     assert AccessFailureLog.objects.filter(username="fern").count() >= 3
@@ -153,11 +170,15 @@ def test_password_reset_sends_a_link_that_sets_a_new_password(client, mailoutbox
     User.objects.create_user("fern", "fern@example.org", GOOD_PASSWORD)
     response = client.post("/accounts/password/reset/", {"email": "fern@example.org"})
     assert response.status_code == 302 and len(mailoutbox) == 1
-    link = next(line for line in mailoutbox[0].body.splitlines() if "/accounts/password/reset/key/" in line)
-    path = link[link.index("/accounts/"):].strip()
+    link = next(
+        line for line in mailoutbox[0].body.splitlines() if "/accounts/password/reset/key/" in line
+    )
+    path = link[link.index("/accounts/") :].strip()
     form_page = client.get(path, follow=True)
     action = form_page.redirect_chain[-1][0] if form_page.redirect_chain else path
-    done = client.post(action, {"password1": "a-brand-new-secret-7", "password2": "a-brand-new-secret-7"})
+    done = client.post(
+        action, {"password1": "a-brand-new-secret-7", "password2": "a-brand-new-secret-7"}
+    )
     assert done.status_code == 302
     assert User.objects.get(username="fern").check_password("a-brand-new-secret-7")
 
@@ -166,12 +187,19 @@ def test_password_reset_sends_a_link_that_sets_a_new_password(client, mailoutbox
 def test_password_change_checks_the_current_password(client):
     user = User.objects.create_user("fern", "fern@example.org", GOOD_PASSWORD)
     client.force_login(user)
-    wrong = client.post("/accounts/password/change/", {
-        "oldpassword": "nope", "password1": "another-secret-88", "password2": "another-secret-88"})
+    wrong = client.post(
+        "/accounts/password/change/",
+        {"oldpassword": "nope", "password1": "another-secret-88", "password2": "another-secret-88"},
+    )
     assert wrong.status_code == 200 and "oldpassword" in wrong.context["form"].errors
     assert User.objects.get(pk=user.pk).check_password(GOOD_PASSWORD)
-    right = client.post("/accounts/password/change/", {
-        "oldpassword": GOOD_PASSWORD, "password1": "another-secret-88",
-        "password2": "another-secret-88"})
+    right = client.post(
+        "/accounts/password/change/",
+        {
+            "oldpassword": GOOD_PASSWORD,
+            "password1": "another-secret-88",
+            "password2": "another-secret-88",
+        },
+    )
     assert right.status_code == 302
     assert User.objects.get(pk=user.pk).check_password("another-secret-88")

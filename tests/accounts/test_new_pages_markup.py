@@ -37,11 +37,22 @@ def olive(db):
     return user
 
 
-@pytest.mark.parametrize("url", [
-    "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/",
-    "/accounts/me/", "/accounts/password/change/", "/leagues/new/", "/leagues/club/settings/",
-    "/leagues/club/members/", "/arena/challenge/", "/arena/tournaments/new/", "/arena/my-bots/",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/accounts/login/",
+        "/accounts/signup/",
+        "/accounts/password/reset/",
+        "/accounts/me/",
+        "/accounts/password/change/",
+        "/leagues/new/",
+        "/leagues/club/settings/",
+        "/leagues/club/members/",
+        "/arena/challenge/",
+        "/arena/tournaments/new/",
+        "/arena/my-bots/",
+    ],
+)
 def test_every_control_is_labelled_and_ids_are_unique(client, olive, url):
     if not url.startswith(("/accounts/login", "/accounts/signup", "/accounts/password/reset")):
         client.force_login(olive)
@@ -51,6 +62,5 @@ def test_every_control_is_labelled_and_ids_are_unique(client, olive, url):
     page.feed(response.content.decode())
     duplicates = [i for i, n in Counter(page.ids).items() if n > 1]
     assert not duplicates, duplicates
-    unlabelled = [name for control_id, name in page.controls
-                  if control_id not in page.label_for]
+    unlabelled = [name for control_id, name in page.controls if control_id not in page.label_for]
     assert not unlabelled, unlabelled

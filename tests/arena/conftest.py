@@ -22,7 +22,9 @@ def eager_celery():
 @pytest.fixture
 def authors(db):
     User = get_user_model()
-    return {name: User.objects.create_user(name, password="pw-123456789") for name in ("ada", "bob")}
+    return {
+        name: User.objects.create_user(name, password="pw-123456789") for name in ("ada", "bob")
+    }
 
 
 @pytest.fixture

@@ -47,13 +47,27 @@ class PrivatePostgres:
         self._as: list[str] = []
         if os.geteuid() == 0:
             user = pwd.getpwnam("postgres")
-            self._as = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}",
-                        "--clear-groups", "--"]
+            self._as = [
+                "setpriv",
+                f"--reuid={user.pw_uid}",
+                f"--regid={user.pw_gid}",
+                "--clear-groups",
+                "--",
+            ]
             directory.chmod(0o755)
             self.data.mkdir()
             os.chown(self.data, user.pw_uid, user.pw_gid)
-        self._run(_pg_bin("initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
-                  "-E", "UTF8", "--no-sync")
+        self._run(
+            _pg_bin("initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--no-sync",
+        )
         self.start()
         with psycopg.connect(self.dsn("postgres"), autocommit=True) as conn:
             conn.execute("CREATE DATABASE catleague")
@@ -62,14 +76,26 @@ class PrivatePostgres:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
     def _run(self, *argv: str) -> None:
-        subprocess.run([*self._as, *argv], check=True, capture_output=True, cwd="/tmp",
-                       timeout=120)
+        subprocess.run([*self._as, *argv], check=True, capture_output=True, cwd="/tmp", timeout=120)
 
     def start(self) -> None:
-        options = (f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.data} -c fsync=off "
-                   "-c full_page_writes=off -c max_connections=60")
-        self._run(_pg_bin("pg_ctl"), "-D", str(self.data), "-o", options, "-w", "-t", "60",
-                  "-l", str(self.data / "server.log"), "start")
+        options = (
+            f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.data} -c fsync=off "
+            "-c full_page_writes=off -c max_connections=60"
+        )
+        self._run(
+            _pg_bin("pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-w",
+            "-t",
+            "60",
+            "-l",
+            str(self.data / "server.log"),
+            "start",
+        )
 
     def stop(self) -> None:
         self._run(_pg_bin("pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
@@ -90,9 +116,22 @@ class PrivateRedis:
 
     def start(self) -> None:
         self._process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", "/tmp"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                "/tmp",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             with socket.socket() as probe:
@@ -121,17 +160,36 @@ class Worker:
     def start(self) -> None:
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "config", "worker", "--beat", "-c", "2",
-                 "--without-mingle", "--without-gossip", "-l", "info",
-                 "--schedule", str(self.log.parent / "beat-schedule")],
-                cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
-                start_new_session=True)
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "config",
+                    "worker",
+                    "--beat",
+                    "-c",
+                    "2",
+                    "--without-mingle",
+                    "--without-gossip",
+                    "-l",
+                    "info",
+                    "--schedule",
+                    str(self.log.parent / "beat-schedule"),
+                ],
+                cwd=ROOT,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
 
     def pids(self) -> list[int]:
         """The worker's main process and its pool children."""
         assert self.process is not None
-        found = subprocess.run(["pgrep", "-g", str(self.process.pid)], capture_output=True,
-                               text=True).stdout.split()
+        found = subprocess.run(
+            ["pgrep", "-g", str(self.process.pid)], capture_output=True, text=True
+        ).stdout.split()
         return [int(pid) for pid in found]
 
     def kill(self) -> list[int]:
@@ -154,8 +212,14 @@ class Worker:
 
 
 def manage(env: dict[str, str], *args: str) -> str:
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, text=True,
-                          capture_output=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        text=True,
+        capture_output=True,
+        timeout=300,
+    )
     if done.returncode != 0:
         raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{done.stderr[-3000:]}")
     return done.stdout

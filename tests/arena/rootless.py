@@ -46,22 +46,46 @@ def unprivileged_user() -> pwd.struct_passwd | None:
         return None
 
 
-def run_match_rootless(*, seed: int, bots: list[BotSpec], limits: Limits,
-                       game: str = "cat-lady") -> dict[str, Any]:
+def run_match_rootless(
+    *, seed: int, bots: list[BotSpec], limits: Limits, game: str = "cat-lady"
+) -> dict[str, Any]:
     """``run_match(..., mode="bwrap-rootless")`` played by an unprivileged process."""
     user = unprivileged_user()
     assert user is not None, f"no {NOBODY!r} user to drop to"
-    job = {"seed": seed, "game": game, "limits": limits.to_json(),
-           "bots": [[b.kind, b.name, base64.b64encode(b.source).decode()] for b in bots]}
+    job = {
+        "seed": seed,
+        "game": game,
+        "limits": limits.to_json(),
+        "bots": [[b.kind, b.name, base64.b64encode(b.source).decode()] for b in bots],
+    }
     paths = [str(ROOT), *site.getsitepackages()]
-    env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8",
-           "PYTHONPATH": os.pathsep.join(paths), "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": "/tmp",
+        "LANG": "C.UTF-8",
+        "PYTHONPATH": os.pathsep.join(paths),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
     env.update({k: v for k, v in os.environ.items() if k.startswith("CATLEAGUE_")})
     argv = [sys.executable if os.geteuid() != 0 else "/usr/bin/python3", "-c", _CHILD]
     if os.geteuid() == 0:
-        argv = ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups",
-                "--", *argv]
-    done = subprocess.run(argv, input=json.dumps(job), capture_output=True, text=True, env=env,
-                          cwd="/tmp", timeout=300, check=False)
+        argv = [
+            "setpriv",
+            f"--reuid={user.pw_uid}",
+            f"--regid={user.pw_gid}",
+            "--clear-groups",
+            "--",
+            *argv,
+        ]
+    done = subprocess.run(
+        argv,
+        input=json.dumps(job),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd="/tmp",
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, f"the rootless match failed:\n{done.stderr[-3000:]}"
     return json.loads(done.stdout)

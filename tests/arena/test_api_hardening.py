@@ -31,24 +31,25 @@ def _error(response, status: int, code: str | None = None) -> dict:
 @pytest.fixture
 def crashy(client_for, django_capture_on_commit_callbacks) -> Bot:
     with django_capture_on_commit_callbacks(execute=True):
-        response = client_for("ada").post("/api/arena/bots/", {"name": "crashy", "source": CRASHY},
-                                          format="json")
+        response = client_for("ada").post(
+            "/api/arena/bots/", {"name": "crashy", "source": CRASHY}, format="json"
+        )
     assert response.status_code == 201
     bot = Bot.objects.get(name="crashy")
     assert bot.versions.get().status == BotVersion.Status.REJECTED
     return bot
 
 
-def test_a_rejection_is_one_line_without_the_bots_text_for_anyone_but_the_owner(client_for,
-                                                                                crashy):
+def test_a_rejection_is_one_line_without_the_bots_text_for_anyone_but_the_owner(client_for, crashy):
     full = crashy.versions.get().rejection
     assert "the secret plan" in full  # what the owner needs to fix the bot
     for who in (None, "bob"):
         shown = client_for(who).get(f"/api/arena/bots/{crashy.pk}/versions/").json()[0]
         assert "\n" not in shown["rejection"] and "source" not in shown
         assert "secret" not in shown["rejection"] and "Traceback" not in shown["rejection"]
-        assert shown["rejection"].endswith("fault(s) in the validation match; the first, at "
-                                           "step 1: invalid.")
+        assert shown["rejection"].endswith(
+            "fault(s) in the validation match; the first, at step 1: invalid."
+        )
     mine = client_for("ada").get(f"/api/arena/bots/{crashy.pk}/versions/").json()[0]
     assert mine["rejection"] == full and "helper_with_a_secret_name" in mine["source"]
 
@@ -65,34 +66,53 @@ def test_fault_texts_in_a_match_log_are_only_for_the_owner(client_for, crashy):
         assert "secret" not in text and "Traceback" not in text
         theirs = body.json()
         assert theirs["stderr"] == [None, None]
-        assert [f["status"] for f in theirs["faults"][0]] == [f["status"] for f in mine["faults"][0]]
+        assert [f["status"] for f in theirs["faults"][0]] == [
+            f["status"] for f in mine["faults"][0]
+        ]
         assert all(f["reason"] is None for f in theirs["faults"][0])
         assert len(theirs["steps"]) == len(mine["steps"])
 
 
 def test_rejection_summary_keeps_counts_and_kinds_only():
     assert rejection_summary("") == ""
-    assert rejection_summary(
-        "3 fault(s) in the validation match; the first, at step 4: timeout (no answer in 1 s)."
-        "\nThe bot's stderr ended with:\nTraceback (most recent call last): ..."
-    ) == "3 fault(s) in the validation match; the first, at step 4: timeout."
-    assert rejection_summary(
-        "The validation match could not be played: SandboxUnavailable: /run/x is missing"
-    ) == "The validation match could not be played."
+    assert (
+        rejection_summary(
+            "3 fault(s) in the validation match; the first, at step 4: timeout (no answer in 1 s)."
+            "\nThe bot's stderr ended with:\nTraceback (most recent call last): ..."
+        )
+        == "3 fault(s) in the validation match; the first, at step 4: timeout."
+    )
+    assert (
+        rejection_summary(
+            "The validation match could not be played: SandboxUnavailable: /run/x is missing"
+        )
+        == "The validation match could not be played."
+    )
 
 
-@pytest.mark.parametrize("path", [
-    "/api/arena/matches/AAA/log/", "/api/arena/matches/AAA/", "/api/arena/bots/x1/",
-    "/api/arena/bots/1.5/versions/", "/api/arena/ladders/-3/standings/",
-    f"/api/arena/tournaments/{HUGE}0/standings/", f"/api/arena/matches/{HUGE}/log/",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/arena/matches/AAA/log/",
+        "/api/arena/matches/AAA/",
+        "/api/arena/bots/x1/",
+        "/api/arena/bots/1.5/versions/",
+        "/api/arena/ladders/-3/standings/",
+        f"/api/arena/tournaments/{HUGE}0/standings/",
+        f"/api/arena/matches/{HUGE}/log/",
+    ],
+)
 def test_ids_that_are_not_ids_or_too_large_are_a_json_404(client_for, path):
     _error(client_for(None).get(path), 404, "not_found")
 
 
 def test_a_limit_past_bigint_is_capped(client_for, crashy):
-    for path in ("/api/arena/bots/", "/api/arena/matches/", "/api/arena/ladders/",
-                 "/api/arena/tournaments/"):
+    for path in (
+        "/api/arena/bots/",
+        "/api/arena/matches/",
+        "/api/arena/ladders/",
+        "/api/arena/tournaments/",
+    ):
         assert client_for(None).get(f"{path}?limit={HUGE}").status_code == 200
 
 
@@ -107,8 +127,9 @@ def test_a_tournament_without_a_required_field_is_a_400(client_for, missing):
 
 @pytest.mark.parametrize("seat", ["\u00b2", HUGE, "1" * 5000, "-1", ""])
 def test_challenge_seats_that_are_no_version_are_field_errors(client_for, seat):
-    response = client_for("bob").post("/api/arena/matches/challenge/",
-                                      {"seats": [seat, "random"]}, format="json")
+    response = client_for("bob").post(
+        "/api/arena/matches/challenge/", {"seats": [seat, "random"]}, format="json"
+    )
     assert "seats.0" in _error(response, 400, "validation_error")["fields"]
     assert not Match.objects.exists()
 

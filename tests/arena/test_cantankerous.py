@@ -47,8 +47,11 @@ def test_builtins_play_a_match_whose_engine_log_replays():
 
 
 def test_builtin_greedy_is_the_games_own_strategy():
-    wins = sum(run_match(game=GAME, seed=seed, bots=["greedy", "random", "random"])["result"][
-        "winners"] == [0] for seed in range(8))
+    wins = sum(
+        run_match(game=GAME, seed=seed, bots=["greedy", "random", "random"])["result"]["winners"]
+        == [0]
+        for seed in range(8)
+    )
     assert wins >= 5  # Cat Lady's greedy could not even read this game's observations
 
 
@@ -68,8 +71,13 @@ def test_game_options_reach_the_engine():
 def test_six_sandboxed_and_builtin_seats_with_the_starter_bot():
     mode = sandbox_mode()
     starter = BotSpec.from_file(STARTER)
-    log = run_match(game=GAME, seed=11, mode=mode, limits=FAST_LIMITS,
-                    bots=[starter, "greedy", "random", starter, "random", "greedy"])
+    log = run_match(
+        game=GAME,
+        seed=11,
+        mode=mode,
+        limits=FAST_LIMITS,
+        bots=[starter, "greedy", "random", starter, "random", "greedy"],
+    )
     assert log["faults"] == [[]] * 6, log["faults"]
     assert "deck demo" in log["stderr"][0] and "final ranks" in log["stderr"][0]
     assert engine.replay(log["engine_log"]).is_terminal()
@@ -86,8 +94,9 @@ def play(*args):
 
 def test_manage_py_play_runs_a_sandboxed_cantankerous_match(tmp_path):
     sandbox_mode()
-    output = play(str(STARTER), "greedy", "random", "--game", GAME, "--seed", "3",
-                  "--log-dir", str(tmp_path))
+    output = play(
+        str(STARTER), "greedy", "random", "--game", GAME, "--seed", "3", "--log-dir", str(tmp_path)
+    )
     assert "(cantankerous-cats v1, sandbox" in output
     log = json.loads((tmp_path / "match-cantankerous-cats-3.json").read_text())
     assert log["players"][0]["bot"] == "cantankerous_starter_bot.py"
@@ -95,16 +104,38 @@ def test_manage_py_play_runs_a_sandboxed_cantankerous_match(tmp_path):
 
 
 def test_manage_py_play_takes_options_and_refuses_bad_ones(tmp_path):
-    output = play("greedy", "random", "--game", GAME, "--seed", "1", "--option", "variant=basic",
-                  "--log-dir", str(tmp_path))
+    output = play(
+        "greedy",
+        "random",
+        "--game",
+        GAME,
+        "--seed",
+        "1",
+        "--option",
+        "variant=basic",
+        "--log-dir",
+        str(tmp_path),
+    )
     assert "sandbox none: built-ins only" in output
-    assert json.loads((tmp_path / "match-cantankerous-cats-1.json").read_text())[
-        "options"]["variant"] == "basic"
+    assert (
+        json.loads((tmp_path / "match-cantankerous-cats-1.json").read_text())["options"]["variant"]
+        == "basic"
+    )
     with pytest.raises(CommandError, match="Cantankerous Cats is played by 2-6 players, not 7"):
         play(*["random"] * 7, "--game", GAME, "--seed", "1", "--log-dir", str(tmp_path))
     with pytest.raises(CommandError, match="option 'variant' must be one of basic, standard"):
-        play("random", "random", "--game", GAME, "--seed", "1", "--option", "variant=x",
-             "--log-dir", str(tmp_path))
+        play(
+            "random",
+            "random",
+            "--game",
+            GAME,
+            "--seed",
+            "1",
+            "--option",
+            "variant=x",
+            "--log-dir",
+            str(tmp_path),
+        )
     with pytest.raises(CommandError, match="invalid choice: 'chess'"):
         play("random", "random", "--game", "chess", "--seed", "1", "--log-dir", str(tmp_path))
 
@@ -137,9 +168,12 @@ def make_bot(owner, name, source, capture):
 @pytest.mark.django_db
 @pytest.mark.usefixtures("eager_celery")
 def test_a_cantankerous_bot_is_validated_in_its_game_and_joins_its_ladders(
-        authors, django_capture_on_commit_callbacks):
+    authors, django_capture_on_commit_callbacks
+):
     sandbox_mode()
-    bot = make_bot(authors["ada"], "grumpy", STARTER.read_text(), django_capture_on_commit_callbacks)
+    bot = make_bot(
+        authors["ada"], "grumpy", STARTER.read_text(), django_capture_on_commit_callbacks
+    )
     version = BotVersion.objects.get(bot=bot)
     assert version.status == "active", version.rejection
     validation = Match.objects.get(kind="validation")
@@ -154,8 +188,12 @@ def test_a_cantankerous_bot_is_validated_in_its_game_and_joins_its_ladders(
 def test_a_ladder_schedules_rated_matches_of_its_game(authors, django_capture_on_commit_callbacks):
     sandbox_mode()
     for index in range(3):
-        make_bot(authors["ada"], f"grumpy{index}", STARTER.read_text() + f"\n# {index}\n",
-                 django_capture_on_commit_callbacks)
+        make_bot(
+            authors["ada"],
+            f"grumpy{index}",
+            STARTER.read_text() + f"\n# {index}\n",
+            django_capture_on_commit_callbacks,
+        )
     ladder = Ladder.objects.get(game=GAME, players=3)
     with django_capture_on_commit_callbacks(execute=True):
         matches = services.ladder_schedule(ladder=ladder)
@@ -170,38 +208,53 @@ def test_a_ladder_schedules_rated_matches_of_its_game(authors, django_capture_on
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("eager_celery")
-def test_challenges_take_the_bots_game_and_refuse_mixed_games(authors,
-                                                            django_capture_on_commit_callbacks):
+def test_challenges_take_the_bots_game_and_refuse_mixed_games(
+    authors, django_capture_on_commit_callbacks
+):
     sandbox_mode()
-    bot = make_bot(authors["ada"], "grumpy", STARTER.read_text(), django_capture_on_commit_callbacks)
+    bot = make_bot(
+        authors["ada"], "grumpy", STARTER.read_text(), django_capture_on_commit_callbacks
+    )
     version = bot.versions.get()
     with django_capture_on_commit_callbacks(execute=True):
         match = services.challenge_create(
-            seats=[services.SeatInput(version=version)] + [services.SeatInput(builtin="greedy")] * 4,
-            by=authors["ada"], seed=5)
+            seats=[services.SeatInput(version=version)]
+            + [services.SeatInput(builtin="greedy")] * 4,
+            by=authors["ada"],
+            seed=5,
+        )
     match.refresh_from_db()
     assert match.game == GAME and match.status == "finished" and len(match.log["steps"]) > 0
     with pytest.raises(ValidationError, match="has no house bot 'mcts'"):
-        services.challenge_create(seats=[services.SeatInput(version=version),
-                                         services.SeatInput(builtin="mcts")], by=authors["ada"])
+        services.challenge_create(
+            seats=[services.SeatInput(version=version), services.SeatInput(builtin="mcts")],
+            by=authors["ada"],
+        )
     with pytest.raises(ValidationError, match="plays cantankerous-cats, not cat-lady"):
-        services.challenge_create(seats=[services.SeatInput(version=version),
-                                         services.SeatInput(builtin="random")],
-                                  by=authors["ada"], game="cat-lady")
+        services.challenge_create(
+            seats=[services.SeatInput(version=version), services.SeatInput(builtin="random")],
+            by=authors["ada"],
+            game="cat-lady",
+        )
     with django_capture_on_commit_callbacks(execute=True):
-        houses = services.challenge_create(seats=[services.SeatInput(builtin="greedy")] * 6,
-                                           by=authors["bob"], game=GAME, seed=1)
+        houses = services.challenge_create(
+            seats=[services.SeatInput(builtin="greedy")] * 6, by=authors["bob"], game=GAME, seed=1
+        )
     assert houses.game == GAME and len(houses.seats.all()) == 6
 
 
 @pytest.mark.django_db
 def test_challenge_api_accepts_six_seats_and_a_game(client_for):
-    response = client_for("ada").post("/api/arena/matches/challenge/", {
-        "seats": ["random"] * 6, "game": GAME, "seed": 3}, format="json")
+    response = client_for("ada").post(
+        "/api/arena/matches/challenge/",
+        {"seats": ["random"] * 6, "game": GAME, "seed": 3},
+        format="json",
+    )
     assert response.status_code == 201, response.json()
     assert response.json()["game"] == GAME
-    response = client_for("ada").post("/api/arena/matches/challenge/", {
-        "seats": ["random"] * 6, "seed": 3}, format="json")
+    response = client_for("ada").post(
+        "/api/arena/matches/challenge/", {"seats": ["random"] * 6, "seed": 3}, format="json"
+    )
     assert response.status_code == 400  # no game given, no bot: Cat Lady, 2-4 players
     assert "is played by 2, 3, 4 players, not 6" in json.dumps(response.json()["fields"])
 
@@ -211,29 +264,53 @@ def test_challenge_api_accepts_six_seats_and_a_game(client_for):
 def test_bot_api_takes_a_game(client_for, django_capture_on_commit_callbacks):
     sandbox_mode()
     with django_capture_on_commit_callbacks(execute=True):
-        response = client_for("ada").post("/api/arena/bots/", {
-            "name": "grumpy", "game": GAME, "source": STARTER.read_text()}, format="json")
+        response = client_for("ada").post(
+            "/api/arena/bots/",
+            {"name": "grumpy", "game": GAME, "source": STARTER.read_text()},
+            format="json",
+        )
     assert response.status_code == 201 and response.json()["game"] == GAME
-    response = client_for("ada").post("/api/arena/bots/", {
-        "name": "chessy", "game": "chess", "source": STARTER.read_text()}, format="json")
+    response = client_for("ada").post(
+        "/api/arena/bots/",
+        {"name": "chessy", "game": "chess", "source": STARTER.read_text()},
+        format="json",
+    )
     assert response.status_code == 400 and "game" in response.json()["fields"]
     assert not Bot.objects.filter(name="chessy").exists()
 
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("eager_celery")
-def test_tournament_tables_follow_the_games_player_counts(authors,
-                                                          django_capture_on_commit_callbacks):
+def test_tournament_tables_follow_the_games_player_counts(
+    authors, django_capture_on_commit_callbacks
+):
     sandbox_mode()
-    versions = [make_bot(authors["ada"], f"grumpy{i}", STARTER.read_text() + f"\n# {i}\n",
-                         django_capture_on_commit_callbacks).versions.get() for i in range(5)]
+    versions = [
+        make_bot(
+            authors["ada"],
+            f"grumpy{i}",
+            STARTER.read_text() + f"\n# {i}\n",
+            django_capture_on_commit_callbacks,
+        ).versions.get()
+        for i in range(5)
+    ]
     with pytest.raises(ValidationError, match="tables seat 2 to 6 bots"):
-        services.tournament_start(name="Too big", organiser=authors["ada"], entrants=versions,
-                                  table_size=7, format="round_robin")
+        services.tournament_start(
+            name="Too big",
+            organiser=authors["ada"],
+            entrants=versions,
+            table_size=7,
+            format="round_robin",
+        )
     with django_capture_on_commit_callbacks(execute=True):
-        tournament = services.tournament_start(name="Cup", organiser=authors["ada"],
-                                               entrants=versions, table_size=5,
-                                               format="round_robin", seed=3)
+        tournament = services.tournament_start(
+            name="Cup",
+            organiser=authors["ada"],
+            entrants=versions,
+            table_size=5,
+            format="round_robin",
+            seed=3,
+        )
     tournament.refresh_from_db()
     assert tournament.game == GAME
     matches = Match.objects.filter(tournament=tournament)
@@ -243,7 +320,8 @@ def test_tournament_tables_follow_the_games_player_counts(authors,
 @pytest.mark.django_db
 @pytest.mark.usefixtures("eager_celery")
 def test_the_new_bot_page_offers_the_game_labelled_with_its_demo_deck(
-        authors, django_capture_on_commit_callbacks):
+    authors, django_capture_on_commit_callbacks
+):
     from django.core.files.uploadedfile import SimpleUploadedFile
     from django.test import Client
 
@@ -253,14 +331,25 @@ def test_the_new_bot_page_offers_the_game_labelled_with_its_demo_deck(
     page = client.get("/arena/bots/new/").content.decode()
     assert f"Cantankerous Cats (deck: {DEMO})" in page
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post("/arena/bots/new/", {
-            "name": "grumpy", "game": GAME,
-            "file": SimpleUploadedFile("grumpy.py", STARTER.read_bytes())})
+        response = client.post(
+            "/arena/bots/new/",
+            {
+                "name": "grumpy",
+                "game": GAME,
+                "file": SimpleUploadedFile("grumpy.py", STARTER.read_bytes()),
+            },
+        )
     assert response.status_code == 302
     bot = Bot.objects.get(name="grumpy")
     assert bot.game == GAME and bot.active_version.status == "active"
-    response = client.post("/arena/bots/new/", {
-        "name": "chessy", "game": "chess", "file": SimpleUploadedFile("c.py", b"def choose(o, l):\n    return 0\n")})
+    response = client.post(
+        "/arena/bots/new/",
+        {
+            "name": "chessy",
+            "game": "chess",
+            "file": SimpleUploadedFile("c.py", b"def choose(o, l):\n    return 0\n"),
+        },
+    )
     assert response.status_code == 400 and not Bot.objects.filter(name="chessy").exists()
 
 
@@ -292,8 +381,9 @@ def test_replay_frames_hide_hands_per_seat_and_show_pounce_windows():
                 assert own["hand"] == frame["hidden"]["hands"][seat]
         for cat, hand in zip(frame["public"]["cats"], frame["hidden"]["hands"], strict=True):
             assert cat["hand_size"] == len(hand)
-    pounces = [f for f in frames if f["hidden"]["window"] and
-               f["hidden"]["window"]["kind"] == "pounce"]
+    pounces = [
+        f for f in frames if f["hidden"]["window"] and f["hidden"]["window"]["kind"] == "pounce"
+    ]
     assert pounces, "this seed has Pounce windows"
     for frame in pounces:
         window = frame["hidden"]["window"]

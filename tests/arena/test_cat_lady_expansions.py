@@ -38,17 +38,21 @@ def test_only_complete_editions_are_ranked_and_incomplete_ones_are_not_playable(
     assert {k for k, s in setups.items() if s.ranked} == {"base-2p", "base-3p", "base-4p"}
     assert not setups["box-of-treats-6p"].playable
     assert "incomplete card data" in setups["premium-3p"].label
-    assert "placeholder — not the published card list" in setups["box-of-treats-placeholder-5p"].label
+    assert (
+        "placeholder — not the published card list" in setups["box-of-treats-placeholder-5p"].label
+    )
     assert describe_options({}) == "Cat Lady (base game)"
 
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("eager_celery")
-def test_challenge_on_the_placeholder_deck_at_five_players(authors,
-                                                          django_capture_on_commit_callbacks):
+def test_challenge_on_the_placeholder_deck_at_five_players(
+    authors, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
-        match = services.challenge_create(seats=[services.SeatInput(builtin="random")] * 5,
-                                          by=authors["ada"], seed=4, options=PH)
+        match = services.challenge_create(
+            seats=[services.SeatInput(builtin="random")] * 5, by=authors["ada"], seed=4, options=PH
+        )
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED, match.failure
     assert match.options == PH
@@ -59,8 +63,7 @@ def test_challenge_on_the_placeholder_deck_at_five_players(authors,
 def test_challenges_refuse_incomplete_editions_and_bad_options(authors):
     seats = [services.SeatInput(builtin="random")] * 3
     with pytest.raises(ValidationError, match="incomplete"):
-        services.challenge_create(seats=seats, by=authors["ada"],
-                                  options={"edition": "premium"})
+        services.challenge_create(seats=seats, by=authors["ada"], options={"edition": "premium"})
     with pytest.raises(ValidationError, match="number of seats"):
         services.challenge_create(seats=seats, by=authors["ada"], options={"players": 3})
     with pytest.raises(ValidationError, match="unknown option"):
@@ -70,19 +73,27 @@ def test_challenges_refuse_incomplete_editions_and_bad_options(authors):
 @pytest.mark.django_db
 def test_ranked_matches_refuse_options(authors):
     with pytest.raises(ValidationError, match="default options"):
-        services.match_create(kind=Match.Kind.LADDER, seats=[services.SeatInput(builtin="random")] * 2,
-                              seed=1, options=PH)
+        services.match_create(
+            kind=Match.Kind.LADDER,
+            seats=[services.SeatInput(builtin="random")] * 2,
+            seed=1,
+            options=PH,
+        )
 
 
 @pytest.mark.django_db
 def test_challenge_api_takes_options(client_for):
-    response = client_for("ada").post("/api/arena/matches/challenge/", {
-        "seats": ["random", "cat-player"], "seed": 3,
-        "options": {**PH, "solitaire": True}}, format="json")
+    response = client_for("ada").post(
+        "/api/arena/matches/challenge/",
+        {"seats": ["random", "cat-player"], "seed": 3, "options": {**PH, "solitaire": True}},
+        format="json",
+    )
     assert response.status_code == 201, response.json()
-    response = client_for("ada").post("/api/arena/matches/challenge/", {
-        "seats": ["random"] * 6, "seed": 3, "options": {"edition": "box-of-treats"}},
-        format="json")
+    response = client_for("ada").post(
+        "/api/arena/matches/challenge/",
+        {"seats": ["random"] * 6, "seed": 3, "options": {"edition": "box-of-treats"}},
+        format="json",
+    )
     assert response.status_code == 400
     assert "incomplete" in json.dumps(response.json())
 
@@ -93,12 +104,35 @@ def test_manage_py_play_takes_expansion_options(tmp_path):
     from django.core.management import call_command
 
     out = StringIO()
-    call_command("play", "random", "random", "random", "random", "random", "--seed", "1",
-                 "--option", "edition=box-of-treats-placeholder", "--log-dir", str(tmp_path),
-                 stdout=out)
+    call_command(
+        "play",
+        "random",
+        "random",
+        "random",
+        "random",
+        "random",
+        "--seed",
+        "1",
+        "--option",
+        "edition=box-of-treats-placeholder",
+        "--log-dir",
+        str(tmp_path),
+        stdout=out,
+    )
     assert "seat 4 random" in out.getvalue()
     out = StringIO()
-    call_command("play", "greedy", "cat-player", "--seed", "1", "--option",
-                 "edition=box-of-treats-placeholder", "--option", "solitaire=true",
-                 "--log-dir", str(tmp_path), stdout=out)
+    call_command(
+        "play",
+        "greedy",
+        "cat-player",
+        "--seed",
+        "1",
+        "--option",
+        "edition=box-of-treats-placeholder",
+        "--option",
+        "solitaire=true",
+        "--log-dir",
+        str(tmp_path),
+        stdout=out,
+    )
     assert "seat 1 cat-player" in out.getvalue()

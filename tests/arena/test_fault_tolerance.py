@@ -35,7 +35,8 @@ OUTAGE_S = 6
 # Slow enough (about 20 ms a move) that faults strike while matches are running and queued.
 SLOW_BOT = STARTER_BOT.read_text().replace(
     "def choose(observation, legal_actions):",
-    "def choose(observation, legal_actions):\n    __import__('time').sleep(0.02)")
+    "def choose(observation, legal_actions):\n    __import__('time').sleep(0.02)",
+)
 _SETUP = f"""
 from django.contrib.auth import get_user_model
 from arena import services
@@ -49,13 +50,22 @@ class Stack:
     def __init__(self, directory: Path) -> None:
         self.pg = PrivatePostgres(directory)
         self.redis = PrivateRedis()
-        keep = {k: v for k, v in os.environ.items()
-                if not k.startswith(("DATABASE_URL", "CELERY_", "CACHE_URL", "ARENA_"))}
+        keep = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("DATABASE_URL", "CELERY_", "CACHE_URL", "ARENA_"))
+        }
         self.env = {
-            **keep, "DATABASE_URL": self.pg.url, "CELERY_BROKER_URL": self.redis.url,
-            "CELERY_RESULT_BACKEND": self.redis.url, "CELERY_VISIBILITY_TIMEOUT": "10",
-            "ARENA_LADDER_TICK_S": "1", "ARENA_REAP_EVERY_S": "2", "ARENA_MATCH_DEADLINE_S": "20",
-            "ARENA_QUEUED_DEADLINE_S": "8", "ARENA_INFRA_RETRY_S": "3",
+            **keep,
+            "DATABASE_URL": self.pg.url,
+            "CELERY_BROKER_URL": self.redis.url,
+            "CELERY_RESULT_BACKEND": self.redis.url,
+            "CELERY_VISIBILITY_TIMEOUT": "10",
+            "ARENA_LADDER_TICK_S": "1",
+            "ARENA_REAP_EVERY_S": "2",
+            "ARENA_MATCH_DEADLINE_S": "20",
+            "ARENA_QUEUED_DEADLINE_S": "8",
+            "ARENA_INFRA_RETRY_S": "3",
         }
         self.worker = Worker(self.env, directory / "worker.log")
 
@@ -64,8 +74,9 @@ class Stack:
             return conn.execute(sql, params).fetchall()
 
     def finished_ladder_matches(self) -> int:
-        return self.query("SELECT count(*) FROM arena_match WHERE kind = 'ladder' "
-                          "AND status = 'finished'")[0][0]
+        return self.query(
+            "SELECT count(*) FROM arena_match WHERE kind = 'ladder' AND status = 'finished'"
+        )[0][0]
 
     def wait_for_more_matches(self, what: str, more: int = 6, timeout: float = 120) -> float:
         """Seconds until ``more`` further ladder matches finished."""
@@ -78,8 +89,7 @@ class Stack:
             except psycopg.OperationalError:
                 pass
             time.sleep(0.5)
-        pytest.fail(f"the ladders stopped moving {what}:\n"
-                    f"{self.worker.log.read_text()[-4000:]}")
+        pytest.fail(f"the ladders stopped moving {what}:\n{self.worker.log.read_text()[-4000:]}")
 
     def close(self) -> None:
         self.worker.stop()
@@ -158,21 +168,28 @@ def test_matches_finish_exactly_once_and_ladders_keep_moving_through_faults(stac
     time.sleep(OUTAGE_S)
     stack.pg.start()
     figures["after PostgreSQL came back"] = stack.wait_for_more_matches(
-        "after PostgreSQL restarted")
+        "after PostgreSQL restarted"
+    )
 
     # No new matches: everything already queued or running must settle by itself.
     stack.query("UPDATE arena_ladder SET active = false RETURNING id")
     deadline = time.monotonic() + 180
-    while stack.query("SELECT count(*) FROM arena_match WHERE status IN ('queued', 'running')"
-                      )[0][0] and time.monotonic() < deadline:
+    while (
+        stack.query("SELECT count(*) FROM arena_match WHERE status IN ('queued', 'running')")[0][0]
+        and time.monotonic() < deadline
+    ):
         time.sleep(1)
     statuses = dict(stack.query("SELECT status, count(*) FROM arena_match GROUP BY status"))
-    replayed, resent = stack.query("SELECT count(*) FILTER (WHERE attempts > 1), "
-                                   "count(*) FILTER (WHERE dispatch > 1) FROM arena_match")[0]
-    print(f"\nfault suite: {statuses}, played again after a lost worker: {replayed}, "
-          f"resent by the reaper: {resent}, worker processes killed: {len(killed)}, "
-          f"outages: Redis {OUTAGE_S} s, PostgreSQL {OUTAGE_S} s; seconds until 6 more "
-          f"ladder matches finished: " + ", ".join(f"{k}: {v:.1f}" for k, v in figures.items()))
+    replayed, resent = stack.query(
+        "SELECT count(*) FILTER (WHERE attempts > 1), "
+        "count(*) FILTER (WHERE dispatch > 1) FROM arena_match"
+    )[0]
+    print(
+        f"\nfault suite: {statuses}, played again after a lost worker: {replayed}, "
+        f"resent by the reaper: {resent}, worker processes killed: {len(killed)}, "
+        f"outages: Redis {OUTAGE_S} s, PostgreSQL {OUTAGE_S} s; seconds until 6 more "
+        f"ladder matches finished: " + ", ".join(f"{k}: {v:.1f}" for k, v in figures.items())
+    )
     assert set(statuses) == {"finished"}, f"matches not finished: {statuses}"
 
     # Each rated seat applied exactly once: every entry's ratings form one chain from the
@@ -183,7 +200,10 @@ def test_matches_finish_exactly_once_and_ladders_keep_moving_through_faults(stac
         steps = stack.query(
             "SELECT s.rating_before, s.rating_after FROM arena_matchseat s "
             "JOIN arena_match m ON m.id = s.match_id WHERE m.ladder_id = %s AND "
-            "s.version_id = %s AND m.status = 'finished'", ladder, version)
+            "s.version_id = %s AND m.status = 'finished'",
+            ladder,
+            version,
+        )
         assert len(steps) == games
         assert _one_path(steps, start=1500.0, end=rating), "the rating chain is broken"
 

@@ -38,8 +38,12 @@ def test_a_bot_imports_exactly_the_running_engine_read_only_and_nothing_else(wan
     if wanted not in safe_modes():
         sandbox_missing(f"the {wanted} sandbox mode is not available here")
     source = bot_source("engine_probe", IMPORT_ENGINE=True)
-    log = run_match(seed=1, bots=[BotSpec.from_source(source, name="probe.py"), "random"],
-                    limits=ROOMY, mode=wanted)
+    log = run_match(
+        seed=1,
+        bots=[BotSpec.from_source(source, name="probe.py"), "random"],
+        limits=ROOMY,
+        mode=wanted,
+    )
     err = stderr_of(log)
     running = hashlib.sha256((ENGINE_DIR / "registry.py").read_bytes()).hexdigest()
     assert f"registry-sha256: {running}" in err
@@ -52,9 +56,12 @@ def test_a_bot_imports_exactly_the_running_engine_read_only_and_nothing_else(wan
 
 
 def test_a_bot_that_does_not_import_the_engine_loads_none_of_it(mode: Mode) -> None:
-    log = run_match(seed=1, bots=[BotSpec.from_source(bot_source("engine_probe"),
-                                                      name="probe.py"), "random"],
-                    limits=ROOMY, mode=mode)
+    log = run_match(
+        seed=1,
+        bots=[BotSpec.from_source(bot_source("engine_probe"), name="probe.py"), "random"],
+        limits=ROOMY,
+        mode=mode,
+    )
     assert "loaded-before: none" in stderr_of(log)
     assert "engine-at" not in stderr_of(log)
 
@@ -67,8 +74,12 @@ def test_the_house_mcts_file_uploaded_as_a_bot_plays_the_house_bots_moves(
     forward model in the sandbox and makes the same choices from the same seed."""
     source = Path(mcts.__file__).read_bytes()
     others = ["greedy", "random"][: players - 1]
-    uploaded = run_match(seed=4, bots=[BotSpec.from_source(source, name="mcts_copy.py"),
-                                       *others], limits=ROOMY, mode=mode)
+    uploaded = run_match(
+        seed=4,
+        bots=[BotSpec.from_source(source, name="mcts_copy.py"), *others],
+        limits=ROOMY,
+        mode=mode,
+    )
     house = run_match(seed=4, bots=["mcts", *others], limits=ROOMY, mode=mode)
     assert uploaded["faults"][0] == [] and uploaded["stderr"][0] == ""
     assert [s["action"] for s in uploaded["steps"]] == [s["action"] for s in house["steps"]]
@@ -78,8 +89,12 @@ def test_the_house_mcts_file_uploaded_as_a_bot_plays_the_house_bots_moves(
 def test_the_mcts_starter_bot_stays_inside_its_move_limit(mode: Mode) -> None:
     limits = Limits(move_ms=250, bank_ms=2000)
     source = (BOTKIT / "mcts_starter_bot.py").read_bytes()
-    log = run_match(seed=2, bots=[BotSpec.from_source(source, name="mcts_starter_bot.py"),
-                                  "greedy"], limits=limits, mode=mode)
+    log = run_match(
+        seed=2,
+        bots=[BotSpec.from_source(source, name="mcts_starter_bot.py"), "greedy"],
+        limits=limits,
+        mode=mode,
+    )
     assert log["faults"][0] == [], log["faults"][0]
     mine = [step["ms"] for step in log["steps"] if step["seat"] == 0 and step.get("ms")]
     assert max(mine) < limits.move_ms
@@ -89,20 +104,28 @@ def test_the_mcts_starter_bot_stays_inside_its_move_limit(mode: Mode) -> None:
 def test_the_starter_bot_plays_cantankerous_cats_too(mode: Mode) -> None:
     limits = Limits(move_ms=100, bank_ms=2000)
     source = (BOTKIT / "mcts_starter_bot.py").read_bytes()
-    log = run_match(game="cantankerous-cats", seed=3,
-                    bots=[BotSpec.from_source(source, name="mcts_starter_bot.py"), "greedy"],
-                    limits=limits, mode=mode)
+    log = run_match(
+        game="cantankerous-cats",
+        seed=3,
+        bots=[BotSpec.from_source(source, name="mcts_starter_bot.py"), "greedy"],
+        limits=limits,
+        mode=mode,
+    )
     assert log["faults"][0] == [], log["faults"][0]
     assert re.search(r"\S", stderr_of(log)) is None
 
 
 def test_the_tutorials_searching_bot_runs_as_written(mode: Mode) -> None:
     docs = (Path(__file__).resolve().parents[2] / "docs" / "bots.md").read_text()
-    section = docs[docs.index("### Thinking ahead"):]
+    section = docs[docs.index("### Thinking ahead") :]
     opening = section.index("```python\n") + len("```python\n")
-    code = section[opening:section.index("\n```", opening)]
+    code = section[opening : section.index("\n```", opening)]
     assert "def choose" in code
-    log = run_match(seed=6, bots=[BotSpec.from_source(code.encode(), name="tutorial.py"),
-                                  "random"], limits=ROOMY, mode=mode)
+    log = run_match(
+        seed=6,
+        bots=[BotSpec.from_source(code.encode(), name="tutorial.py"), "random"],
+        limits=ROOMY,
+        mode=mode,
+    )
     assert log["faults"][0] == [] and log["stderr"][0] == ""
     assert engine.replay(log["engine_log"]).is_terminal()

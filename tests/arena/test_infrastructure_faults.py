@@ -42,7 +42,8 @@ def _upload(authors, source) -> BotVersion:
 
 @pytest.mark.django_db(transaction=True)
 def test_without_a_sandbox_a_version_waits_and_is_validated_once_the_sandbox_works(
-        eager_celery, authors, source, no_sandbox, monkeypatch):
+    eager_celery, authors, source, no_sandbox, monkeypatch
+):
     version = _upload(authors, source)
 
     version.refresh_from_db()
@@ -73,7 +74,8 @@ def test_without_a_sandbox_a_version_waits_and_is_validated_once_the_sandbox_wor
 
 @pytest.mark.django_db(transaction=True)
 def test_an_upload_while_the_broker_is_down_is_answered_and_queued_later(
-        authors, source, eager_celery):
+    authors, source, eager_celery
+):
     """The upload is written, the client gets 201 (never a 500 for a write that happened),
     and the reaper hands the match to the broker once it is back."""
     db = connection.settings_dict
@@ -88,13 +90,23 @@ answer = client.post("/api/arena/bots/", {{"name": "outage", "source": {source("
                      format="json")
 print(json.dumps({{"status": answer.status_code}}))
 """
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings",
-           "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-           # A port where no broker listens: every publish fails.
-           "CELERY_BROKER_URL": "redis://127.0.0.1:9/0", "CELERY_RESULT_BACKEND": "",
-           "CELERY_TASK_ALWAYS_EAGER": "0"}
-    run = subprocess.run([sys.executable, "-c", program], cwd=ROOT, env=env, text=True,
-                         capture_output=True, timeout=120)
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        # A port where no broker listens: every publish fails.
+        "CELERY_BROKER_URL": "redis://127.0.0.1:9/0",
+        "CELERY_RESULT_BACKEND": "",
+        "CELERY_TASK_ALWAYS_EAGER": "0",
+    }
+    run = subprocess.run(
+        [sys.executable, "-c", program],
+        cwd=ROOT,
+        env=env,
+        text=True,
+        capture_output=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout.strip().splitlines()[-1]) == {"status": 201}
     assert "could not be queued; the reaper will retry" in run.stderr
@@ -105,8 +117,9 @@ print(json.dumps({{"status": answer.status_code}}))
 
     # Not yet overdue: the reaper leaves it (its message may still be on its way).
     assert services.reap_stuck(older_than=dt.timedelta(minutes=10)) == []
-    assert services.reap_stuck(older_than=dt.timedelta(minutes=10),
-                               queued_older_than=NOW) == [match.pk]
+    assert services.reap_stuck(older_than=dt.timedelta(minutes=10), queued_older_than=NOW) == [
+        match.pk
+    ]
     version.refresh_from_db()
     assert version.status == BotVersion.Status.ACTIVE
 
@@ -128,15 +141,15 @@ def test_a_superseded_message_does_nothing(authors, source):
 
 @pytest.mark.django_db
 def test_a_running_match_whose_worker_was_lost_is_resent_and_failed_after_three_attempts(
-        authors, source):
+    authors, source
+):
     version = _upload(authors, source)
     match = Match.objects.get(seats__version=version)
     for attempt in range(1, services.MAX_ATTEMPTS + 1):
         assert services.match_claim(match.pk, dispatch=match.dispatch) is not None
         services.reap_stuck(older_than=NOW)
         match.refresh_from_db()
-        expected = (Match.Status.QUEUED if attempt < services.MAX_ATTEMPTS
-                    else Match.Status.FAILED)
+        expected = Match.Status.QUEUED if attempt < services.MAX_ATTEMPTS else Match.Status.FAILED
         assert (match.status, match.attempts) == (expected, attempt)
     version.refresh_from_db()
     # The arena failed the match, not the bot: the version is not rejected.
@@ -146,16 +159,19 @@ def test_a_running_match_whose_worker_was_lost_is_resent_and_failed_after_three_
 
 @pytest.mark.django_db(transaction=True)
 def test_requeue_command_validates_again_the_versions_rejected_for_no_sandbox(
-        authors, source, eager_celery):
+    authors, source, eager_celery
+):
     wronged = _upload(authors, source)
     other = services.bot_create(owner=authors["bob"], name="crashed", source=source("first_legal"))
     at_fault = other.versions.get()
     BotVersion.objects.filter(pk=wronged.pk).update(
         status=BotVersion.Status.REJECTED,
         rejection="The validation match could not be played: SandboxUnavailable: no safe bot "
-                  "sandbox works here")
+        "sandbox works here",
+    )
     BotVersion.objects.filter(pk=at_fault.pk).update(
-        status=BotVersion.Status.REJECTED, rejection="2 fault(s) in the validation match")
+        status=BotVersion.Status.REJECTED, rejection="2 fault(s) in the validation match"
+    )
 
     call_command("arena_requeue", "--dry-run")
     wronged.refresh_from_db()
@@ -171,12 +187,23 @@ def test_requeue_command_validates_again_the_versions_rejected_for_no_sandbox(
 def test_check_sandbox_command_names_what_is_missing(monkeypatch):
     forget_probes()
     env = {**os.environ, "PATH": "/nonexistent", "DJANGO_SETTINGS_MODULE": "config.settings"}
-    run = subprocess.run([sys.executable, "manage.py", "arena_check_sandbox"], cwd=ROOT, env=env,
-                         text=True, capture_output=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "manage.py", "arena_check_sandbox"],
+        cwd=ROOT,
+        env=env,
+        text=True,
+        capture_output=True,
+        timeout=120,
+    )
     assert run.returncode == 1
     assert "bubblewrap is not installed on the worker" in run.stderr
-    ok = subprocess.run([sys.executable, "manage.py", "arena_check_sandbox"], cwd=ROOT,
-                        text=True, capture_output=True, timeout=120)
+    ok = subprocess.run(
+        [sys.executable, "manage.py", "arena_check_sandbox"],
+        cwd=ROOT,
+        text=True,
+        capture_output=True,
+        timeout=120,
+    )
     if ok.returncode != 0 and os.environ.get("CATLEAGUE_REQUIRE_SANDBOX") != "1":
         pytest.skip(f"no sandbox on this machine: {ok.stderr.strip()}")
     assert ok.returncode == 0, ok.stderr

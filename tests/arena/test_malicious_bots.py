@@ -35,40 +35,66 @@ SECRET = "catleague-test-secret-5f2a9c"
 @dataclass(frozen=True)
 class Attack:
     bot: str
-    contained: tuple[str, ...] = ()          # markers the bot must print (proof it really tried)
-    statuses: frozenset[str] = frozenset()   # fault statuses expected at the bot's seat
+    contained: tuple[str, ...] = ()  # markers the bot must print (proof it really tried)
+    statuses: frozenset[str] = frozenset()  # fault statuses expected at the bot's seat
     forfeits: bool = False
     tolerated: frozenset[str] = frozenset()  # may happen on a loaded machine, not required
-    fallback_gaps: tuple[str, ...] = ()      # ESCAPED lines tolerated in rlimits-seccomp only
+    fallback_gaps: tuple[str, ...] = ()  # ESCAPED lines tolerated in rlimits-seccomp only
     constants: dict[str, Any] = field(default_factory=dict)
     # In bwrap-rootless, where creating a process is refused outright, when that differs.
     rootless: Attack | None = None
 
 
 ATTACKS = [
-    Attack("open_socket", contained=("tcp-internet", "tcp-localhost-redis", "udp", "unix-postgres")),
-    Attack("read_files", contained=("root-home", "other-bots-listing"),
-           fallback_gaps=("project", "passwd"), constants={"PROJECT_FILE": str(PROJECT_FILE)}),
+    Attack(
+        "open_socket", contained=("tcp-internet", "tcp-localhost-redis", "udp", "unix-postgres")
+    ),
+    Attack(
+        "read_files",
+        contained=("root-home", "other-bots-listing"),
+        fallback_gaps=("project", "passwd"),
+        constants={"PROJECT_FILE": str(PROJECT_FILE)},
+    ),
     Attack("read_env", contained=("env-dumped",)),
-    Attack("write_outside", contained=("/etc/catleague-pwned", "/usr/catleague-pwned",
-                                       "own-tmp-writable"),
-           fallback_gaps=("/dev/shm",), constants={"PROJECT_FILE": str(PROJECT_FILE)}),
-    Attack("fork_bomb", contained=("fork-bomb-started",), statuses=frozenset({"timeout"}),
-           forfeits=True),
+    Attack(
+        "write_outside",
+        contained=("/etc/catleague-pwned", "/usr/catleague-pwned", "own-tmp-writable"),
+        fallback_gaps=("/dev/shm",),
+        constants={"PROJECT_FILE": str(PROJECT_FILE)},
+    ),
+    Attack(
+        "fork_bomb",
+        contained=("fork-bomb-started",),
+        statuses=frozenset({"timeout"}),
+        forfeits=True,
+    ),
     Attack("thread_bomb", contained=("thread-bomb after",)),
     # Filling 256 MiB page by page can outlast a 0.5 s move on a busy machine.
     Attack("memory_bomb", contained=("memory-bomb stopped",), tolerated=frozenset({"timeout"})),
-    Attack("loop_forever", contained=("loop-started",), statuses=frozenset({"timeout"}),
-           forfeits=True),
-    Attack("sleep_forever", contained=("sleep-started",), statuses=frozenset({"timeout"}),
-           forfeits=True),
-    Attack("print_gigabytes", contained=("flood-started",), statuses=frozenset({"output_limit"}),
-           forfeits=True),
+    Attack(
+        "loop_forever", contained=("loop-started",), statuses=frozenset({"timeout"}), forfeits=True
+    ),
+    Attack(
+        "sleep_forever",
+        contained=("sleep-started",),
+        statuses=frozenset({"timeout"}),
+        forfeits=True,
+    ),
+    Attack(
+        "print_gigabytes",
+        contained=("flood-started",),
+        statuses=frozenset({"output_limit"}),
+        forfeits=True,
+    ),
     Attack("print_stderr_gigabytes", statuses=frozenset({"timeout"}), forfeits=True),
     Attack("close_stdout", statuses=frozenset({"crash"}), forfeits=True),
-    Attack("hold_stdout", contained=("holder-forked",), statuses=frozenset({"crash", "timeout"}),
-           forfeits=True,
-           rootless=Attack("hold_stdout", statuses=frozenset({"crash", "invalid"}), forfeits=True)),
+    Attack(
+        "hold_stdout",
+        contained=("holder-forked",),
+        statuses=frozenset({"crash", "timeout"}),
+        forfeits=True,
+        rootless=Attack("hold_stdout", statuses=frozenset({"crash", "invalid"}), forfeits=True),
+    ),
     Attack("kill_parent", contained=("runner",), constants={"RUNNER_PID": os.getpid()}),
     Attack("ignore_sigterm"),
     Attack("malformed", statuses=frozenset({"invalid"}), forfeits=True),
@@ -115,13 +141,15 @@ def test_hostile_bot_is_contained_and_the_match_finishes(attack: Attack, mode: M
 
     # The match finished and its log replays to the recorded result.
     assert [p.total for p in engine.replay(log["engine_log"]).result().players] == (
-        log["result"]["scores"])
+        log["result"]["scores"]
+    )
     stderr = log["stderr"][0]
     statuses = {fault["status"] for fault in log["faults"][0]}
     # A tolerated fault (the machine was too busy) may cut the bot off before it reports.
     for marker in attack.contained if not statuses & attack.tolerated else ():
-        assert any(line.startswith("CONTAINED") and marker in line for line in stderr.splitlines()), (
-            f"no 'CONTAINED ... {marker}' line in the bot's stderr:\n{stderr}")
+        assert any(
+            line.startswith("CONTAINED") and marker in line for line in stderr.splitlines()
+        ), f"no 'CONTAINED ... {marker}' line in the bot's stderr:\n{stderr}"
     allowed = attack.fallback_gaps if mode is Mode.RLIMITS_SECCOMP else ()
     assert [line for line in escapes(stderr) if not any(gap in line for gap in allowed)] == []
     assert SECRET not in stderr

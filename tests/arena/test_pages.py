@@ -369,9 +369,7 @@ def test_matches_of_one_duplicate_set(clients, arena):
     assert shown == expected and len(expected) == 2
 
 
-def test_a_match_this_engine_cannot_replay_shows_moves_result_and_its_deck_label(
-    clients, authors
-):
+def test_a_match_this_engine_cannot_replay_shows_moves_result_and_its_deck_label(clients, authors):
     from arena.runner import run_match
 
     log = run_match(game="cantankerous-cats", seed=3, bots=["random", "random", "random"])

@@ -18,7 +18,9 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def people():
     User = get_user_model()
-    return {name: User.objects.create_user(name, password="pw-123456789") for name in ("pia", "ole")}
+    return {
+        name: User.objects.create_user(name, password="pw-123456789") for name in ("pia", "ole")
+    }
 
 
 def client_of(user) -> Client:
@@ -29,8 +31,9 @@ def client_of(user) -> Client:
 
 @pytest.fixture
 def table(people):
-    return live_create(user=people["pia"], game="cat-lady",
-                       seats=[None, SeatInput(builtin="greedy")], seed=3)
+    return live_create(
+        user=people["pia"], game="cat-lady", seats=[None, SeatInput(builtin="greedy")], seed=3
+    )
 
 
 def test_a_live_match_seats_the_person_and_waits_on_the_live_queue(table, people):
@@ -52,20 +55,26 @@ def test_only_the_person_at_the_table_sees_it(table, people, path):
 def test_a_move_is_taken_only_from_the_seat_when_asked(table, people):
     url = f"/arena/play/{table.pk}/move/"
     body = json.dumps({"step": 0, "index": 0})
-    assert client_of(people["ole"]).post(url, body, content_type="application/json"
-                                         ).status_code == 404
+    assert (
+        client_of(people["ole"]).post(url, body, content_type="application/json").status_code == 404
+    )
     pia = client_of(people["pia"])
     not_asked = pia.post(url, body, content_type="application/json")
     assert not_asked.status_code == 400
     assert "not your move" in not_asked.json()["fields"]["step"][0]
     assert pia.post(url, "not json", content_type="application/json").status_code == 400
     LiveSeat.objects.filter(match=table).update(
-        asked_step=0, legal=[{"action": {"type": "end-turn"}, "label": "end-turn"}])
-    out_of_range = pia.post(url, json.dumps({"step": 0, "index": 3}),
-                            content_type="application/json")
+        asked_step=0, legal=[{"action": {"type": "end-turn"}, "label": "end-turn"}]
+    )
+    out_of_range = pia.post(
+        url, json.dumps({"step": 0, "index": 3}), content_type="application/json"
+    )
     assert out_of_range.status_code == 400 and "index" in out_of_range.json()["fields"]
     assert pia.post(url, body, content_type="application/json").json() == {
-        "ok": True, "step": 0, "index": 0}
+        "ok": True,
+        "step": 0,
+        "index": 0,
+    }
     assert LiveSeat.objects.get(match=table).answer == {"step": 0, "index": 0}
 
 
@@ -80,17 +89,28 @@ def test_the_play_form_puts_each_error_beside_its_field_and_writes_nothing(peopl
     pia = client_of(people["pia"])
     page = pia.get("/arena/play/")
     assert page.status_code == 200 and "Take your seat" in page.content.decode()
-    answer = pia.post("/arena/play/", {"game": "cat-lady", "players": "3", "seat": "1",
-                                       "opponent_1": "house:cantankerous-cats:greedy"})
+    answer = pia.post(
+        "/arena/play/",
+        {
+            "game": "cat-lady",
+            "players": "3",
+            "seat": "1",
+            "opponent_1": "house:cantankerous-cats:greedy",
+        },
+    )
     form = answer.context["form"]
     assert form.errors["opponent_1"] == ["This bot plays another game."]
     assert form.errors["opponent_2"] == ["Choose who plays this seat."]
-    too_far = pia.post("/arena/play/", {"game": "cat-lady", "players": "2", "seat": "4",
-                                        "opponent_1": "house:cat-lady:random"})
+    too_far = pia.post(
+        "/arena/play/",
+        {"game": "cat-lady", "players": "2", "seat": "4", "opponent_1": "house:cat-lady:random"},
+    )
     assert too_far.context["form"].errors["seat"] == ["Choose a seat from 1 to 2."]
     assert Match.objects.count() == 0
-    started = pia.post("/arena/play/", {"game": "cat-lady", "players": "2", "seat": "2",
-                                        "opponent_1": "house:cat-lady:random"})
+    started = pia.post(
+        "/arena/play/",
+        {"game": "cat-lady", "players": "2", "seat": "2", "opponent_1": "house:cat-lady:random"},
+    )
     match = Match.objects.get()
     assert started.status_code == 302 and started["Location"] == f"/arena/play/{match.pk}/"
     assert LiveSeat.objects.get(match=match).seat == 1

@@ -47,8 +47,12 @@ def replay_states(log: dict[str, Any]) -> list[Any]:
 
 
 def test_match_log_has_the_versioned_schema_and_replays(mode: Mode) -> None:
-    log = run_match(seed=11, bots=[bot("first_legal"), "random", bot("last_legal_by_index")],
-                    limits=FAST_LIMITS, mode=mode)
+    log = run_match(
+        seed=11,
+        bots=[bot("first_legal"), "random", bot("last_legal_by_index")],
+        limits=FAST_LIMITS,
+        mode=mode,
+    )
     assert log["schema"] == SCHEMA
     assert (log["game"], log["seed"], log["sandbox_mode"]) == ("cat-lady", 11, str(mode))
     assert log["options"]["players"] == 3
@@ -59,7 +63,8 @@ def test_match_log_has_the_versioned_schema_and_replays(mode: Mode) -> None:
     replayed = engine.replay(log["engine_log"])
     assert [p.total for p in replayed.result().players] == log["result"]["scores"]
     assert [engine.load_game().action_from_json(s["action"]) for s in log["steps"]] == list(
-        replayed.history)
+        replayed.history
+    )
     assert set(log["timing"]) >= {"sandbox_start_ms", "bot_think_ms", "engine_ms"}
     assert "thinking about" in log["stderr"][2] and log["stderr"][1] == ""
     assert processes_of_bot_users() == []
@@ -78,13 +83,16 @@ def test_same_seed_and_deterministic_bots_give_the_same_match(mode: Mode) -> Non
 
 
 def test_each_bot_is_sent_exactly_its_own_seats_observation_and_no_seed(mode: Mode) -> None:
-    log = run_match(seed=8, bots=["random", bot("observation_digest")], limits=FAST_LIMITS,
-                    mode=mode)
+    log = run_match(
+        seed=8, bots=["random", bot("observation_digest")], limits=FAST_LIMITS, mode=mode
+    )
     states = replay_states(log)
     expected = [
-        hashlib.sha256(json.dumps(states[i].observation(1), sort_keys=True,
-                                  separators=(",", ":")).encode()).hexdigest()[:16]
-        for i, step in enumerate(log["steps"]) if step["seat"] == 1
+        hashlib.sha256(
+            json.dumps(states[i].observation(1), sort_keys=True, separators=(",", ":")).encode()
+        ).hexdigest()[:16]
+        for i, step in enumerate(log["steps"])
+        if step["seat"] == 1
     ]
     lines = log["stderr"][1].splitlines()
     assert [line.split()[1] for line in lines if line.startswith("OBS")] == expected
@@ -113,21 +121,26 @@ def test_illegal_answers_are_told_apart_from_malformed_ones(mode: Mode) -> None:
 
 
 def test_a_bot_that_keeps_timing_out_forfeits_and_ranks_last(mode: Mode) -> None:
-    log = run_match(seed=2, bots=["random", bot("sleep_forever"), "greedy"], limits=FAST_LIMITS,
-                    mode=mode)
+    log = run_match(
+        seed=2, bots=["random", bot("sleep_forever"), "greedy"], limits=FAST_LIMITS, mode=mode
+    )
     assert log["forfeited"] == [1]
     assert [f["status"] for f in log["faults"][1]] == ["timeout"] * FAST_LIMITS.max_faults
     mine = [s["status"] for s in log["steps"] if s["seat"] == 1]
     assert mine[: FAST_LIMITS.max_faults] == ["timeout"] * FAST_LIMITS.max_faults
-    assert set(mine[FAST_LIMITS.max_faults:]) == {"forfeited"}
+    assert set(mine[FAST_LIMITS.max_faults :]) == {"forfeited"}
     assert log["result"]["ranks"][1] == 3 and 1 not in log["result"]["winners"]
     assert log["starts"][1] == FAST_LIMITS.max_faults  # restarted after each kill
     assert processes_of_bot_users() == []
 
 
 def test_two_forfeits_rank_below_everyone_and_among_themselves_by_score(mode: Mode) -> None:
-    log = run_match(seed=9, bots=[bot("close_stdout"), "random", bot("loop_forever"), "random"],
-                    limits=FAST_LIMITS, mode=mode)
+    log = run_match(
+        seed=9,
+        bots=[bot("close_stdout"), "random", bot("loop_forever"), "random"],
+        limits=FAST_LIMITS,
+        mode=mode,
+    )
     assert log["forfeited"] == [0, 2]
     ranks, engine_ranks = log["result"]["ranks"], log["result"]["engine_ranks"]
     assert sorted([ranks[0], ranks[2]]) in ([3, 4], [3, 3])
@@ -162,10 +175,16 @@ def test_player_count_option_must_match_the_bots() -> None:
 
 
 def test_a_bot_that_raises_loses_the_move_and_its_owner_sees_the_traceback(mode: Mode) -> None:
-    source = (b"import catbot\n\ndef helper(observation):\n    return 1 // 0\n\n"
-              b"def choose(observation, legal_actions):\n    return helper(observation)\n")
-    log = run_match(seed=5, bots=[BotSpec.from_source(source, name="raiser.py"), "random"],
-                    limits=FAST_LIMITS, mode=mode)
+    source = (
+        b"import catbot\n\ndef helper(observation):\n    return 1 // 0\n\n"
+        b"def choose(observation, legal_actions):\n    return helper(observation)\n"
+    )
+    log = run_match(
+        seed=5,
+        bots=[BotSpec.from_source(source, name="raiser.py"), "random"],
+        limits=FAST_LIMITS,
+        mode=mode,
+    )
     faults = log["faults"][0]
     assert faults and "ZeroDivisionError" in faults[0]["reason"]
     stderr = log["stderr"][0]

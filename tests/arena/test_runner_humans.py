@@ -19,8 +19,15 @@ class Scripted:
         self.asked: list[dict[str, Any]] = []
 
     def ask(self, *, step, observation, legal, labels, timeout_s):
-        self.asked.append({"step": step, "observation": observation, "legal": legal,
-                           "labels": labels, "timeout_s": timeout_s})
+        self.asked.append(
+            {
+                "step": step,
+                "observation": observation,
+                "legal": legal,
+                "labels": labels,
+                "timeout_s": timeout_s,
+            }
+        )
         if len(self.asked) > self.answers:
             return None
         return {"index": len(legal) - 1}
@@ -29,9 +36,13 @@ class Scripted:
 def test_a_person_plays_a_whole_match_seeing_only_their_seat():
     person = Scripted()
     seen: list[tuple[int, int]] = []
-    log = run_match(seed=5, bots=[BotSpec.human("ada"), "greedy"], humans={0: person},
-                    limits=Limits(human_move_ms=60_000),
-                    on_step=lambda step, entry, state: seen.append((step, len(state.history))))
+    log = run_match(
+        seed=5,
+        bots=[BotSpec.human("ada"), "greedy"],
+        humans={0: person},
+        limits=Limits(human_move_ms=60_000),
+        on_step=lambda step, entry, state: seen.append((step, len(state.history))),
+    )
     assert person.asked and all(q["observation"]["seat"] == 0 for q in person.asked)
     assert all(q["timeout_s"] == 60 for q in person.asked)
     assert all(len(q["legal"]) == len(q["labels"]) for q in person.asked)
@@ -46,8 +57,12 @@ def test_a_person_plays_a_whole_match_seeing_only_their_seat():
 
 def test_a_person_who_stops_answering_gets_fallback_moves_then_forfeits():
     person = Scripted(answers=2)
-    log = run_match(seed=5, bots=["random", BotSpec.human("bob")], humans={1: person},
-                    limits=Limits(max_faults=3, human_move_ms=1000))
+    log = run_match(
+        seed=5,
+        bots=["random", BotSpec.human("bob")],
+        humans={1: person},
+        limits=Limits(max_faults=3, human_move_ms=1000),
+    )
     faults = log["faults"][1]
     assert [f["status"] for f in faults] == ["timeout"] * 3
     assert log["forfeited"] == [1] and log["result"]["ranks"][1] == 2

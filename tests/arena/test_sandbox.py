@@ -59,6 +59,7 @@ def started(name: str, mode: Mode, limits: Limits = FAST_LIMITS) -> tuple[BotPro
 
 # -- modes --------------------------------------------------------------------------------
 
+
 def test_detected_mode_is_the_strongest_that_works() -> None:
     working = safe_modes()
     if not working:
@@ -96,6 +97,7 @@ def test_seccomp_program_is_whole_bpf_instructions() -> None:
 
 
 # -- protocol -------------------------------------------------------------------------------
+
 
 def test_bot_answers_an_action_and_its_prints_go_to_stderr(any_mode: Mode) -> None:
     with warnings.catch_warnings():
@@ -145,6 +147,7 @@ def test_bot_without_choose_is_refused_at_start(safe_mode: Mode) -> None:
 
 
 # -- deadlines and limits --------------------------------------------------------------------
+
 
 def test_sleeping_bot_times_out_is_killed_and_can_restart(safe_mode: Mode) -> None:
     bot, status = started("sleep_forever", safe_mode)

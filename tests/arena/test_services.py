@@ -20,34 +20,45 @@ def upload(client, name, code, capture):
         return client.post("/api/arena/bots/", {"name": name, "source": code}, format="json")
 
 
-def test_good_bot_is_validated_and_joins_every_ladder(client_for, source,
-                                                       django_capture_on_commit_callbacks):
-    response = upload(client_for("ada"), "firsty", source("first_legal"),
-                      django_capture_on_commit_callbacks)
+def test_good_bot_is_validated_and_joins_every_ladder(
+    client_for, source, django_capture_on_commit_callbacks
+):
+    response = upload(
+        client_for("ada"), "firsty", source("first_legal"), django_capture_on_commit_callbacks
+    )
     assert response.status_code == 201, response.json()
     version = BotVersion.objects.get(bot__name="firsty")
     assert version.status == "active", version.rejection
     assert Bot.objects.get(name="firsty").active_version == version
     validation = Match.objects.get(kind="validation")
     assert validation.status == "finished" and validation.sandbox_mode
-    cat_lady = Ladder.objects.filter(game="cat-lady")  # a Cat Lady bot joins only its game's ladders
+    cat_lady = Ladder.objects.filter(
+        game="cat-lady"
+    )  # a Cat Lady bot joins only its game's ladders
     assert LadderEntry.objects.filter(version=version).count() == cat_lady.count() == 3
 
 
-@pytest.mark.parametrize(("code", "message"), [
-    ("def choose(o, l):\n    return l[0\n", "Syntax error on line 2"),
-    (b"\xff\xfe not utf8", "not UTF-8"),
-    ("x = 1\n", "choose(observation, legal_actions)"),
-    ("", "blank"),
-    ("   \n", "empty"),
-    ("def choose(o, l):\n    return 0\n" + "#" * 300_000, "at most"),
-])
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("def choose(o, l):\n    return l[0\n", "Syntax error on line 2"),
+        (b"\xff\xfe not utf8", "not UTF-8"),
+        ("x = 1\n", "choose(observation, legal_actions)"),
+        ("", "blank"),
+        ("   \n", "empty"),
+        ("def choose(o, l):\n    return 0\n" + "#" * 300_000, "at most"),
+    ],
+)
 def test_unusable_uploads_are_refused_with_a_reason(client_for, code, message):
     client = client_for("ada")
     if isinstance(code, bytes):
         from django.core.files.uploadedfile import SimpleUploadedFile
-        response = client.post("/api/arena/bots/", {"name": "bad", "file": SimpleUploadedFile(
-            "bot.py", code)}, format="multipart")
+
+        response = client.post(
+            "/api/arena/bots/",
+            {"name": "bad", "file": SimpleUploadedFile("bot.py", code)},
+            format="multipart",
+        )
     else:
         response = client.post("/api/arena/bots/", {"name": "bad", "source": code}, format="json")
     assert response.status_code == 400
@@ -55,33 +66,55 @@ def test_unusable_uploads_are_refused_with_a_reason(client_for, code, message):
     assert not Bot.objects.exists()
 
 
-def test_bot_that_breaks_in_validation_is_rejected(client_for, source,
-                                                   django_capture_on_commit_callbacks):
-    upload(client_for("ada"), "crashy", "def choose(o, l):\n    raise RuntimeError('boom')\n",
-           django_capture_on_commit_callbacks)
+def test_bot_that_breaks_in_validation_is_rejected(
+    client_for, source, django_capture_on_commit_callbacks
+):
+    upload(
+        client_for("ada"),
+        "crashy",
+        "def choose(o, l):\n    raise RuntimeError('boom')\n",
+        django_capture_on_commit_callbacks,
+    )
     version = BotVersion.objects.get(bot__name="crashy")
     assert version.status == "rejected"
     assert "fault" in version.rejection and "boom" in version.rejection
     assert Bot.objects.get(name="crashy").active_version is None
 
 
-def test_only_the_owner_uploads_versions_and_sees_source(client_for, source,
-                                                         django_capture_on_commit_callbacks):
+def test_only_the_owner_uploads_versions_and_sees_source(
+    client_for, source, django_capture_on_commit_callbacks
+):
     upload(client_for("ada"), "firsty", source("first_legal"), django_capture_on_commit_callbacks)
     bot = Bot.objects.get()
-    assert client_for("bob").post(f"/api/arena/bots/{bot.pk}/versions/",
-                                  {"source": source("first_legal")}, format="json").status_code == 403
+    assert (
+        client_for("bob")
+        .post(
+            f"/api/arena/bots/{bot.pk}/versions/", {"source": source("first_legal")}, format="json"
+        )
+        .status_code
+        == 403
+    )
     assert "source" not in client_for("bob").get(f"/api/arena/bots/{bot.pk}/versions/").json()[0]
-    assert "def choose" in client_for("ada").get(f"/api/arena/bots/{bot.pk}/versions/").json()[0]["source"]
+    assert (
+        "def choose"
+        in client_for("ada").get(f"/api/arena/bots/{bot.pk}/versions/").json()[0]["source"]
+    )
     with django_capture_on_commit_callbacks(execute=True):
-        second = client_for("ada").post(f"/api/arena/bots/{bot.pk}/versions/",
-                                        {"source": source("first_legal") + "\n# v2\n"}, format="json")
+        second = client_for("ada").post(
+            f"/api/arena/bots/{bot.pk}/versions/",
+            {"source": source("first_legal") + "\n# v2\n"},
+            format="json",
+        )
     assert second.status_code == 201 and second.json()["number"] == 2
-    assert list(bot.versions.order_by("number").values_list("status", flat=True)) == ["retired", "active"]
+    assert list(bot.versions.order_by("number").values_list("status", flat=True)) == [
+        "retired",
+        "active",
+    ]
 
 
-def test_match_log_hides_stderr_from_everyone_but_the_owner(client_for,
-                                                            django_capture_on_commit_callbacks):
+def test_match_log_hides_stderr_from_everyone_but_the_owner(
+    client_for, django_capture_on_commit_callbacks
+):
     noisy = "import sys\ndef choose(o, l):\n    print('secret plan', file=sys.stderr)\n    return l[0]\n"
     upload(client_for("ada"), "noisy", noisy, django_capture_on_commit_callbacks)
     match = Match.objects.get(kind="validation")
@@ -92,17 +125,24 @@ def test_match_log_hides_stderr_from_everyone_but_the_owner(client_for,
     assert theirs["engine_log"]["seed"] == match.seed
 
 
-def test_recording_a_match_twice_counts_once(client_for, source, django_capture_on_commit_callbacks):
+def test_recording_a_match_twice_counts_once(
+    client_for, source, django_capture_on_commit_callbacks
+):
     upload(client_for("ada"), "firsty", source("first_legal"), django_capture_on_commit_callbacks)
     match = Match.objects.get()
     assert services.match_record(match_id=match.pk, log=match.log) is False
 
 
-def test_ladder_plays_duplicate_sets_and_rates_zero_sum(client_for, source,
-                                                        django_capture_on_commit_callbacks):
+def test_ladder_plays_duplicate_sets_and_rates_zero_sum(
+    client_for, source, django_capture_on_commit_callbacks
+):
     for name in ("one", "two", "three"):
-        upload(client_for("ada"), name, source("first_legal") + f"\n# {name}\n",
-               django_capture_on_commit_callbacks)
+        upload(
+            client_for("ada"),
+            name,
+            source("first_legal") + f"\n# {name}\n",
+            django_capture_on_commit_callbacks,
+        )
     ladder = Ladder.objects.get(game="cat-lady", players=3)
     with django_capture_on_commit_callbacks(execute=True):
         matches = services.ladder_schedule(ladder=ladder, rng=random.Random(3))
@@ -118,47 +158,70 @@ def test_ladder_plays_duplicate_sets_and_rates_zero_sum(client_for, source,
     assert len(standings) == 3 and standings[0]["provisional"] is True
 
 
-def test_challenge_between_a_bot_and_house_bots(client_for, source,
-                                                django_capture_on_commit_callbacks):
+def test_challenge_between_a_bot_and_house_bots(
+    client_for, source, django_capture_on_commit_callbacks
+):
     upload(client_for("ada"), "firsty", source("first_legal"), django_capture_on_commit_callbacks)
     version = BotVersion.objects.get()
     with django_capture_on_commit_callbacks(execute=True):
-        response = client_for("bob").post("/api/arena/matches/challenge/",
-                                          {"seats": [str(version.pk), "greedy", "random"],
-                                           "seed": 11}, format="json")
+        response = client_for("bob").post(
+            "/api/arena/matches/challenge/",
+            {"seats": [str(version.pk), "greedy", "random"], "seed": 11},
+            format="json",
+        )
     assert response.status_code == 201, response.json()
     match = Match.objects.get(pk=response.json()["id"])
     assert match.status == "finished" and match.seats.count() == 3
-    bad = client_for("bob").post("/api/arena/matches/challenge/", {"seats": ["nobody", "random"]},
-                                 format="json")
+    bad = client_for("bob").post(
+        "/api/arena/matches/challenge/", {"seats": ["nobody", "random"]}, format="json"
+    )
     assert bad.status_code == 400 and "seats.0" in bad.json()["fields"]
 
 
 def test_stuck_matches_are_replayed_then_failed(authors):
-    match = Match.objects.create(kind="challenge", seed=1, status="running", attempts=1,
-                                 started_at=timezone.now() - dt.timedelta(hours=1))
+    match = Match.objects.create(
+        kind="challenge",
+        seed=1,
+        status="running",
+        attempts=1,
+        started_at=timezone.now() - dt.timedelta(hours=1),
+    )
     match.seats.create(seat=0, builtin="random")
     match.seats.create(seat=1, builtin="random")
     services.reap_stuck(older_than=dt.timedelta(minutes=10))
     match.refresh_from_db()
     assert match.status == "queued"
-    Match.objects.filter(pk=match.pk).update(status="running", attempts=3,
-                                             started_at=timezone.now() - dt.timedelta(hours=1))
+    Match.objects.filter(pk=match.pk).update(
+        status="running", attempts=3, started_at=timezone.now() - dt.timedelta(hours=1)
+    )
     services.reap_stuck(older_than=dt.timedelta(minutes=10))
     match.refresh_from_db()
     assert match.status == "failed" and "stuck" in match.failure
 
 
-def test_round_robin_tournament_runs_to_the_end(client_for, source, authors,
-                                                 django_capture_on_commit_callbacks):
+def test_round_robin_tournament_runs_to_the_end(
+    client_for, source, authors, django_capture_on_commit_callbacks
+):
     for name in ("one", "two", "three"):
-        upload(client_for("ada"), name, source("first_legal") + f"\n# {name}\n",
-               django_capture_on_commit_callbacks)
+        upload(
+            client_for("ada"),
+            name,
+            source("first_legal") + f"\n# {name}\n",
+            django_capture_on_commit_callbacks,
+        )
     ids = list(BotVersion.objects.values_list("pk", flat=True))
     with django_capture_on_commit_callbacks(execute=True):
-        response = client_for("bob").post("/api/arena/tournaments/", {
-            "name": "Cup", "format": "round_robin", "table_size": 2, "entrants": ids, "seed": 5,
-        }, format="json")
+        response = client_for("bob").post(
+            "/api/arena/tournaments/",
+            {
+                "name": "Cup",
+                "format": "round_robin",
+                "table_size": 2,
+                "entrants": ids,
+                "seed": 5,
+            },
+            format="json",
+        )
     assert response.status_code == 201, response.json()
     tournament_id = response.json()["id"]
     standings = client_for(None).get(f"/api/arena/tournaments/{tournament_id}/standings/").json()

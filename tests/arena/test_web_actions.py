@@ -39,26 +39,39 @@ def test_my_bots_shows_versions_matches_faults_and_stderr_to_the_owner_only(clie
     assert "steady" in bob and "SECRET-FAULT-REASON" not in bob and "STDERR-MARK" not in bob
 
 
-def test_my_bots_shows_why_a_version_was_rejected(clients, authors, django_capture_on_commit_callbacks):
+def test_my_bots_shows_why_a_version_was_rejected(
+    clients, authors, django_capture_on_commit_callbacks
+):
     from arena import services
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.bot_create(owner=authors["ada"], name="crashy",
-                            source="def choose(o, l):\n    raise ValueError('boom-in-validation')\n")
+        services.bot_create(
+            owner=authors["ada"],
+            name="crashy",
+            source="def choose(o, l):\n    raise ValueError('boom-in-validation')\n",
+        )
     page = html(clients["ada"].get("/arena/my-bots/"))
     assert "Rejected" in page and "boom-in-validation" in page
 
 
 def test_a_challenge_against_house_bots_starts_a_match_and_opens_its_replay(
-        clients, arena, django_capture_on_commit_callbacks):
+    clients, arena, django_capture_on_commit_callbacks
+):
     form = html(clients["ada"].get("/arena/challenge/"))
     version = arena["talky"].active_version
     assert f'value="version:{version.pk}"' in form and "(yours, cat-lady)" in form
     assert f'value="version:{arena["steady"].active_version.pk}"' in form  # someone else's
     with django_capture_on_commit_callbacks(execute=True):
-        response = clients["ada"].post("/arena/challenge/", {
-            "game": "cat-lady", "seat1": f"version:{version.pk}",
-            "seat2": "house:cat-lady:greedy", "seat3": "house:cat-lady:random", "seed": 7})
+        response = clients["ada"].post(
+            "/arena/challenge/",
+            {
+                "game": "cat-lady",
+                "seat1": f"version:{version.pk}",
+                "seat2": "house:cat-lady:greedy",
+                "seat3": "house:cat-lady:random",
+                "seed": 7,
+            },
+        )
     match = Match.objects.filter(kind="challenge").latest("id")
     assert response["Location"] == f"/arena/matches/{match.pk}/"
     match.refresh_from_db()
@@ -70,24 +83,39 @@ def test_a_challenge_against_house_bots_starts_a_match_and_opens_its_replay(
 
 def test_challenge_options_reach_the_match(clients, arena, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        clients["bob"].post("/arena/challenge/", {
-            "game": "cat-lady", "edition": "box-of-treats-placeholder",
-            **{f"seat{n}": "house:cat-lady:random" for n in range(1, 6)}})
+        clients["bob"].post(
+            "/arena/challenge/",
+            {
+                "game": "cat-lady",
+                "edition": "box-of-treats-placeholder",
+                **{f"seat{n}": "house:cat-lady:random" for n in range(1, 6)},
+            },
+        )
     match = Match.objects.filter(kind="challenge").latest("id")
     assert match.options == {"edition": "box-of-treats-placeholder"} and match.seats.count() == 5
 
 
-@pytest.mark.parametrize(("data", "field", "text"), [
-    ({"seat1": "house:cat-lady:random"}, "seat2", "at least two seats"),
-    ({"seat1": "house:cat-lady:random", "seat2": "house:cantankerous-cats:random"}, "seat2",
-     "cantankerous-cats house bot"),
-    ({"seat1": "house:cat-lady:random", "seat2": "version:999999"}, "seat2", "valid choice"),
-    ({"seat1": "house:cat-lady:random", "seat2": "house:cat-lady:greedy", "seed": "-3"}, "seed",
-     "greater than or equal to 0"),
-    ({**{f"seat{n}": "house:cat-lady:random" for n in range(1, 6)}}, "seat1", "not 5"),
-])
-def test_bad_challenges_are_shown_beside_the_field_and_start_nothing(clients, arena, data, field,
-                                                                     text):
+@pytest.mark.parametrize(
+    ("data", "field", "text"),
+    [
+        ({"seat1": "house:cat-lady:random"}, "seat2", "at least two seats"),
+        (
+            {"seat1": "house:cat-lady:random", "seat2": "house:cantankerous-cats:random"},
+            "seat2",
+            "cantankerous-cats house bot",
+        ),
+        ({"seat1": "house:cat-lady:random", "seat2": "version:999999"}, "seat2", "valid choice"),
+        (
+            {"seat1": "house:cat-lady:random", "seat2": "house:cat-lady:greedy", "seed": "-3"},
+            "seed",
+            "greater than or equal to 0",
+        ),
+        ({**{f"seat{n}": "house:cat-lady:random" for n in range(1, 6)}}, "seat1", "not 5"),
+    ],
+)
+def test_bad_challenges_are_shown_beside_the_field_and_start_nothing(
+    clients, arena, data, field, text
+):
     before = Match.objects.count()
     response = clients["ada"].post("/arena/challenge/", {"game": "cat-lady", **data})
     assert response.status_code == 400
@@ -96,12 +124,22 @@ def test_bad_challenges_are_shown_beside_the_field_and_start_nothing(clients, ar
 
 
 def test_a_tournament_from_the_form_runs_and_its_page_shows_progress(
-        clients, arena, django_capture_on_commit_callbacks):
+    clients, arena, django_capture_on_commit_callbacks
+):
     entrants = [arena["talky"].active_version.pk, arena["steady"].active_version.pk]
     with django_capture_on_commit_callbacks(execute=True):
-        response = clients["bob"].post("/arena/tournaments/new/", {
-            "name": "Web Cup", "format": "swiss", "table_size": 2, "rounds": 2, "final_size": 0,
-            "seed": 4, "entrants": entrants})
+        response = clients["bob"].post(
+            "/arena/tournaments/new/",
+            {
+                "name": "Web Cup",
+                "format": "swiss",
+                "table_size": 2,
+                "rounds": 2,
+                "final_size": 0,
+                "seed": 4,
+                "entrants": entrants,
+            },
+        )
     tournament = Tournament.objects.get(name="Web Cup")
     assert response["Location"] == f"/arena/tournaments/{tournament.pk}/"
     assert tournament.organiser.username == "bob"
@@ -111,18 +149,28 @@ def test_a_tournament_from_the_form_runs_and_its_page_shows_progress(
         assert 'http-equiv="refresh"' not in page
 
 
-@pytest.mark.parametrize(("data", "field", "text"), [
-    ({"name": ""}, "name", "required"),
-    ({"table_size": 7}, "table_size", "less than or equal to 6"),
-    ({"table_size": 3}, "entrants", "At least 3 entrants"),
-    ({"final_size": 5}, "final_size", "final"),
-    ({"entrants": []}, "entrants", "required"),
-])
-def test_bad_tournaments_are_shown_beside_the_field_and_start_nothing(clients, arena, data, field,
-                                                                      text):
-    body = {"name": "Bad Cup", "format": "swiss", "table_size": 2, "rounds": 1, "final_size": 0,
-            "entrants": [arena["talky"].active_version.pk, arena["steady"].active_version.pk],
-            **data}
+@pytest.mark.parametrize(
+    ("data", "field", "text"),
+    [
+        ({"name": ""}, "name", "required"),
+        ({"table_size": 7}, "table_size", "less than or equal to 6"),
+        ({"table_size": 3}, "entrants", "At least 3 entrants"),
+        ({"final_size": 5}, "final_size", "final"),
+        ({"entrants": []}, "entrants", "required"),
+    ],
+)
+def test_bad_tournaments_are_shown_beside_the_field_and_start_nothing(
+    clients, arena, data, field, text
+):
+    body = {
+        "name": "Bad Cup",
+        "format": "swiss",
+        "table_size": 2,
+        "rounds": 1,
+        "final_size": 0,
+        "entrants": [arena["talky"].active_version.pk, arena["steady"].active_version.pk],
+        **data,
+    }
     response = clients["ada"].post("/arena/tournaments/new/", body)
     assert response.status_code == 400
     assert text in field_errors(response, field), html(response)[-2000:]

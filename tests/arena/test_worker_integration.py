@@ -47,9 +47,27 @@ def worker():
     celery_app.conf.task_always_eager = False
     celery_app.conf.task_default_queue = queue
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue, "-c", "2",
-         "--without-heartbeat", "--without-mingle", "--without-gossip", "-l", "warning"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-Q",
+            queue,
+            "-c",
+            "2",
+            "--without-heartbeat",
+            "--without-mingle",
+            "--without-gossip",
+            "-l",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
     )
     try:
         yield process
@@ -67,15 +85,22 @@ def test_submit_validate_schedule_play_and_rate(worker, client_for, source):
     services.ladders_ensure()  # an earlier transactional test may have flushed them
     client = client_for("ada")
     for name in ("alpha", "beta"):
-        response = client.post("/api/arena/bots/", {"name": name, "source": source("first_legal")
-                                                    + f"\n# {name}\n"}, format="json")
+        response = client.post(
+            "/api/arena/bots/",
+            {"name": name, "source": source("first_legal") + f"\n# {name}\n"},
+            format="json",
+        )
         assert response.status_code == 201, response.json()
     _wait(lambda: BotVersion.objects.filter(status="active").count() == 2, what="validation")
     ladder = Ladder.objects.get(game="cat-lady", players=2)
     matches = services.ladder_schedule(ladder=ladder)
     assert len(matches) == 2
-    _wait(lambda: Match.objects.filter(pk__in=[m.pk for m in matches], status="finished").count() == 2,
-          what="ladder matches")
+    _wait(
+        lambda: (
+            Match.objects.filter(pk__in=[m.pk for m in matches], status="finished").count() == 2
+        ),
+        what="ladder matches",
+    )
     entries = list(LadderEntry.objects.filter(ladder=ladder))
     assert [e.games for e in entries] == [2, 2]
     assert sum(e.rating for e in entries) == pytest.approx(3000)
@@ -87,12 +112,14 @@ def test_submit_validate_schedule_play_and_rate(worker, client_for, source):
 def test_a_match_whose_worker_died_is_replayed_and_recorded_once(worker, client_for):
     # A match left "running" by a dead worker: the reaper queues it again, the worker plays it
     # from the start with the same seed, and the result is recorded exactly once.
-    match = Match.objects.create(kind="challenge", seed=99, status="running", attempts=1,
-                                 limits=services.default_limits())
+    match = Match.objects.create(
+        kind="challenge", seed=99, status="running", attempts=1, limits=services.default_limits()
+    )
     match.seats.create(seat=0, builtin="random")
     match.seats.create(seat=1, builtin="greedy")
     Match.objects.filter(pk=match.pk).update(started_at=match.created_at)
     import datetime as dt
+
     services.reap_stuck(older_than=dt.timedelta(seconds=0))
     _wait(lambda: Match.objects.get(pk=match.pk).status == "finished", what="replayed match")
     match.refresh_from_db()

@@ -35,8 +35,10 @@ DESKTOP = {"width": 1280, "height": 900}
 def _chromium_path() -> str:
     path = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
     if not Path(path).exists():
-        message = (f"no Chromium at {path}: run once `sudo apt-get install -y chromium "
-                   "chromium-driver` (bin/test does it when run as root) or set CHROMIUM_PATH")
+        message = (
+            f"no Chromium at {path}: run once `sudo apt-get install -y chromium "
+            "chromium-driver` (bin/test does it when run as root) or set CHROMIUM_PATH"
+        )
         if os.environ.get("CATLEAGUE_REQUIRE_BROWSER") == "1":
             pytest.fail(message, pytrace=False)  # bin/test as root installed it: must be there
         pytest.skip(message)
@@ -60,8 +62,14 @@ def _page(browser: Browser, live_server, viewport: dict[str, int]) -> Iterator[P
     page = context.new_page()
     # Pages must work with nothing from outside the server: fail any request elsewhere.
     outside: list[str] = []
-    page.on("request", lambda request: None if request.url.startswith(live_server.url)
-            or request.url.startswith("data:") else outside.append(request.url))
+    page.on(
+        "request",
+        lambda request: (
+            None
+            if request.url.startswith(live_server.url) or request.url.startswith("data:")
+            else outside.append(request.url)
+        ),
+    )
     yield page
     context.close()
     assert not outside, f"page requested resources from outside the server: {outside}"

@@ -20,15 +20,21 @@ pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("eager_celery")]
 @pytest.fixture
 def cantankerous_match(transactional_db):
     match = services.challenge_create(
-        seats=[services.SeatInput(builtin=name) for name in ("greedy", "random", "random", "greedy")],
-        by=None, seed=3, game="cantankerous-cats",
+        seats=[
+            services.SeatInput(builtin=name) for name in ("greedy", "random", "random", "greedy")
+        ],
+        by=None,
+        seed=3,
+        game="cantankerous-cats",
     )
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
     return match
 
 
-def test_cantankerous_replay_hides_hands_per_seat_and_shows_pounce_windows(page, cantankerous_match):
+def test_cantankerous_replay_hides_hands_per_seat_and_shows_pounce_windows(
+    page, cantankerous_match
+):
     page.goto(f"/arena/matches/{cantankerous_match.pk}/")
     data = json.loads(page.locator("#replay-data").text_content())
     assert data["renderer"] == "cantankerous-cats"
@@ -38,9 +44,13 @@ def test_cantankerous_replay_hides_hands_per_seat_and_shows_pounce_windows(page,
     expect(stage).to_contain_text("First Bite, round 1")
 
     # The first Pounce window: the full view shows who chose what before the reveal.
-    pounce = next(i for i, f in enumerate(data["frames"])
-                  if f["hidden"]["window"] and f["hidden"]["window"]["kind"] == "pounce"
-                  and f["hidden"]["window"]["choices"])
+    pounce = next(
+        i
+        for i, f in enumerate(data["frames"])
+        if f["hidden"]["window"]
+        and f["hidden"]["window"]["kind"] == "pounce"
+        and f["hidden"]["window"]["choices"]
+    )
     page.locator(f"#move-{pounce}").click()
     window = page.locator(".cc-window")
     expect(window).to_contain_text("Pounce window after")

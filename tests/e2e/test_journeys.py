@@ -34,7 +34,9 @@ def fresh_rate_limits():
     cache.clear()
 
 
-def sign_up(page: Page, username: str, display_name: str, *, via: str = "/accounts/signup/") -> None:
+def sign_up(
+    page: Page, username: str, display_name: str, *, via: str = "/accounts/signup/"
+) -> None:
     page.goto(via)
     page.get_by_label("Username").fill(username)
     page.get_by_label("E-mail").fill(f"{username}@example.org")
@@ -46,7 +48,8 @@ def sign_up(page: Page, username: str, display_name: str, *, via: str = "/accoun
 
 
 def test_organiser_starts_a_league_invites_a_friend_who_logs_a_game_that_is_corrected(
-        page, phone_page, transactional_db):
+    page, phone_page, transactional_db
+):
     # The organiser, at a desktop.
     page.goto("/")
     page.get_by_role("link", name="Sign up").click()
@@ -116,7 +119,12 @@ def test_organiser_starts_a_league_invites_a_friend_who_logs_a_game_that_is_corr
 
 
 def test_programmer_makes_a_token_uploads_a_bot_and_watches_a_challenge(
-        page, browser, live_server, eager_celery, transactional_db):  # noqa: F811
+    page,
+    browser,
+    live_server,
+    eager_celery,  # noqa: F811  (the fixture imported above)
+    transactional_db,
+):
     sign_up(page, "ada", "Ada")
     page.get_by_role("link", name="Ada").click()
     page.get_by_label("Token name").fill("my laptop")
@@ -127,8 +135,9 @@ def test_programmer_makes_a_token_uploads_a_bot_and_watches_a_challenge(
     assert ApiToken.objects.get().prefix == key[:8]
     # The key works from another program (a fresh browser context has no session).
     api = browser.new_context(base_url=live_server.url).request
-    made = api.post("/api/players/", data={"name": "Scripted"},
-                    headers={"Authorization": f"Token {key}"})
+    made = api.post(
+        "/api/players/", data={"name": "Scripted"}, headers={"Authorization": f"Token {key}"}
+    )
     assert made.status == 201, made.text()
     page.reload()
     expect(page.locator("body")).not_to_contain_text(key)
@@ -136,7 +145,8 @@ def test_programmer_makes_a_token_uploads_a_bot_and_watches_a_challenge(
     page.goto("/arena/bots/new/")
     page.get_by_label("Name").fill("steady")
     page.get_by_label("Bot file").set_input_files(
-        files=[{"name": "steady.py", "mimeType": "text/x-python", "buffer": STEADY.encode()}])
+        files=[{"name": "steady.py", "mimeType": "text/x-python", "buffer": STEADY.encode()}]
+    )
     page.get_by_role("button", name="Create bot").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("steady")
     page.goto("/arena/my-bots/")
@@ -146,7 +156,8 @@ def test_programmer_makes_a_token_uploads_a_bot_and_watches_a_challenge(
 
     page.get_by_role("link", name="Challenge with it").click()
     expect(page.get_by_label("Seat 1")).to_have_value(
-        f"version:{Bot.objects.get().active_version_id}")
+        f"version:{Bot.objects.get().active_version_id}"
+    )
     page.get_by_label("Seat 2").select_option(label="House bot: greedy (cat-lady)")
     page.get_by_label("Seat 3").select_option(label="House bot: random (cat-lady)")
     page.get_by_label("Seed").fill("11")

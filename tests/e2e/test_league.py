@@ -69,7 +69,11 @@ def test_read_standings_on_a_phone(phone_page, league, season_of_games):
     log_in(page, "mia", "pw-123456789")
     page.goto("/leagues/tuesday/")
     for link in ("Home", "Leagues", "Log a game"):
-        box = page.get_by_role("navigation", name="Main").get_by_role("link", name=link).bounding_box()
+        box = (
+            page.get_by_role("navigation", name="Main")
+            .get_by_role("link", name=link)
+            .bounding_box()
+        )
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, link
     table = page.get_by_role("table", name="Standings")
     expect(table.locator("tbody tr").first).to_contain_text("Mia")

@@ -44,15 +44,38 @@ def live_worker(django_db_setup, django_db_blocker, live_queue) -> Iterator[subp
     if connection.vendor != "postgresql" or not settings.CELERY_BROKER_URL:
         pytest.fail("live matches need PostgreSQL and Redis: run the suite through bin/test")
     db = connection.settings_dict
-    env = {**os.environ, "DATABASE_URL":
-           f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-           "ARENA_LIVE_QUEUE": live_queue, "ARENA_LIVE_PACE_MS": "0",
-           "CELERY_TASK_ALWAYS_EAGER": "0"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "ARENA_LIVE_QUEUE": live_queue,
+        "ARENA_LIVE_PACE_MS": "0",
+        "CELERY_TASK_ALWAYS_EAGER": "0",
+    }
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", live_queue,
-         "--pool", "threads", "-c", "4", "--without-heartbeat", "--without-mingle",
-         "--without-gossip", "-l", "warning"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-Q",
+            live_queue,
+            "--pool",
+            "threads",
+            "-c",
+            "4",
+            "--without-heartbeat",
+            "--without-mingle",
+            "--without-gossip",
+            "-l",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     try:
         yield process
     finally:
@@ -99,9 +122,15 @@ def _session_page(browser: Browser, live_server, user, viewport) -> Page:
     client.force_login(user)
     context = browser.new_context(base_url=live_server.url, viewport=viewport)
     context.set_default_timeout(15_000)
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
-                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                          "url": live_server.url}])
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": live_server.url,
+            }
+        ]
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -145,7 +174,9 @@ def play_moves(page: Page, *, until_over: bool = True, moves: int | None = None)
         else:
             page.wait_for_timeout(150)
     if until_over:
-        pytest.fail(f"the game did not end in {GAME_TIMEOUT_S} s; last status: {status.inner_text()}")
+        pytest.fail(
+            f"the game did not end in {GAME_TIMEOUT_S} s; last status: {status.inner_text()}"
+        )
     return made
 
 
@@ -153,7 +184,8 @@ def assert_finished_and_rated(match_id: int, user, players: int) -> Match:
     match = Match.objects.get(pk=match_id)
     assert match.status == "finished" and match.kind == "live"
     assert match.log["players"][[s.seat for s in match.seats.all() if s.player_id][0]]["kind"] == (
-        "human")
+        "human"
+    )
     assert PlayRating.objects.get(user=user, game=match.game, players=players).games >= 1
     # Bots are rated in the same pool, flagged as bots.
     assert PlayRating.objects.filter(game=match.game, players=players, user=None).exists()
@@ -173,7 +205,8 @@ def test_cat_lady_two_players_on_a_phone_against_a_house_bot(table_page, live, p
 
 
 def test_cat_lady_four_players_on_a_desktop_with_an_uploaded_bot(
-        table_page, live, person, settings):
+    table_page, live, person, settings
+):
     settings.CELERY_TASK_ALWAYS_EAGER = True
     celery_app.conf.task_always_eager = True  # validate the upload here, in the sandbox
     bot = services.bot_create(owner=person, name="table-mate", source=bot_source("first_legal"))
@@ -181,8 +214,12 @@ def test_cat_lady_four_players_on_a_desktop_with_an_uploaded_bot(
     version = bot.versions.get()
     assert version.status == "active", version.waiting_reason or version.rejection
     page = table_page(person, DESKTOP)
-    match_id = start_game(page, "cat-lady", [f"v:{version.pk}", "house:cat-lady:greedy",
-                                             "house:cat-lady:random"], seat=2)
+    match_id = start_game(
+        page,
+        "cat-lady",
+        [f"v:{version.pk}", "house:cat-lady:greedy", "house:cat-lady:random"],
+        seat=2,
+    )
     page.locator("#play-legal button").first.wait_for(timeout=30_000)
     screenshot(page, "play-cat-lady-desktop")
     play_moves(page)
@@ -197,8 +234,11 @@ def test_cat_lady_four_players_on_a_desktop_with_an_uploaded_bot(
 
 def test_cantankerous_cats_three_players(table_page, live, person):
     page = table_page(person, PHONE)
-    match_id = start_game(page, "cantankerous-cats", ["house:cantankerous-cats:greedy",
-                                                      "house:cantankerous-cats:random"])
+    match_id = start_game(
+        page,
+        "cantankerous-cats",
+        ["house:cantankerous-cats:greedy", "house:cantankerous-cats:random"],
+    )
     page.locator("#play-legal button").first.wait_for(timeout=30_000)
     screenshot(page, "play-cantankerous-phone")
     # The seat's own hand is drawn; the others' hands are only counted.
@@ -209,7 +249,8 @@ def test_cantankerous_cats_three_players(table_page, live, person):
 
 
 def test_a_move_left_to_time_out_is_played_for_the_person_and_the_page_resumes(
-        table_page, live, person, settings):
+    table_page, live, person, settings
+):
     settings.ARENA_HUMAN_MOVE_S = 5
     page = table_page(person, DESKTOP)
     match_id = start_game(page, "cat-lady", ["house:cat-lady:random"])

@@ -11,9 +11,14 @@ pytestmark = pytest.mark.browser
 
 
 def test_standings_page_renders_with_its_stylesheet(page, league, players, users):
-    record(league, users["olive"], dt.date(2026, 3, 1), (players["mia"], 30, 5), (players["ned"], 2, 1))
+    record(
+        league, users["olive"], dt.date(2026, 3, 1), (players["mia"], 30, 5), (players["ned"], 2, 1)
+    )
     page.goto("/leagues/tuesday/")
-    assert "Tuesday Club" in page.title() or page.get_by_role("heading", name="Tuesday Club").is_visible()
+    assert (
+        "Tuesday Club" in page.title()
+        or page.get_by_role("heading", name="Tuesday Club").is_visible()
+    )
     rows = page.locator("table tbody tr")
     assert rows.first.inner_text().find("Mia") >= 0
     # The stylesheet came from the server: the page has non-default styling applied.

@@ -77,8 +77,12 @@ def dominates(a: FeedingOption, b: FeedingOption) -> bool:
     More fed cats can only win the Hemingway bonus more often, so with ``a.fed >= b.fed``
     it is enough that ``a`` is no worse both with and without the bonus.
     """
-    return (a.fed >= b.fed and a.leftover <= b.leftover and a.vp >= b.vp
-            and a.vp + a.bonus >= b.vp + b.bonus)
+    return (
+        a.fed >= b.fed
+        and a.leftover <= b.leftover
+        and a.vp >= b.vp
+        and a.vp + a.bonus >= b.vp + b.bonus
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,16 +111,34 @@ def _compile(cat: CatSpec, index: int, edition: Edition) -> _Cat:
     if cat.ability == "vp_per_food_fed":
         one_type = bool(params["one_type"])
         hi = params["max"]
-        return _Cat(index, _ONE_TYPE if one_type else _ANY, tuple(needs), base_vp, colour_mask,
-                    cat.ability, params, lo=int(str(params["min"])),
-                    hi=None if hi is None else int(str(hi)),
-                    choices=tuple(range(len(foods))), per_food_vp=int(str(params["vp_each"])))
+        return _Cat(
+            index,
+            _ONE_TYPE if one_type else _ANY,
+            tuple(needs),
+            base_vp,
+            colour_mask,
+            cat.ability,
+            params,
+            lo=int(str(params["min"])),
+            hi=None if hi is None else int(str(hi)),
+            choices=tuple(range(len(foods))),
+            per_food_vp=int(str(params["vp_each"])),
+        )
     if cat.ability == "per_other_fed_cat_eating_food":
         allowed = params["foods"]
         assert isinstance(allowed, list)
-        return _Cat(index, _CHOICE, tuple(needs), base_vp, colour_mask, cat.ability, params,
-                    lo=int(str(params["amount"])), hi=int(str(params["amount"])),
-                    choices=tuple(foods.index(f) for f in allowed))
+        return _Cat(
+            index,
+            _CHOICE,
+            tuple(needs),
+            base_vp,
+            colour_mask,
+            cat.ability,
+            params,
+            lo=int(str(params["amount"])),
+            hi=int(str(params["amount"])),
+            choices=tuple(foods.index(f) for f in allowed),
+        )
     return _Cat(index, _FIXED, tuple(needs), base_vp, colour_mask, cat.ability, params)
 
 
@@ -195,8 +217,17 @@ def _completions(start: int, masks: tuple[int, ...], full: int) -> tuple[tuple[i
 class _Search:
     """Depth-first search over one player's meals (see the module docstring)."""
 
-    def __init__(self, cats: Sequence[CatSpec], food: Mapping[str, int], *, edition: Edition,
-                 catnip: int, toys: int, costumes: int, macak_optional: bool) -> None:
+    def __init__(
+        self,
+        cats: Sequence[CatSpec],
+        food: Mapping[str, int],
+        *,
+        edition: Edition,
+        catnip: int,
+        toys: int,
+        costumes: int,
+        macak_optional: bool,
+    ) -> None:
         self.edition = edition
         self.foods = edition.foods
         self.have = tuple(food.get(f, 0) for f in self.foods)
@@ -209,6 +240,7 @@ class _Search:
         self.macak_optional = macak_optional
         self.scoring = edition.scoring
         self.full_mask = (1 << len(edition.colours)) - 1
+
         # Search order: wild-makers first (they change what is feasible for everyone after),
         # then fixed eaters, chosen-type eaters, one-type ranges; "any food" eaters at the end.
         # Plain cats with the same needs come together, the most valuable first.
@@ -216,6 +248,7 @@ class _Search:
             first = 0 if c.ability == "food_as_wild" else 1
             group = first if c.model == _FIXED else 2 + c.model
             return (group, c.needs if c.ability is None else (), -c.vp, c.index)
+
         self.order = sorted(self.cats, key=order)
         self.searched = [c for c in self.order if c.model != _ANY]
         # twin[d]: depth of an earlier plain cat with the same needs that is worth at least as
@@ -226,9 +259,13 @@ class _Search:
         for d, cat in enumerate(self.searched):
             if d and cat.ability is None and cat.model == _FIXED:
                 prev = self.searched[d - 1]
-                if (prev.ability is None and prev.model == _FIXED and prev.needs == cat.needs
-                        and prev.vp >= cat.vp
-                        and (colour_blind or prev.colour_mask == cat.colour_mask)):
+                if (
+                    prev.ability is None
+                    and prev.model == _FIXED
+                    and prev.needs == cat.needs
+                    and prev.vp >= cat.vp
+                    and (colour_blind or prev.colour_mask == cat.colour_mask)
+                ):
                     self.twin[d] = d - 1
         self.eaters_any = [c for c in self.order if c.model == _ANY]
         self.monotone = self._is_monotone()
@@ -261,8 +298,11 @@ class _Search:
         for c in self.cats:
             if c.ability == "counts_as_catnip" and not self.macak_optional:
                 extra = int(str(c.params["catnip"]))
-                drop = max(s.catnip_vp(k, f) - s.catnip_vp(k + extra, f + 1)
-                           for k in range(self.catnip_cards + 1) for f in range(len(self.cats)))
+                drop = max(
+                    s.catnip_vp(k, f) - s.catnip_vp(k + extra, f + 1)
+                    for k in range(self.catnip_cards + 1)
+                    for f in range(len(self.cats))
+                )
                 if c.vp - s.unfed_cat_vp < drop:
                     return False
         return True
@@ -289,8 +329,12 @@ class _Search:
                 meals[i] = Meal(cat.needs)
                 self._dfs(depth + 1, trial, meals, convert + add_convert)
                 meals[i] = None
-                if self.maximal_only and _feasible([a + b for a, b in zip(trial, later, strict=True)],
-                                               self.have, self.wild, convert + add_convert):
+                if self.maximal_only and _feasible(
+                    [a + b for a, b in zip(trial, later, strict=True)],
+                    self.have,
+                    self.wild,
+                    convert + add_convert,
+                ):
                     return  # hungry here is never maximal, whatever the later cats eat
         else:
             hi = cat.hi if cat.hi is not None else self.total
@@ -338,8 +382,9 @@ class _Search:
             for c in fed:
                 meals[c.index] = None
 
-    def _maximal(self, demand: list[int], meals: list[Meal | None], convert: int,
-                 left: int) -> bool:
+    def _maximal(
+        self, demand: list[int], meals: list[Meal | None], convert: int, left: int
+    ) -> bool:
         for cat in self.searched:
             meal = meals[cat.index]
             if cat.model == _FIXED:
@@ -367,8 +412,14 @@ class _Search:
                     return False
         return True
 
-    def _evaluate(self, meals: list[Meal | None], demand: list[int], convert: int,
-                  leftover: int, any_eaten: int) -> None:
+    def _evaluate(
+        self,
+        meals: list[Meal | None],
+        demand: list[int],
+        convert: int,
+        leftover: int,
+        any_eaten: int,
+    ) -> None:
         cats = self.cats
         fed = [c for c in cats if meals[c.index] is not None]
         n_fed = len(fed)
@@ -401,7 +452,8 @@ class _Search:
                 vp += int(str(p["vp_each"])) * colour_count[colour]
             elif ability == "colour_sets":
                 vp += int(str(p["vp_each"])) * _colour_sets(
-                    [f.colour_mask for f in fed], self.full_mask)
+                    [f.colour_mask for f in fed], self.full_mask
+                )
             elif ability == "per_costume":
                 vp += int(str(p["vp_each"])) * self.costumes
             elif ability == "per_toy":
@@ -431,8 +483,8 @@ class _Search:
                         if share[other.index] and self._any_can_eat(demand, convert, t):
                             count += 1
                             final_meals[other.index] = Meal(
-                                tuple(1 if k == t else 0 for k in range(len(self.foods))),
-                                rest=True)
+                                tuple(1 if k == t else 0 for k in range(len(self.foods))), rest=True
+                            )
                     elif other_meal.amounts[t]:
                         count += 1
                 vp += int(str(p["vp_each"])) * count
@@ -445,10 +497,16 @@ class _Search:
                 catnip += catnip_extra
         total = sum(cat_vp) + best_catnip
         option = FeedingOption(
-            vp=total, fed=n_fed, leftover=leftover, bonus=bonus, meals=tuple(final_meals),
-            catnip=catnip, cat_vp=tuple(cat_vp), bonus_cat=bonus_cat,
-            any_eaten=any_eaten - sum(1 for m in final_meals if m is not None and m.rest
-                                      and any(m.amounts)),
+            vp=total,
+            fed=n_fed,
+            leftover=leftover,
+            bonus=bonus,
+            meals=tuple(final_meals),
+            catnip=catnip,
+            cat_vp=tuple(cat_vp),
+            bonus_cat=bonus_cat,
+            any_eaten=any_eaten
+            - sum(1 for m in final_meals if m is not None and m.rest and any(m.amounts)),
         )
         self._add(option)
 
@@ -468,9 +526,16 @@ class _Search:
         self.options = kept
 
 
-def feeding_options(cats: Sequence[CatSpec], food: Mapping[str, int], *, edition: Edition,
-                    catnip: int, toys: int, costumes: int,
-                    macak_optional: bool = False) -> tuple[FeedingOption, ...]:
+def feeding_options(
+    cats: Sequence[CatSpec],
+    food: Mapping[str, int],
+    *,
+    edition: Edition,
+    catnip: int,
+    toys: int,
+    costumes: int,
+    macak_optional: bool = False,
+) -> tuple[FeedingOption, ...]:
     """Every Pareto-optimal feeding of ``cats`` with ``food`` (see the module docstring).
 
     >>> from engine.catlady.cards import load_edition
@@ -480,25 +545,40 @@ def feeding_options(cats: Sequence[CatSpec], food: Mapping[str, int], *, edition
     >>> bronte.vp, bronte.fed, bronte.leftover
     (3, 1, 0)
     """
-    key = (tuple(c.name for c in cats), tuple(sorted(food.items())), catnip, toys, costumes,
-           macak_optional)
+    key = (
+        tuple(c.name for c in cats),
+        tuple(sorted(food.items())),
+        catnip,
+        toys,
+        costumes,
+        macak_optional,
+    )
     return _cached_options(edition, key, tuple(cats))
 
 
 @lru_cache(maxsize=8192)
-def _cached_options(edition: Edition, key: tuple[object, ...],
-                    cats: tuple[CatSpec, ...]) -> tuple[FeedingOption, ...]:
+def _cached_options(
+    edition: Edition, key: tuple[object, ...], cats: tuple[CatSpec, ...]
+) -> tuple[FeedingOption, ...]:
     _, food_items, catnip, toys, costumes, macak_optional = key
-    search = _Search(cats, dict(food_items), edition=edition, catnip=catnip, toys=toys,  # type: ignore[arg-type]
-                     costumes=costumes, macak_optional=macak_optional)  # type: ignore[arg-type]
+    search = _Search(
+        cats,
+        dict(food_items),
+        edition=edition,
+        catnip=catnip,
+        toys=toys,  # type: ignore[arg-type]
+        costumes=costumes,
+        macak_optional=macak_optional,
+    )  # type: ignore[arg-type]
     options = search.run()
     # Deterministic order: best VP first, then more fed cats, then less leftover.
     options.sort(key=lambda o: (-o.vp, -o.fed, o.leftover, -o.bonus))
     return tuple(options)
 
 
-def allocate_tokens(meals: Sequence[Meal | None], food: Mapping[str, int], *,
-                    edition: Edition, convert: int) -> tuple[list[list[tuple[str, str]]], dict[str, int]]:
+def allocate_tokens(
+    meals: Sequence[Meal | None], food: Mapping[str, int], *, edition: Edition, convert: int
+) -> tuple[list[list[tuple[str, str]]], dict[str, int]]:
     """Which token pays for each food each fed cat eats, and what is left over.
 
     Returns per cat a list of ``(food, token)`` pairs (``token`` is the food itself, ``wild``,

@@ -47,8 +47,9 @@ __all__ = ["Holdings", "Option", "Plate", "options_for"]
 
 HUNGRY, FED, TREAT = "hungry", "fed", "treat"
 # Abilities that make the types of "any food" matter (step 3).
-_TYPE_SENSITIVE = frozenset({"food_sets_used", "per_food_used", "per_food_type_cat",
-                             "per_other_fed_cat_eating_food"})
+_TYPE_SENSITIVE = frozenset(
+    {"food_sets_used", "per_food_used", "per_food_type_cat", "per_other_fed_cat_eating_food"}
+)
 # Abilities that change what other cats eat or count: searched first.
 _FIRST = frozenset({"reduce_needs", "food_as_wild"})
 # Enumerating types for "any food" stops here (a plan then keeps its first allocations).
@@ -58,12 +59,29 @@ _MAX_ALLOCATIONS = 4096
 # its food is there can never beat feeding it, so that branch is cut (see _dfs). Not here:
 # King Fluff (his VP may fall below -2), Ginger and Macak (they change the catnip count),
 # Tomasso (a toy costs King Fluff), Sherry (more leftover), and cats whose meal is a choice.
-_NEVER_WORSE_FED = frozenset({None, "per_colour_fed", "colour_sets", "per_costume", "per_toy",
-                              "most_fed_cats", "all_colours", "food_as_wild", "food_sets_used",
-                              "borrow_leftover", "per_one_food_cat", "counts_as_costume",
-                              "copy_fed_cat_vp", "toy_sets_vp", "discard_for_vp",
-                              "take_grid_cards", "per_food_type_cat", "per_multicoloured_fed",
-                              "per_food_used"})
+_NEVER_WORSE_FED = frozenset(
+    {
+        None,
+        "per_colour_fed",
+        "colour_sets",
+        "per_costume",
+        "per_toy",
+        "most_fed_cats",
+        "all_colours",
+        "food_as_wild",
+        "food_sets_used",
+        "borrow_leftover",
+        "per_one_food_cat",
+        "counts_as_costume",
+        "copy_fed_cat_vp",
+        "toy_sets_vp",
+        "discard_for_vp",
+        "take_grid_cards",
+        "per_food_type_cat",
+        "per_multicoloured_fed",
+        "per_food_used",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -130,10 +148,16 @@ class Option:
 
 
 def _dominates(a: Option, b: Option) -> bool:
-    return (a.fed >= b.fed and a.leftover <= b.leftover and a.vp >= b.vp
-            and a.vp + a.bonus >= b.vp + b.bonus and a.costumes >= b.costumes
-            and a.toys >= b.toys and a.catnip >= b.catnip
-            and a.multicoloured_fed >= b.multicoloured_fed)
+    return (
+        a.fed >= b.fed
+        and a.leftover <= b.leftover
+        and a.vp >= b.vp
+        and a.vp + a.bonus >= b.vp + b.bonus
+        and a.costumes >= b.costumes
+        and a.toys >= b.toys
+        and a.catnip >= b.catnip
+        and a.multicoloured_fed >= b.multicoloured_fed
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,8 +221,9 @@ def _meals(cat: CatSpec, edition: Edition, *, reduce: int) -> tuple[Plate, ...]:
         variants.add((tuple(base), cat.needs_any - 1))
     if not variants:
         variants.add((tuple(base), cat.needs_any))
-    return tuple(Plate(FED, typed, any=k, catnip=catnip, reduced=True)
-                 for typed, k in sorted(variants))
+    return tuple(
+        Plate(FED, typed, any=k, catnip=catnip, reduced=True) for typed, k in sorted(variants)
+    )
 
 
 def _compile(cat: CatSpec, index: int, edition: Edition) -> _Cat:
@@ -230,12 +255,19 @@ class _Search:
         self.total = sum(have) + wild
         self.cats = [_compile(c, i, edition) for i, c in enumerate(holdings.cats)]
         self.fixed = dict(holdings.fixed)
+
         def order(c: _Cat) -> tuple[object, ...]:
             variable = c.spec.ability in ("vp_per_food_fed", "per_other_fed_cat_eating_food")
             plain = c.spec.ability is None
-            return (c.spec.ability not in _FIRST, variable, not plain,
-                    c.spec.needs if plain else (), c.spec.needs_any if plain else 0,
-                    -(c.spec.vp or 0), c.index)
+            return (
+                c.spec.ability not in _FIRST,
+                variable,
+                not plain,
+                c.spec.needs if plain else (),
+                c.spec.needs_any if plain else 0,
+                -(c.spec.vp or 0),
+                c.index,
+            )
 
         self.order = sorted(self.cats, key=order)
         # Upper bounds of what the cats from each depth on could eat (typed, any), for the
@@ -252,7 +284,9 @@ class _Search:
                     any_ = max(any_, self.total if meal.cap is None else meal.cap)
                 any_ = max(any_, meal.any)
                 typed = [max(a, b) for a, b in zip(typed, meal.typed, strict=True)]
-            self.later_typed[d] = [a + b for a, b in zip(self.later_typed[d + 1], typed, strict=True)]
+            self.later_typed[d] = [
+                a + b for a, b in zip(self.later_typed[d + 1], typed, strict=True)
+            ]
             self.later_any[d] = self.later_any[d + 1] + any_
         # twin[d]: the previous depth holds a plain cat identical in needs, colours and
         # cat count and worth at least as much; feeding this one while it starves is a
@@ -260,22 +294,30 @@ class _Search:
         # Colours only matter to colour abilities, multicoloured counts and coloured boxes.
         colour_blind = not any(
             c.spec.ability in ("per_colour_fed", "colour_sets", "per_multicoloured_fed")
-            for c in self.cats) and not any(b.colour is not None for b in holdings.boxes)
+            for c in self.cats
+        ) and not any(b.colour is not None for b in holdings.boxes)
         self.twin = [False] * len(self.order)
         for d in range(1, len(self.order)):
             a, b = self.order[d - 1].spec, self.order[d].spec
-            self.twin[d] = (a.ability is None and b.ability is None and a.needs == b.needs
-                            and a.needs_any == b.needs_any and a.cat_count == b.cat_count
-                            and a.stray == b.stray and a.can_fill_box == b.can_fill_box
-                            and (colour_blind or (a.colours == b.colours
-                                                  and a.members == b.members))
-                            and (a.vp or 0) >= (b.vp or 0))
+            self.twin[d] = (
+                a.ability is None
+                and b.ability is None
+                and a.needs == b.needs
+                and a.needs_any == b.needs_any
+                and a.cat_count == b.cat_count
+                and a.stray == b.stray
+                and a.can_fill_box == b.can_fill_box
+                and (colour_blind or (a.colours == b.colours and a.members == b.members))
+                and (a.vp or 0) >= (b.vp or 0)
+            )
         self.sherry = [c.index for c in self.cats if c.spec.ability == "reduce_needs"]
-        self.full_mask = sum(1 << i for i, c in enumerate(edition.colours)
-                             if c.value in ("black", "orange", "white"))
+        self.full_mask = sum(
+            1 << i for i, c in enumerate(edition.colours) if c.value in ("black", "orange", "white")
+        )
         self.has_rest = any(m.rest for c in self.cats for m in c.meals)
         self.type_sensitive = bool(holdings.boxes) or any(
-            c.spec.ability in _TYPE_SENSITIVE for c in self.cats)
+            c.spec.ability in _TYPE_SENSITIVE for c in self.cats
+        )
         self.options: list[Option] = []
 
     # -- search ---------------------------------------------------------------------------
@@ -295,8 +337,16 @@ class _Search:
         alts.append(Plate(HUNGRY, (0,) * self.n))
         return alts
 
-    def _dfs(self, depth: int, plates: list[Plate | None], typed: list[int], any_: int,
-             treats: int, convert: int, sherry_fed: bool) -> None:
+    def _dfs(
+        self,
+        depth: int,
+        plates: list[Plate | None],
+        typed: list[int],
+        any_: int,
+        treats: int,
+        convert: int,
+        sherry_fed: bool,
+    ) -> None:
         if depth == len(self.order):
             self._leaf(plates, typed, any_, treats, convert)
             return
@@ -307,8 +357,11 @@ class _Search:
             prev = plates[self.order[depth - 1].index]
             if prev is not None and prev.mode == HUNGRY:
                 alternatives = [a for a in alternatives if a.mode == HUNGRY]
-        elif not fixed_here and cat.spec.ability in _NEVER_WORSE_FED and self._hungry_never_best(
-                depth, cat, alternatives, typed, any_, treats, convert):
+        elif (
+            not fixed_here
+            and cat.spec.ability in _NEVER_WORSE_FED
+            and self._hungry_never_best(depth, cat, alternatives, typed, any_, treats, convert)
+        ):
             alternatives = [a for a in alternatives if a.mode != HUNGRY]
         for plate in alternatives:
             fixed = fixed_here
@@ -327,8 +380,9 @@ class _Search:
             self._dfs(depth + 1, plates, t2, a2, tr2, c2, s2)
             plates[cat.index] = None
 
-    def _not_maximal(self, plates: list[Plate], typed: list[int], any_: int, treats: int,
-                     convert: int) -> bool:
+    def _not_maximal(
+        self, plates: list[Plate], typed: list[int], any_: int, treats: int, convert: int
+    ) -> bool:
         """A hungry never-worse-fed cat that the leftovers (or a treat) could feed: the same
         plan with it fed is better in every way, and is searched too."""
         for cat in self.cats:
@@ -336,10 +390,16 @@ class _Search:
                 continue
             if not self._feeding_beats_a_treat(cat):
                 continue
-            for meal in (cat.reduced_meals if self.sherry_fed(plates) else cat.meals):
-                if meal.mode == FED and not meal.rest and self._feasible(
+            for meal in cat.reduced_meals if self.sherry_fed(plates) else cat.meals:
+                if (
+                    meal.mode == FED
+                    and not meal.rest
+                    and self._feasible(
                         [a + b for a, b in zip(typed, meal.typed, strict=True)],
-                        any_ + meal.any, convert):
+                        any_ + meal.any,
+                        convert,
+                    )
+                ):
                     return True
         return False
 
@@ -356,8 +416,16 @@ class _Search:
     def sherry_fed(self, plates: list[Plate]) -> bool:
         return any(plates[k].mode == FED for k in self.sherry)
 
-    def _hungry_never_best(self, depth: int, cat: _Cat, alternatives: list[Plate],
-                           typed: list[int], any_: int, treats: int, convert: int) -> bool:
+    def _hungry_never_best(
+        self,
+        depth: int,
+        cat: _Cat,
+        alternatives: list[Plate],
+        typed: list[int],
+        any_: int,
+        treats: int,
+        convert: int,
+    ) -> bool:
         """True when this cat could be fed (its food, or a treat) whatever the later cats
         eat: then a plan leaving it hungry is beaten by the same plan with it fed."""
         if not self._feeding_beats_a_treat(cat):
@@ -385,15 +453,18 @@ class _Search:
 
     # -- a complete plan --------------------------------------------------------------------
 
-    def _leaf(self, plates: list[Plate | None], typed: list[int], any_: int, treats: int,
-              convert: int) -> None:
+    def _leaf(
+        self, plates: list[Plate | None], typed: list[int], any_: int, treats: int, convert: int
+    ) -> None:
         final = [p for p in plates]
         assert all(p is not None for p in final)
         if not self.has_rest and self._not_maximal(final, typed, any_, treats, convert):  # type: ignore[arg-type]
             return
         catnip_supply = self.h.catnip + sum(
-            int(str(c.spec.params["catnip"])) for c in self.cats
-            if c.spec.ability == "counts_as_catnip" and final[c.index].mode == FED)  # type: ignore[union-attr]
+            int(str(c.spec.params["catnip"]))
+            for c in self.cats
+            if c.spec.ability == "counts_as_catnip" and final[c.index].mode == FED
+        )  # type: ignore[union-attr]
         catnip_eaten = sum(p.catnip for p in final if p is not None and p.mode == FED)
         if catnip_eaten > catnip_supply:
             return
@@ -409,8 +480,12 @@ class _Search:
                 t2 = [a + b for a, b in zip(typed, meal.typed, strict=True)]
                 if self._feasible(t2, any_ + meal.any, convert):
                     return
-        hungry = [c for c in self.cats if final[c.index].mode == HUNGRY  # type: ignore[union-attr]
-                  and c.index not in self.fixed]
+        hungry = [
+            c
+            for c in self.cats
+            if final[c.index].mode == HUNGRY  # type: ignore[union-attr]
+            and c.index not in self.fixed
+        ]
         for treated in self._treat_choices(hungry):
             plan = list(final)
             for cat in treated:
@@ -426,8 +501,14 @@ class _Search:
         kinds: dict[tuple[object, ...], list[_Cat]] = {}
         for cat in hungry:
             spec = cat.spec
-            key = (cat.masks, spec.cat_count, tuple(f for f, _ in spec.needs), cat.natural,
-                   spec.multicoloured, spec.ability == "eats_catnip")
+            key = (
+                cat.masks,
+                spec.cat_count,
+                tuple(f for f, _ in spec.needs),
+                cat.natural,
+                spec.multicoloured,
+                spec.ability == "eats_catnip",
+            )
             kinds.setdefault(key, []).append(cat)
         groups = list(kinds.values())
         choices = []
@@ -437,13 +518,21 @@ class _Search:
                 break
         return choices
 
-    def _finish(self, final: list[Plate], typed: list[int], any_: int, treats: int,
-                convert: int) -> None:
+    def _finish(
+        self, final: list[Plate], typed: list[int], any_: int, treats: int, convert: int
+    ) -> None:
         # Cow and Calf eat what is left, the cat worth most per food first.
         left = self.total - sum(typed) - any_
-        rest = sorted((c for c in self.cats if final[c.index].mode == FED  # type: ignore[union-attr]
-                       and final[c.index].rest and c.index not in self.fixed),  # type: ignore[union-attr]
-                      key=lambda c: (-int(str(c.spec.params.get("vp_each", 0))), c.index))
+        rest = sorted(
+            (
+                c
+                for c in self.cats
+                if final[c.index].mode == FED  # type: ignore[union-attr]
+                and final[c.index].rest
+                and c.index not in self.fixed
+            ),  # type: ignore[union-attr]
+            key=lambda c: (-int(str(c.spec.params.get("vp_each", 0))), c.index),
+        )
         for cat in rest:
             plate = final[cat.index]
             assert plate is not None
@@ -454,8 +543,9 @@ class _Search:
                 any_ += room
         self._allocate_and_score(final, typed, any_, treats, convert)  # type: ignore[arg-type]
 
-    def _allocate_and_score(self, plates: list[Plate], typed: list[int], any_: int,
-                            treats: int, convert: int) -> None:
+    def _allocate_and_score(
+        self, plates: list[Plate], typed: list[int], any_: int, treats: int, convert: int
+    ) -> None:
         # Pay typed food: own type, then wilds, then Moonbeam's conversions of surplus food.
         rem = list(self.have)
         wild = self.wild
@@ -473,9 +563,11 @@ class _Search:
                 rem[donor] -= 1
                 convert -= 1
                 short -= 1
-        fixed_any = [(c.index, plates[c.index].any) for c in self.cats  # noqa: C416
-                     if plates[c.index].mode == FED and plates[c.index].any
-                     and c.index not in self.fixed]
+        fixed_any = [
+            (c.index, plates[c.index].any)
+            for c in self.cats  # noqa: C416
+            if plates[c.index].mode == FED and plates[c.index].any and c.index not in self.fixed
+        ]
         best: Option | None = None
         for allocation in self._allocations(fixed_any, rem, wild, convert):
             final = list(plates)
@@ -485,8 +577,9 @@ class _Search:
             for i, p in enumerate(final):
                 if not p.eaten:
                     final[i] = _eat(p, list(p.typed))
-            used_food = sum(sum(p.eaten) for i, p in enumerate(final)
-                            if p.mode == FED and i not in self.fixed)
+            used_food = sum(
+                sum(p.eaten) for i, p in enumerate(final) if p.mode == FED and i not in self.fixed
+            )
             leftover_tokens = self._leftover(final, treats, used_food)
             option = self._score(final, leftover_tokens)
             if best is None or (option.vp, option.fed) > (best.vp, best.fed):
@@ -496,8 +589,9 @@ class _Search:
         assert best is not None
         self._add(best)
 
-    def _allocations(self, eaters: list[tuple[int, int]], rem: list[int], wild: int,
-                     convert: int) -> list[tuple[tuple[int, ...], ...]]:
+    def _allocations(
+        self, eaters: list[tuple[int, int]], rem: list[int], wild: int, convert: int
+    ) -> list[tuple[tuple[int, ...], ...]]:
         # Fixed after freezing, in both searches: unused Moonbeam conversions pay "any food".
         """Ways to give each "any food" eater types, within the food that is left."""
         if not eaters:
@@ -520,8 +614,10 @@ class _Search:
         """Leftover tokens: each type's own tokens are used first, then wilds."""
         tokens = dict(self.h.food)
         if self.h.cat_player:
-            tokens = {"wild": sum(int(v) for k, v in tokens.items() if k != "treat"),
-                      "treat": int(tokens.get("treat", 0))}
+            tokens = {
+                "wild": sum(int(v) for k, v in tokens.items() if k != "treat"),
+                "treat": int(tokens.get("treat", 0)),
+            }
         eaten = [0] * self.n
         for i, p in enumerate(plates):
             if p.mode == FED and i not in self.fixed:
@@ -558,10 +654,14 @@ class _Search:
         multicoloured = sum(1 for c in fed if c.spec.multicoloured)
         choices: list[str] = []
         # counts that abilities change
-        costumes = self.h.costumes + sum(int(str(c.spec.params["costumes"])) for c in normal
-                                         if c.spec.ability == "counts_as_costume")
-        extra_toys = self.h.wild_toys + sum(int(str(c.spec.params["toys"])) for c in normal
-                                            if c.spec.ability == "counts_as_toy")
+        costumes = self.h.costumes + sum(
+            int(str(c.spec.params["costumes"]))
+            for c in normal
+            if c.spec.ability == "counts_as_costume"
+        )
+        extra_toys = self.h.wild_toys + sum(
+            int(str(c.spec.params["toys"])) for c in normal if c.spec.ability == "counts_as_toy"
+        )
         toy_vp, toy_types = _best_toys(tuple(self.h.toys), extra_toys, s.toy_set_vp)
         if extra_toys:
             names = [self.edition.toy_names[self.edition.toy_types[t]] for t in toy_types]
@@ -569,8 +669,11 @@ class _Search:
             who += ["the wild toy"] * bool(self.h.wild_toys)
             choices.append(f"toy chosen for {' and '.join(who)}: {', '.join(names)}")
         toys_count = sum(self.h.toys) + extra_toys
-        catnip = self.h.catnip + sum(int(str(c.spec.params["catnip"])) for c in normal
-                                     if c.spec.ability == "counts_as_catnip")
+        catnip = self.h.catnip + sum(
+            int(str(c.spec.params["catnip"]))
+            for c in normal
+            if c.spec.ability == "counts_as_catnip"
+        )
         catnip -= sum(plates[c.index].catnip for c in normal)
         eaten_by_type = [0] * self.n
         for c in normal:
@@ -619,22 +722,27 @@ class _Search:
                 bonus_cat = i
             elif ability == "per_other_fed_cat_eating_food":
                 t = max(range(self.n), key=lambda k: plate.eaten[k])
-                vp += int(str(p["vp_each"])) * sum(1 for o in fed if o is not c and is_food_cat(o, t))
+                vp += int(str(p["vp_each"])) * sum(
+                    1 for o in fed if o is not c and is_food_cat(o, t)
+                )
             elif ability == "food_sets_used":
                 vp += int(str(p["vp_each"])) * min(eaten_by_type)
             elif ability == "penalty_per_toy":
                 vp -= int(str(p["vp_each"])) * toys_count
             elif ability == "per_one_food_cat":
                 vp += int(str(p["vp_each"])) * sum(
-                    1 for o in fed if o is not c and self._one_food(o, plates[o.index]))
+                    1 for o in fed if o is not c and self._one_food(o, plates[o.index])
+                )
             elif ability == "toy_sets_vp":
                 vp += toy_vp
             elif ability == "discard_for_vp":
                 held = self.h.spray_bottles + self.h.lost_cats
                 vp += int(str(p["vp_each"])) * held
                 if held:
-                    choices.append(f"{spec.name}: discards {self.h.spray_bottles} spray bottle(s) "
-                                   f"and {self.h.lost_cats} lost cat(s)")
+                    choices.append(
+                        f"{spec.name}: discards {self.h.spray_bottles} spray bottle(s) "
+                        f"and {self.h.lost_cats} lost cat(s)"
+                    )
             elif ability == "per_food_type_cat":
                 t = self.edition.foods.index(str(p["food"]))
                 vp += int(str(p["vp_each"])) * sum(1 for o in fed if is_food_cat(o, t))
@@ -642,8 +750,11 @@ class _Search:
                 vp += int(str(p["vp_each"])) * multicoloured
             elif ability == "per_food_used":
                 food = str(p["food"])
-                used = (sum(eaten_by_type) + treats_used if food == "any"
-                        else eaten_by_type[self.edition.foods.index(food)])
+                used = (
+                    sum(eaten_by_type) + treats_used
+                    if food == "any"
+                    else eaten_by_type[self.edition.foods.index(food)]
+                )
                 vp += int(str(p["vp_each"])) * used
             elif ability == "copy_fed_cat_vp":
                 copiers.append(c)
@@ -653,20 +764,37 @@ class _Search:
             if others:
                 chosen = max(others, key=lambda o: (cat_vp[o.index], -o.index))
                 cat_vp[c.index] = (c.spec.vp or 0) + cat_vp[chosen.index]
-                choices.append(f"{c.spec.name} copies {chosen.spec.name} ({cat_vp[chosen.index]} VP)")
+                choices.append(
+                    f"{c.spec.name} copies {chosen.spec.name} ({cat_vp[chosen.index]} VP)"
+                )
             else:
                 cat_vp[c.index] = c.spec.vp or 0
         catnip_vp = s.catnip_vp(catnip, fed_count)
         boxes_vp, filled = self._boxes(plates, is_food_cat)
         if self.h.boxes:
             choices.append(f"boxes filled: {filled} of {len(self.h.boxes)}")
-        lines = {"fed_cats": sum(cat_vp), "toys": toy_vp, "catnip": catnip_vp,
-                 "boxes": boxes_vp, "items": 0}
+        lines = {
+            "fed_cats": sum(cat_vp),
+            "toys": toy_vp,
+            "catnip": catnip_vp,
+            "boxes": boxes_vp,
+            "items": 0,
+        }
         return Option(
-            vp=sum(lines.values()), fed=fed_count, leftover=sum(leftover.values()), bonus=bonus,
-            costumes=costumes, toys=toys_count, catnip=catnip, multicoloured_fed=multicoloured,
-            lines=lines, plates=tuple(plates), cat_vp=tuple(cat_vp), bonus_cat=bonus_cat,
-            leftover_food=leftover, choices=tuple(choices),
+            vp=sum(lines.values()),
+            fed=fed_count,
+            leftover=sum(leftover.values()),
+            bonus=bonus,
+            costumes=costumes,
+            toys=toys_count,
+            catnip=catnip,
+            multicoloured_fed=multicoloured,
+            lines=lines,
+            plates=tuple(plates),
+            cat_vp=tuple(cat_vp),
+            bonus_cat=bonus_cat,
+            leftover_food=leftover,
+            choices=tuple(choices),
         )
 
     def _one_food(self, cat: _Cat, plate: Plate) -> bool:
@@ -711,20 +839,40 @@ class _Search:
 
 
 def _with_any(plate: Plate, amount: int) -> Plate:
-    return Plate(plate.mode, plate.typed, amount, plate.catnip, plate.rest, plate.cap,
-                 plate.reduced, (), plate.treat)
+    return Plate(
+        plate.mode,
+        plate.typed,
+        amount,
+        plate.catnip,
+        plate.rest,
+        plate.cap,
+        plate.reduced,
+        (),
+        plate.treat,
+    )
 
 
 def _eat(plate: Plate, eaten: list[int]) -> Plate:
-    return Plate(plate.mode, plate.typed, plate.any, plate.catnip, plate.rest, plate.cap,
-                 plate.reduced, tuple(eaten), plate.treat)
+    return Plate(
+        plate.mode,
+        plate.typed,
+        plate.any,
+        plate.catnip,
+        plate.rest,
+        plate.cap,
+        plate.reduced,
+        tuple(eaten),
+        plate.treat,
+    )
 
 
 @lru_cache(maxsize=256)
 def _compositions(k: int, n: int) -> tuple[tuple[int, ...], ...]:
     if n == 1:
         return ((k,),)
-    return tuple((first, *rest) for first in range(k, -1, -1) for rest in _compositions(k - first, n - 1))
+    return tuple(
+        (first, *rest) for first in range(k, -1, -1) for rest in _compositions(k - first, n - 1)
+    )
 
 
 def _greedy_split(k: int, rem: list[int], wild: int) -> tuple[int, ...]:
@@ -757,7 +905,9 @@ def _max_matching(candidates: list[list[int]], n_boxes: int) -> int:
 
 
 @lru_cache(maxsize=4096)
-def _best_toys(toys: tuple[int, ...], extra: int, table: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+def _best_toys(
+    toys: tuple[int, ...], extra: int, table: tuple[int, ...]
+) -> tuple[int, tuple[int, ...]]:
     """Best toy-set VP when ``extra`` toys may be any type (Tomasso, the wild toy), and the
     types chosen. Sets hold different toys, so a 6th unique toy can never be made."""
     from engine.catlady.scoring import toy_sets_vp

@@ -41,7 +41,7 @@ def observe(state: State, seat: int) -> dict[str, Any]:
     if not isinstance(seat, int) or not 0 <= seat < game.num_players:
         raise EngineError(f"seat must be 0..{game.num_players - 1}, not {seat!r}")
     deck = game.edition.deck
-    hidden = state._deck[state._pos:] + state._removed
+    hidden = state._deck[state._pos :] + state._removed
     to_move = state._current == seat
     obs = {
         "schema": OBSERVATION_SCHEMA,
@@ -82,9 +82,16 @@ def _expansion_view(state: State) -> dict[str, Any]:
         goals = edition.goals
         n = game.num_players
         result["goals"] = {
-            "shared": [{"seats": [k, (k + 1) % n], "goal": goals[g].name, "stat": goals[g].stat,
-                        "amount": goals[g].amount, "vp": goals[g].vp}
-                       for k, g in enumerate(ext.goals)],
+            "shared": [
+                {
+                    "seats": [k, (k + 1) % n],
+                    "goal": goals[g].name,
+                    "stat": goals[g].stat,
+                    "amount": goals[g].amount,
+                    "vp": goals[g].vp,
+                }
+                for k, g in enumerate(ext.goals)
+            ],
             "pool": [goals[g].name for g in ext.goal_pool],
             "swapped_this_turn": ext.swapped,
         }
@@ -142,8 +149,13 @@ def _tableau(state: State, seat: int) -> dict[str, Any]:
         "vp_tokens": player.vp_tokens,
     }
     if state._expansion is not None:
-        tableau.update({"boxes": [deck[c].key for c in player.boxes],
-                        "cat_brushes": player.brushes, "laser_pointers": player.lasers,
-                        "shopping_bags": player.bags,
-                        "cat_player": seat == game.cat_player_seat})
+        tableau.update(
+            {
+                "boxes": [deck[c].key for c in player.boxes],
+                "cat_brushes": player.brushes,
+                "laser_pointers": player.lasers,
+                "shopping_bags": player.bags,
+                "cat_player": seat == game.cat_player_seat,
+            }
+        )
     return tableau

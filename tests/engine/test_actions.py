@@ -25,10 +25,16 @@ EVERY_KIND = [
     (Take(Line.ROW_2), "take row 2", {"type": "take", "line": "row 2"}),
     (Take(Line.COL_3), "take col 3", {"type": "take", "line": "col 3"}),
     (Spray(Line.COL_1), "spray col 1", {"type": "spray", "line": "col 1"}),
-    (LostCatsForStray("Florence"), "lost-cats stray Florence",
-     {"type": "lost-cats-stray", "stray": "Florence"}),
-    (LostCatsForStray("LeVar Purrton"), "lost-cats stray LeVar Purrton",
-     {"type": "lost-cats-stray", "stray": "LeVar Purrton"}),
+    (
+        LostCatsForStray("Florence"),
+        "lost-cats stray Florence",
+        {"type": "lost-cats-stray", "stray": "Florence"},
+    ),
+    (
+        LostCatsForStray("LeVar Purrton"),
+        "lost-cats stray LeVar Purrton",
+        {"type": "lost-cats-stray", "stray": "LeVar Purrton"},
+    ),
     (LostCatsForVP(), "lost-cats vp", {"type": "lost-cats-vp"}),
     (EndTurn(), "end-turn", {"type": "end-turn"}),
 ]
@@ -63,8 +69,19 @@ def test_text_form_tolerates_case_and_spacing():
 
 @pytest.mark.parametrize(
     "text",
-    ["", "take", "take row 4", "take diagonal 1", "take row 0", "jump row 1", "end-turn now",
-     "lost-cats", "lost-cats stray", "lost-cats vp 2", "spray"],
+    [
+        "",
+        "take",
+        "take row 4",
+        "take diagonal 1",
+        "take row 0",
+        "jump row 1",
+        "end-turn now",
+        "lost-cats",
+        "lost-cats stray",
+        "lost-cats vp 2",
+        "spray",
+    ],
 )
 def test_malformed_text_is_refused(text):
     with pytest.raises(EngineError):

@@ -44,6 +44,7 @@ def find(items: list[dict[str, Any]], name: str) -> dict[str, Any]:
 
 # --- the bundled base edition -------------------------------------------------------------
 
+
 def test_base_has_102_cards_and_13_strays(base):
     assert len(base.deck) == 102
     assert len(base.strays) == 13
@@ -66,8 +67,13 @@ def test_unsupported_player_count_is_refused(base):
 def test_card_kind_totals_match_the_reference(base):
     kinds = Counter(card.kind for card in base.deck)
     assert kinds == {
-        CardKind.CAT: 22, CardKind.FOOD: 34, CardKind.TOY: 15, CardKind.COSTUME: 9,
-        CardKind.CATNIP: 7, CardKind.LOST_CAT: 10, CardKind.SPRAY_BOTTLE: 5,
+        CardKind.CAT: 22,
+        CardKind.FOOD: 34,
+        CardKind.TOY: 15,
+        CardKind.COSTUME: 9,
+        CardKind.CATNIP: 7,
+        CardKind.LOST_CAT: 10,
+        CardKind.SPRAY_BOTTLE: 5,
     }
 
 
@@ -82,15 +88,23 @@ def test_markers_follow_the_recommended_split(base):
     markers = Counter(card.marker for card in base.deck)
     assert markers == {None: 74, "3+": 15, "4": 13}
     marked_cats = {card.name: card.marker for card in base.deck if card.cat and card.marker}
-    assert marked_cats == {"Lily": "3+", "Chester": "3+", "Cooper": "3+", "Alvin": "3+",
-                           "Dinah": "3+", "Luna": "3+", "Henrietta Van Weedle": "4"}
+    assert marked_cats == {
+        "Lily": "3+",
+        "Chester": "3+",
+        "Cooper": "3+",
+        "Alvin": "3+",
+        "Dinah": "3+",
+        "Luna": "3+",
+        "Henrietta Van Weedle": "4",
+    }
     toys_marked_4 = Counter(card.toy for card in base.deck if card.marker == "4" and card.toy)
     assert toys_marked_4 == dict.fromkeys(base.toy_types, 1)
 
 
 def test_each_of_the_five_toy_types_has_three_copies(base):
     assert Counter(card.toy for card in base.deck if card.kind is CardKind.TOY) == dict.fromkeys(
-        ("mouse_toy", "cat_tower", "feather_wand", "scratching_post", "yarn_ball"), 3)
+        ("mouse_toy", "cat_tower", "feather_wand", "scratching_post", "yarn_ball"), 3
+    )
 
 
 def test_twenty_two_distinct_main_deck_cats(base):
@@ -98,17 +112,24 @@ def test_twenty_two_distinct_main_deck_cats(base):
     assert len({cat.name for cat in cats}) == 22
 
 
-@pytest.mark.parametrize(("name", "colours", "vp", "needs"), [
-    ("Bronte", {"orange"}, 3, (("tuna", 2),)),
-    ("Pumpkin", {"orange"}, 6, (("chicken", 2), ("milk", 1))),
-    ("Sir Cuddleface", {"white"}, 4, (("milk", 2),)),
-    ("Sox", {"white"}, 6, (("milk", 1), ("tuna", 2))),
-    ("Henrietta Van Weedle", {"black", "orange", "white"}, 5,
-     (("chicken", 1), ("milk", 1), ("tuna", 1))),
-    ("Sweetheart", {"black", "orange", "white"}, 5, (("chicken", 1), ("tuna", 1))),
-    ("Hemingway", {"black"}, None, (("milk", 1),)),
-    ("Macak", {"orange"}, 2, (("milk", 1),)),
-])
+@pytest.mark.parametrize(
+    ("name", "colours", "vp", "needs"),
+    [
+        ("Bronte", {"orange"}, 3, (("tuna", 2),)),
+        ("Pumpkin", {"orange"}, 6, (("chicken", 2), ("milk", 1))),
+        ("Sir Cuddleface", {"white"}, 4, (("milk", 2),)),
+        ("Sox", {"white"}, 6, (("milk", 1), ("tuna", 2))),
+        (
+            "Henrietta Van Weedle",
+            {"black", "orange", "white"},
+            5,
+            (("chicken", 1), ("milk", 1), ("tuna", 1)),
+        ),
+        ("Sweetheart", {"black", "orange", "white"}, 5, (("chicken", 1), ("tuna", 1))),
+        ("Hemingway", {"black"}, None, (("milk", 1),)),
+        ("Macak", {"orange"}, 2, (("milk", 1),)),
+    ],
+)
 def test_cat_facts(base, name, colours, vp, needs):
     cat = base.cat(name)
     assert {c.value for c in cat.colours} == colours
@@ -128,13 +149,17 @@ def test_unknown_cat_is_a_card_data_error(base):
 
 
 def test_disputed_cards_are_provisional(base):
-    provisional_cats = {cat.name for cat in [*base.strays, *(c.cat for c in base.deck if c.cat)]
-                        if cat.provisional}
+    provisional_cats = {
+        cat.name for cat in [*base.strays, *(c.cat for c in base.deck if c.cat)] if cat.provisional
+    }
     assert provisional_cats == {"Alvin", "Dinah", "Luna", "Moonbeam", "Cow", "Truffle"}
     assert base.cat("Bronte").provisional is False
     # the 3+/4 split is disputed for these cards
-    assert all(card.provisional for card in base.deck
-               if card.kind in (CardKind.CATNIP, CardKind.LOST_CAT, CardKind.SPRAY_BOTTLE))
+    assert all(
+        card.provisional
+        for card in base.deck
+        if card.kind in (CardKind.CATNIP, CardKind.LOST_CAT, CardKind.SPRAY_BOTTLE)
+    )
 
 
 def test_alvin_dinah_luna_follow_the_recommended_reading(base):
@@ -187,6 +212,7 @@ def test_unknown_edition_name_lists_the_known_ones():
 
 # --- club files: corrections load without code changes, bad files are refused --------------
 
+
 def test_club_file_with_a_corrected_card_loads_without_code_change(tmp_path):
     data = raw_base()
     alvin = find(data["cats"], "Alvin")
@@ -212,6 +238,7 @@ def test_club_file_with_another_marker_split_changes_deck_sizes(tmp_path):
 
 def mutate(path: str, value: Any):
     """Set a dotted path in the base data, e.g. 'cats.Bronte.needs'."""
+
     def apply(data: dict[str, Any]) -> dict[str, Any]:
         data = copy.deepcopy(data)
         parts = path.split(".")
@@ -223,28 +250,40 @@ def mutate(path: str, value: Any):
         else:
             target[parts[-1]] = value
         return data
+
     return apply
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (mutate("cats.Bronte.needs", {"fish": 2}), r"cats\[8\] \(Bronte\)\.needs: unknown food 'fish'"),
-    (mutate("cats.Bronte.ability", "laser_eyes"), r"unknown ability 'laser_eyes'"),
-    (mutate("cats.Bronte.colours", ["purple"]), r"unknown colour 'purple'"),
-    (mutate("cats.Bronte.vp", KeyError), r"Bronte\): missing field 'vp'"),
-    (mutate("cats.Bronte.vp", "three"), r"Bronte\)\.vp: expected int or null"),
-    (mutate("cats.Bronte.copies", {"none": 2}), r"player_counts.2.deck_size: the cards add up to 75"),
-    (mutate("cats.Bronte.confidence", "sure"), r"unknown confidence 'sure'"),
-    (mutate("cards.Catnip.copies", {"5+": 7}), r"unknown marker '5\+'"),
-    (mutate("cards.Wild.food", {"caviar": 1}), r"unknown food token 'caviar'"),
-    (mutate("strays.Florence.params", {"colour": "orange"}), r"missing field 'vp_each'"),
-    (mutate("strays.Waffle.params", {"vp_each": 3, "min": 3, "max": 2, "one_type": True}),
-     r"bad food range"),
-    (mutate("strays.Waffle.needs", {"milk": 1}), r"sets the food; needs must be empty"),
-    (mutate("strays.Hemingway.ability", None), r"parameters given but the cat has no ability"),
-    (mutate("components.strays", 12), r"says 12 strays but 13 are listed"),
-    (mutate("format", 2), r"unsupported data format 2"),
-    (mutate("scoring.toy_set_vp", [1, 3, 5]), r"toy_set_vp"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            mutate("cats.Bronte.needs", {"fish": 2}),
+            r"cats\[8\] \(Bronte\)\.needs: unknown food 'fish'",
+        ),
+        (mutate("cats.Bronte.ability", "laser_eyes"), r"unknown ability 'laser_eyes'"),
+        (mutate("cats.Bronte.colours", ["purple"]), r"unknown colour 'purple'"),
+        (mutate("cats.Bronte.vp", KeyError), r"Bronte\): missing field 'vp'"),
+        (mutate("cats.Bronte.vp", "three"), r"Bronte\)\.vp: expected int or null"),
+        (
+            mutate("cats.Bronte.copies", {"none": 2}),
+            r"player_counts.2.deck_size: the cards add up to 75",
+        ),
+        (mutate("cats.Bronte.confidence", "sure"), r"unknown confidence 'sure'"),
+        (mutate("cards.Catnip.copies", {"5+": 7}), r"unknown marker '5\+'"),
+        (mutate("cards.Wild.food", {"caviar": 1}), r"unknown food token 'caviar'"),
+        (mutate("strays.Florence.params", {"colour": "orange"}), r"missing field 'vp_each'"),
+        (
+            mutate("strays.Waffle.params", {"vp_each": 3, "min": 3, "max": 2, "one_type": True}),
+            r"bad food range",
+        ),
+        (mutate("strays.Waffle.needs", {"milk": 1}), r"sets the food; needs must be empty"),
+        (mutate("strays.Hemingway.ability", None), r"parameters given but the cat has no ability"),
+        (mutate("components.strays", 12), r"says 12 strays but 13 are listed"),
+        (mutate("format", 2), r"unsupported data format 2"),
+        (mutate("scoring.toy_set_vp", [1, 3, 5]), r"toy_set_vp"),
+    ],
+)
 def test_bad_club_files_are_refused_with_the_field_named(tmp_path, change, message):
     with pytest.raises(CardDataError, match=message):
         load_edition(path=write(tmp_path, change(raw_base())))

@@ -26,8 +26,7 @@ def configurations():
     for name, version in registered_games():
         game = load_game(name, version=version)
         for players in supported_players(game):
-            yield pytest.param(name, version, players, {},
-                               id=f"{name}-v{version}-{players}p")
+            yield pytest.param(name, version, players, {}, id=f"{name}-v{version}-{players}p")
         if name == "cat-lady":
             yield from cat_lady_editions(version)
 
@@ -42,14 +41,29 @@ def cat_lady_editions(version):
         if edition == "base" or not data.playable:
             continue
         for players in data.supported_players:
-            yield pytest.param("cat-lady", version, players, {"edition": edition},
-                               id=f"cat-lady-v{version}-{edition}-{players}p")
+            yield pytest.param(
+                "cat-lady",
+                version,
+                players,
+                {"edition": edition},
+                id=f"cat-lady-v{version}-{edition}-{players}p",
+            )
         if data.goals:
-            yield pytest.param("cat-lady", version, 4, {"edition": edition, "shared_goals": True},
-                               id=f"cat-lady-v{version}-{edition}-4p-goals")
+            yield pytest.param(
+                "cat-lady",
+                version,
+                4,
+                {"edition": edition, "shared_goals": True},
+                id=f"cat-lady-v{version}-{edition}-4p-goals",
+            )
         if data.solitaire:
-            yield pytest.param("cat-lady", version, 2, {"edition": edition, "solitaire": True},
-                               id=f"cat-lady-v{version}-{edition}-solitaire")
+            yield pytest.param(
+                "cat-lady",
+                version,
+                2,
+                {"edition": edition, "solitaire": True},
+                id=f"cat-lady-v{version}-{edition}-solitaire",
+            )
 
 
 def random_playout(game, seed):
@@ -70,7 +84,7 @@ def check_cat_lady_hidden(game, state, seat, obs):
     assert "deck" not in {k for k in obs if k != "deck_size"}
     for stray in state._strays_hidden:
         assert game.edition.strays[stray].name not in text
-    hidden = state._deck[state._pos:] + state._removed
+    hidden = state._deck[state._pos :] + state._removed
     assert sum(obs["unseen"].values()) == len(hidden)
     assert "turn_deck" not in text  # solitaire: the order of the face-down turn cards
 
@@ -85,8 +99,11 @@ def check_cantankerous_hidden(game, state, seat, obs):
         if isinstance(frame, Bets):
             committed.update(card for _, card in frame.bets)
         if isinstance(frame, PounceWindow):
-            committed.update(game.index_of[a.card] for _, a in frame.choices
-                             if getattr(a, "card", None) is not None)
+            committed.update(
+                game.index_of[a.card]
+                for _, a in frame.choices
+                if getattr(a, "card", None) is not None
+            )
     others = [s for s in range(game.num_players) if s != seat]
     pool = list(state._bowl) + [c for s in others for c in state._hands[s] if c not in committed]
     random.Random(len(pool)).shuffle(pool)

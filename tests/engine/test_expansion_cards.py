@@ -35,6 +35,7 @@ def test_bundled_editions():
 
 # --- Premium -------------------------------------------------------------------------------
 
+
 def test_premium_keeps_the_base_deck_and_has_twenty_strays():
     premium, base = load_edition("premium"), load_edition("base")
     assert premium.status == "incomplete" and not premium.playable
@@ -44,14 +45,17 @@ def test_premium_keeps_the_base_deck_and_has_twenty_strays():
     assert premium.supported_players == (2, 3, 4)
 
 
-@pytest.mark.parametrize(("name", "ability", "params"), [
-    ("Floopy", "food_sets_used", {"vp_each": 3}),
-    ("Ginger", "eats_catnip", {"catnip": 1}),
-    ("King Fluff", "penalty_per_toy", {"vp_each": 5}),
-    ("Scrappy", "borrow_leftover", {}),
-    ("Sherry", "reduce_needs", {"amount": 1}),
-    ("Voodoo", "per_one_food_cat", {"vp_each": 2}),
-])
+@pytest.mark.parametrize(
+    ("name", "ability", "params"),
+    [
+        ("Floopy", "food_sets_used", {"vp_each": 3}),
+        ("Ginger", "eats_catnip", {"catnip": 1}),
+        ("King Fluff", "penalty_per_toy", {"vp_each": 5}),
+        ("Scrappy", "borrow_leftover", {}),
+        ("Sherry", "reduce_needs", {"amount": 1}),
+        ("Voodoo", "per_one_food_cat", {"vp_each": 2}),
+    ],
+)
 def test_premium_strays_carry_the_rulebook_abilities_and_nothing_invented(name, ability, params):
     cat = load_edition("premium").cat(name)
     assert cat.stray and cat.ability == ability and dict(cat.params) == params
@@ -74,12 +78,18 @@ def test_premium_is_refused_for_play_with_a_message_saying_what_is_missing():
 
 # --- Box of Treats (the real, incomplete data) -----------------------------------------------
 
+
 def test_box_of_treats_setup_table_from_the_rulebook():
     bot = load_edition("box-of-treats")
     assert bot.status == "incomplete"
     removed = {n: set(bot.player_counts[n].remove_markers) for n in range(2, 7)}
-    assert removed == {2: {"3+", "4", "5+", "6"}, 3: {"4", "5+", "6"}, 4: {"5+", "6"},
-                       5: {"6"}, 6: set()}
+    assert removed == {
+        2: {"3+", "4", "5+", "6"},
+        3: {"4", "5+", "6"},
+        4: {"5+", "6"},
+        5: {"6"},
+        6: set(),
+    }
     assert {bot.player_counts[n].random_removals for n in range(2, 7)} == {6}
     assert [bot.player_counts[n].strays_dealt for n in range(2, 7)] == [3, 3, 3, 4, 4]
     assert "2-player deck_size" in bot.unknowns
@@ -113,10 +123,13 @@ def test_every_unknown_fact_is_written_unknown_never_guessed():
 
 # --- the placeholder deck ------------------------------------------------------------------
 
+
 def test_placeholder_says_so_in_its_name_file_and_label():
     ph = load_edition("box-of-treats-placeholder")
     assert ph.status == "placeholder" and ph.playable
-    assert "placeholder" in ph.name and Path(ph.path).name == "catlady-box-of-treats-placeholder.json"
+    assert (
+        "placeholder" in ph.name and Path(ph.path).name == "catlady-box-of-treats-placeholder.json"
+    )
     assert PLACEHOLDER_NAME in ph.label
     assert "NOT THE PUBLISHED CARD LIST" in raw("box-of-treats-placeholder")["about"]
 
@@ -129,8 +142,9 @@ def test_placeholder_cards_are_marked_placeholder_and_base_cards_are_real():
     for card in added:
         assert card.name.startswith("Placeholder") and card.confidence == "PH"
     for stray in ph.strays:
-        assert stray.key in base_keys or (stray.name.startswith("Placeholder")
-                                          and stray.confidence == "PH")
+        assert stray.key in base_keys or (
+            stray.name.startswith("Placeholder") and stray.confidence == "PH"
+        )
 
 
 def test_placeholder_deck_gives_every_player_the_same_number_of_turns():
@@ -158,30 +172,46 @@ def test_placeholder_has_every_box_of_treats_card_kind():
 
 # --- validation of club files ----------------------------------------------------------------
 
+
 def minimal_expansion() -> dict[str, Any]:
     data = copy.deepcopy(raw("box-of-treats-placeholder"))
     data["edition"] = "club"
     return data
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (lambda d: d["cats"][0].update(ability="purrs_loudly"), "unknown ability 'purrs_loudly'"),
-    (lambda d: d["cats"][0].update(needs={"fish": 1}), "unknown food 'fish'"),
-    (lambda d: d["cats"][0].update(needs={"milk": -1}), r"needs.milk: expected a count >= 0"),
-    (lambda d: d["cats"][0].pop("colours"), "missing field 'colours'"),
-    (lambda d: d["cats"][0].update(vp="unknown"), "only allowed in an edition whose status is 'incomplete'"),
-    (lambda d: d["cards"][0].update(box={}), "a box requires a colour, a food or both"),
-    (lambda d: d["cards"][0].update(box={"colour": "purple"}), "unknown colour 'purple'"),
-    (lambda d: d["cards"][0].update(kind="scratcher"), "unknown card kind 'scratcher'"),
-    (lambda d: d["cards"][7].update(food={"treat": 1, "caviar": 1}), "unknown food token 'caviar'"),
-    (lambda d: d.update(label="Box of Treats made up"), "must say 'placeholder'"),
-    (lambda d: d["player_counts"]["5"].update(deck_size=140), "the cards add up to 132 for 5 players"),
-    (lambda d: d["goals"][0].update(stat="naps"), "unknown goal stat 'naps'"),
-    (lambda d: d["solitaire"]["turn_cards"][0].update(arrow="diagonal"), "expected 'row N' or 'col N'"),
-    (lambda d: d["solitaire"]["turn_cards"][0].update(kind="most_naps"), "unknown turn card"),
-    (lambda d: d.update(extends="kittens"), "unknown edition 'kittens'"),
-    (lambda d: d["strays"][0].update(members=[["black"]]), "2 or more colour lists"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["cats"][0].update(ability="purrs_loudly"), "unknown ability 'purrs_loudly'"),
+        (lambda d: d["cats"][0].update(needs={"fish": 1}), "unknown food 'fish'"),
+        (lambda d: d["cats"][0].update(needs={"milk": -1}), r"needs.milk: expected a count >= 0"),
+        (lambda d: d["cats"][0].pop("colours"), "missing field 'colours'"),
+        (
+            lambda d: d["cats"][0].update(vp="unknown"),
+            "only allowed in an edition whose status is 'incomplete'",
+        ),
+        (lambda d: d["cards"][0].update(box={}), "a box requires a colour, a food or both"),
+        (lambda d: d["cards"][0].update(box={"colour": "purple"}), "unknown colour 'purple'"),
+        (lambda d: d["cards"][0].update(kind="scratcher"), "unknown card kind 'scratcher'"),
+        (
+            lambda d: d["cards"][7].update(food={"treat": 1, "caviar": 1}),
+            "unknown food token 'caviar'",
+        ),
+        (lambda d: d.update(label="Box of Treats made up"), "must say 'placeholder'"),
+        (
+            lambda d: d["player_counts"]["5"].update(deck_size=140),
+            "the cards add up to 132 for 5 players",
+        ),
+        (lambda d: d["goals"][0].update(stat="naps"), "unknown goal stat 'naps'"),
+        (
+            lambda d: d["solitaire"]["turn_cards"][0].update(arrow="diagonal"),
+            "expected 'row N' or 'col N'",
+        ),
+        (lambda d: d["solitaire"]["turn_cards"][0].update(kind="most_naps"), "unknown turn card"),
+        (lambda d: d.update(extends="kittens"), "unknown edition 'kittens'"),
+        (lambda d: d["strays"][0].update(members=[["black"]]), "2 or more colour lists"),
+    ],
+)
 def test_bad_club_files_are_refused_naming_the_field(tmp_path, change, message):
     data = minimal_expansion()
     change(data)
@@ -213,14 +243,22 @@ def test_an_incomplete_status_with_nothing_unknown_is_refused(tmp_path):
 def test_a_complete_status_with_unknown_facts_is_refused(tmp_path):
     data = raw("premium")
     data["status"] = "complete"
-    with pytest.raises(CardDataError, match="only allowed in an edition whose status is 'incomplete'"):
+    with pytest.raises(
+        CardDataError, match="only allowed in an edition whose status is 'incomplete'"
+    ):
         load_edition(path=write(tmp_path, data))
 
 
 # --- custom strays (Premium's blank cards) ---------------------------------------------------
 
-BISCUIT = {"name": "Biscuit", "vp": None, "colours": ["orange", "white"], "needs": {"milk": 1},
-           "ability": "per_colour_fed", "params": {"colour": "white", "vp_each": 1}}
+BISCUIT = {
+    "name": "Biscuit",
+    "vp": None,
+    "colours": ["orange", "white"],
+    "needs": {"milk": 1},
+    "ability": "per_colour_fed",
+    "params": {"colour": "white", "vp_each": 1},
+}
 
 
 def test_custom_strays_join_the_stray_deck_of_a_game():
@@ -235,18 +273,21 @@ def test_base_game_options_do_not_grow_a_custom_strays_entry():
     assert "custom_strays" not in load_game(options={"players": 2}).options
 
 
-@pytest.mark.parametrize(("stray", "message"), [
-    ({**BISCUIT, "ability": "teleports"}, "unknown ability 'teleports'"),
-    ({**BISCUIT, "needs": {"caviar": 1}}, "unknown food 'caviar'"),
-    ({**BISCUIT, "needs": {}}, "the cat needs some food"),
-    ({**BISCUIT, "colours": ["tabby"]}, "unknown colour 'tabby'"),
-    ({**BISCUIT, "params": {"vp_each": 1}}, "missing field 'colour'"),
-    ({**BISCUIT, "name": "Florence"}, "a cat called 'Florence' already exists"),
-    ({**BISCUIT, "vp": "unknown"}, "only allowed"),
-    ({**BISCUIT, "whiskers": 12}, "unknown field"),
-    ({"vp": 1, "colours": ["black"], "needs": {"milk": 1}}, "needs a name"),
-    ({**BISCUIT, "ability": None, "params": {}, "vp": None}, "needs a VP number"),
-])
+@pytest.mark.parametrize(
+    ("stray", "message"),
+    [
+        ({**BISCUIT, "ability": "teleports"}, "unknown ability 'teleports'"),
+        ({**BISCUIT, "needs": {"caviar": 1}}, "unknown food 'caviar'"),
+        ({**BISCUIT, "needs": {}}, "the cat needs some food"),
+        ({**BISCUIT, "colours": ["tabby"]}, "unknown colour 'tabby'"),
+        ({**BISCUIT, "params": {"vp_each": 1}}, "missing field 'colour'"),
+        ({**BISCUIT, "name": "Florence"}, "a cat called 'Florence' already exists"),
+        ({**BISCUIT, "vp": "unknown"}, "only allowed"),
+        ({**BISCUIT, "whiskers": 12}, "unknown field"),
+        ({"vp": 1, "colours": ["black"], "needs": {"milk": 1}}, "needs a name"),
+        ({**BISCUIT, "ability": None, "params": {}, "vp": None}, "needs a VP number"),
+    ],
+)
 def test_bad_custom_strays_are_refused(stray, message):
     with pytest.raises(EngineError, match=message):
         load_game(options={"players": 2, "custom_strays": [stray]})

@@ -192,9 +192,23 @@ STRAYS = sorted(s.name for s in BASE.strays)
 # The largest tableau a real game allows: three strays (here Waffle, Cow and Moonbeam),
 # twelve main-deck cats and twenty food (scripts/bench_scoring.py times it).
 LARGEST = (
-    ["Waffle", "Cow", "Moonbeam", "Pablo Picatso", "Pumpkin", "Chairman Meow", "Sox", "Keaton",
-     "Sir Cuddleface", "Bronte", "Sparkle", "Zeus", "Blackberry", "Alvin",
-     "Henrietta Van Weedle"],
+    [
+        "Waffle",
+        "Cow",
+        "Moonbeam",
+        "Pablo Picatso",
+        "Pumpkin",
+        "Chairman Meow",
+        "Sox",
+        "Keaton",
+        "Sir Cuddleface",
+        "Bronte",
+        "Sparkle",
+        "Zeus",
+        "Blackberry",
+        "Alvin",
+        "Henrietta Van Weedle",
+    ],
     {"chicken": 6, "tuna": 6, "milk": 5, "wild": 3},
 )
 
@@ -209,8 +223,14 @@ def test_large_tableaux_with_an_any_food_eater_match():
         rng.shuffle(cats)
         food = {f: rng.randint(0, 6) for f in (*FOODS, "wild")}
         food["wild"] = min(food["wild"], 3)
-        new, old = both(cats, food, catnip=rng.randint(0, 4), toys=rng.randint(0, 2),
-                        costumes=rng.randint(0, 2), macak_optional=rng.random() < 0.5)
+        new, old = both(
+            cats,
+            food,
+            catnip=rng.randint(0, 4),
+            toys=rng.randint(0, 2),
+            costumes=rng.randint(0, 2),
+            macak_optional=rng.random() < 0.5,
+        )
         assert new == old, (cats, food)
 
 

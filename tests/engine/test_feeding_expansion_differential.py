@@ -36,7 +36,9 @@ def positions(players, n_games, seed):
 
 
 def oracle_score(state):
-    with mock.patch("engine.catlady.scoring_expansion.options_for", reference_feeding_general.options_for):
+    with mock.patch(
+        "engine.catlady.scoring_expansion.options_for", reference_feeding_general.options_for
+    ):
         return state.score().to_json()
 
 
@@ -67,9 +69,9 @@ def test_options_match_for_each_players_holdings():
             reference_feeding_general._cached.cache_clear()
             new = options_for(holdings, edition)
             old = reference_feeding_general.options_for(
-                reference_feeding_general.Holdings(**{
-                    f: getattr(holdings, f) for f in holdings.__dataclass_fields__
-                }),
+                reference_feeding_general.Holdings(
+                    **{f: getattr(holdings, f) for f in holdings.__dataclass_fields__}
+                ),
                 edition,
             )
             assert plain(new) == plain(old)

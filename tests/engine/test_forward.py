@@ -66,8 +66,10 @@ def test_cat_lady_next_card_and_removed_cards_follow_the_unseen_pool() -> None:
     assert next_cards[truth] < 3 * SAMPLES * shares[truth]
 
 
-@pytest.mark.parametrize("options", [{"players": 2}, {"players": 4},
-                                     {"players": 5, "edition": "box-of-treats-placeholder"}])
+@pytest.mark.parametrize(
+    "options",
+    [{"players": 2}, {"players": 4}, {"players": 5, "edition": "box-of-treats-placeholder"}],
+)
 def test_cat_lady_samples_keep_exactly_what_the_seat_knows(options: dict) -> None:
     game = engine.load_game(options=options)
     rng = random.Random(3)
@@ -130,8 +132,12 @@ def test_cantankerous_observations_never_carry_other_hands_the_bowl_or_the_gener
         for seat in range(4):
             position = state.observation(seat)["position"]
             assert not {"hands", "bowl", "rng"} & set(position)
-            others = {game.index_of[n] for other, hand in enumerate(full["hands"])
-                      if other != seat for n in hand}
+            others = {
+                game.index_of[n]
+                for other, hand in enumerate(full["hands"])
+                if other != seat
+                for n in hand
+            }
             assert not others & set(position["hand"])
 
 
@@ -140,8 +146,7 @@ def test_cantankerous_observations_never_carry_other_hands_the_bowl_or_the_gener
 def test_cantankerous_samples_keep_exactly_what_the_seat_knows_and_play_on(
     players: int, variant: str
 ) -> None:
-    game = engine.load_game("cantankerous-cats", options={"players": players,
-                                                          "variant": variant})
+    game = engine.load_game("cantankerous-cats", options={"players": players, "variant": variant})
     rng = random.Random(players)
     for seed in range(3):
         for state in states_along_a_game(game, seed, every=2):
@@ -157,11 +162,14 @@ def test_cantankerous_samples_keep_exactly_what_the_seat_knows_and_play_on(
 # --- both games ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("name", "options"), [
-    ("cat-lady", {"players": 3}),
-    ("cat-lady", {"players": 4, "edition": "box-of-treats-placeholder", "shared_goals": True}),
-    ("cantankerous-cats", {"players": 4}),
-])
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("cat-lady", {"players": 3}),
+        ("cat-lady", {"players": 4, "edition": "box-of-treats-placeholder", "shared_goals": True}),
+        ("cantankerous-cats", {"players": 4}),
+    ],
+)
 def test_every_legal_action_round_trips_through_json_and_text(name: str, options: dict) -> None:
     game = engine.load_game(name, options=options)
     for state in states_along_a_game(game, seed=2):

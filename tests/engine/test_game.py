@@ -118,8 +118,10 @@ def test_observation_counts_unseen_cards_without_their_order():
     state = random_midgame(2, seed=5, moves=12)
     obs = state.observation(0)
     assert sum(obs["unseen"].values()) == state.deck_size + 2
-    on_table = len([c for c in obs["grid"] if c]) + sum(obs["discard"].values()) + sum(
-        len(t["cats"]) + len(t["hand"]) for t in obs["tableaux"]
+    on_table = (
+        len([c for c in obs["grid"] if c])
+        + sum(obs["discard"].values())
+        + sum(len(t["cats"]) + len(t["hand"]) for t in obs["tableaux"])
     )
     assert on_table + sum(obs["unseen"].values()) == 74
 
@@ -128,10 +130,10 @@ def hidden_twin(state: State, rng: random.Random) -> State:
     """The same state with the hidden cards (deck order, removed cards, stray deck) shuffled."""
     twin = state._successor(EndTurn())
     twin._history = state._history
-    hidden = list(state._deck[state._pos:] + state._removed)
+    hidden = list(state._deck[state._pos :] + state._removed)
     rng.shuffle(hidden)
     cut = len(hidden) - len(state._removed)
-    twin._deck = state._deck[:state._pos] + tuple(hidden[:cut])
+    twin._deck = state._deck[: state._pos] + tuple(hidden[:cut])
     twin._removed = tuple(hidden[cut:])
     strays = list(state._strays_hidden)
     rng.shuffle(strays)
@@ -165,8 +167,10 @@ def test_sampled_states_agree_with_the_observation_and_play_on():
 
 def test_positions_account_for_every_card_exactly_once():
     game = load_game(options={"players": 3})
-    state = state_from_position(game, {"grid": ["cat/bronte"] + [None] * 8, "deck_size": 10,
-                                       "tableaux": [{"hand": ["catnip"]}]})
+    state = state_from_position(
+        game,
+        {"grid": ["cat/bronte"] + [None] * 8, "deck_size": 10, "tableaux": [{"hand": ["catnip"]}]},
+    )
     cards = [c for c in state.grid if c is not None] + list(state._deck) + list(state._removed)
     cards += list(state.players[0].hand)
     assert sorted(cards) == sorted(game.edition.deck_for_players(3))
@@ -175,6 +179,7 @@ def test_positions_account_for_every_card_exactly_once():
 
 
 # -- documentation examples and the command line ------------------------------------------
+
 
 def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
     from engine.__main__ import main
@@ -189,8 +194,21 @@ def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
 
 def test_cli_plays_a_game_and_its_log_replays(capsys, tmp_path):
     log = tmp_path / "match.json"
-    code, out, _ = run_cli(capsys, "play", "--players", "4", "--bots", "random", "greedy",
-                           "greedy", "random", "--seed", "7", "--log", str(log))
+    code, out, _ = run_cli(
+        capsys,
+        "play",
+        "--players",
+        "4",
+        "--bots",
+        "random",
+        "greedy",
+        "greedy",
+        "random",
+        "--seed",
+        "7",
+        "--log",
+        str(log),
+    )
     assert code == 0
     assert "4 players, seed 7: 32 turns" in out and "winner: seat" in out
     assert out.count("rank ") == 4
@@ -200,8 +218,22 @@ def test_cli_plays_a_game_and_its_log_replays(capsys, tmp_path):
 
 def test_cli_summarises_several_games_per_bot_and_per_seat(capsys, tmp_path):
     logs = tmp_path / "logs.jsonl"
-    code, out, _ = run_cli(capsys, "play", "--players", "2", "--bots", "random", "greedy",
-                           "--games", "3", "--seed", "1", "--json", "--log", str(logs))
+    code, out, _ = run_cli(
+        capsys,
+        "play",
+        "--players",
+        "2",
+        "--bots",
+        "random",
+        "greedy",
+        "--games",
+        "3",
+        "--seed",
+        "1",
+        "--json",
+        "--log",
+        str(logs),
+    )
     assert code == 0
     summary = json.loads(out)
     assert summary["games"] == 3
@@ -244,10 +276,22 @@ def test_cli_refuses_bad_arguments(capsys, argv):
 def test_cli_dispatches_score_to_the_calculator(capsys, tmp_path):
     end = tmp_path / "end.json"
     player = {"toys": {}, "catnip": 0, "vp_tokens": 0, "lost_cats": 0, "spray_bottles": 0}
-    end.write_text(json.dumps({"players": [
-        {**player, "name": "Ann", "cats": ["Bronte"], "food": {"tuna": 2}, "costumes": 1},
-        {**player, "name": "Bob", "cats": [], "food": {}, "costumes": 0},
-    ]}))
+    end.write_text(
+        json.dumps(
+            {
+                "players": [
+                    {
+                        **player,
+                        "name": "Ann",
+                        "cats": ["Bronte"],
+                        "food": {"tuna": 2},
+                        "costumes": 1,
+                    },
+                    {**player, "name": "Bob", "cats": [], "food": {}, "costumes": 0},
+                ]
+            }
+        )
+    )
     code, out, _ = run_cli(capsys, "score", str(end), "--json")
     assert code == 0
     assert json.loads(out)["winners"] == ["Ann"]

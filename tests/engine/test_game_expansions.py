@@ -43,16 +43,27 @@ def position(g: Game, **parts):
 
 def grid_with(*keys: str) -> list[str]:
     """A full grid: the given keys first, then plain base cards."""
-    filler = ["food/milk-1", "food/tuna-1", "food/chicken-1", "catnip", "costume",
-              "toy/cat-tower", "toy/mouse-toy", "food/milk-1", "food/tuna-1"]
+    filler = [
+        "food/milk-1",
+        "food/tuna-1",
+        "food/chicken-1",
+        "catnip",
+        "costume",
+        "toy/cat-tower",
+        "toy/mouse-toy",
+        "food/milk-1",
+        "food/tuna-1",
+    ]
     return [*keys, *filler[: 9 - len(keys)]]
 
 
 # --- setup -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("players", "deck", "strays", "turns"),
-                         [(2, 84, 3, 24), (3, 102, 3, 30), (4, 120, 3, 36), (5, 132, 4, 40),
-                          (6, 138, 4, 42)])
+
+@pytest.mark.parametrize(
+    ("players", "deck", "strays", "turns"),
+    [(2, 84, 3, 24), (3, 102, 3, 30), (4, 120, 3, 36), (5, 132, 4, 40), (6, 138, 4, 42)],
+)
 def test_setup_table_for_two_to_six_players(players, deck, strays, turns):
     g = game(players)
     state = g.new_initial_state(7)
@@ -76,17 +87,29 @@ def test_marked_cards_are_removed_per_player_count():
 
 def test_biddy_is_replaced_when_goals_are_not_used(tmp_path):
     data = json.loads(Path(EDITION.path).read_text(encoding="utf-8"))
-    data["strays"].append({"key": "ph-stray/biddy", "name": "Biddy (test)", "colours": ["white"],
-                           "vp": 2, "needs": {"milk": 1}, "ability": None, "source": "test",
-                           "confidence": "PH", "provisional": True, "requires_goals": True})
+    data["strays"].append(
+        {
+            "key": "ph-stray/biddy",
+            "name": "Biddy (test)",
+            "colours": ["white"],
+            "vp": 2,
+            "needs": {"milk": 1},
+            "ability": None,
+            "source": "test",
+            "confidence": "PH",
+            "provisional": True,
+            "requires_goals": True,
+        }
+    )
     data["components"]["strays"] += 1
     path = tmp_path / "ph-biddy.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     edition = load_edition(path=path)
     biddy = len(edition.strays) - 1
     without = Game(name="cat-lady", version="1", num_players=3, options={}, edition=edition)
-    with_goals = Game(name="cat-lady", version="1", num_players=3, options={}, edition=edition,
-                      shared_goals=True)
+    with_goals = Game(
+        name="cat-lady", version="1", num_players=3, options={}, edition=edition, shared_goals=True
+    )
     dealt_without = [biddy in without.new_initial_state(s)._strays_up for s in range(60)]
     dealt_with = [biddy in with_goals.new_initial_state(s)._strays_up for s in range(60)]
     assert not any(dealt_without)
@@ -95,10 +118,10 @@ def test_biddy_is_replaced_when_goals_are_not_used(tmp_path):
 
 # --- the new cards in a draft ------------------------------------------------------------------
 
+
 def test_a_box_goes_in_front_of_the_player_and_scores():
     g = game()
-    state = position(g, grid=grid_with("ph/box-gray", "ph/gray-1", "food/chicken-1"),
-                     token="row 3")
+    state = position(g, grid=grid_with("ph/box-gray", "ph/gray-1", "food/chicken-1"), token="row 3")
     state = state.apply(Take(Line.ROW_1))
     player = state.players[0]
     assert [EDITION.deck[c].key for c in player.boxes] == ["ph/box-gray"]
@@ -118,8 +141,9 @@ def test_chicken_and_tuna_gives_both_tokens_and_a_treat_card_a_treat():
 
 def brush_position(g, **extra):
     tableaux = [{"cats": ["cat/bronte"], "hand": ["ph/cat-brush"]}, {}]
-    return position(g, grid=grid_with("cat/pablo-picatso"), token="row 1", tableaux=tableaux,
-                    **extra)
+    return position(
+        g, grid=grid_with("cat/pablo-picatso"), token="row 1", tableaux=tableaux, **extra
+    )
 
 
 def test_cat_brush_swaps_one_of_your_cats_with_a_grid_cat_even_on_the_token_line():
@@ -140,16 +164,24 @@ def test_cat_brush_needs_a_cat_in_the_slot_and_one_of_yours():
         state.apply(Brush(2, "Bronte"))
     with pytest.raises(IllegalActionError, match="no cat called 'Zeus'"):
         state.apply(Brush(1, "Zeus"))
-    no_cats = position(g, grid=grid_with("cat/pablo-picatso"), token="row 1",
-                       tableaux=[{"hand": ["ph/cat-brush"]}, {}])
+    no_cats = position(
+        g,
+        grid=grid_with("cat/pablo-picatso"),
+        token="row 1",
+        tableaux=[{"hand": ["ph/cat-brush"]}, {}],
+    )
     assert not any(isinstance(a, Brush) for a in no_cats.legal_actions())
 
 
 def test_a_brushed_stray_goes_into_the_grid_and_can_be_drafted_by_others():
     g = game()
-    state = position(g, grid=grid_with("cat/pablo-picatso"), token="row 3",
-                     tableaux=[{"strays": ["Florence"], "hand": ["ph/cat-brush"]}, {}],
-                     strays=["Eliot"])
+    state = position(
+        g,
+        grid=grid_with("cat/pablo-picatso"),
+        token="row 3",
+        tableaux=[{"strays": ["Florence"], "hand": ["ph/cat-brush"]}, {}],
+        strays=["Eliot"],
+    )
     state = state.apply(Brush(1, "Florence"))
     assert g.card_key(state.grid[0]) == "stray/florence"
     obs = state.observation(1)
@@ -161,8 +193,12 @@ def test_a_brushed_stray_goes_into_the_grid_and_can_be_drafted_by_others():
 
 def test_laser_pointer_takes_two_discards_one_refills_and_keeps_the_token():
     g = game()
-    state = position(g, grid=grid_with("toy/yarn-ball", "costume", "catnip"), token="col 2",
-                     tableaux=[{"hand": ["ph/laser-pointer"]}, {}])
+    state = position(
+        g,
+        grid=grid_with("toy/yarn-ball", "costume", "catnip"),
+        token="col 2",
+        tableaux=[{"hand": ["ph/laser-pointer"]}, {}],
+    )
     action = Laser((1, 3), 2)
     assert action in state.legal_actions()
     before = state.deck_size
@@ -177,7 +213,9 @@ def test_laser_pointer_takes_two_discards_one_refills_and_keeps_the_token():
 
 def test_laser_pointer_is_the_whole_turn_not_after_a_draft():
     g = game()
-    state = position(g, grid=grid_with(), token="col 2", tableaux=[{"hand": ["ph/laser-pointer"]}, {}])
+    state = position(
+        g, grid=grid_with(), token="col 2", tableaux=[{"hand": ["ph/laser-pointer"]}, {}]
+    )
     state = state.apply(Take(Line.ROW_1))
     with pytest.raises(IllegalActionError, match="whole turn"):
         state.apply(Laser((4, 5), 6))
@@ -187,8 +225,9 @@ def test_laser_pointer_is_the_whole_turn_not_after_a_draft():
 
 def test_shopping_bag_gives_three_food_and_every_opponent_a_vp_token():
     g = game(4)
-    state = position(g, grid=grid_with(), token="col 2",
-                     tableaux=[{"hand": ["ph/shopping-bag"]}, {}, {}, {}])
+    state = position(
+        g, grid=grid_with(), token="col 2", tableaux=[{"hand": ["ph/shopping-bag"]}, {}, {}, {}]
+    )
     left = state.vp_tokens_left
     after = state.apply(ShoppingBag())
     food = dict(zip(g.food_tokens, after.players[0].food, strict=True))
@@ -200,17 +239,30 @@ def test_shopping_bag_gives_three_food_and_every_opponent_a_vp_token():
 
 def test_shopping_bag_hands_out_tokens_only_while_they_last():
     g = game(4)
-    state = position(g, grid=grid_with(), token="col 2", vp_tokens_left=2,
-                     tableaux=[{"hand": ["ph/shopping-bag"]}, {}, {}, {}])
+    state = position(
+        g,
+        grid=grid_with(),
+        token="col 2",
+        vp_tokens_left=2,
+        tableaux=[{"hand": ["ph/shopping-bag"]}, {}, {}, {}],
+    )
     after = state.apply(ShoppingBag())
     assert [p.vp_tokens for p in after.players] == [0, 1, 1, 0]  # clockwise from the left
 
 
 def test_hand_cards_and_boxes_are_in_the_observation():
     g = game(4)
-    state = position(g, grid=grid_with(), token="col 2",
-                     tableaux=[{"hand": ["ph/shopping-bag", "ph/cat-brush"],
-                                "boxes": ["ph/box-gray"]}, {}, {}, {}])
+    state = position(
+        g,
+        grid=grid_with(),
+        token="col 2",
+        tableaux=[
+            {"hand": ["ph/shopping-bag", "ph/cat-brush"], "boxes": ["ph/box-gray"]},
+            {},
+            {},
+            {},
+        ],
+    )
     tab = state.observation(1)["tableaux"][0]
     assert (tab["shopping_bags"], tab["cat_brushes"], tab["laser_pointers"]) == (1, 1, 0)
     assert tab["boxes"] == ["ph/box-gray"]
@@ -218,6 +270,7 @@ def test_hand_cards_and_boxes_are_in_the_observation():
 
 
 # --- shared goals --------------------------------------------------------------------------------
+
 
 def test_goals_are_dealt_between_neighbours_with_two_in_the_pool():
     g = game(4, shared_goals=True)
@@ -272,6 +325,7 @@ def test_both_partners_score_a_met_goal_at_the_end():
 
 # --- solitaire -----------------------------------------------------------------------------
 
+
 def solitaire(**options) -> Game:
     return game(2, solitaire=True, **options)
 
@@ -283,8 +337,9 @@ def test_solitaire_setup():
     assert state.turn == 1 and state.phase == "cat-turn"  # the cat player goes first
     ext = state._expansion
     assert len(ext.starting) == 2 and ext.turn_card >= 0
-    extra = sum(EDITION.solitaire.starting_cards[k].effect.get("extra_strays", 0)
-                for k in ext.starting)
+    extra = sum(
+        EDITION.solitaire.starting_cards[k].effect.get("extra_strays", 0) for k in ext.starting
+    )
     assert len(state.face_up_strays) == 2  # only 2 strays are dealt
     assert len(state.players[1].strays) == extra
     obs = state.observation(0)["solitaire"]
@@ -302,7 +357,9 @@ def test_solitaire_needs_two_seats_and_solitaire_cards():
 
 def turn_card(kind: str, arrow: str | None = None) -> int:
     cards = EDITION.solitaire.turn_cards
-    return next(i for i, c in enumerate(cards) if c.kind == kind and (arrow is None or c.arrow == arrow))
+    return next(
+        i for i, c in enumerate(cards) if c.kind == kind and (arrow is None or c.arrow == arrow)
+    )
 
 
 def candidates(grid, card, token="col 1"):
@@ -318,23 +375,56 @@ def test_most_toys_row_and_column_tie_goes_to_the_arrows_kind_of_line():
     grid = ["food/milk-1"] * 9
     grid[6], grid[7] = TOYS[0], TOYS[1]  # row 3: 2 toys
     grid[2], grid[5] = TOYS[2], TOYS[0]  # col 3: 2 toys
-    grid = [g if g != "food/milk-1" else k for g, k in zip(grid, [
-        "food/milk-1", "food/tuna-1", "x", "food/chicken-1", "costume", "x", "x", "x", "catnip"],
-        strict=True)]
+    grid = [
+        g if g != "food/milk-1" else k
+        for g, k in zip(
+            grid,
+            [
+                "food/milk-1",
+                "food/tuna-1",
+                "x",
+                "food/chicken-1",
+                "costume",
+                "x",
+                "x",
+                "x",
+                "catnip",
+            ],
+            strict=True,
+        )
+    ]
     assert candidates(grid, turn_card("most_toys", "row 3")) == ["row 3"]
     assert candidates(grid, turn_card("most_toys", "col 2")) == ["col 3"]
 
 
 def test_no_required_card_takes_the_arrows_line():
     # RB-BOT example: "Most Toys" with no toy anywhere: the bottom row, as the arrow shows.
-    grid = ["food/milk-1", "food/tuna-1", "food/chicken-1", "catnip", "costume", "lost-cat",
-            "spray-bottle", "food/wild", "cat/bronte"]
+    grid = [
+        "food/milk-1",
+        "food/tuna-1",
+        "food/chicken-1",
+        "catnip",
+        "costume",
+        "lost-cat",
+        "spray-bottle",
+        "food/wild",
+        "cat/bronte",
+    ]
     assert candidates(grid, turn_card("most_toys", "row 3")) == ["row 3"]
 
 
 def test_most_food_needs_a_line_with_at_least_two_food_tokens():
-    one_each = ["food/milk-1", "catnip", "costume", "lost-cat", "spray-bottle", "catnip",
-                "costume", "lost-cat", "spray-bottle"]
+    one_each = [
+        "food/milk-1",
+        "catnip",
+        "costume",
+        "lost-cat",
+        "spray-bottle",
+        "catnip",
+        "costume",
+        "lost-cat",
+        "spray-bottle",
+    ]
     # only row 1 / col 1 have a food card, and it gives 1 token: no line qualifies
     assert candidates(one_each, turn_card("most_food", "row 2")) == ["row 2"]
     two = list(one_each)
@@ -343,8 +433,17 @@ def test_most_food_needs_a_line_with_at_least_two_food_tokens():
 
 
 def test_most_6_vp_cats_counts_only_cats_worth_6():
-    small = ["cat/bronte", "cat/zeus", "catnip", "costume", "lost-cat", "spray-bottle",
-             "catnip", "costume", "lost-cat"]
+    small = [
+        "cat/bronte",
+        "cat/zeus",
+        "catnip",
+        "costume",
+        "lost-cat",
+        "spray-bottle",
+        "catnip",
+        "costume",
+        "lost-cat",
+    ]
     assert candidates(small, turn_card("most_6vp_cats", "col 1")) == ["col 1"]  # the arrow
     big = list(small)
     big[5] = "cat/pablo-picatso"
@@ -352,8 +451,17 @@ def test_most_6_vp_cats_counts_only_cats_worth_6():
 
 
 def test_tied_lines_of_one_kind_are_chosen_by_the_human():
-    grid = ["toy/yarn-ball", "catnip", "costume", "catnip", "toy/cat-tower", "costume",
-            "lost-cat", "spray-bottle", "food/milk-1"]
+    grid = [
+        "toy/yarn-ball",
+        "catnip",
+        "costume",
+        "catnip",
+        "toy/cat-tower",
+        "costume",
+        "lost-cat",
+        "spray-bottle",
+        "food/milk-1",
+    ]
     lines = candidates(grid, turn_card("most_toys", "row 3"))
     assert lines == ["row 1", "row 2"]  # the column tie is removed by the arrow; rows tie
 
@@ -362,8 +470,9 @@ def test_the_cat_token_card_takes_the_token_line_and_reshuffles():
     g = solitaire()
     state = g.new_initial_state(1)
     card = turn_card("cat_token")
-    state._expansion = state._expansion._replace(turn_card=card, cat_choice=(int(state._token),),
-                                     turn_deck=(0, 1), turn_discard=(2, 3))
+    state._expansion = state._expansion._replace(
+        turn_card=card, cat_choice=(int(state._token),), turn_deck=(0, 1), turn_discard=(2, 3)
+    )
     state._current = 1
     token = state.token
     after = state.apply(CatTake(token))
@@ -374,11 +483,26 @@ def test_the_cat_token_card_takes_the_token_line_and_reshuffles():
 
 def test_the_cat_player_trades_two_lost_cats_at_once_for_the_leftmost_stray():
     g = solitaire()
-    grid = ["lost-cat", "lost-cat", "catnip", "costume", "catnip", "costume", "food/milk-1",
-            "food/tuna-1", "food/chicken-1"]
-    state = position(g, grid=grid, token="col 1", strays=["Eliot", "Florence"],
-                     current_player=1, phase="cat-turn",
-                     solitaire={"turn_card": {"key": "turn/toys-row3"}, "cat_choice": ["row 1"]})
+    grid = [
+        "lost-cat",
+        "lost-cat",
+        "catnip",
+        "costume",
+        "catnip",
+        "costume",
+        "food/milk-1",
+        "food/tuna-1",
+        "food/chicken-1",
+    ]
+    state = position(
+        g,
+        grid=grid,
+        token="col 1",
+        strays=["Eliot", "Florence"],
+        current_player=1,
+        phase="cat-turn",
+        solitaire={"turn_card": {"key": "turn/toys-row3"}, "cat_choice": ["row 1"]},
+    )
     after = state.apply(CatTake(Line.ROW_1))
     cat = after.players[1]
     assert cat.lost_cats == 0

@@ -88,8 +88,10 @@ def tampered(change) -> dict:
         (lambda log: log.update(players=4), "says 4 players"),
         (lambda log: log.update(seed=-3), "bad seed"),
         (lambda log: log.update(seed=22), "does not replay|differs"),
-        (lambda log: log["actions"].__setitem__(1, {"type": "take", "line": "row 9"}),
-         "action 2 .* does not replay"),
+        (
+            lambda log: log["actions"].__setitem__(1, {"type": "take", "line": "row 9"}),
+            "action 2 .* does not replay",
+        ),
         (lambda log: log["actions"].insert(2, {"type": "end-turn"}), "does not replay"),
         (lambda log: log["actions"].pop(), "differs"),
         (lambda log: log["result"]["players"][0].update(total=99), "result differs"),
@@ -108,6 +110,7 @@ def test_a_log_must_be_an_object():
 
 
 # -- golden playthrough ---------------------------------------------------------------------
+
 
 def golden_match() -> dict:
     """A fixed seeded match between the built-in bots; any change to setup, rules, card data

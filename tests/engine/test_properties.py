@@ -40,7 +40,7 @@ def every_action(game: Game) -> list:
 
 def card_locations(state: State) -> Counter:
     cards = [c for c in state.grid if c is not None]
-    cards += state._deck[state._pos:] + state._removed + state._discard
+    cards += state._deck[state._pos :] + state._removed + state._discard
     for player in state.players:
         cards += player.cats + player.hand
     return Counter(cards)

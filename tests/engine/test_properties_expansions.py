@@ -32,14 +32,16 @@ from engine.registry import load_game
 
 PH = "box-of-treats-placeholder"
 GAMES = {n: load_game(options={"players": n, "edition": PH}) for n in range(2, 7)}
-GOALS = {n: load_game(options={"players": n, "edition": PH, "shared_goals": True})
-         for n in range(3, 7)}
+GOALS = {
+    n: load_game(options={"players": n, "edition": PH, "shared_goals": True}) for n in range(3, 7)
+}
 SOLITAIRE = load_game(options={"players": 2, "edition": PH, "solitaire": True})
 MAX_ACTIONS = 1500
 
 seeds = st.integers(min_value=0, max_value=2**63)
-configs = st.sampled_from([*[("plain", n) for n in range(2, 7)],
-                           *[("goals", n) for n in range(3, 7)], ("solitaire", 2)])
+configs = st.sampled_from(
+    [*[("plain", n) for n in range(2, 7)], *[("goals", n) for n in range(3, 7)], ("solitaire", 2)]
+)
 
 
 def game_of(config: tuple[str, int]) -> Game:
@@ -64,7 +66,7 @@ def assert_conserved(state: State) -> None:
     game = state.game
     deck_len = game._deck_len
     cards = [c for c in state.grid if c is not None and c < deck_len]
-    cards += state._deck[state._pos:] + state._removed + state._discard
+    cards += state._deck[state._pos :] + state._removed + state._discard
     for player in state.players:
         cards += player.cats + player.hand + player.boxes
     assert Counter(cards) == Counter(game.edition.deck_for_players(game.num_players))
@@ -120,7 +122,9 @@ def play(game: Game, seed: int, bot_seed: int, *, check_every_state: bool) -> St
 
 @settings(max_examples=25, deadline=None)
 @given(config=configs, seed=seeds, bot_seed=seeds)
-def test_listed_actions_are_exactly_the_accepted_ones_and_cards_are_conserved(config, seed, bot_seed):
+def test_listed_actions_are_exactly_the_accepted_ones_and_cards_are_conserved(
+    config, seed, bot_seed
+):
     final = play(game_of(config), seed, bot_seed, check_every_state=True)
     assert_conserved(final)
     assert final.legal_actions() == []

@@ -126,7 +126,7 @@ def test_the_blocked_line_cannot_be_taken():
 
 def test_taking_a_line_moves_the_token_there_and_refills_it_from_the_deck():
     state = game_for(2).new_initial_state(seed=8).apply(PlaceToken(Line.ROW_1))
-    top_of_deck = state._deck[state._pos:state._pos + 3]
+    top_of_deck = state._deck[state._pos : state._pos + 3]
     before = state.deck_size
     after = state.apply(Take(Line.COL_2))
     assert after.token is Line.COL_2
@@ -176,9 +176,15 @@ def test_julies_turn_from_the_rulebook():
     refilled and the token moves to it."""
     game = game_for(4)
     grid = [
-        "toy/mouse-toy", "catnip", "costume",
-        "cat/sir-cuddleface", "food/milk-1", "lost-cat",
-        "food/tuna-1", "spray-bottle", "cat/bronte",
+        "toy/mouse-toy",
+        "catnip",
+        "costume",
+        "cat/sir-cuddleface",
+        "food/milk-1",
+        "lost-cat",
+        "food/tuna-1",
+        "spray-bottle",
+        "cat/bronte",
     ]
     refill = ["food/chicken-1", "cat/zeus", "toy/yarn-ball"]
     state = state_from_position(game, {"grid": grid, "token": "row 3", "deck": refill})
@@ -206,8 +212,9 @@ def test_julies_turn_from_the_rulebook():
 )
 def test_food_cards_become_tokens_and_are_discarded(card, tokens):
     game = game_for(4)
-    state = state_from_position(game, {"grid": [card, "catnip", "catnip"] + [None] * 6,
-                                       "token": "row 3"})
+    state = state_from_position(
+        game, {"grid": [card, "catnip", "catnip"] + [None] * 6, "token": "row 3"}
+    )
     after = state.apply(Take(Line.ROW_1))
     food = after.observation(0)["tableaux"][0]["food"]
     assert food == {"chicken": 0, "tuna": 0, "milk": 0, "wild": 0, **tokens}
@@ -271,9 +278,9 @@ def test_lost_cats_can_be_played_before_and_after_drafting():
 
 
 def spray_position() -> State:
-    return state_from_position(game_for(2), {
-        "token": "row 1", "tableaux": [{"hand": ["spray-bottle", "spray-bottle"]}]
-    })
+    return state_from_position(
+        game_for(2), {"token": "row 1", "tableaux": [{"hand": ["spray-bottle", "spray-bottle"]}]}
+    )
 
 
 def test_a_spray_before_drafting_opens_the_blocked_line():
@@ -308,9 +315,14 @@ def test_sprays_can_be_played_several_times_a_turn_but_must_move_the_token():
 
 
 def test_the_game_ends_after_the_turn_whose_line_cannot_be_refilled():
-    state = state_from_position(game_for(2), {
-        "token": "row 1", "deck_size": 3, "tableaux": [{}, {"hand": ["lost-cat", "lost-cat"]}],
-    })
+    state = state_from_position(
+        game_for(2),
+        {
+            "token": "row 1",
+            "deck_size": 3,
+            "tableaux": [{}, {"hand": ["lost-cat", "lost-cat"]}],
+        },
+    )
     state = state.apply(Take(Line.ROW_2)).apply(EndTurn())  # the deck refills row 2: now empty
     assert state.deck_size == 0 and not state.is_terminal()
     last = state.apply(Take(Line.ROW_3))

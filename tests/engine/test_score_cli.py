@@ -36,8 +36,10 @@ def test_json_output_is_machine_readable():
 
 
 def test_reads_standard_input_and_a_bare_list():
-    players = [{"name": "a", "cats": ["Bronte"], "food": {"tuna": 2}, "costumes": 1},
-               {"name": "b", "cats": [], "food": {"milk": 1}}]
+    players = [
+        {"name": "a", "cats": ["Bronte"], "food": {"tuna": 2}, "costumes": 1},
+        {"name": "b", "cats": [], "food": {"milk": 1}},
+    ]
     code, out, _ = run(["-", "--json"], json.dumps(players))
     assert code == 0 and json.loads(out)["players"][0]["total"] == 3 + 6
 
@@ -51,8 +53,9 @@ def test_rules_settings_are_flags():
 
 
 def test_unknown_cat_exits_2_with_the_field():
-    code, out, err = run(["-"], json.dumps([{"name": "a", "cats": ["Garfield"]},
-                                           {"name": "b", "cats": []}]))
+    code, out, err = run(
+        ["-"], json.dumps([{"name": "a", "cats": ["Garfield"]}, {"name": "b", "cats": []}])
+    )
     assert code == 2 and out == ""
     assert 'players[0].cats[0]: unknown cat "Garfield"' in err
 

@@ -14,7 +14,12 @@ import pytest
 from engine.catlady.cards import DATA_DIR
 from engine.catlady.cli import main
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "score-box-of-treats-placeholder.json"
+EXAMPLE = (
+    Path(__file__).resolve().parents[2]
+    / "docs"
+    / "examples"
+    / "score-box-of-treats-placeholder.json"
+)
 
 
 def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
@@ -45,18 +50,23 @@ def test_expansion_json_has_the_extra_lines_and_choices():
     assert "shared goal met: 8 Toys" in ann["choices"]
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (lambda d: d["goals"][0].update(players=["Ann", "Ann"]), "already share|not"),
-    (lambda d: d["goals"][0].update(goal="Nap All Day"), "unknown goal 'Nap All Day'"),
-    (lambda d: d["players"][0].update(boxes=["Hat Box"]), "unknown box"),
-    (lambda d: d["players"][0].update(cat_brushes=-1), "must not be negative"),
-    (lambda d: d["players"][0].update(food={"treat": 99}), "treat"),
-    (lambda d: d.update(grid=["caviar"]), "unknown card 'caviar'"),
-    (lambda d: d["custom_strays"][0].update(ability="flies"), "unknown ability 'flies'"),
-    (lambda d: d["players"][0].update(starting_cards=["Placeholder start: VP"]),
-     "only the cat player"),
-    (lambda d: d.update(players=d["players"][:2]), "shared goals need 3 or more players"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["goals"][0].update(players=["Ann", "Ann"]), "already share|not"),
+        (lambda d: d["goals"][0].update(goal="Nap All Day"), "unknown goal 'Nap All Day'"),
+        (lambda d: d["players"][0].update(boxes=["Hat Box"]), "unknown box"),
+        (lambda d: d["players"][0].update(cat_brushes=-1), "must not be negative"),
+        (lambda d: d["players"][0].update(food={"treat": 99}), "treat"),
+        (lambda d: d.update(grid=["caviar"]), "unknown card 'caviar'"),
+        (lambda d: d["custom_strays"][0].update(ability="flies"), "unknown ability 'flies'"),
+        (
+            lambda d: d["players"][0].update(starting_cards=["Placeholder start: VP"]),
+            "only the cat player",
+        ),
+        (lambda d: d.update(players=d["players"][:2]), "shared goals need 3 or more players"),
+    ],
+)
 def test_bad_expansion_input_exits_2_naming_the_field(change, message):
     data = example()
     change(data)
@@ -98,22 +108,41 @@ def test_a_clubs_completed_card_file_scores(tmp_path):
     data["status"] = "complete"
     club = tmp_path / "premium-club.json"
     club.write_text(json.dumps(data), encoding="utf-8")
-    players = [{"name": "a", "cats": ["Floopy", "Bronte", "Bell"],
-                "food": {"tuna": 2, "chicken": 1, "milk": 1}, "costumes": 1},
-               {"name": "b", "cats": []}]
+    players = [
+        {
+            "name": "a",
+            "cats": ["Floopy", "Bronte", "Bell"],
+            "food": {"tuna": 2, "chicken": 1, "milk": 1},
+            "costumes": 1,
+        },
+        {"name": "b", "cats": []},
+    ]
     code, out, err = run(["-", "--card-data", str(club), "--json"], json.dumps(players))
     assert code == 0, err
     floopy = json.loads(out)["players"][0]["feeding"][0]
-    assert floopy == {"cat": "Floopy", "fed": True, "vp": 3 + 3,
-                      "ate": [{"food": "milk", "token": "milk"}]}
+    assert floopy == {
+        "cat": "Floopy",
+        "fed": True,
+        "vp": 3 + 3,
+        "ate": [{"food": "milk", "token": "milk"}],
+    }
 
 
 def test_the_cat_player_with_starting_cards():
-    data = {"edition": "box-of-treats-placeholder", "players": [
-        {"name": "You", "cats": ["Bronte"], "food": {"tuna": 2}, "costumes": 1},
-        {"name": "Cat player", "cat_player": True, "cats": ["Chairman Meow"],
-         "food": {"tuna": 1, "milk": 1}, "spray_bottles": 1,
-         "starting_cards": ["Placeholder start: Food", "Placeholder start: VP"]}]}
+    data = {
+        "edition": "box-of-treats-placeholder",
+        "players": [
+            {"name": "You", "cats": ["Bronte"], "food": {"tuna": 2}, "costumes": 1},
+            {
+                "name": "Cat player",
+                "cat_player": True,
+                "cats": ["Chairman Meow"],
+                "food": {"tuna": 1, "milk": 1},
+                "spray_bottles": 1,
+                "starting_cards": ["Placeholder start: Food", "Placeholder start: VP"],
+            },
+        ],
+    }
     code, out, err = run(["-", "--json"], json.dumps(data))
     assert code == 0, err
     cat = json.loads(out)["players"][1]

@@ -26,12 +26,17 @@ def meals_of(cat, food_total):
         p = cat.params
         hi = p["max"] if p["max"] is not None else food_total
         if p["one_type"]:
-            return [tuple(k if i == t else 0 for i in range(3))
-                    for t in range(3) for k in range(p["min"], hi + 1)]
+            return [
+                tuple(k if i == t else 0 for i in range(3))
+                for t in range(3)
+                for k in range(p["min"], hi + 1)
+            ]
         return [m for m in itertools.product(range(hi + 1), repeat=3) if p["min"] <= sum(m) <= hi]
     if cat.ability == "per_other_fed_cat_eating_food":
-        return [tuple(cat.params["amount"] if f == food else 0 for f in FOODS)
-                for food in cat.params["foods"]]
+        return [
+            tuple(cat.params["amount"] if f == food else 0 for f in FOODS)
+            for food in cat.params["foods"]
+        ]
     needs = dict(cat.needs)
     return [tuple(needs.get(f, 0) for f in FOODS)]
 
@@ -89,8 +94,11 @@ def oracle(cats, food, catnip, toys, costumes):
     choices = [[None, *meals_of(cat, total)] for cat in cats]
     for plan in itertools.product(*choices):
         demand = tuple(sum(m[i] for m in plan if m is not None) for i in range(3))
-        conversions = sum(c.params["count"] for c, m in zip(cats, plan, strict=True)
-                          if m is not None and c.ability == "food_as_wild")
+        conversions = sum(
+            c.params["count"]
+            for c, m in zip(cats, plan, strict=True)
+            if m is not None and c.ability == "food_as_wild"
+        )
         if sum(demand) > total or not can_pay(demand, have, wild, conversions):
             continue
         fed = [(c, m) for c, m in zip(cats, plan, strict=True) if m is not None]
@@ -122,13 +130,15 @@ def oracle(cats, food, catnip, toys, costumes):
     return outcomes
 
 
-tableaux = st.fixed_dictionaries({
-    "cats": st.lists(st.sampled_from(ALL_CATS), min_size=0, max_size=4, unique=True),
-    "food": st.fixed_dictionaries({f: st.integers(0, 3) for f in (*FOODS, "wild")}),
-    "catnip": st.integers(0, 4),
-    "toys": st.integers(0, 3),
-    "costumes": st.integers(0, 2),
-})
+tableaux = st.fixed_dictionaries(
+    {
+        "cats": st.lists(st.sampled_from(ALL_CATS), min_size=0, max_size=4, unique=True),
+        "food": st.fixed_dictionaries({f: st.integers(0, 3) for f in (*FOODS, "wild")}),
+        "catnip": st.integers(0, 4),
+        "toys": st.integers(0, 3),
+        "costumes": st.integers(0, 2),
+    }
+)
 
 
 @settings(max_examples=1000, deadline=None)
@@ -137,8 +147,9 @@ def test_optimiser_matches_brute_force(t):
     cats = [BASE.cat(name) for name in t["cats"]]
     if sum(t["food"].values()) > 7 and any(c.name == "Cow" for c in cats):
         t["food"] = {"chicken": 1, "tuna": 2, "milk": 1, "wild": 1}  # keep the oracle small
-    options = feeding_options(cats, t["food"], edition=BASE, catnip=t["catnip"], toys=t["toys"],
-                              costumes=t["costumes"])
+    options = feeding_options(
+        cats, t["food"], edition=BASE, catnip=t["catnip"], toys=t["toys"], costumes=t["costumes"]
+    )
     outcomes = oracle(cats, t["food"], t["catnip"], t["toys"], t["costumes"])
     assert options, "there is always at least one feeding (nobody fed)"
     # the best VP found is the true best
@@ -149,4 +160,8 @@ def test_optimiser_matches_brute_force(t):
     # ...and every achievable outcome is matched or beaten by some option
     for vp, fed, left in outcomes:
         assert any(o.vp >= vp and o.fed >= fed and o.leftover <= left for o in options), (
-            vp, fed, left, options)
+            vp,
+            fed,
+            left,
+            options,
+        )

@@ -51,9 +51,9 @@ def test_strategies_decide_from_the_observation_alone(name):
     state = game.new_initial_state(12).apply(PlaceToken(Line.ROW_2))
     twin = state._successor(EndTurn())
     twin._history = state._history
-    hidden = list(state._deck[state._pos:])
+    hidden = list(state._deck[state._pos :])
     random.Random(0).shuffle(hidden)
-    twin._deck = state._deck[:state._pos] + tuple(hidden)
+    twin._deck = state._deck[: state._pos] + tuple(hidden)
     assert twin.observation(0) == state.observation(0)
     bot = get(name, **FAST[name])
     a = bot.choose(state.observation(0), state.legal_actions(), random.Random(1))
@@ -63,26 +63,48 @@ def test_strategies_decide_from_the_observation_alone(name):
 
 def test_greedy_takes_the_line_that_feeds_its_cat():
     game = load_game(options={"players": 2})
-    state = state_from_position(game, {
-        "token": "row 3",
-        "grid": ["food/tuna-2", "catnip", "costume",
-                 "lost-cat", "lost-cat", "spray-bottle",
-                 "cat/pablo-picatso", "food/tuna-1", "cat/keaton"],
-        "tableaux": [{"cats": ["cat/bronte"]}],
-    })
+    state = state_from_position(
+        game,
+        {
+            "token": "row 3",
+            "grid": [
+                "food/tuna-2",
+                "catnip",
+                "costume",
+                "lost-cat",
+                "lost-cat",
+                "spray-bottle",
+                "cat/pablo-picatso",
+                "food/tuna-1",
+                "cat/keaton",
+            ],
+            "tableaux": [{"cats": ["cat/bronte"]}],
+        },
+    )
     choice = get("greedy").choose(state.observation(0), state.legal_actions(), random.Random(0))
     assert choice == Take(Line.ROW_1)
 
 
 def test_greedy_sprays_to_open_a_much_better_blocked_line():
     game = load_game(options={"players": 2})
-    state = state_from_position(game, {
-        "token": "col 1",
-        "grid": ["cat/pablo-picatso", "lost-cat", "lost-cat",
-                 "food/tuna-2", "lost-cat", "lost-cat",
-                 "food/tuna-1", "lost-cat", "lost-cat"],
-        "tableaux": [{"hand": ["spray-bottle"]}],
-    })
+    state = state_from_position(
+        game,
+        {
+            "token": "col 1",
+            "grid": [
+                "cat/pablo-picatso",
+                "lost-cat",
+                "lost-cat",
+                "food/tuna-2",
+                "lost-cat",
+                "lost-cat",
+                "food/tuna-1",
+                "lost-cat",
+                "lost-cat",
+            ],
+            "tableaux": [{"hand": ["spray-bottle"]}],
+        },
+    )
     choice = get("greedy").choose(state.observation(0), state.legal_actions(), random.Random(0))
     assert isinstance(choice, Spray)
 

@@ -16,14 +16,17 @@ from league.models import Player
 @pytest.fixture
 def users(db):
     User = get_user_model()
-    return {name: User.objects.create_user(name, f"{name}@example.org", "pw-123456789")
-            for name in ("olive", "mia", "ned", "pat", "quinn", "vic")}
+    return {
+        name: User.objects.create_user(name, f"{name}@example.org", "pw-123456789")
+        for name in ("olive", "mia", "ned", "pat", "quinn", "vic")
+    }
 
 
 @pytest.fixture
 def league(users):
-    return services.league_create(name="Tuesday Club", slug="tuesday", game="cat-lady",
-                                  by=users["olive"])
+    return services.league_create(
+        name="Tuesday Club", slug="tuesday", game="cat-lady", by=users["olive"]
+    )
 
 
 @pytest.fixture
@@ -53,12 +56,14 @@ def api(users):
 def cat_lady_table(*entries):
     """[(player, total_vp, fed_cats), ...] -> participant inputs in seat order."""
     return [
-        services.ParticipantInput(player_id=p.pk, seat=i + 1,
-                                  result={"total_vp": vp, "fed_cats": fed})
+        services.ParticipantInput(
+            player_id=p.pk, seat=i + 1, result={"total_vp": vp, "fed_cats": fed}
+        )
         for i, (p, vp, fed) in enumerate(entries)
     ]
 
 
 def record(league, by, when: dt.date, *entries, **extra):
-    return services.game_record(league=league, logged_by=by, played_on=when,
-                                participants=cat_lady_table(*entries), **extra)
+    return services.game_record(
+        league=league, logged_by=by, played_on=when, participants=cat_lady_table(*entries), **extra
+    )

@@ -9,10 +9,18 @@ pytestmark = pytest.mark.django_db
 
 def _post(client, league, rows, played_on="2026-03-01"):
     data = {
-        "league": league.pk, "edition": "base", "played_on": played_on, "played_time": "",
-        "season": "", "place": "Club", "notes": "", "details": "{}",
-        "participants-TOTAL_FORMS": str(len(rows)), "participants-INITIAL_FORMS": "0",
-        "participants-MIN_NUM_FORMS": "0", "participants-MAX_NUM_FORMS": "1000",
+        "league": league.pk,
+        "edition": "base",
+        "played_on": played_on,
+        "played_time": "",
+        "season": "",
+        "place": "Club",
+        "notes": "",
+        "details": "{}",
+        "participants-TOTAL_FORMS": str(len(rows)),
+        "participants-INITIAL_FORMS": "0",
+        "participants-MIN_NUM_FORMS": "0",
+        "participants-MAX_NUM_FORMS": "1000",
     }
     for i, (player, seat, result) in enumerate(rows):
         data[f"participants-{i}-player"] = str(player.pk)
@@ -31,10 +39,14 @@ def admin_client_(client, users):
 
 
 def test_admin_logs_and_rates_a_game(admin_client_, league, players):
-    response = _post(admin_client_, league, [
-        (players["mia"], 1, '{"total_vp": 30, "fed_cats": 5}'),
-        (players["ned"], 2, '{"total_vp": 20, "fed_cats": 3}'),
-    ])
+    response = _post(
+        admin_client_,
+        league,
+        [
+            (players["mia"], 1, '{"total_vp": 30, "fed_cats": 5}'),
+            (players["ned"], 2, '{"total_vp": 20, "fed_cats": 3}'),
+        ],
+    )
     assert response.status_code == 302, response.content.decode()[:2000]
     game = Game.objects.get()
     assert [p.rating_after for p in game.participants.order_by("seat")] == [1516, 1484]
@@ -42,10 +54,14 @@ def test_admin_logs_and_rates_a_game(admin_client_, league, players):
 
 
 def test_admin_shows_the_service_error_beside_the_field(admin_client_, league, players):
-    response = _post(admin_client_, league, [
-        (players["mia"], 1, '{"total_vp": 30}'),
-        (players["quinn"], 2, '{"total_vp": 30, "fed_cats": 3}'),
-    ])
+    response = _post(
+        admin_client_,
+        league,
+        [
+            (players["mia"], 1, '{"total_vp": 30}'),
+            (players["quinn"], 2, '{"total_vp": 30, "fed_cats": 3}'),
+        ],
+    )
     assert response.status_code == 200
     page = response.content.decode()
     assert "is not a member of Tuesday Club" in page

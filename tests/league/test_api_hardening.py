@@ -29,8 +29,9 @@ def _error_shape(response, status: int, code: str | None = None) -> dict:
 
 @pytest.fixture
 def private_league(users, players):
-    league = services.league_create(name="Secret Club", slug="secret", by=users["olive"],
-                                    is_public=False)
+    league = services.league_create(
+        name="Secret Club", slug="secret", by=users["olive"], is_public=False
+    )
     hidden = services.player_create(name="Hidden", user=None, by=users["olive"])
     services.member_add(league=league, player=hidden, by=users["olive"])
     return league, hidden
@@ -76,8 +77,10 @@ def test_wrong_query_parameters_are_a_400_not_ignored(api, league, query):
     _error_shape(api(None).get(f"/api/leagues/?{query}"), 400, "validation_error")
 
 
-@pytest.mark.parametrize("query", ["league=abc", "played_after=yesterday", "player=x",
-                                   f"player={HUGE}", "ordering=-secret"])
+@pytest.mark.parametrize(
+    "query",
+    ["league=abc", "played_after=yesterday", "player=x", f"player={HUGE}", "ordering=-secret"],
+)
 def test_wrong_game_filters_are_a_400(api, league, query):
     _error_shape(api(None).get(f"/api/games/?{query}"), 400, "validation_error")
 
@@ -89,8 +92,16 @@ def test_wrong_ids_in_query_parameters_of_actions_are_a_400(api, league, players
     _error_shape(api(None).get(f"/api/players/{players['mia'].pk}/ratings/?league=x"), 400)
 
 
-@pytest.mark.parametrize("path", ["/api/leagues/AAA/", "/api/games/1e3/", "/api/players/-1/",
-                                  f"/api/leagues/{HUGE}0/", "/api/no-such-thing/"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/leagues/AAA/",
+        "/api/games/1e3/",
+        "/api/players/-1/",
+        f"/api/leagues/{HUGE}0/",
+        "/api/no-such-thing/",
+    ],
+)
 def test_ids_that_are_not_ids_are_a_json_404(api, path):
     _error_shape(api(None).get(path), 404, "not_found")
 
@@ -109,8 +120,10 @@ def test_json_nested_a_thousand_deep_is_a_400_unauthenticated(api, users):
 
 def test_json_nested_deep_in_a_game_is_a_400(api, league, players):
     deep = "[" * 5000 + "]" * 5000
-    body = (f'{{"league": {league.pk}, "played_on": "2026-03-01", '
-            f'"participants": [{{"player": 1, "result": {deep}}}]}}')
+    body = (
+        f'{{"league": {league.pk}, "played_on": "2026-03-01", '
+        f'"participants": [{{"player": 1, "result": {deep}}}]}}'
+    )
     response = api("olive").post("/api/games/", data=body, content_type="application/json")
     _error_shape(response, 400, "parse_error")
     assert not Game.objects.exists()
@@ -141,36 +154,55 @@ def test_non_finite_numbers_are_refused_by_the_parser(api, users, literal):
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("k_factor", 1.7e308), ("k_factor", 0), ("k_factor", 101), ("k_factor", "nan"),
-     ("initial_rating", 1.7e308), ("initial_rating", -1), ("initial_rating", 5000.5),
-     ("initial_rating", "inf"), ("provisional_games", 2**40)],
+    [
+        ("k_factor", 1.7e308),
+        ("k_factor", 0),
+        ("k_factor", 101),
+        ("k_factor", "nan"),
+        ("initial_rating", 1.7e308),
+        ("initial_rating", -1),
+        ("initial_rating", 5000.5),
+        ("initial_rating", "inf"),
+        ("provisional_games", 2**40),
+    ],
 )
 def test_league_numbers_out_of_range_get_a_field_error(api, users, field, value):
-    response = api("vic").post("/api/leagues/", {"name": "Big", "slug": "big", field: value},
-                               format="json")
+    response = api("vic").post(
+        "/api/leagues/", {"name": "Big", "slug": "big", field: value}, format="json"
+    )
     assert field in _error_shape(response, 400, "validation_error")["fields"]
     assert not League.objects.filter(slug="big").exists()
 
 
 def test_the_league_service_refuses_the_same_ranges(users):
     with pytest.raises(services.ValidationError) as refused:
-        services.league_create(name="Big", slug="big", by=users["vic"], k_factor=1e308,
-                               initial_rating=float("nan"))
+        services.league_create(
+            name="Big", slug="big", by=users["vic"], k_factor=1e308, initial_rating=float("nan")
+        )
     assert set(refused.value.message_dict) == {"k_factor", "initial_rating"}
 
 
 def test_extreme_but_allowed_settings_rate_a_game_to_finite_numbers(api, users, players):
-    response = api("olive").post("/api/leagues/", {"name": "Edge", "slug": "edge",
-                                                  "k_factor": 100, "initial_rating": 5000},
-                                 format="json")
+    response = api("olive").post(
+        "/api/leagues/",
+        {"name": "Edge", "slug": "edge", "k_factor": 100, "initial_rating": 5000},
+        format="json",
+    )
     league = League.objects.get(pk=response.json()["id"])
     for name in ("mia", "ned"):  # each joins by their own consent
         services.member_add(league=league, player=players[name], by=users[name])
-    game = api("mia").post("/api/games/", {
-        "league": league.pk, "played_on": "2026-03-01",
-        "participants": [{"player": players["mia"].pk, "result": {"total_vp": 30, "fed_cats": 5}},
-                         {"player": players["ned"].pk, "result": {"total_vp": 20, "fed_cats": 3}}],
-    }, format="json")
+    game = api("mia").post(
+        "/api/games/",
+        {
+            "league": league.pk,
+            "played_on": "2026-03-01",
+            "participants": [
+                {"player": players["mia"].pk, "result": {"total_vp": 30, "fed_cats": 5}},
+                {"player": players["ned"].pk, "result": {"total_vp": 20, "fed_cats": 3}},
+            ],
+        },
+        format="json",
+    )
     assert game.status_code == 201
     assert [p["rating_after"] for p in game.json()["participants"]] == [5050.0, 4950.0]
     assert api(None).get(f"/api/leagues/{league.pk}/standings/").status_code == 200
@@ -179,13 +211,19 @@ def test_extreme_but_allowed_settings_rate_a_game_to_finite_numbers(api, users, 
 def test_a_rating_that_would_not_be_finite_writes_nothing(api, users, players):
     # Only a row written around the services can hold such settings; the game is refused
     # inside its transaction instead of being stored with ratings no page can show.
-    league = League.objects.create(name="Legacy", slug="legacy", k_factor=1.7e308,
-                                   initial_rating=1.7e308)
+    league = League.objects.create(
+        name="Legacy", slug="legacy", k_factor=1.7e308, initial_rating=1.7e308
+    )
     for name in ("olive", "mia"):  # each joins by their own consent
         services.member_add(league=league, player=players[name], by=users[name])
     with pytest.raises((ValueError, OverflowError)):
-        record(league, users["olive"], dt.date(2026, 3, 1), (players["olive"], 30, 5),
-               (players["mia"], 20, 3))
+        record(
+            league,
+            users["olive"],
+            dt.date(2026, 3, 1),
+            (players["olive"], 30, 5),
+            (players["mia"], 20, 3),
+        )
     assert not Game.objects.filter(league=league).exists()
 
 
@@ -199,9 +237,14 @@ def test_league_required_fields(api, users, missing):
 
 @pytest.mark.parametrize("missing", ["league", "played_on", "participants"])
 def test_game_required_fields(api, league, players, missing):
-    body = {"league": league.pk, "played_on": "2026-03-01",
-            "participants": [{"player": players["mia"].pk, "result": {"total_vp": 3}},
-                             {"player": players["ned"].pk, "result": {"total_vp": 2}}]}
+    body = {
+        "league": league.pk,
+        "played_on": "2026-03-01",
+        "participants": [
+            {"player": players["mia"].pk, "result": {"total_vp": 3}},
+            {"player": players["ned"].pk, "result": {"total_vp": 2}},
+        ],
+    }
     del body[missing]
     response = api("olive").post("/api/games/", body, format="json")
     assert missing in _error_shape(response, 400, "validation_error")["fields"]
@@ -209,11 +252,18 @@ def test_game_required_fields(api, league, players, missing):
 
 @pytest.mark.parametrize("value", [10**30, "9" * 5000, -(10**12)])
 def test_result_numbers_out_of_range_get_a_field_error(api, league, players, value):
-    response = api("olive").post("/api/games/", {
-        "league": league.pk, "played_on": "2026-03-01",
-        "participants": [{"player": players["mia"].pk, "result": {"total_vp": value}},
-                         {"player": players["ned"].pk, "result": {"total_vp": 2}}],
-    }, format="json")
+    response = api("olive").post(
+        "/api/games/",
+        {
+            "league": league.pk,
+            "played_on": "2026-03-01",
+            "participants": [
+                {"player": players["mia"].pk, "result": {"total_vp": value}},
+                {"player": players["ned"].pk, "result": {"total_vp": 2}},
+            ],
+        },
+        format="json",
+    )
     fields = _error_shape(response, 400, "validation_error")["fields"]
     assert any(key.startswith("participants.0") for key in fields)
     assert not Game.objects.exists()
@@ -253,16 +303,24 @@ def test_a_player_without_a_login_has_a_null_username(api, league, players, user
     assert api(None).get(f"/api/players/{guest.pk}/").json()["username"] is None
 
 
-def test_logging_a_game_in_a_private_league_answers_like_a_missing_one(api, private_league,
-                                                                     players):
+def test_logging_a_game_in_a_private_league_answers_like_a_missing_one(
+    api, private_league, players
+):
     league, hidden = private_league
 
     def post(league_id):
-        return api("quinn").post("/api/games/", {
-            "league": league_id, "played_on": "2026-03-01",
-            "participants": [{"player": hidden.pk, "result": {"total_vp": 3}},
-                             {"player": players["quinn"].pk, "result": {"total_vp": 2}}],
-        }, format="json")
+        return api("quinn").post(
+            "/api/games/",
+            {
+                "league": league_id,
+                "played_on": "2026-03-01",
+                "participants": [
+                    {"player": hidden.pk, "result": {"total_vp": 3}},
+                    {"player": players["quinn"].pk, "result": {"total_vp": 2}},
+                ],
+            },
+            format="json",
+        )
 
     private, missing = post(league.pk), post(league.pk + 1000)
     assert private.status_code == missing.status_code == 400
@@ -275,8 +333,13 @@ def test_logging_a_game_in_a_private_league_answers_like_a_missing_one(api, priv
 
 def test_games_filtered_by_a_private_season_answer_like_a_missing_one(api, private_league, users):
     league, _ = private_league
-    season = services.season_create(league=league, name="Spring", starts_on=dt.date(2026, 3, 1),
-                                     ends_on=dt.date(2026, 5, 31), by=users["olive"])
+    season = services.season_create(
+        league=league,
+        name="Spring",
+        starts_on=dt.date(2026, 3, 1),
+        ends_on=dt.date(2026, 5, 31),
+        by=users["olive"],
+    )
     for query in (f"season={season.pk}", f"league={league.pk}"):
         _error_shape(api("quinn").get(f"/api/games/?{query}"), 400, "validation_error")
         assert api("olive").get(f"/api/games/?{query}").status_code == 200
@@ -287,15 +350,21 @@ def test_games_filtered_by_a_private_season_answer_like_a_missing_one(api, priva
 
 def test_the_token_login_is_throttled_per_address(users, caplog):
     client = APIClient(REMOTE_ADDR="198.51.100.7")
-    answers = [client.post("/api/auth/token/", {"username": "mia", "password": f"wrong-{n}"},
-                           format="json").status_code for n in range(10)]
+    answers = [
+        client.post(
+            "/api/auth/token/", {"username": "mia", "password": f"wrong-{n}"}, format="json"
+        ).status_code
+        for n in range(10)
+    ]
     assert answers == [400] * 10
-    right = client.post("/api/auth/token/", {"username": "mia", "password": "pw-123456789"},
-                        format="json")
+    right = client.post(
+        "/api/auth/token/", {"username": "mia", "password": "pw-123456789"}, format="json"
+    )
     body = _error_shape(right, 429, "throttled")
     assert "token" not in body and int(right["Retry-After"]) > 0
     elsewhere = APIClient(REMOTE_ADDR="198.51.100.8").post(
-        "/api/auth/token/", {"username": "mia", "password": "pw-123456789"}, format="json")
+        "/api/auth/token/", {"username": "mia", "password": "pw-123456789"}, format="json"
+    )
     assert elsewhere.status_code == 200 and elsewhere.json()["token"]
     failures = [r for r in caplog.records if r.name == "catleague.auth"]
     assert len(failures) == 10 and "198.51.100.7" in failures[0].getMessage()
@@ -304,6 +373,9 @@ def test_the_token_login_is_throttled_per_address(users, caplog):
 def test_forwarded_for_is_not_trusted_without_a_proxy(users):
     for n in range(11):
         response = APIClient(REMOTE_ADDR="198.51.100.9").post(
-            "/api/auth/token/", {"username": "mia", "password": "wrong"}, format="json",
-            HTTP_X_FORWARDED_FOR=f"203.0.113.{n}")
+            "/api/auth/token/",
+            {"username": "mia", "password": "wrong"},
+            format="json",
+            HTTP_X_FORWARDED_FOR=f"203.0.113.{n}",
+        )
     assert response.status_code == 429

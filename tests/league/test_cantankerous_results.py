@@ -18,14 +18,21 @@ def test_engine_results_are_valid_league_results_with_the_same_ranks(players, va
     game = load_game(GAME, options={"players": players, "variant": variant})
     for seed in range(5):
         result = play_match(game, [get("greedy", game=GAME)] * players, seed).result()
-        fields = [{key: p[key] for key in ("winner", "win_type", "mischief_points")}
-                  for p in result.to_json()["players"]]
+        fields = [
+            {key: p[key] for key in ("winner", "win_type", "mischief_points")}
+            for p in result.to_json()["players"]
+        ]
         checked = check_results(GAME, variant, fields)
         assert checked.ranks == [p.rank for p in result.players]
 
 
 def test_the_league_refuses_a_feral_victory_in_the_basic_game_as_the_engine_never_gives_one():
     with pytest.raises(ResultError, match="A Feral victory exists only in the Standard game"):
-        check_results(GAME, "basic", [
-            {"winner": True, "win_type": "feral_victory", "mischief_points": 2},
-            {"winner": False, "mischief_points": 5}])
+        check_results(
+            GAME,
+            "basic",
+            [
+                {"winner": True, "win_type": "feral_victory", "mischief_points": 2},
+                {"winner": False, "mischief_points": 5},
+            ],
+        )

@@ -10,16 +10,27 @@ def test_competition_ranks_share_and_skip():
 
 
 def test_cat_lady_ranks_by_vp_then_fed_cats():
-    checked = check_results("cat-lady", "base", [
-        {"total_vp": 30, "fed_cats": 4}, {"total_vp": 30, "fed_cats": 6}, {"total_vp": 41},
-    ])
+    checked = check_results(
+        "cat-lady",
+        "base",
+        [
+            {"total_vp": 30, "fed_cats": 4},
+            {"total_vp": 30, "fed_cats": 6},
+            {"total_vp": 41},
+        ],
+    )
     assert checked.ranks == [3, 2, 1]
 
 
 def test_cat_lady_full_tie_is_shared():
-    checked = check_results("cat-lady", "base", [
-        {"total_vp": 30, "fed_cats": 5}, {"total_vp": 30, "fed_cats": 5},
-    ])
+    checked = check_results(
+        "cat-lady",
+        "base",
+        [
+            {"total_vp": 30, "fed_cats": 5},
+            {"total_vp": 30, "fed_cats": 5},
+        ],
+    )
     assert checked.ranks == [1, 1]
 
 
@@ -30,8 +41,15 @@ def test_cat_lady_tie_without_fed_cats_is_refused():
 
 
 def test_cat_lady_categories_must_add_up():
-    good = {"total_vp": 20, "fed_cats_vp": 18, "toys_vp": 4, "costumes_vp": -2, "catnip_vp": 0,
-            "vp_tokens_vp": 2, "food_penalty_vp": -2}
+    good = {
+        "total_vp": 20,
+        "fed_cats_vp": 18,
+        "toys_vp": 4,
+        "costumes_vp": -2,
+        "catnip_vp": 0,
+        "vp_tokens_vp": 2,
+        "food_penalty_vp": -2,
+    }
     check_results("cat-lady", "base", [good, {"total_vp": 3}])
     with pytest.raises(ResultError) as caught:
         check_results("cat-lady", "base", [{**good, "total_vp": 25}, {"total_vp": 3}])
@@ -44,11 +62,20 @@ def test_cat_lady_partial_categories_are_refused():
     assert any("all six" in m for ms in caught.value.errors.values() for m in ms)
 
 
-@pytest.mark.parametrize(("edition", "count", "ok"), [
-    ("base", 1, False), ("base", 2, True), ("base", 4, True), ("base", 5, False),
-    ("premium", 4, True), ("box-of-treats", 6, True), ("box-of-treats", 7, False),
-    ("solitaire", 1, True), ("solitaire", 2, False),
-])
+@pytest.mark.parametrize(
+    ("edition", "count", "ok"),
+    [
+        ("base", 1, False),
+        ("base", 2, True),
+        ("base", 4, True),
+        ("base", 5, False),
+        ("premium", 4, True),
+        ("box-of-treats", 6, True),
+        ("box-of-treats", 7, False),
+        ("solitaire", 1, True),
+        ("solitaire", 2, False),
+    ],
+)
 def test_cat_lady_player_counts(edition, count, ok):
     results = [{"total_vp": 10 + i, "fed_cats": 1} for i in range(count)]
     details = {"cat_player_vp": 20} if edition == "solitaire" else None
@@ -67,32 +94,59 @@ def test_solitaire_win_needs_more_vp_than_the_cat_player_and_is_unrated():
 
 
 def test_maple_st_tie_breaks_fewest_turns_then_mystery_cards():
-    checked = check_results("cat-ladies-of-maple-st", "standard", [
-        {"cats_collected": 7, "turns_taken": 12, "unused_mystery_cards": 1},
-        {"cats_collected": 7, "turns_taken": 11, "unused_mystery_cards": 0},
-        {"cats_collected": 7, "turns_taken": 12, "unused_mystery_cards": 2},
-        {"cats_collected": 6, "turns_taken": 9, "unused_mystery_cards": 4},
-    ])
+    checked = check_results(
+        "cat-ladies-of-maple-st",
+        "standard",
+        [
+            {"cats_collected": 7, "turns_taken": 12, "unused_mystery_cards": 1},
+            {"cats_collected": 7, "turns_taken": 11, "unused_mystery_cards": 0},
+            {"cats_collected": 7, "turns_taken": 12, "unused_mystery_cards": 2},
+            {"cats_collected": 6, "turns_taken": 9, "unused_mystery_cards": 4},
+        ],
+    )
     assert checked.ranks == [3, 1, 2, 4]
 
 
 def test_cantankerous_ranks_winner_then_points():
-    checked = check_results("cantankerous-cats", "standard", [
-        {"mischief_points": 7}, {"winner": True, "win_type": "feral_victory", "mischief_points": 3},
-        {"mischief_points": 7},
-    ])
+    checked = check_results(
+        "cantankerous-cats",
+        "standard",
+        [
+            {"mischief_points": 7},
+            {"winner": True, "win_type": "feral_victory", "mischief_points": 3},
+            {"mischief_points": 7},
+        ],
+    )
     assert checked.ranks == [2, 1, 2]
 
 
-@pytest.mark.parametrize(("results", "edition", "path"), [
-    ([{"mischief_points": 9}, {"mischief_points": 3}], "standard", "participants"),
-    ([{"winner": True, "win_type": "feral_victory", "mischief_points": 2}, {"mischief_points": 3}],
-     "basic", "participants.0.win_type"),
-    ([{"winner": True, "win_type": "nine_mischief", "mischief_points": 8}, {"mischief_points": 3}],
-     "standard", "participants.0.mischief_points"),
-    ([{"winner": True, "mischief_points": 9}, {"mischief_points": -1}], "standard",
-     "participants.1.mischief_points"),
-])
+@pytest.mark.parametrize(
+    ("results", "edition", "path"),
+    [
+        ([{"mischief_points": 9}, {"mischief_points": 3}], "standard", "participants"),
+        (
+            [
+                {"winner": True, "win_type": "feral_victory", "mischief_points": 2},
+                {"mischief_points": 3},
+            ],
+            "basic",
+            "participants.0.win_type",
+        ),
+        (
+            [
+                {"winner": True, "win_type": "nine_mischief", "mischief_points": 8},
+                {"mischief_points": 3},
+            ],
+            "standard",
+            "participants.0.mischief_points",
+        ),
+        (
+            [{"winner": True, "mischief_points": 9}, {"mischief_points": -1}],
+            "standard",
+            "participants.1.mischief_points",
+        ),
+    ],
+)
 def test_cantankerous_bad_results(results, edition, path):
     with pytest.raises(ResultError) as caught:
         check_results("cantankerous-cats", edition, results)

@@ -26,6 +26,7 @@ def as_user(client, users):
         if name is not None:
             client.force_login(users[name])
         return client
+
     return log_in
 
 
@@ -59,7 +60,8 @@ def test_organiser_pages_refuse_members_outsiders_and_visitors(as_user, league, 
 
 @pytest.mark.parametrize(("url", "data"), ORGANISER_POSTS)
 def test_organiser_writes_are_refused_to_everyone_else_and_write_nothing(
-        as_user, league, players, url, data):
+    as_user, league, players, url, data
+):
     url = url.format(slug=league.slug)
     before = AuditEntry.objects.count()
     assert as_user("mia").post(url, data).status_code == 403
@@ -71,8 +73,13 @@ def test_organiser_writes_are_refused_to_everyone_else_and_write_nothing(
 
 
 def test_a_private_league_is_not_found_by_outsiders_on_any_page(as_user, private_club):
-    for url in ["/leagues/hidden/members/", "/leagues/hidden/settings/", "/leagues/hidden/changes/",
-                "/leagues/hidden/games.csv", "/leagues/hidden/standings.csv"]:
+    for url in [
+        "/leagues/hidden/members/",
+        "/leagues/hidden/settings/",
+        "/leagues/hidden/changes/",
+        "/leagues/hidden/games.csv",
+        "/leagues/hidden/standings.csv",
+    ]:
         assert as_user("vic").get(url).status_code in (404, 302), url
         if url.endswith(".csv") or url.endswith("members/"):
             assert as_user(None).get(url).status_code == 404, url
@@ -81,8 +88,10 @@ def test_a_private_league_is_not_found_by_outsiders_on_any_page(as_user, private
 
 def test_member_actions_are_organiser_only(as_user, league, players):
     ned = league.memberships.get(player=players["ned"])
-    for url, data in [(f"/leagues/tuesday/members/{ned.pk}/role/", {"role": "organiser"}),
-                      (f"/leagues/tuesday/members/{ned.pk}/remove/", {})]:
+    for url, data in [
+        (f"/leagues/tuesday/members/{ned.pk}/role/", {"role": "organiser"}),
+        (f"/leagues/tuesday/members/{ned.pk}/remove/", {}),
+    ]:
         assert as_user("mia").post(url, data).status_code == 403
         assert as_user("vic").post(url, data).status_code == 403
     ned.refresh_from_db()
@@ -94,29 +103,48 @@ def test_member_actions_are_organiser_only(as_user, league, players):
 
 def test_a_new_league_makes_its_creator_the_organiser(as_user, users, db):
     client = as_user("vic")
-    response = client.post("/leagues/new/", {
-        "name": "Vic's Cats", "game": "cat-lady", "is_public": "on", "k_factor": 24,
-        "initial_rating": 1500, "provisional_games": 3})
+    response = client.post(
+        "/leagues/new/",
+        {
+            "name": "Vic's Cats",
+            "game": "cat-lady",
+            "is_public": "on",
+            "k_factor": 24,
+            "initial_rating": 1500,
+            "provisional_games": 3,
+        },
+    )
     league = League.objects.get(slug="vics-cats")
     assert response["Location"] == "/leagues/vics-cats/members/"
     assert league.k_factor == 24 and league.provisional_games == 3
     assert league.memberships.get().player.user == users["vic"]
 
 
-@pytest.mark.parametrize(("change", "field", "text"), [
-    ({"name": ""}, "name", "required"),
-    ({"k_factor": "0"}, "k_factor", "greater than or equal to 1"),
-    ({"k_factor": "1e308"}, "k_factor", "less than or equal to 100"),
-    ({"initial_rating": "inf"}, "initial_rating", "Enter a number"),
-    ({"provisional_games": "-1"}, "provisional_games", "greater than or equal to 0"),
-    ({"slug": "tuesday"}, "slug", "already exists"),
-    ({"slug": "new"}, "slug", "reserved"),
-    ({"game": "chess"}, "game", "valid choice"),
-])
+@pytest.mark.parametrize(
+    ("change", "field", "text"),
+    [
+        ({"name": ""}, "name", "required"),
+        ({"k_factor": "0"}, "k_factor", "greater than or equal to 1"),
+        ({"k_factor": "1e308"}, "k_factor", "less than or equal to 100"),
+        ({"initial_rating": "inf"}, "initial_rating", "Enter a number"),
+        ({"provisional_games": "-1"}, "provisional_games", "greater than or equal to 0"),
+        ({"slug": "tuesday"}, "slug", "already exists"),
+        ({"slug": "new"}, "slug", "reserved"),
+        ({"game": "chess"}, "game", "valid choice"),
+    ],
+)
 def test_bad_league_input_is_shown_beside_its_field_and_creates_nothing(
-        as_user, league, change, field, text):
-    data = {"name": "Another", "slug": "another", "game": "cat-lady", "k_factor": 32,
-            "initial_rating": 1500, "provisional_games": 5, **change}
+    as_user, league, change, field, text
+):
+    data = {
+        "name": "Another",
+        "slug": "another",
+        "game": "cat-lady",
+        "k_factor": 32,
+        "initial_rating": 1500,
+        "provisional_games": 5,
+        **change,
+    }
     response = as_user("vic").post("/leagues/new/", data)
     assert response.status_code == 400
     assert any(text in m for m in field_errors(page(response), f"id_{field}")), page(response)
@@ -124,8 +152,10 @@ def test_bad_league_input_is_shown_beside_its_field_and_creates_nothing(
 
 
 def test_settings_change_through_the_service_with_an_audit_entry(as_user, league):
-    response = as_user("olive").post("/leagues/tuesday/settings/", {
-        "name": "Tuesday Cats", "description": "Room 4", "provisional_games": 2})
+    response = as_user("olive").post(
+        "/leagues/tuesday/settings/",
+        {"name": "Tuesday Cats", "description": "Room 4", "provisional_games": 2},
+    )
     assert response.status_code == 302
     league.refresh_from_db()
     assert (league.name, league.is_public, league.provisional_games) == ("Tuesday Cats", False, 2)
@@ -133,11 +163,13 @@ def test_settings_change_through_the_service_with_an_audit_entry(as_user, league
 
 
 def test_bad_settings_are_shown_beside_the_field_and_change_nothing(as_user, league):
-    response = as_user("olive").post("/leagues/tuesday/settings/", {
-        "name": "", "provisional_games": "many"})
+    response = as_user("olive").post(
+        "/leagues/tuesday/settings/", {"name": "", "provisional_games": "many"}
+    )
     assert response.status_code == 400
-    assert field_errors(page(response), "id_name") and field_errors(page(response),
-                                                                    "id_provisional_games")
+    assert field_errors(page(response), "id_name") and field_errors(
+        page(response), "id_provisional_games"
+    )
     league.refresh_from_db()
     assert league.name == "Tuesday Club"
 
@@ -145,9 +177,14 @@ def test_bad_settings_are_shown_beside_the_field_and_change_nothing(as_user, lea
 def test_seasons_start_and_close_from_the_settings_page(as_user, league, players, users):
     client = as_user("olive")
     today = timezone.localdate()
-    client.post("/leagues/tuesday/seasons/", {
-        "name": "Now", "starts_on": today - dt.timedelta(days=10),
-        "ends_on": today + dt.timedelta(days=30)})
+    client.post(
+        "/leagues/tuesday/seasons/",
+        {
+            "name": "Now",
+            "starts_on": today - dt.timedelta(days=10),
+            "ends_on": today + dt.timedelta(days=30),
+        },
+    )
     season = Season.objects.get(league=league)
     assert "Close today" in page(client.get("/leagues/tuesday/settings/"))
     client.post(f"/leagues/tuesday/seasons/{season.pk}/close/")
@@ -157,10 +194,14 @@ def test_seasons_start_and_close_from_the_settings_page(as_user, league, players
 
 def test_overlapping_or_reversed_seasons_are_refused_beside_the_field(as_user, league):
     client = as_user("olive")
-    response = client.post("/leagues/tuesday/seasons/", {
-        "name": "Back", "starts_on": "2026-03-01", "ends_on": "2026-02-01"})
+    response = client.post(
+        "/leagues/tuesday/seasons/",
+        {"name": "Back", "starts_on": "2026-03-01", "ends_on": "2026-02-01"},
+    )
     assert response.status_code == 400
-    assert "cannot end before it starts" in " ".join(field_errors(page(response), "id_season_ends_on"))
+    assert "cannot end before it starts" in " ".join(
+        field_errors(page(response), "id_season_ends_on")
+    )
     assert not Season.objects.exists()
 
 
@@ -199,9 +240,10 @@ def test_a_taken_guest_name_is_shown_beside_the_field(as_user, league, players):
 
 def test_an_invitation_link_lets_a_friend_join_after_logging_in(as_user, league, players, users):
     response = as_user("olive").post("/leagues/tuesday/invitations/", {})
-    link = re.search(r'id="invitation-link" type="text" readonly value="([^"]+)"',
-                     page(response)).group(1)
-    path = link[link.index("/invitations/"):]
+    link = re.search(
+        r'id="invitation-link" type="text" readonly value="([^"]+)"', page(response)
+    ).group(1)
+    path = link[link.index("/invitations/") :]
     visitor = page(as_user(None).get(path))
     assert "Create an account to join" in visitor
     assert as_user(None).post(path).status_code == 302
@@ -211,14 +253,16 @@ def test_an_invitation_link_lets_a_friend_join_after_logging_in(as_user, league,
     assert league.memberships.filter(player__user=users["vic"], role="member").exists()
 
 
-def test_a_guest_invitation_hands_the_guest_and_its_games_to_the_account(as_user, league, players,
-                                                                        users):
+def test_a_guest_invitation_hands_the_guest_and_its_games_to_the_account(
+    as_user, league, players, users
+):
     gerry = services.guest_add(league=league, name="Gerry", by=users["olive"]).player
     record(league, users["olive"], DAY, (gerry, 30, 5), (players["mia"], 20, 3))
     as_user("olive").post("/leagues/tuesday/invitations/", {"player": gerry.pk})
     invitation = Invitation.objects.get(player=gerry)
     assert "This invitation is for <strong>Gerry</strong>" in page(
-        as_user("vic").get(f"/invitations/{invitation.token}/"))
+        as_user("vic").get(f"/invitations/{invitation.token}/")
+    )
     as_user("vic").post(f"/invitations/{invitation.token}/")
     gerry.refresh_from_db()
     assert gerry.user == users["vic"] and gerry.participations.count() == 1
@@ -235,10 +279,10 @@ def test_a_withdrawn_invitation_no_longer_works(as_user, league, users):
     assert as_user("vic").get("/invitations/no-such-token/").status_code == 404
 
 
-def test_an_invitation_for_a_player_with_a_login_is_refused_beside_the_field(as_user, league,
-                                                                           players):
-    response = as_user("olive").post("/leagues/tuesday/invitations/",
-                                     {"player": players["mia"].pk})
+def test_an_invitation_for_a_player_with_a_login_is_refused_beside_the_field(
+    as_user, league, players
+):
+    response = as_user("olive").post("/leagues/tuesday/invitations/", {"player": players["mia"].pk})
     assert response.status_code == 400 and field_errors(page(response), "id_player")
     assert not Invitation.objects.exists()
 
@@ -247,32 +291,53 @@ def test_an_invitation_for_a_player_with_a_login_is_refused_beside_the_field(as_
 
 
 def test_an_organiser_corrects_a_game_with_the_result_form_and_ratings_follow(
-        as_user, league, players, users):
+    as_user, league, players, users
+):
     game = record(league, users["olive"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
     client = as_user("olive")
     form = page(client.get(f"/leagues/tuesday/games/{game.pk}/edit/"))
     assert "Correct the game of" in form and 'value="30"' in form
-    url = f"/leagues/tuesday/games/{game.pk}/edit/?league=tuesday&edition=base&players=2&mode=totals"
-    data = {"played_on": DAY, "seat1-player": players["mia"].pk, "seat1-seat": 1,
-            "seat1-total_vp": 10, "seat1-fed_cats": 1, "seat2-player": players["ned"].pk,
-            "seat2-seat": 2, "seat2-total_vp": 40, "seat2-fed_cats": 6}
+    url = (
+        f"/leagues/tuesday/games/{game.pk}/edit/?league=tuesday&edition=base&players=2&mode=totals"
+    )
+    data = {
+        "played_on": DAY,
+        "seat1-player": players["mia"].pk,
+        "seat1-seat": 1,
+        "seat1-total_vp": 10,
+        "seat1-fed_cats": 1,
+        "seat2-player": players["ned"].pk,
+        "seat2-seat": 2,
+        "seat2-total_vp": 40,
+        "seat2-fed_cats": 6,
+    }
     digest = previewed(client, url, data)
     response = client.post(url, {**data, "action": "save", "previewed": digest})
     assert response["Location"] == f"/leagues/tuesday/games/{game.pk}/"
     ranks = dict(Game.objects.get(pk=game.pk).participants.values_list("player__name", "rank"))
     assert ranks == {"Mia": 2, "Ned": 1}
     assert league.ratings.get(player=players["ned"]).rating > league.initial_rating
-    assert AuditEntry.objects.filter(object_type="Game", object_id=game.pk,
-                                     action="update").exists()
+    assert AuditEntry.objects.filter(
+        object_type="Game", object_id=game.pk, action="update"
+    ).exists()
 
 
-def test_a_bad_correction_is_shown_beside_its_field_and_changes_nothing(as_user, league, players,
-                                                                      users):
+def test_a_bad_correction_is_shown_beside_its_field_and_changes_nothing(
+    as_user, league, players, users
+):
     game = record(league, users["olive"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
-    url = f"/leagues/tuesday/games/{game.pk}/edit/?league=tuesday&edition=base&players=2&mode=totals"
-    data = {"played_on": DAY, "seat1-player": players["mia"].pk, "seat1-seat": 1,
-            "seat1-total_vp": "lots", "seat2-player": players["ned"].pk, "seat2-seat": 2,
-            "seat2-total_vp": 40}
+    url = (
+        f"/leagues/tuesday/games/{game.pk}/edit/?league=tuesday&edition=base&players=2&mode=totals"
+    )
+    data = {
+        "played_on": DAY,
+        "seat1-player": players["mia"].pk,
+        "seat1-seat": 1,
+        "seat1-total_vp": "lots",
+        "seat2-player": players["ned"].pk,
+        "seat2-seat": 2,
+        "seat2-total_vp": 40,
+    }
     response = as_user("olive").post(url, {**data, "action": "preview"})
     assert response.status_code == 400 and field_errors(page(response), "id_seat1-total_vp")
     assert Game.objects.get(pk=game.pk).participants.get(player=players["mia"]).score == 30
@@ -280,7 +345,10 @@ def test_a_bad_correction_is_shown_beside_its_field_and_changes_nothing(as_user,
 
 def test_only_organisers_may_correct_or_delete_a_game(as_user, league, players, users):
     game = record(league, users["olive"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
-    for url in (f"/leagues/tuesday/games/{game.pk}/edit/", f"/leagues/tuesday/games/{game.pk}/delete/"):
+    for url in (
+        f"/leagues/tuesday/games/{game.pk}/edit/",
+        f"/leagues/tuesday/games/{game.pk}/delete/",
+    ):
         assert as_user("mia").get(url).status_code == 403
         assert as_user("mia").post(url, {"action": "save"}).status_code == 403
         assert as_user("vic").post(url).status_code == 403
@@ -304,7 +372,10 @@ def test_csv_exports_list_every_seat_and_the_standings(as_user, league, players,
     games = list(csv.reader(io.StringIO(page(as_user(None).get("/leagues/tuesday/games.csv")))))
     assert games[0][:3] == ["game_id", "played_on", "played_time"]
     assert [row[8] for row in games[1:]] == ["Mia", "Ned"]
-    standings = list(csv.DictReader(io.StringIO(
-        page(as_user(None).get("/leagues/tuesday/standings.csv")))))
-    assert [(row["position"], row["player"]) for row in standings[:2]] == [("1", "Mia"), ("2", "Ned")]
-
+    standings = list(
+        csv.DictReader(io.StringIO(page(as_user(None).get("/leagues/tuesday/standings.csv"))))
+    )
+    assert [(row["position"], row["player"]) for row in standings[:2]] == [
+        ("1", "Mia"),
+        ("2", "Ned"),
+    ]

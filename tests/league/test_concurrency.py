@@ -27,7 +27,8 @@ def test_concurrent_posts_never_lose_or_double_a_rating_update(league, players, 
             barrier.wait(timeout=30)
             # Half of them are backdated, so rebuilds race with incremental updates.
             services.game_record(
-                league=league, logged_by=users["olive"],
+                league=league,
+                logged_by=users["olive"],
                 played_on=dt.date(2026, 3, 10) - dt.timedelta(days=index if index % 2 else 0),
                 participants=cat_lady_table(*table),
             )

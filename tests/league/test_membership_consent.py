@@ -67,8 +67,9 @@ def test_claiming_a_guest_keeps_its_games_and_uses_the_link_up(league, players, 
     assert guest.participations.count() == 1
     with pytest.raises(ValidationError, match="already been used"):
         services.invitation_accept(invitation=invitation, user=users["quinn"])
-    assert AuditEntry.objects.filter(object_type="Player", object_id=guest.pk,
-                                     changes__claimed_by="vic").exists()
+    assert AuditEntry.objects.filter(
+        object_type="Player", object_id=guest.pk, changes__claimed_by="vic"
+    ).exists()
 
 
 def test_claiming_a_guest_replaces_an_own_player_without_games(league, users):
@@ -110,12 +111,27 @@ def test_roles_change_but_a_league_keeps_an_organiser(league, players, users):
 
 
 def test_closing_a_season_moves_later_games_out_of_it(league, players, users):
-    season = services.season_create(league=league, name="Spring", starts_on=dt.date(2026, 3, 1),
-                                    ends_on=dt.date(2026, 5, 31), by=users["olive"])
-    early = record(league, users["olive"], dt.date(2026, 3, 2), (players["mia"], 30, 5),
-                   (players["ned"], 20, 3))
-    late = record(league, users["olive"], dt.date(2026, 3, 20), (players["mia"], 30, 5),
-                  (players["ned"], 20, 3))
+    season = services.season_create(
+        league=league,
+        name="Spring",
+        starts_on=dt.date(2026, 3, 1),
+        ends_on=dt.date(2026, 5, 31),
+        by=users["olive"],
+    )
+    early = record(
+        league,
+        users["olive"],
+        dt.date(2026, 3, 2),
+        (players["mia"], 30, 5),
+        (players["ned"], 20, 3),
+    )
+    late = record(
+        league,
+        users["olive"],
+        dt.date(2026, 3, 20),
+        (players["mia"], 30, 5),
+        (players["ned"], 20, 3),
+    )
     services.season_close(season=season, by=users["olive"], ends_on=dt.date(2026, 3, 10))
     early.refresh_from_db()
     late.refresh_from_db()

@@ -241,7 +241,7 @@ def test_header_has_skip_link_navigation_and_log_in_link_for_visitors(client, le
 def test_header_names_the_signed_in_player_and_logs_out_by_post(client, players, users):
     client.force_login(users["mia"])
     page = html(client.get("/"))
-    assert '<strong>Mia</strong></a>' in page and "Signed in as" in page and "Log a game" in page
+    assert "<strong>Mia</strong></a>" in page and "Signed in as" in page and "Log a game" in page
     assert '<form method="post" action="/accounts/logout/"' in page
     response = client.post("/accounts/logout/")
     assert response.status_code == 302 and "_auth_user_id" not in client.session
@@ -303,13 +303,27 @@ def test_recent_games_are_newest_first_with_players_in_finishing_order(league, p
 
 def test_latest_games_merge_the_newest_of_every_league(league, private_league, players, users):
     old = record(league, users["olive"], D, (players["mia"], 30, 5), (players["ned"], 2, 1))
-    new = record(private_league, users["olive"], D + dt.timedelta(days=1), (players["mia"], 3, 1),
-                 (players["quinn"], 2, 1))
-    newest = record(league, users["olive"], D + dt.timedelta(days=2), (players["pat"], 3, 1),
-                    (players["ned"], 2, 1))
+    new = record(
+        private_league,
+        users["olive"],
+        D + dt.timedelta(days=1),
+        (players["mia"], 3, 1),
+        (players["quinn"], 2, 1),
+    )
+    newest = record(
+        league,
+        users["olive"],
+        D + dt.timedelta(days=2),
+        (players["pat"], 3, 1),
+        (players["ned"], 2, 1),
+    )
     both = [league, private_league]
     assert [g.pk for g in selectors.latest_games(leagues=both, limit=2)] == [newest.pk, new.pk]
-    assert [g.pk for g in selectors.latest_games(leagues=both, limit=5)] == [newest.pk, new.pk, old.pk]
+    assert [g.pk for g in selectors.latest_games(leagues=both, limit=5)] == [
+        newest.pk,
+        new.pk,
+        old.pk,
+    ]
     assert [g.pk for g in selectors.latest_games(leagues=[league], limit=5)] == [newest.pk, old.pk]
 
 
@@ -356,31 +370,49 @@ def test_player_standings_give_position_among_players(league, players, users):
 
 def test_cached_season_standings_follow_every_change_to_the_league(league, players, users):
     spring = services.season_create(
-        league=league, name="Spring", starts_on=dt.date(2026, 3, 1), ends_on=dt.date(2026, 5, 31),
+        league=league,
+        name="Spring",
+        starts_on=dt.date(2026, 3, 1),
+        ends_on=dt.date(2026, 5, 31),
         by=users["olive"],
     )
-    record(league, users["olive"], dt.date(2026, 3, 5), (players["mia"], 30, 5), (players["ned"], 2, 1))
+    record(
+        league, users["olive"], dt.date(2026, 3, 5), (players["mia"], 30, 5), (players["ned"], 2, 1)
+    )
     first = selectors.standings(league=league, season=spring)
     assert [(r.player_name, r.games_played) for r in first] == [("Mia", 1), ("Ned", 1)]
     assert selectors.standings(league=league, season=spring) == first  # from the cache
-    game = record(league, users["olive"], dt.date(2026, 3, 6), (players["ned"], 30, 5), (players["pat"], 2, 1))
-    assert {r.player_name: r.games_played for r in selectors.standings(league=league, season=spring)} == {
-        "Mia": 1, "Ned": 2, "Pat": 1}
+    game = record(
+        league, users["olive"], dt.date(2026, 3, 6), (players["ned"], 30, 5), (players["pat"], 2, 1)
+    )
+    assert {
+        r.player_name: r.games_played for r in selectors.standings(league=league, season=spring)
+    } == {"Mia": 1, "Ned": 2, "Pat": 1}
     services.game_delete(game=game, by=users["olive"])
     assert selectors.standings(league=league, season=spring) == first
     # A game logged before the season re-rates the season's games: the standings follow.
-    record(league, users["olive"], dt.date(2026, 2, 1), (players["ned"], 30, 5), (players["mia"], 2, 1))
-    after = {r.player_name: round(r.rating) for r in selectors.standings(league=league, season=spring)}
+    record(
+        league, users["olive"], dt.date(2026, 2, 1), (players["ned"], 30, 5), (players["mia"], 2, 1)
+    )
+    after = {
+        r.player_name: round(r.rating) for r in selectors.standings(league=league, season=spring)
+    }
     assert after != {r.player_name: round(r.rating) for r in first}
 
 
-def test_player_page_lists_the_opponents_met_most_then_all_on_request(client, league, players, users, monkeypatch):
+def test_player_page_lists_the_opponents_met_most_then_all_on_request(
+    client, league, players, users, monkeypatch
+):
     from league import views
 
     monkeypatch.setattr(views, "HEAD_TO_HEAD_SHOWN", 2)
     mia = players["mia"]
-    record(league, users["olive"], D, (mia, 30, 5), (players["ned"], 20, 1), (players["pat"], 10, 1))
-    record(league, users["olive"], D, (mia, 30, 5), (players["ned"], 20, 1), (players["olive"], 10, 1))
+    record(
+        league, users["olive"], D, (mia, 30, 5), (players["ned"], 20, 1), (players["pat"], 10, 1)
+    )
+    record(
+        league, users["olive"], D, (mia, 30, 5), (players["ned"], 20, 1), (players["olive"], 10, 1)
+    )
     page = text(client.get(f"/players/{mia.pk}/"))
     h2h = page[page.index("Head to head") :]
     assert "Ned 2" in h2h and "Show all 3 opponents" in h2h
@@ -398,16 +430,29 @@ def test_season_standings_are_the_same_by_array_aggregates_and_by_window_functio
     from types import SimpleNamespace
 
     spring = services.season_create(
-        league=league, name="Spring", starts_on=dt.date(2026, 3, 1), ends_on=dt.date(2026, 5, 31),
+        league=league,
+        name="Spring",
+        starts_on=dt.date(2026, 3, 1),
+        ends_on=dt.date(2026, 5, 31),
         by=users["olive"],
     )
     mia, ned, pat, olive = (players[n] for n in ("mia", "ned", "pat", "olive"))
     record(league, users["olive"], dt.date(2026, 2, 1), (mia, 30, 5), (ned, 2, 1))
     record(league, users["olive"], dt.date(2026, 3, 5), (ned, 30, 5), (mia, 20, 1), (pat, 3, 0))
-    record(league, users["olive"], dt.date(2026, 3, 5), (pat, 30, 5), (olive, 20, 1), played_time=dt.time(9))
+    record(
+        league,
+        users["olive"],
+        dt.date(2026, 3, 5),
+        (pat, 30, 5),
+        (olive, 20, 1),
+        played_time=dt.time(9),
+    )
     record(league, users["olive"], dt.date(2026, 4, 1), (mia, 30, 5), (pat, 30, 4))
     services.game_record(
-        league=league, logged_by=users["olive"], played_on=dt.date(2026, 4, 2), edition="solitaire",
+        league=league,
+        logged_by=users["olive"],
+        played_on=dt.date(2026, 4, 2),
+        edition="solitaire",
         details={"cat_player_vp": 20},
         participants=[services.ParticipantInput(player_id=olive.pk, result={"total_vp": 25})],
     )
@@ -417,4 +462,9 @@ def test_season_standings_are_the_same_by_array_aggregates_and_by_window_functio
     monkeypatch.setattr(selectors, "connection", SimpleNamespace(vendor="sqlite"))
     by_window = _standings(league=league, season=spring)
     assert by_arrays == by_window
-    assert {r.player_name: r.games_played for r in by_arrays} == {"Mia": 2, "Ned": 1, "Pat": 3, "Olive": 2}
+    assert {r.player_name: r.games_played for r in by_arrays} == {
+        "Mia": 2,
+        "Ned": 1,
+        "Pat": 3,
+        "Olive": 2,
+    }

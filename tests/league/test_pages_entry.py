@@ -433,8 +433,12 @@ def test_a_cantankerous_cats_game_is_logged_from_its_catalogue_fields(client, pl
     assert "calculator" not in html
     data = {
         "played_on": DAY,
-        "seat1-player": players["mia"].pk, "seat1-seat": 1, "seat1-mischief_points": 4,
-        "seat2-player": players["ned"].pk, "seat2-seat": 2, "seat2-mischief_points": 9,
+        "seat1-player": players["mia"].pk,
+        "seat1-seat": 1,
+        "seat1-mischief_points": 4,
+        "seat2-player": players["ned"].pk,
+        "seat2-seat": 2,
+        "seat2-mischief_points": 9,
         "seat2-winner": "on",
     }
     html = page(client.post(url, {**data, "action": "preview"}))
@@ -445,7 +449,9 @@ def test_a_cantankerous_cats_game_is_logged_from_its_catalogue_fields(client, pl
     game = Game.objects.get(league=friday)
     assert response.status_code == 302
     assert [(p.player.name, p.rank, p.score) for p in game.participants.order_by("rank")] == [
-        ("Ned", 1, 9), ("Mia", 2, 4)]
+        ("Ned", 1, 9),
+        ("Mia", 2, 4),
+    ]
     game_page = page(client.get(response["Location"]))
     assert "Mischief points" in game_page and "How they won: nine mischief" in game_page
 

@@ -40,7 +40,9 @@ def test_three_player_game_by_hand():
 
 def test_four_player_game_with_shared_first_place():
     # Ranks 1,1,3,4: actual (0.5+1+1)/3 = 0.8333 -> +10.67 each; 1/3 -> -5.33; 0 -> -16.
-    changes = rate_game([Seat(1, 1500, 1), Seat(2, 1500, 1), Seat(3, 1500, 3), Seat(4, 1500, 4)], 32)
+    changes = rate_game(
+        [Seat(1, 1500, 1), Seat(2, 1500, 1), Seat(3, 1500, 3), Seat(4, 1500, 4)], 32
+    )
     assert [round(c.delta, 2) for c in changes] == [10.67, 10.67, -5.33, -16.0]
     assert [round(c.actual, 4) for c in changes] == [0.8333, 0.8333, 0.3333, 0.0]
     assert [c.expected for c in changes] == [0.5, 0.5, 0.5, 0.5]
@@ -54,11 +56,21 @@ def test_winning_a_six_player_game_moves_like_winning_a_two_player_game():
 
 
 def test_five_player_mixed_ratings_by_hand():
-    seats = [Seat(1, 1700, 2), Seat(2, 1500, 1), Seat(3, 1500, 3), Seat(4, 1300, 5), Seat(5, 1400, 4)]
+    seats = [
+        Seat(1, 1700, 2),
+        Seat(2, 1500, 1),
+        Seat(3, 1500, 3),
+        Seat(4, 1300, 5),
+        Seat(5, 1400, 4),
+    ]
     changes = rate_game(seats, 40)
     # Player 2 (1500, winner): expected = mean(E vs 1700, 1500, 1300, 1400)
-    e = (win_probability(1500, 1700) + 0.5 + win_probability(1500, 1300)
-         + win_probability(1500, 1400)) / 4
+    e = (
+        win_probability(1500, 1700)
+        + 0.5
+        + win_probability(1500, 1300)
+        + win_probability(1500, 1400)
+    ) / 4
     assert changes[1].expected == pytest.approx(e)
     assert changes[1].actual == 1.0
     assert changes[1].delta == pytest.approx(40 * (1 - e))
@@ -75,7 +87,8 @@ def test_a_game_needs_two_distinct_players():
 @given(
     st.lists(
         st.tuples(st.floats(min_value=600, max_value=2800), st.integers(min_value=1, max_value=6)),
-        min_size=2, max_size=6,
+        min_size=2,
+        max_size=6,
     ),
     st.floats(min_value=1, max_value=100),
 )

@@ -1,6 +1,5 @@
 """Scoring a table for the result form: fields from the engine's data, errors mapped to seats."""
 
-
 import pytest
 
 from engine.errors import ScoreInputError

@@ -30,7 +30,9 @@ def test_recorded_game_stores_why_each_rating_moved(league, players, users):
     assert mia.rating_after == pytest.approx(1516)
     assert ned.rating_after == pytest.approx(1484)
     assert ratings(league) == {"Mia": 1516, "Ned": 1484}
-    assert AuditEntry.objects.filter(object_type="Game", object_id=game.pk, action="create").exists()
+    assert AuditEntry.objects.filter(
+        object_type="Game", object_id=game.pk, action="create"
+    ).exists()
 
 
 def test_backdated_game_rebuilds_later_ratings(league, players, users):
@@ -70,10 +72,18 @@ def test_ratings_do_not_depend_on_logging_order(users, league, players):
 def test_editing_a_game_reranks_and_rebuilds(league, players, users):
     o, m = players["olive"], players["mia"]
     game = record(league, users["olive"], D, (o, 30, 5), (m, 20, 3))
-    services.game_edit(game=game, by=users["olive"], participants=[
-        services.ParticipantInput(player_id=o.pk, seat=1, result={"total_vp": 10, "fed_cats": 1}),
-        services.ParticipantInput(player_id=m.pk, seat=2, result={"total_vp": 20, "fed_cats": 3}),
-    ])
+    services.game_edit(
+        game=game,
+        by=users["olive"],
+        participants=[
+            services.ParticipantInput(
+                player_id=o.pk, seat=1, result={"total_vp": 10, "fed_cats": 1}
+            ),
+            services.ParticipantInput(
+                player_id=m.pk, seat=2, result={"total_vp": 20, "fed_cats": 3}
+            ),
+        ],
+    )
     assert ratings(league) == {"Olive": 1484, "Mia": 1516}
     assert AuditEntry.objects.filter(action="update", object_id=game.pk).get().changes["before"]
 
@@ -98,12 +108,21 @@ def test_deleting_a_game_rebuilds_and_removes_empty_standings(league, players, u
 def test_rebuild_command_checks_zero_sum(league, players, users, capsys):
     o, m, n, p = (players[k] for k in ("olive", "mia", "ned", "pat"))
     for day in range(10):
-        record(league, users["olive"], D + dt.timedelta(days=day),
-               (o, 30 - day, 5), (m, 20 + day, 3), (n, 25, 4), (p, 10, 1))
+        record(
+            league,
+            users["olive"],
+            D + dt.timedelta(days=day),
+            (o, 30 - day, 5),
+            (m, 20 + day, 3),
+            (n, 25, 4),
+            (p, 10, 1),
+        )
     call_command("rebuild_ratings", "tuesday")
     out = capsys.readouterr().out
     assert "10 rated games" in out and "zero-sum OK" in out
-    assert sum(r.rating - 1500 for r in PlayerRating.objects.filter(league=league)) == pytest.approx(0)
+    assert sum(
+        r.rating - 1500 for r in PlayerRating.objects.filter(league=league)
+    ) == pytest.approx(0)
 
 
 def test_rebuild_command_refuses_unknown_league(db):
@@ -120,8 +139,13 @@ def test_nothing_is_written_when_a_game_is_refused(league, players, users):
 
 def test_future_dates_are_refused(league, players, users):
     with pytest.raises(ValidationError) as caught:
-        record(league, users["olive"], dt.date(2999, 1, 1), (players["olive"], 3, 1),
-               (players["mia"], 2, 1))
+        record(
+            league,
+            users["olive"],
+            dt.date(2999, 1, 1),
+            (players["olive"], 3, 1),
+            (players["mia"], 2, 1),
+        )
     assert "played_on" in caught.value.message_dict
 
 
@@ -132,7 +156,12 @@ def test_standings_show_provisional_trend_and_placement(league, players, users):
     rows = selectors.standings(league=league)
     assert [r.player_name for r in rows] == ["Olive", "Mia"]
     top = rows[0]
-    assert (top.games_played, top.wins, top.average_placement, top.provisional) == (6, 6, 1.0, False)
+    assert (top.games_played, top.wins, top.average_placement, top.provisional) == (
+        6,
+        6,
+        1.0,
+        False,
+    )
     first_five = Participant.objects.filter(player=o).order_by("game__played_on")
     assert top.trend == pytest.approx(top.rating - first_five[1].rating_before)
 
@@ -140,8 +169,13 @@ def test_standings_show_provisional_trend_and_placement(league, players, users):
 def test_season_standings_cover_only_their_games(league, players, users):
     o, m = players["olive"], players["mia"]
     record(league, users["olive"], D, (o, 30, 5), (m, 20, 3))
-    season = services.season_create(league=league, name="Spring", starts_on=D + dt.timedelta(days=1),
-                                    ends_on=D + dt.timedelta(days=60), by=users["olive"])
+    season = services.season_create(
+        league=league,
+        name="Spring",
+        starts_on=D + dt.timedelta(days=1),
+        ends_on=D + dt.timedelta(days=60),
+        by=users["olive"],
+    )
     record(league, users["olive"], D + dt.timedelta(days=2), (m, 30, 5), (o, 20, 3))
     rows = selectors.standings(league=league, season=season)
     mia = next(r for r in rows if r.player_name == "Mia")
@@ -150,11 +184,17 @@ def test_season_standings_cover_only_their_games(league, players, users):
 
 
 def test_overlapping_seasons_refused(league, users):
-    services.season_create(league=league, name="A", starts_on=D, ends_on=D + dt.timedelta(days=9),
-                           by=users["olive"])
+    services.season_create(
+        league=league, name="A", starts_on=D, ends_on=D + dt.timedelta(days=9), by=users["olive"]
+    )
     with pytest.raises(ValidationError) as caught:
-        services.season_create(league=league, name="B", starts_on=D + dt.timedelta(days=5),
-                               ends_on=D + dt.timedelta(days=20), by=users["olive"])
+        services.season_create(
+            league=league,
+            name="B",
+            starts_on=D + dt.timedelta(days=5),
+            ends_on=D + dt.timedelta(days=20),
+            by=users["olive"],
+        )
     assert "starts_on" in caught.value.message_dict
 
 
@@ -166,10 +206,19 @@ def test_last_organiser_cannot_leave(league, users):
 
 def test_unrated_solitaire_counts_games_but_not_rating(league, players, users):
     services.game_record(
-        league=league, logged_by=users["olive"], played_on=D, edition="solitaire",
+        league=league,
+        logged_by=users["olive"],
+        played_on=D,
+        edition="solitaire",
         details={"cat_player_vp": 35},
-        participants=[services.ParticipantInput(player_id=players["mia"].pk,
-                                                result={"total_vp": 40})],
+        participants=[
+            services.ParticipantInput(player_id=players["mia"].pk, result={"total_vp": 40})
+        ],
     )
     standing = PlayerRating.objects.get(league=league, player=players["mia"])
-    assert (standing.rating, standing.games_played, standing.rated_games, standing.wins) == (1500, 1, 0, 1)
+    assert (standing.rating, standing.games_played, standing.rated_games, standing.wins) == (
+        1500,
+        1,
+        0,
+        1,
+    )

@@ -29,6 +29,7 @@ def seatable(count: int, low: int, high: int) -> int:
 
 def repeat_free_exists(ids: list[int], sizes: list[int], met: set[frozenset]) -> bool:
     """Exhaustive: can ``ids`` fill tables of ``sizes`` with no pair that has met?"""
+
     def place(remaining: list[int], left: list[int]) -> bool:
         if not remaining:
             return True
@@ -68,13 +69,15 @@ def test_eleven_people_at_cat_lady_sit_four_four_three():
 @settings(max_examples=60, deadline=None)
 @given(st.integers(2, 12), st.sampled_from(SIZES), st.data())
 def test_later_rounds_avoid_repeat_tablemates_whenever_a_draw_without_repeats_exists(
-        count, bounds, data):
+    count, bounds, data
+):
     low, high = bounds
     entrants = people(count)
     pairs = list(itertools.combinations(range(count), 2))
     met = data.draw(st.lists(st.sampled_from(pairs), max_size=len(pairs), unique=True))
-    entrants = [Entrant(e.id, e.name, e.rating, points=data.draw(st.integers(0, 6)))
-                for e in entrants]
+    entrants = [
+        Entrant(e.id, e.name, e.rating, points=data.draw(st.integers(0, 6))) for e in entrants
+    ]
     sizes = table_sizes(count, low, high)
     if not sizes:
         with pytest.raises(DrawError):
@@ -88,17 +91,20 @@ def test_later_rounds_avoid_repeat_tablemates_whenever_a_draw_without_repeats_ex
     met_pairs = {frozenset(p) for p in met}
     if repeat_free_exists(sorted(seated), sizes, met_pairs):
         assert draw.repeats == 0, draw.explanation
-    assert draw.repeats == sum(frozenset(p) in met_pairs for t in draw.tables
-                               for p in itertools.combinations(t.players, 2))
+    assert draw.repeats == sum(
+        frozenset(p) in met_pairs for t in draw.tables for p in itertools.combinations(t.players, 2)
+    )
 
 
 def test_the_first_round_groups_by_rating_or_draws_at_random():
     by_rating = draw_round(entrants=people(8), min_size=2, max_size=4, round_number=1)
     assert [t.players for t in by_rating.tables] == [(0, 1, 2, 3), (4, 5, 6, 7)]
-    shuffled = draw_round(entrants=people(8), min_size=2, max_size=4, round_number=1,
-                          by_rating=False, seed=11)
-    again = draw_round(entrants=people(8), min_size=2, max_size=4, round_number=1,
-                       by_rating=False, seed=11)
+    shuffled = draw_round(
+        entrants=people(8), min_size=2, max_size=4, round_number=1, by_rating=False, seed=11
+    )
+    again = draw_round(
+        entrants=people(8), min_size=2, max_size=4, round_number=1, by_rating=False, seed=11
+    )
     assert shuffled.tables == again.tables  # the seed decides
     assert [t.players for t in shuffled.tables] != [t.players for t in by_rating.tables]
     assert "at random" in shuffled.explanation[0]

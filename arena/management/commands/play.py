@@ -27,21 +27,47 @@ class Command(BaseCommand):
     help = "Play local matches between bot files and built-in strategies through the arena sandbox."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("bots", nargs="+", metavar="BOT_OR_BUILTIN",
-                            help="a bot file (ends in .py) or a built-in strategy name, one per seat")
+        parser.add_argument(
+            "bots",
+            nargs="+",
+            metavar="BOT_OR_BUILTIN",
+            help="a bot file (ends in .py) or a built-in strategy name, one per seat",
+        )
         parser.add_argument("--seed", type=int, required=True, help="deck seed of the first game")
-        parser.add_argument("--games", type=int, default=1, help="number of games (seeds N, N+1...)")
-        parser.add_argument("--sandbox", default=None,
-                            help="bwrap, bwrap-rootless, rlimits-seccomp or unsafe (default: the strongest that works)")
-        parser.add_argument("--log-dir", default="var/match-logs", help="where match logs are written")
-        parser.add_argument("--move-ms", type=int, default=Limits().move_ms, help="per-move time limit")
+        parser.add_argument(
+            "--games", type=int, default=1, help="number of games (seeds N, N+1...)"
+        )
+        parser.add_argument(
+            "--sandbox",
+            default=None,
+            help="bwrap, bwrap-rootless, rlimits-seccomp or unsafe (default: the strongest that works)",
+        )
+        parser.add_argument(
+            "--log-dir", default="var/match-logs", help="where match logs are written"
+        )
+        parser.add_argument(
+            "--move-ms", type=int, default=Limits().move_ms, help="per-move time limit"
+        )
         games = sorted({name for name, _ in registered_games()})
-        parser.add_argument("--game", default=DEFAULT_GAME, choices=games,
-                            help=f"{', '.join(games)} (default {DEFAULT_GAME})")
-        parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                            help="a game option, e.g. variant=basic (repeatable)")
-        parser.add_argument("--rules-version", dest="game_version", default=None,
-                            help="rules version (default: latest)")
+        parser.add_argument(
+            "--game",
+            default=DEFAULT_GAME,
+            choices=games,
+            help=f"{', '.join(games)} (default {DEFAULT_GAME})",
+        )
+        parser.add_argument(
+            "--option",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="a game option, e.g. variant=basic (repeatable)",
+        )
+        parser.add_argument(
+            "--rules-version",
+            dest="game_version",
+            default=None,
+            help="rules version (default: latest)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["games"] < 1:
@@ -57,8 +83,11 @@ class Command(BaseCommand):
                 game_options[key] = int(value) if value.lstrip("-").isdigit() else value
         try:
             # The game says whether it seats this many with these options (Box of Treats: 2-6).
-            load_game(options["game"], version=options["game_version"],
-                      options={**game_options, "players": len(options["bots"])})
+            load_game(
+                options["game"],
+                version=options["game_version"],
+                options={**game_options, "players": len(options["bots"])},
+            )
         except EngineError as exc:
             raise CommandError(str(exc)) from None
         if options["seed"] < 0:
@@ -78,14 +107,23 @@ class Command(BaseCommand):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", UnsafeSandboxWarning)  # reported below instead
                 try:
-                    log = run_match(game=options["game"], version=options["game_version"], seed=seed,
-                                    bots=specs, limits=limits, mode=options["sandbox"],
-                                    options=game_options)
+                    log = run_match(
+                        game=options["game"],
+                        version=options["game_version"],
+                        seed=seed,
+                        bots=specs,
+                        limits=limits,
+                        mode=options["sandbox"],
+                        options=game_options,
+                    )
                 except (SandboxUnavailable, EngineError) as exc:
                     raise CommandError(str(exc)) from None
             if game_number == 0 and log["sandbox_mode"] == "unsafe":
-                self.stderr.write(self.style.WARNING(
-                    "UNSAFE sandbox: bots ran as plain subprocesses (development only)"))
+                self.stderr.write(
+                    self.style.WARNING(
+                        "UNSAFE sandbox: bots ran as plain subprocesses (development only)"
+                    )
+                )
             path = log_dir / f"match-{options['game']}-{seed}.json"
             path.write_text(json.dumps(log, indent=1))
             self._print_game(log, names, path)
@@ -95,13 +133,17 @@ class Command(BaseCommand):
         if options["games"] > 1:
             self.stdout.write(f"totals over {options['games']} games:")
             for seat, name in enumerate(names):
-                self.stdout.write(f"  seat {seat} {name}: {wins[seat]} wins, "
-                                  f"mean rank {rank_sum[seat] / options['games']:.2f}")
+                self.stdout.write(
+                    f"  seat {seat} {name}: {wins[seat]} wins, "
+                    f"mean rank {rank_sum[seat] / options['games']:.2f}"
+                )
 
     def _print_game(self, log: dict[str, Any], names: list[str], path: Path) -> None:
         result = log["result"]
-        self.stdout.write(f"game seed {log['seed']} ({log['game']} v{log['version']}, "
-                          f"sandbox {log['sandbox_mode'] or 'none: built-ins only'}):")
+        self.stdout.write(
+            f"game seed {log['seed']} ({log['game']} v{log['version']}, "
+            f"sandbox {log['sandbox_mode'] or 'none: built-ins only'}):"
+        )
         for seat, name in enumerate(names):
             faults = log["faults"][seat]
             notes = []
@@ -112,6 +154,8 @@ class Command(BaseCommand):
                 notes.append("FORFEITED")
             if seat in result["winners"]:
                 notes.append("winner")
-            self.stdout.write(f"  seat {seat} {name}: {result['scores'][seat]} points, rank "
-                              f"{result['ranks'][seat]}" + (f"  [{'; '.join(notes)}]" if notes else ""))
+            self.stdout.write(
+                f"  seat {seat} {name}: {result['scores'][seat]} points, rank "
+                f"{result['ranks'][seat]}" + (f"  [{'; '.join(notes)}]" if notes else "")
+            )
         self.stdout.write(f"  log: {path}")

@@ -56,5 +56,5 @@ def evaluate(state: State, seat: int) -> float:
     for player, total in zip(state.players, totals, strict=True):
         values.append(total + LOST_CAT_VALUE * player.lost_cats + SPRAY_VALUE * player.sprays)
     mine = values[seat]
-    others = values[:seat] + values[seat + 1:]
+    others = values[:seat] + values[seat + 1 :]
     return float(mine - max(others))

@@ -55,14 +55,17 @@ class GreedyStrategy:
             return legal_actions[0]
         model = model_for(observation)
         actions = [model.action(a) for a in legal_actions]  # type: ignore[arg-type]
-        return legal_actions[self._best(model.sample_state(observation, rng), actions,
-                                        observation["seat"])]
+        return legal_actions[
+            self._best(model.sample_state(observation, rng), actions, observation["seat"])
+        ]
 
     def _best(self, state: Any, legal_actions: list[Action], seat: int) -> int:
         if isinstance(legal_actions[0], PlaceToken):
             # Block whichever line helps the starting player (seat 0) most.
-            return max(range(len(legal_actions)),
-                       key=lambda i: (_best_take_gain(state.apply(legal_actions[i]), 0), -i))
+            return max(
+                range(len(legal_actions)),
+                key=lambda i: (_best_take_gain(state.apply(legal_actions[i]), 0), -i),
+            )
         # A laser pointer offers 252 (take two, discard one) choices; which card is discarded
         # does not change this seat's score, so one discard per pair of cards is valued.
         seen_pairs: set[tuple[int, int]] = set()
@@ -98,8 +101,7 @@ def _best_take_gain(state: State, seat: int) -> float:
     blocked = state.token
     base = evaluate(state, seat)
     probe = _as_mover(state, seat)
-    gains = [evaluate(probe.apply(Take(line)), seat) - base
-             for line in _lines() if line != blocked]
+    gains = [evaluate(probe.apply(Take(line)), seat) - base for line in _lines() if line != blocked]
     return max(gains)
 
 

@@ -49,7 +49,9 @@ class MonteCarloStrategy:
     name = "mcts"
 
     def __init__(
-        self, iterations: int = ITERATIONS, time_limit: float | None = None,
+        self,
+        iterations: int = ITERATIONS,
+        time_limit: float | None = None,
         exploration: float = 0.7,
     ) -> None:
         if iterations < 1:
@@ -78,8 +80,10 @@ class MonteCarloStrategy:
             reward = _reward(model, rollout(model, state, rng), seat)
             visits[arm] += 1
             totals[arm] += reward
-        best = max(range(len(actions)),
-                   key=lambda i: (totals[i] / visits[i] if visits[i] else -math.inf, -i))
+        best = max(
+            range(len(actions)),
+            key=lambda i: (totals[i] / visits[i] if visits[i] else -math.inf, -i),
+        )
         return legal_actions[best]
 
     def _select(self, visits: list[int], totals: list[float], iteration: int) -> int:
@@ -112,7 +116,7 @@ def rollout(model: ForwardModel, state: GameState, rng: random.Random) -> GameSt
 def _reward(model: ForwardModel, final: GameState, seat: int) -> float:
     totals = model.scores(final)
     winners = model.winners(final)
-    others = totals[:seat] + totals[seat + 1:]
+    others = totals[:seat] + totals[seat + 1 :]
     win = 1.0 / len(winners) if seat in winners else 0.0
     return win + MARGIN_WEIGHT * (totals[seat] - max(others))
 

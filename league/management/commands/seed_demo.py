@@ -6,8 +6,10 @@ from league.demo import seed_demo_league
 
 
 class Command(BaseCommand):
-    help = ("Create the demo league and demo arena matches (idempotent): a login "
-            "demo/demo-password, players, games and house-bot matches to replay.")
+    help = (
+        "Create the demo league and demo arena matches (idempotent): a login "
+        "demo/demo-password, players, games and house-bot matches to replay."
+    )
 
     def handle(self, *args, **options):
         league = seed_demo_league()
@@ -16,5 +18,7 @@ class Command(BaseCommand):
         matches = seed_demo_matches(by=demo_user)
         self.stdout.write(f"Demo arena matches ready: {len(matches)} house-bot matches to replay")
         bots = seed_demo_bots(by=demo_user)
-        self.stdout.write(f"Demo bots: {', '.join(b.name for b in bots)} (validated by the "
-                          "arena's worker, then on the ladders)")
+        self.stdout.write(
+            f"Demo bots: {', '.join(b.name for b in bots)} (validated by the "
+            "arena's worker, then on the ladders)"
+        )

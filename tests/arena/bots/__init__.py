@@ -18,9 +18,20 @@ BOTS_DIR = Path(__file__).resolve().parent
 PROJECT_FILE = BOTS_DIR.parents[2] / "manage.py"
 
 # Small limits keep every hostile bot quick to contain.
-FAST_LIMITS = Limits(move_ms=300, bank_ms=200, startup_ms=4000, max_faults=2, cpu_seconds=5,
-                     memory_mb=256, processes=16, file_size_kb=256, open_files=32, tmp_mb=4,
-                     max_line_bytes=64 * 1024, stderr_bytes=8 * 1024)
+FAST_LIMITS = Limits(
+    move_ms=300,
+    bank_ms=200,
+    startup_ms=4000,
+    max_faults=2,
+    cpu_seconds=5,
+    memory_mb=256,
+    processes=16,
+    file_size_kb=256,
+    open_files=32,
+    tmp_mb=4,
+    max_line_bytes=64 * 1024,
+    stderr_bytes=8 * 1024,
+)
 
 
 def bot_source(name: str, **constants: object) -> bytes:
@@ -48,8 +59,10 @@ def sandbox_missing(reason: str) -> NoReturn:
     if os.geteuid() != 0 and "root" in reason:
         message = f"{reason} (this mode is tested only when the suite runs as root: sudo bin/test)"
     else:
-        message = (f"{reason} (run once: sudo apt-get install -y bubblewrap libseccomp2 && "
-                   "sudo scripts/setup-sandbox.sh)")
+        message = (
+            f"{reason} (run once: sudo apt-get install -y bubblewrap libseccomp2 && "
+            "sudo scripts/setup-sandbox.sh)"
+        )
     if os.environ.get("CATLEAGUE_REQUIRE_SANDBOX") == "1":
         pytest.fail(f"sandbox required but unavailable: {message}", pytrace=False)
     pytest.skip(message)
@@ -57,8 +70,11 @@ def sandbox_missing(reason: str) -> NoReturn:
 
 def safe_modes() -> list[Mode]:
     """The jailing modes this machine has the prerequisites for (CI as root with bwrap: both)."""
-    return [mode for mode in (Mode.BWRAP, Mode.BWRAP_ROOTLESS, Mode.RLIMITS_SECCOMP)
-            if unavailable_reason(mode) is None]
+    return [
+        mode
+        for mode in (Mode.BWRAP, Mode.BWRAP_ROOTLESS, Mode.RLIMITS_SECCOMP)
+        if unavailable_reason(mode) is None
+    ]
 
 
 def processes_of_bot_users(*, wait_seconds: float = 60.0) -> list[int]:
@@ -83,7 +99,9 @@ def processes_of_bot_users(*, wait_seconds: float = 60.0) -> list[int]:
                     break
                 except BlockingIOError:
                     if time.monotonic() >= deadline:
-                        raise AssertionError(f"slot {user.name} stayed busy for {wait_seconds} s") from None
+                        raise AssertionError(
+                            f"slot {user.name} stayed busy for {wait_seconds} s"
+                        ) from None
                     time.sleep(0.05)
             found.extend(live_processes_of(user.uid))
         finally:

@@ -1,4 +1,5 @@
 """Leaves a detached grandchild holding stdout open, then the bot itself exits."""
+
 import os
 import time
 

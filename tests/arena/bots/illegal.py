@@ -1,4 +1,5 @@
 """Answers with well-formed actions that are not legal now."""
+
 seen = []
 
 

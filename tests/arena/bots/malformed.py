@@ -1,11 +1,14 @@
 """Answers every way a bot can get the protocol wrong, in turn."""
-answers = iter([
-    {"not": "an action"},
-    "take row 99",
-    {"type": "no-such-action"},
-    {1, 2},  # not JSON at all
-    None,
-])
+
+answers = iter(
+    [
+        {"not": "an action"},
+        "take row 99",
+        {"type": "no-such-action"},
+        {1, 2},  # not JSON at all
+        None,
+    ]
+)
 
 
 def choose(observation, legal_actions):

@@ -1,4 +1,5 @@
 """Deterministic; logs a digest of every observation it is sent and the keys of its hello."""
+
 import hashlib
 import json
 

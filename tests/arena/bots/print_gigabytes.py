@@ -1,4 +1,5 @@
 """Floods the protocol channel (real stdout, before catbot takes it over) with one endless line."""
+
 import os
 
 chunk = b"x" * (1 << 20)

@@ -1,4 +1,5 @@
 """A bot that speaks the protocol itself, without catbot's run loop (allowed)."""
+
 import json
 import sys
 

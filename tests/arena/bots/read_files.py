@@ -20,7 +20,9 @@ def choose(observation, legal_actions):
     _try("passwd", "/etc/passwd")
     _try("root-home", "/root/.bashrc")
     mine = os.path.dirname(os.path.abspath(__file__))
-    found = glob.glob("/tmp/catleague-bot-*/bot.py") + glob.glob("/run/catleague-sandbox/*/*/bot.py")
+    found = glob.glob("/tmp/catleague-bot-*/bot.py") + glob.glob(
+        "/run/catleague-sandbox/*/*/bot.py"
+    )
     others = [p for p in found if os.path.dirname(p) != mine]
     print(f"CONTAINED other-bots-listing: {len(others)} found", flush=True)
     for path in others:

@@ -19,8 +19,13 @@ def choose(observation, legal_actions):
     if _tried:
         return 0
     _tried = True
-    targets = ["/etc/catleague-pwned", "/usr/catleague-pwned", "/catleague-pwned",
-               "/dev/shm/catleague-pwned", os.path.join(os.path.dirname(__file__), "pwned")]
+    targets = [
+        "/etc/catleague-pwned",
+        "/usr/catleague-pwned",
+        "/catleague-pwned",
+        "/dev/shm/catleague-pwned",
+        os.path.join(os.path.dirname(__file__), "pwned"),
+    ]
     if PROJECT_FILE:
         targets.append(os.path.join(os.path.dirname(PROJECT_FILE), "catleague-pwned"))
     for path in targets:
