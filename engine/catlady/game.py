@@ -185,9 +185,15 @@ class Game:
         starting_cards: int | None = None,
     ) -> None:
         if num_players not in edition.player_counts:
-            supported = ", ".join(str(n) for n in edition.supported_players)
+            counts = sorted(edition.supported_players)
+            contiguous = counts == list(range(counts[0], counts[-1] + 1))
+            supported = (
+                f"{counts[0]} to {counts[-1]}"
+                if contiguous and len(counts) > 1
+                else ", ".join(str(n) for n in counts)
+            )
             raise EngineError(
-                f"Cat Lady ({edition.label}) is played by {supported} players, not {num_players}"
+                f"{edition.label} is played by {supported} players, not {num_players}"
             )
         if shared_goals:
             # RB-BOT: optional with 3 or more players; never with 2 or in solitaire.
