@@ -12,7 +12,7 @@ import pytest
 
 from engine import load_game
 from engine.catlady.observation import observe
-from tests.engine import reference_observation
+from tests.engine.catlady import reference_observation
 
 PH = "box-of-treats-placeholder"
 

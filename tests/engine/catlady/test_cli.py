@@ -8,7 +8,7 @@ from pathlib import Path
 
 from engine.catlady.cli import main
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "score-example.json"
+EXAMPLE = Path(__file__).resolve().parents[3] / "docs" / "examples" / "score-example.json"
 
 
 def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
