@@ -122,10 +122,6 @@ class RatingChart:
     def plot_width(self) -> float:
         return self.right - self.left
 
-    @property
-    def plot_height(self) -> float:
-        return self.bottom - self.top
-
 
 def _as_datetime(value: dt.datetime | dt.date) -> dt.datetime:
     if isinstance(value, dt.datetime):
