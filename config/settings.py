@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "league",
     "arena",
     "accounts",
+    "home",
 ]
 
 MIDDLEWARE = [
