@@ -144,7 +144,7 @@ def _thin(points: list[tuple[dt.datetime, float]], limit: int) -> list[tuple[dt.
 
 def _nice_step(span: float, target_ticks: int) -> float:
     raw = span / max(target_ticks, 1)
-    magnitude = 10 ** math.floor(math.log10(raw))
+    magnitude: float = 10 ** math.floor(math.log10(raw))
     for factor in (1, 2, 2.5, 5, 10):
         if raw <= factor * magnitude:
             return factor * magnitude

@@ -51,7 +51,8 @@ def win_probability(rating: float, opponent_rating: float) -> float:
     >>> round(win_probability(1900, 1500), 3)
     0.909
     """
-    return 1.0 / (1.0 + 10.0 ** ((opponent_rating - rating) / 400.0))
+    odds: float = 10.0 ** ((opponent_rating - rating) / 400.0)
+    return 1.0 / (1.0 + odds)
 
 
 def rate_game(seats: Sequence[Seat], k_factor: float) -> list[RatingChange]:
