@@ -1,17 +1,17 @@
-"""FROZEN ORACLE: engine/feeding_general.py as it was before the speed work (commit 2b5d642).
+"""FROZEN ORACLE: engine/feeding_general.py (now engine/catlady/feeding_expansion.py) as it was before the speed work (commit 2b5d642).
 
-Do not optimise. tests/engine/test_feeding_general_differential.py checks that the current
-engine/feeding_general.py returns exactly what this copy returns. Rule fixes are applied to
+Do not optimise. tests/engine/catlady/test_feeding_expansion.py checks that the current
+engine/catlady/feeding_expansion.py returns exactly what this copy returns. Rule fixes are applied to
 both (so far one: commit 809a374, Cow's "any food" paid with Moonbeam's unused conversions).
 
 The original module docstring follows.
 
 One player's feeding options when expansion cards are in play (Premium strays, Box of
-Treats). Internal to :mod:`engine.scoring_general`.
+Treats). Internal to :mod:`engine.catlady.scoring_expansion`.
 
 The base game keeps its own, faster search (:mod:`engine.catlady.feeding`); this one handles every
 ability in :data:`engine.catlady.cards.ABILITY_PARAMS` and every Box of Treats feeding rule, and is
-checked against the base search on base tableaux (tests/engine/test_scoring_general.py).
+checked against the base search on base tableaux (tests/engine/catlady/test_feeding_expansion_properties.py).
 
 The procedure:
 
