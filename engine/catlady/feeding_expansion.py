@@ -584,13 +584,14 @@ class _Search:
     def _allocate_and_score(
         self, plates: list[Plate], typed: list[int], any_: int, treats: int, convert: int
     ) -> None:
-        # Pay typed food: own type, then wilds, then Moonbeam's conversions of surplus food.
-        rem = list(self.have)
+        # Pay typed food: every type's own tokens first, then wilds, then Moonbeam's
+        # conversions of the food no type needs. (Converting while some types were still
+        # unpaid took tokens another type needed, which hid allocations that fit: Cow eating
+        # tuna beside Moonbeam and Truffle.)
+        rem = [have - min(have, need) for have, need in zip(self.have, typed, strict=True)]
         wild = self.wild
         for t in range(self.n):
-            use = min(rem[t], typed[t])
-            rem[t] -= use
-            short = typed[t] - use
+            short = typed[t] - min(self.have[t], typed[t])
             w = min(wild, short)
             wild -= w
             short -= w
