@@ -13,6 +13,7 @@ from engine.catlady.feeding import feeding_options
 from engine.catlady.feeding_expansion import Holdings, options_for
 from engine.catlady.scoring import DEFAULT_RULES, Tableau, score_game
 from engine.catlady.scoring_expansion import score_expansion
+from tests.engine import reference_feeding_general
 
 BASE = load_edition()
 CATS = ("Moonbeam", "Alvin", "Cow", "Truffle")
@@ -28,6 +29,9 @@ def test_both_searches_find_seven_vp_of_fed_cats() -> None:
     expansion = options_for(holdings, BASE)
     assert base[0].vp == 7
     assert max(o.lines["fed_cats"] + o.lines["catnip"] for o in expansion) == 7
+    # The frozen oracle carries the same rule fix, so the differential tests still hold.
+    oracle = reference_feeding_general.options_for(holdings, BASE)
+    assert [repr(o) for o in oracle] == [repr(o) for o in expansion]
 
 
 def test_truffle_counts_cow_fed_tuna_that_moonbeam_freed() -> None:
