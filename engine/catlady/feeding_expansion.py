@@ -381,6 +381,13 @@ class _Search:
             )
         }
         self.toys_held = tuple(holdings.toys)
+        self.best_toys: dict[int, tuple[int, tuple[int, ...]]] = {}  # by wild toys
+        # The cats a plan's end-of-game steps look at, in seat order (most plans have none).
+        self.hemingways = [c for c in self.cats if c.spec.ability == "most_fed_cats"]
+        self.discarders = [c for c in self.cats if c.spec.ability == "discard_for_vp"]
+        self.catnip_eaters = [
+            c.index for c in self.cats if any(m.catnip for m in (*c.meals, *c.reduced_meals))
+        ]
         self.toy_cards = sum(holdings.toys)
 
     # -- search ---------------------------------------------------------------------------
@@ -783,15 +790,27 @@ class _Search:
                             colour_counts[k] += 1
         # The few cats that add costumes, toys or catnip are listed once per search (adds).
         adds = self.adds
-        costumes = self.h.costumes + sum(n for i, n in adds["costumes"] if plates[i].mode == FED)
-        extra_toys = self.h.wild_toys + sum(n for i, n in adds["toys"] if plates[i].mode == FED)
-        toy_vp, toy_types = _best_toys(self.toys_held, extra_toys, self.scoring.toy_set_vp)
-        catnip = self.h.catnip + sum(n for i, n in adds["catnip"] if plates[i].mode == FED)
-        catnip -= sum(plates[c.index].catnip for c in normal)
-        eaten_by_type = [0] * self.n
-        for c in normal:
-            for t in range(self.n):
-                eaten_by_type[t] += plates[c.index].eaten[t]
+        costumes = self.h.costumes
+        if adds["costumes"]:
+            costumes += sum(n for i, n in adds["costumes"] if plates[i].mode == FED)
+        extra_toys = self.h.wild_toys
+        if adds["toys"]:
+            extra_toys += sum(n for i, n in adds["toys"] if plates[i].mode == FED)
+        toys = self.best_toys.get(extra_toys)
+        if toys is None:  # the same for every plan with as many wild toys
+            toys = _best_toys(self.toys_held, extra_toys, self.scoring.toy_set_vp)
+            self.best_toys[extra_toys] = toys
+        toy_vp, toy_types = toys
+        catnip = self.h.catnip
+        if adds["catnip"]:
+            catnip += sum(n for i, n in adds["catnip"] if plates[i].mode == FED)
+        for i in self.catnip_eaters:
+            if plates[i].mode == FED:
+                catnip -= plates[i].catnip
+        eaten = [plates[c.index].eaten for c in normal]
+        eaten_by_type = (
+            [sum(column) for column in zip(*eaten, strict=True)] if eaten else [0] * self.n
+        )
         return _Plan(
             plates=plates,
             fed=fed,
@@ -810,13 +829,12 @@ class _Search:
             treats_used=sum(1 for c in fed if plates[c.index].mode == TREAT),
         )
 
-    @staticmethod
-    def _hemingway(plan: _Plan) -> tuple[int, int]:
+    def _hemingway(self, plan: _Plan) -> tuple[int, int]:
         """The bonus for strictly the most fed cats and the cat earning it (the last fed
         one with the ability), or ``(0, -1)``."""
         bonus, bonus_cat = 0, -1
-        for c in plan.normal:
-            if c.spec.ability == "most_fed_cats":
+        for c in self.hemingways:
+            if plan.plates[c.index].mode == FED:
                 p = c.spec.params
                 bonus = int(str(p["vp_most"])) - int(str(p["vp_otherwise"]))
                 bonus_cat = c.index
@@ -831,12 +849,13 @@ class _Search:
         return [f"toy chosen for {' and '.join(who)}: {', '.join(names)}"]
 
     def _discard_choice(self, plan: _Plan) -> list[str]:
-        held = self.h.spray_bottles + self.h.lost_cats
+        if not self.h.spray_bottles + self.h.lost_cats:
+            return []
         return [
             f"{c.spec.name}: discards {self.h.spray_bottles} spray bottle(s) "
             f"and {self.h.lost_cats} lost cat(s)"
-            for c in plan.normal
-            if c.spec.ability == "discard_for_vp" and held
+            for c in self.discarders
+            if plan.plates[c.index].mode == FED
         ]
 
     @staticmethod
