@@ -272,6 +272,19 @@ class _Plan:
     treats_used: int
 
 
+@dataclass(slots=True)
+class _Tally:
+    """One plan's VP (see :meth:`_Search._tally`)."""
+
+    plan: _Plan
+    cat_vp: list[int]  # per cat, copies included
+    copies: list[str]  # Little Nicky's choices, for the score pad
+    catnip_vp: int
+    boxes_vp: int
+    filled: int  # boxes filled
+    vp: int  # cats + toys + catnip + boxes
+
+
 def _is_food_cat(cat: _Cat, plate: Plate, t: int) -> bool:
     """RB-BOT: a "tuna cat" has tuna in its needs or was fed tuna; an "any food" cat only if
     fed tuna; a treat-fed cat keeps the types of its needs."""
@@ -641,7 +654,7 @@ class _Search:
             for c in self.cats  # noqa: C416
             if plates[c.index].mode == FED and plates[c.index].any and c.index not in self.fixed
         ]
-        best: Option | None = None
+        best: tuple[_Tally, list[Plate]] | None = None
         # Every plate not given "any food" eats the same in each allocation: build it once.
         eating = [p if p.eaten else self._eaten_as_typed(p) for p in plates]
         for allocation in self._allocations(fixed_any, rem, wild, convert):
@@ -649,17 +662,21 @@ class _Search:
             for (index, _), split in zip(fixed_any, allocation, strict=True):
                 p = plates[index]
                 final[index] = _eat(p, [a + b for a, b in zip(p.typed, split, strict=True)])
-            used_food = sum(
-                sum(p.eaten) for i, p in enumerate(final) if p.mode == FED and i not in self.fixed
-            )
-            leftover_tokens = self._leftover(final, treats, used_food)
-            option = self._score(final, leftover_tokens)
-            if best is None or (option.vp, option.fed) > (best.vp, best.fed):
-                best = option
+            tally = self._tally(final)
+            if best is None or (tally.vp, tally.plan.fed_count) > (
+                best[0].vp,
+                best[0].plan.fed_count,
+            ):
+                best = (tally, final)
             if not self.type_sensitive:
                 break
         assert best is not None
-        self._add(best)
+        # Only the best allocation becomes an option: its leftover and score pad are built.
+        tally, final = best
+        used_food = sum(
+            sum(p.eaten) for i, p in enumerate(final) if p.mode == FED and i not in self.fixed
+        )
+        self._add(self._option(tally, self._leftover(final, treats, used_food)))
 
     def _eaten_as_typed(self, plate: Plate) -> Plate:
         known = self.eaten_plates.get(plate)
@@ -728,7 +745,9 @@ class _Search:
 
     # -- scoring one plan ---------------------------------------------------------------------
 
-    def _score(self, plates: list[Plate], leftover: dict[str, int]) -> Option:
+    def _tally(self, plates: list[Plate]) -> _Tally:
+        """The VP of one complete plan, each cat's and in all (what picks the best way to
+        give "any food" its types); :meth:`_option` makes the chosen one an option."""
         s = self.scoring
         plan = self._plan(plates)
         cat_vp = [s.unfed_cat_vp * c.cat_count for c in self.cats]
@@ -744,21 +763,28 @@ class _Search:
             else:
                 vp_of = _ABILITY_VP.get(c.spec.ability, _no_vp)
                 cat_vp[c.index] = (c.spec.vp or 0) + vp_of(self, plan, c, c.spec.params)
-        bonus, bonus_cat = self._hemingway(plan)
-        choices = self._toy_choice(plan) + self._discard_choice(plan)
-        choices += self._copies(plan, copiers, cat_vp)
+        copies = self._copies(plan, copiers, cat_vp)
         boxes_vp, filled = self._boxes(plates)
+        catnip_vp = s.catnip_vp(plan.catnip, plan.fed_count)
+        vp = sum(cat_vp) + plan.toy_vp + catnip_vp + boxes_vp
+        return _Tally(plan, cat_vp, copies, catnip_vp, boxes_vp, filled, vp)
+
+    def _option(self, tally: _Tally, leftover: dict[str, int]) -> Option:
+        """A plan's option: its numbers, score-pad lines and the choices made."""
+        plan = tally.plan
+        bonus, bonus_cat = self._hemingway(plan)
+        choices = self._toy_choice(plan) + self._discard_choice(plan) + tally.copies
         if self.h.boxes:
-            choices.append(f"boxes filled: {filled} of {len(self.h.boxes)}")
+            choices.append(f"boxes filled: {tally.filled} of {len(self.h.boxes)}")
         lines = {
-            "fed_cats": sum(cat_vp),
+            "fed_cats": sum(tally.cat_vp),
             "toys": plan.toy_vp,
-            "catnip": s.catnip_vp(plan.catnip, plan.fed_count),
-            "boxes": boxes_vp,
+            "catnip": tally.catnip_vp,
+            "boxes": tally.boxes_vp,
             "items": 0,
         }
         return Option(
-            vp=sum(lines.values()),
+            vp=tally.vp,
             fed=plan.fed_count,
             leftover=sum(leftover.values()),
             bonus=bonus,
@@ -767,8 +793,8 @@ class _Search:
             catnip=plan.catnip,
             multicoloured_fed=plan.multicoloured,
             lines=lines,
-            plates=tuple(plates),
-            cat_vp=tuple(cat_vp),
+            plates=tuple(plan.plates),
+            cat_vp=tuple(tally.cat_vp),
             bonus_cat=bonus_cat,
             leftover_food=leftover,
             choices=tuple(choices),
