@@ -641,7 +641,7 @@ class _Search:
 
     # --- the same search, unrolled for three food types (every edition so far) -------------
     # Same order, same pruning, same leaves as _dfs/_leaf/_maximal: only the arithmetic is
-    # written out, so the chosen plans are identical (tests/engine/test_feeding_differential).
+    # written out, so the chosen plans are identical (tests/engine/catlady/test_feeding.py).
 
     def _prepare_three(self) -> None:
         self.h0, self.h1, self.h2 = self.have

@@ -3,7 +3,7 @@ Treats). Internal to :mod:`engine.catlady.scoring_expansion`.
 
 The base game keeps its own, faster search (:mod:`engine.catlady.feeding`); this one handles every
 ability in :data:`engine.catlady.cards.ABILITY_PARAMS` and every Box of Treats feeding rule, and is
-checked against the base search on base tableaux (tests/engine/test_scoring_expansion_properties.py).
+checked against the base search on base tableaux (tests/engine/catlady/test_feeding_expansion_properties.py).
 
 The procedure:
 

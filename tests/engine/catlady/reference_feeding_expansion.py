@@ -1,0 +1,956 @@
+"""FROZEN ORACLE: engine/feeding_general.py (now engine/catlady/feeding_expansion.py) as it was before the speed work (commit 2b5d642).
+
+Do not optimise. tests/engine/catlady/test_feeding_expansion.py checks that the current
+engine/catlady/feeding_expansion.py returns exactly what this copy returns. Rule fixes are
+applied to both (so far two: commit 809a374, Cow's "any food" paid with Moonbeam's unused
+conversions; and commit 77c3a11, those conversions taken only from food no type needs, so
+that Cow may eat the tuna Moonbeam frees and Truffle counts her:
+tests/engine/catlady/test_feeding_expansion_conversions.py).
+
+The original module docstring follows.
+
+One player's feeding options when expansion cards are in play (Premium strays, Box of
+Treats). Internal to :mod:`engine.catlady.scoring_expansion`.
+
+The base game keeps its own, faster search (:mod:`engine.catlady.feeding`); this one handles every
+ability in :data:`engine.catlady.cards.ABILITY_PARAMS` and every Box of Treats feeding rule, and is
+checked against the base search on base tableaux (tests/engine/catlady/test_feeding_expansion_properties.py).
+
+The procedure:
+
+1. Each cat gets its *meals*: hungry; fed its needs (fixed food, "any food", one chosen type
+   for Waffle and Truffle, a range for Cow and Calf who then also eat what is left; Ginger
+   also eats a catnip); fed a treat instead (any cat, when the player holds a treat). With
+   Sherry fed, every non-stray cat's needs are one less, in each way the owner may choose.
+2. A depth-first search picks a meal per cat and drops a branch as soon as the food cannot
+   pay for it: typed food short of its type is paid by wilds (and Moonbeam's conversions);
+   "any food" by whatever is left; treats only by treats; Ginger's catnip by catnip cards or
+   a fed Macak.
+3. At each complete plan, food that "any food" cats eat is given the types that score best
+   (Floopy's sets, "tuna cats", boxes, Truffle), every ability is scored, and the end-of-game
+   choices are made for the owner: Little Nicky copies the best other fed cat, Tomasso is the
+   toy that scores most, Mr. Zoe takes every spray bottle and lost cat, boxes are filled by
+   the best matching. Rules that would be broken are refused here (Ginger left hungry while
+   she could eat a catnip).
+4. Plans become options (own VP, fed cats, leftover food, costumes, toys, catnip, Hemingway's
+   bonus); only Pareto-optimal ones are kept, for the cross-player settling in
+   :mod:`engine.scoring_general`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from engine.catlady.cards import BoxRequirement, CatSpec, Edition
+
+__all__ = ["Holdings", "Option", "Plate", "options_for"]
+
+HUNGRY, FED, TREAT = "hungry", "fed", "treat"
+# Abilities that make the types of "any food" matter (step 3).
+_TYPE_SENSITIVE = frozenset(
+    {"food_sets_used", "per_food_used", "per_food_type_cat", "per_other_fed_cat_eating_food"}
+)
+# Abilities that change what other cats eat or count: searched first.
+_FIRST = frozenset({"reduce_needs", "food_as_wild"})
+# Enumerating types for "any food" stops here (a plan then keeps its first allocations).
+_MAX_ALLOCATIONS = 4096
+# Cats that feeding never makes worse for their owner, whatever else is fed: fed, they score
+# at least the unfed -2 and only add to what other abilities count. Leaving one hungry while
+# its food is there can never beat feeding it, so that branch is cut (see _dfs). Not here:
+# King Fluff (his VP may fall below -2), Ginger and Macak (they change the catnip count),
+# Tomasso (a toy costs King Fluff), Sherry (more leftover), and cats whose meal is a choice.
+_NEVER_WORSE_FED = frozenset(
+    {
+        None,
+        "per_colour_fed",
+        "colour_sets",
+        "per_costume",
+        "per_toy",
+        "most_fed_cats",
+        "all_colours",
+        "food_as_wild",
+        "food_sets_used",
+        "borrow_leftover",
+        "per_one_food_cat",
+        "counts_as_costume",
+        "copy_fed_cat_vp",
+        "toy_sets_vp",
+        "discard_for_vp",
+        "take_grid_cards",
+        "per_food_type_cat",
+        "per_multicoloured_fed",
+        "per_food_used",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Holdings:
+    """What a player holds at the end, as the feeding search needs it."""
+
+    cats: tuple[CatSpec, ...]
+    food_items: tuple[tuple[str, int], ...]  # chicken / tuna / milk / wild / treat tokens
+    toys: tuple[int, ...]  # per edition toy type
+    costumes: int = 0
+    catnip: int = 0
+    lost_cats: int = 0
+    spray_bottles: int = 0
+    boxes: tuple[BoxRequirement, ...] = ()
+    wild_toys: int = 0  # solitaire starting card: the cat player's wild toy
+    cat_player: bool = False  # solitaire: all chicken, tuna and milk are wild for it
+    # Scrappy's second feeding: cats already fed keep their plate (paid for before).
+    fixed: tuple[tuple[int, Plate], ...] = ()
+
+    @property
+    def food(self) -> dict[str, int]:
+        return dict(self.food_items)
+
+
+@dataclass(frozen=True, slots=True)
+class Plate:
+    """What one cat eats in a plan. ``typed`` and ``eaten`` are per food type (edition
+    order); ``eaten`` includes the "any food" with the types it was given."""
+
+    mode: str
+    typed: tuple[int, ...] = ()
+    any: int = 0
+    catnip: int = 0
+    rest: bool = False  # Cow, Calf: also eats what is left, up to ``cap``
+    cap: int | None = None
+    reduced: bool = False  # needs lowered by Sherry
+    eaten: tuple[int, ...] = ()
+    treat: int = 0
+
+    @property
+    def amount(self) -> int:
+        return sum(self.eaten) if self.eaten else sum(self.typed) + self.any
+
+
+@dataclass(frozen=True)
+class Option:
+    """One Pareto-optimal plan for a player."""
+
+    vp: int  # cats + toys + catnip + boxes + items: all that does not depend on others
+    fed: int  # fed cats, Aoshima & Friends counting 3
+    leftover: int
+    bonus: int  # Hemingway: added when the player has strictly the most fed cats
+    costumes: int
+    toys: int
+    catnip: int
+    multicoloured_fed: int
+    lines: Mapping[str, int]  # fed_cats, toys, catnip, boxes, items
+    plates: tuple[Plate, ...]
+    cat_vp: tuple[int, ...]
+    bonus_cat: int
+    leftover_food: Mapping[str, int]
+    choices: tuple[str, ...] = ()
+    borrowed: Mapping[str, int] = field(default_factory=dict)
+
+
+def _dominates(a: Option, b: Option) -> bool:
+    return (
+        a.fed >= b.fed
+        and a.leftover <= b.leftover
+        and a.vp >= b.vp
+        and a.vp + a.bonus >= b.vp + b.bonus
+        and a.costumes >= b.costumes
+        and a.toys >= b.toys
+        and a.catnip >= b.catnip
+        and a.multicoloured_fed >= b.multicoloured_fed
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Cat:
+    index: int
+    spec: CatSpec
+    masks: tuple[int, ...]  # one colour mask per cat shown on the card
+    stray: bool
+    natural: int | None  # printed food count (None: chosen amount)
+    meals: tuple[Plate, ...]
+    reduced_meals: tuple[Plate, ...]  # with Sherry fed (non-strays only)
+
+
+def _typed(edition: Edition, pairs: Sequence[tuple[str, int]]) -> list[int]:
+    typed = [0] * len(edition.foods)
+    for food, amount in pairs:
+        typed[edition.foods.index(food)] += amount
+    return typed
+
+
+def _meals(cat: CatSpec, edition: Edition, *, reduce: int) -> tuple[Plate, ...]:
+    """Every normal meal of ``cat``; ``reduce`` food fewer when Sherry applies."""
+    n = len(edition.foods)
+    p = cat.params
+    catnip = int(str(p["catnip"])) if cat.ability == "eats_catnip" else 0
+    reduced = reduce > 0
+    if cat.ability == "vp_per_food_fed":
+        lo = max(0, int(str(p["min"])) - reduce)
+        hi = None if p["max"] is None else max(lo, int(str(p["max"])) - reduce)
+        if p["one_type"]:
+            meals = []
+            top = hi if hi is not None else 30
+            for t in range(n):
+                for amount in range(max(lo, 1), top + 1):
+                    typed = [0] * n
+                    typed[t] = amount
+                    meals.append(Plate(FED, tuple(typed), reduced=reduced))
+            if lo == 0:
+                meals.append(Plate(FED, (0,) * n, reduced=reduced))
+            return tuple(meals)
+        return (Plate(FED, (0,) * n, any=lo, rest=True, cap=hi, reduced=reduced),)
+    if cat.ability == "per_other_fed_cat_eating_food":
+        amount = max(0, int(str(p["amount"])) - reduce)
+        meals = []
+        for food in p["foods"]:  # type: ignore[union-attr]
+            typed = [0] * n
+            typed[edition.foods.index(str(food))] = amount
+            meals.append(Plate(FED, tuple(typed), reduced=reduced))
+        return tuple(dict.fromkeys(meals))
+    base = _typed(edition, cat.needs)
+    if not reduce:
+        return (Plate(FED, tuple(base), any=cat.needs_any, catnip=catnip),)
+    # Sherry: one food fewer, of a type the owner chooses (RB-PREM: amount, not type).
+    variants = set()
+    for t in range(n):
+        if base[t]:
+            typed = list(base)
+            typed[t] -= 1
+            variants.add((tuple(typed), cat.needs_any))
+    if cat.needs_any:
+        variants.add((tuple(base), cat.needs_any - 1))
+    if not variants:
+        variants.add((tuple(base), cat.needs_any))
+    return tuple(
+        Plate(FED, typed, any=k, catnip=catnip, reduced=True) for typed, k in sorted(variants)
+    )
+
+
+def _compile(cat: CatSpec, index: int, edition: Edition) -> _Cat:
+    def mask(colours: frozenset[object]) -> int:
+        return sum(1 << i for i, c in enumerate(edition.colours) if c in colours)
+
+    masks = tuple(mask(m) for m in cat.members) if cat.members else (mask(cat.colours),)
+    meals = _meals(cat, edition, reduce=0)
+    reduced = meals if cat.stray else _meals(cat, edition, reduce=1)
+    return _Cat(index, cat, masks, cat.stray, cat.food_count, meals, reduced)
+
+
+class _Search:
+    def __init__(self, holdings: Holdings, edition: Edition) -> None:
+        self.h = holdings
+        self.edition = edition
+        self.scoring = edition.scoring
+        foods = edition.foods
+        self.n = len(foods)
+        food = holdings.food
+        have = [int(food.get(f, 0)) for f in foods]
+        wild = int(food.get("wild", 0))
+        if holdings.cat_player:
+            wild += sum(have)  # RB-BOT: every chicken, tuna and milk is wild for the cat player
+            have = [0] * self.n
+        self.have = tuple(have)
+        self.wild = wild
+        self.treats = int(food.get("treat", 0))
+        self.total = sum(have) + wild
+        self.cats = [_compile(c, i, edition) for i, c in enumerate(holdings.cats)]
+        self.fixed = dict(holdings.fixed)
+
+        def order(c: _Cat) -> tuple[object, ...]:
+            variable = c.spec.ability in ("vp_per_food_fed", "per_other_fed_cat_eating_food")
+            plain = c.spec.ability is None
+            return (
+                c.spec.ability not in _FIRST,
+                variable,
+                not plain,
+                c.spec.needs if plain else (),
+                c.spec.needs_any if plain else 0,
+                -(c.spec.vp or 0),
+                c.index,
+            )
+
+        self.order = sorted(self.cats, key=order)
+        # Upper bounds of what the cats from each depth on could eat (typed, any), for the
+        # hungry-branch cut: with an unbounded eater (Cow) nothing is ever cut.
+        n = self.n
+        self.later_typed = [[0] * n for _ in range(len(self.order) + 1)]
+        self.later_any = [0] * (len(self.order) + 1)
+        for d in range(len(self.order) - 1, -1, -1):
+            cat = self.order[d]
+            typed = [0] * n
+            any_ = 0
+            for meal in cat.meals:
+                if meal.rest:
+                    any_ = max(any_, self.total if meal.cap is None else meal.cap)
+                any_ = max(any_, meal.any)
+                typed = [max(a, b) for a, b in zip(typed, meal.typed, strict=True)]
+            self.later_typed[d] = [
+                a + b for a, b in zip(self.later_typed[d + 1], typed, strict=True)
+            ]
+            self.later_any[d] = self.later_any[d + 1] + any_
+        # twin[d]: the previous depth holds a plain cat identical in needs, colours and
+        # cat count and worth at least as much; feeding this one while it starves is a
+        # mirror image of the other way round, so it is skipped.
+        # Colours only matter to colour abilities, multicoloured counts and coloured boxes.
+        colour_blind = not any(
+            c.spec.ability in ("per_colour_fed", "colour_sets", "per_multicoloured_fed")
+            for c in self.cats
+        ) and not any(b.colour is not None for b in holdings.boxes)
+        self.twin = [False] * len(self.order)
+        for d in range(1, len(self.order)):
+            a, b = self.order[d - 1].spec, self.order[d].spec
+            self.twin[d] = (
+                a.ability is None
+                and b.ability is None
+                and a.needs == b.needs
+                and a.needs_any == b.needs_any
+                and a.cat_count == b.cat_count
+                and a.stray == b.stray
+                and a.can_fill_box == b.can_fill_box
+                and (colour_blind or (a.colours == b.colours and a.members == b.members))
+                and (a.vp or 0) >= (b.vp or 0)
+            )
+        self.sherry = [c.index for c in self.cats if c.spec.ability == "reduce_needs"]
+        self.full_mask = sum(
+            1 << i for i, c in enumerate(edition.colours) if c.value in ("black", "orange", "white")
+        )
+        self.has_rest = any(m.rest for c in self.cats for m in c.meals)
+        self.type_sensitive = bool(holdings.boxes) or any(
+            c.spec.ability in _TYPE_SENSITIVE for c in self.cats
+        )
+        self.options: list[Option] = []
+
+    # -- search ---------------------------------------------------------------------------
+
+    def run(self) -> list[Option]:
+        plates: list[Plate | None] = [None] * len(self.cats)
+        self._dfs(0, plates, [0] * self.n, 0, 0, 0, False)
+        return self.options
+
+    def _alternatives(self, cat: _Cat, sherry_fed: bool) -> list[Plate]:
+        if cat.index in self.fixed:
+            return [self.fixed[cat.index]]
+        # Treats are handed out at the end of a plan, to cats the plan leaves hungry (see
+        # _leaf): a cat fed a treat eats no food, so which cats get one does not change what
+        # the rest of the plan can pay for.
+        alts = list(cat.reduced_meals if sherry_fed else cat.meals)
+        alts.append(Plate(HUNGRY, (0,) * self.n))
+        return alts
+
+    def _dfs(
+        self,
+        depth: int,
+        plates: list[Plate | None],
+        typed: list[int],
+        any_: int,
+        treats: int,
+        convert: int,
+        sherry_fed: bool,
+    ) -> None:
+        if depth == len(self.order):
+            self._leaf(plates, typed, any_, treats, convert)
+            return
+        cat = self.order[depth]
+        fixed_here = cat.index in self.fixed
+        alternatives = self._alternatives(cat, sherry_fed)
+        if not fixed_here and self.twin[depth]:
+            prev = plates[self.order[depth - 1].index]
+            if prev is not None and prev.mode == HUNGRY:
+                alternatives = [a for a in alternatives if a.mode == HUNGRY]
+        elif (
+            not fixed_here
+            and cat.spec.ability in _NEVER_WORSE_FED
+            and self._hungry_never_best(depth, cat, alternatives, typed, any_, treats, convert)
+        ):
+            alternatives = [a for a in alternatives if a.mode != HUNGRY]
+        for plate in alternatives:
+            fixed = fixed_here
+            t2 = typed if fixed else [a + b for a, b in zip(typed, plate.typed, strict=True)]
+            a2 = any_ if fixed else any_ + plate.any
+            tr2 = treats if fixed else treats + plate.treat
+            c2 = convert
+            s2 = sherry_fed
+            if plate.mode == FED and cat.spec.ability == "food_as_wild":
+                c2 += int(str(cat.spec.params["count"]))
+            if plate.mode == FED and cat.spec.ability == "reduce_needs":
+                s2 = True
+            if tr2 > self.treats or not self._feasible(t2, a2, c2):
+                continue
+            plates[cat.index] = plate
+            self._dfs(depth + 1, plates, t2, a2, tr2, c2, s2)
+            plates[cat.index] = None
+
+    def _not_maximal(
+        self, plates: list[Plate], typed: list[int], any_: int, treats: int, convert: int
+    ) -> bool:
+        """A hungry never-worse-fed cat that the leftovers (or a treat) could feed: the same
+        plan with it fed is better in every way, and is searched too."""
+        for cat in self.cats:
+            if plates[cat.index].mode != HUNGRY or cat.index in self.fixed:
+                continue
+            if not self._feeding_beats_a_treat(cat):
+                continue
+            for meal in cat.reduced_meals if self.sherry_fed(plates) else cat.meals:
+                if (
+                    meal.mode == FED
+                    and not meal.rest
+                    and self._feasible(
+                        [a + b for a, b in zip(typed, meal.typed, strict=True)],
+                        any_ + meal.any,
+                        convert,
+                    )
+                ):
+                    return True
+        return False
+
+    def _feeding_beats_a_treat(self, cat: _Cat) -> bool:
+        # Without treats, feeding a never-worse cat beats hunger. With treats, a plan may
+        # rather give it a treat and its food to others; feeding it is then only surely at
+        # least as good for a plain cat worth at least what a treat-fed cat is worth.
+        if cat.spec.ability not in _NEVER_WORSE_FED:
+            return False
+        if not self.treats:
+            return True
+        return cat.spec.ability is None and (cat.spec.vp or 0) >= self.scoring.treat_fed_vp
+
+    def sherry_fed(self, plates: list[Plate]) -> bool:
+        return any(plates[k].mode == FED for k in self.sherry)
+
+    def _hungry_never_best(
+        self,
+        depth: int,
+        cat: _Cat,
+        alternatives: list[Plate],
+        typed: list[int],
+        any_: int,
+        treats: int,
+        convert: int,
+    ) -> bool:
+        """True when this cat could be fed (its food, or a treat) whatever the later cats
+        eat: then a plan leaving it hungry is beaten by the same plan with it fed."""
+        if not self._feeding_beats_a_treat(cat):
+            return False
+        bound_t = self.later_typed[depth + 1]
+        bound_a = self.later_any[depth + 1]
+        for meal in alternatives:
+            if meal.mode != FED or meal.rest:
+                continue
+            trial = [a + b + c for a, b, c in zip(typed, meal.typed, bound_t, strict=True)]
+            if self._feasible(trial, any_ + meal.any + bound_a, convert):
+                return True
+        return False
+
+    def _feasible(self, typed: Sequence[int], any_: int, convert: int) -> bool:
+        short = spare = 0
+        for need, got in zip(typed, self.have):  # noqa: B905 - hot path
+            if need > got:
+                short += need - got
+            else:
+                spare += got - need
+        if short > self.wild + min(convert, spare):
+            return False
+        return sum(typed) + any_ <= self.total
+
+    # -- a complete plan --------------------------------------------------------------------
+
+    def _leaf(
+        self, plates: list[Plate | None], typed: list[int], any_: int, treats: int, convert: int
+    ) -> None:
+        final = [p for p in plates]
+        assert all(p is not None for p in final)
+        if not self.has_rest and self._not_maximal(final, typed, any_, treats, convert):  # type: ignore[arg-type]
+            return
+        catnip_supply = self.h.catnip + sum(
+            int(str(c.spec.params["catnip"]))
+            for c in self.cats
+            if c.spec.ability == "counts_as_catnip" and final[c.index].mode == FED
+        )  # type: ignore[union-attr]
+        catnip_eaten = sum(p.catnip for p in final if p is not None and p.mode == FED)
+        if catnip_eaten > catnip_supply:
+            return
+        # Ginger must eat a catnip if she can (RB-PREM): a plan leaving her hungry, or fed a
+        # treat, while a catnip and her food are there is not allowed.
+        for cat in self.cats:
+            if cat.spec.ability != "eats_catnip" or final[cat.index].mode == FED:  # type: ignore[union-attr]
+                continue
+            if cat.index in self.fixed:
+                continue
+            meal = cat.meals[0]
+            if catnip_supply - catnip_eaten >= meal.catnip:
+                t2 = [a + b for a, b in zip(typed, meal.typed, strict=True)]
+                if self._feasible(t2, any_ + meal.any, convert):
+                    return
+        hungry = [
+            c
+            for c in self.cats
+            if final[c.index].mode == HUNGRY  # type: ignore[union-attr]
+            and c.index not in self.fixed
+        ]
+        for treated in self._treat_choices(hungry):
+            plan = list(final)
+            for cat in treated:
+                plan[cat.index] = Plate(TREAT, (0,) * self.n, treat=1)
+            self._finish(plan, list(typed), any_, len(treated), convert)  # type: ignore[arg-type]
+
+    def _treat_choices(self, hungry: list[_Cat]) -> list[tuple[_Cat, ...]]:
+        """Which hungry cats get the treats. A treat is never worse than hunger (1 VP instead
+        of -2, one more fed cat, one less leftover), so every treat is used; when there are
+        more hungry cats than treats, each different kind of cat is tried."""
+        if self.treats >= len(hungry):
+            return [tuple(hungry)]
+        kinds: dict[tuple[object, ...], list[_Cat]] = {}
+        for cat in hungry:
+            spec = cat.spec
+            key = (
+                cat.masks,
+                spec.cat_count,
+                tuple(f for f, _ in spec.needs),
+                cat.natural,
+                spec.multicoloured,
+                spec.ability == "eats_catnip",
+            )
+            kinds.setdefault(key, []).append(cat)
+        groups = list(kinds.values())
+        choices = []
+        for counts in _splits(self.treats, [len(g) for g in groups]):
+            choices.append(tuple(c for g, k in zip(groups, counts, strict=True) for c in g[:k]))
+            if len(choices) >= 64:
+                break
+        return choices
+
+    def _finish(
+        self, final: list[Plate], typed: list[int], any_: int, treats: int, convert: int
+    ) -> None:
+        # Cow and Calf eat what is left, the cat worth most per food first.
+        left = self.total - sum(typed) - any_
+        rest = sorted(
+            (
+                c
+                for c in self.cats
+                if final[c.index].mode == FED  # type: ignore[union-attr]
+                and final[c.index].rest
+                and c.index not in self.fixed
+            ),  # type: ignore[union-attr]
+            key=lambda c: (-int(str(c.spec.params.get("vp_each", 0))), c.index),
+        )
+        for cat in rest:
+            plate = final[cat.index]
+            assert plate is not None
+            room = left if plate.cap is None else min(left, plate.cap - plate.any)
+            if room > 0:
+                final[cat.index] = _with_any(plate, plate.any + room)
+                left -= room
+                any_ += room
+        self._allocate_and_score(final, typed, any_, treats, convert)  # type: ignore[arg-type]
+
+    def _allocate_and_score(
+        self, plates: list[Plate], typed: list[int], any_: int, treats: int, convert: int
+    ) -> None:
+        # Pay typed food: every type's own tokens first, then wilds, then Moonbeam's
+        # conversions of the food no type needs (rule fix, see the module docstring).
+        rem = [have - min(have, need) for have, need in zip(self.have, typed, strict=True)]
+        wild = self.wild
+        for t in range(self.n):
+            short = typed[t] - min(self.have[t], typed[t])
+            w = min(wild, short)
+            wild -= w
+            short -= w
+            while short > 0 and convert > 0:
+                donor = max(range(self.n), key=lambda k: rem[k])
+                if rem[donor] == 0:
+                    break
+                rem[donor] -= 1
+                convert -= 1
+                short -= 1
+        fixed_any = [
+            (c.index, plates[c.index].any)
+            for c in self.cats  # noqa: C416
+            if plates[c.index].mode == FED and plates[c.index].any and c.index not in self.fixed
+        ]
+        best: Option | None = None
+        for allocation in self._allocations(fixed_any, rem, wild, convert):
+            final = list(plates)
+            for (index, _), split in zip(fixed_any, allocation, strict=True):
+                p = final[index]
+                final[index] = _eat(p, [a + b for a, b in zip(p.typed, split, strict=True)])
+            for i, p in enumerate(final):
+                if not p.eaten:
+                    final[i] = _eat(p, list(p.typed))
+            used_food = sum(
+                sum(p.eaten) for i, p in enumerate(final) if p.mode == FED and i not in self.fixed
+            )
+            leftover_tokens = self._leftover(final, treats, used_food)
+            option = self._score(final, leftover_tokens)
+            if best is None or (option.vp, option.fed) > (best.vp, best.fed):
+                best = option
+            if not self.type_sensitive:
+                break
+        assert best is not None
+        self._add(best)
+
+    def _allocations(
+        self, eaters: list[tuple[int, int]], rem: list[int], wild: int, convert: int
+    ) -> list[tuple[tuple[int, ...], ...]]:
+        # Fixed after freezing, in both searches: unused Moonbeam conversions pay "any food".
+        """Ways to give each "any food" eater types, within the food that is left."""
+        if not eaters:
+            return [()]
+        if not self.type_sensitive:
+            return [tuple(_greedy_split(k, rem, wild) for _, k in eaters)]
+        result: list[tuple[tuple[int, ...], ...]] = []
+        per_cat = [list(_compositions(k, self.n)) for _, k in eaters]
+        for combo in itertools.product(*per_cat):
+            totals = [sum(split[t] for split in combo) for t in range(self.n)]
+            short = sum(max(0, totals[t] - rem[t]) for t in range(self.n))
+            surplus = sum(max(0, rem[t] - totals[t]) for t in range(self.n))
+            if short <= wild + min(convert, surplus):
+                result.append(combo)
+                if len(result) >= _MAX_ALLOCATIONS:
+                    break
+        return result or [tuple(_greedy_split(k, rem, wild) for _, k in eaters)]
+
+    def _leftover(self, plates: list[Plate], treats: int, used: int) -> dict[str, int]:
+        """Leftover tokens: each type's own tokens are used first, then wilds."""
+        tokens = dict(self.h.food)
+        if self.h.cat_player:
+            tokens = {
+                "wild": sum(int(v) for k, v in tokens.items() if k != "treat"),
+                "treat": int(tokens.get("treat", 0)),
+            }
+        eaten = [0] * self.n
+        for i, p in enumerate(plates):
+            if p.mode == FED and i not in self.fixed:
+                for t in range(self.n):
+                    eaten[t] += p.eaten[t]
+        for t, food in enumerate(self.edition.foods):
+            own = min(int(tokens.get(food, 0)), eaten[t])
+            tokens[food] = int(tokens.get(food, 0)) - own
+            tokens["wild"] = int(tokens.get("wild", 0)) - (eaten[t] - own)
+        # Moonbeam's conversions: a negative wild count is paid from the largest surplus.
+        while tokens.get("wild", 0) < 0:
+            donor = max(self.edition.foods, key=lambda f: tokens.get(f, 0))
+            tokens[donor] -= 1
+            tokens["wild"] += 1
+        tokens["treat"] = int(tokens.get("treat", 0)) - treats
+        return {k: v for k, v in tokens.items() if v}
+
+    # -- scoring one plan ---------------------------------------------------------------------
+
+    def _score(self, plates: list[Plate], leftover: dict[str, int]) -> Option:
+        s = self.scoring
+        cats = self.cats
+        fed = [c for c in cats if plates[c.index].mode != HUNGRY]
+        normal = [c for c in cats if plates[c.index].mode == FED]
+        fed_count = sum(c.spec.cat_count for c in fed)
+        colour_counts = [0] * len(self.edition.colours)
+        masks: list[int] = []
+        for c in fed:
+            for m in c.masks:
+                masks.append(m)
+                for k in range(len(colour_counts)):
+                    if m >> k & 1:
+                        colour_counts[k] += 1
+        multicoloured = sum(1 for c in fed if c.spec.multicoloured)
+        choices: list[str] = []
+        # counts that abilities change
+        costumes = self.h.costumes + sum(
+            int(str(c.spec.params["costumes"]))
+            for c in normal
+            if c.spec.ability == "counts_as_costume"
+        )
+        extra_toys = self.h.wild_toys + sum(
+            int(str(c.spec.params["toys"])) for c in normal if c.spec.ability == "counts_as_toy"
+        )
+        toy_vp, toy_types = _best_toys(tuple(self.h.toys), extra_toys, s.toy_set_vp)
+        if extra_toys:
+            names = [self.edition.toy_names[self.edition.toy_types[t]] for t in toy_types]
+            who = [c.spec.name for c in normal if c.spec.ability == "counts_as_toy"]
+            who += ["the wild toy"] * bool(self.h.wild_toys)
+            choices.append(f"toy chosen for {' and '.join(who)}: {', '.join(names)}")
+        toys_count = sum(self.h.toys) + extra_toys
+        catnip = self.h.catnip + sum(
+            int(str(c.spec.params["catnip"]))
+            for c in normal
+            if c.spec.ability == "counts_as_catnip"
+        )
+        catnip -= sum(plates[c.index].catnip for c in normal)
+        eaten_by_type = [0] * self.n
+        for c in normal:
+            for t in range(self.n):
+                eaten_by_type[t] += plates[c.index].eaten[t]
+        treats_used = sum(1 for c in fed if plates[c.index].mode == TREAT)
+
+        def is_food_cat(c: _Cat, t: int) -> bool:
+            # RB-BOT: a "tuna cat" has tuna in its needs or was fed tuna; an "any food" cat
+            # only if fed tuna; a treat-fed cat keeps the types of its needs.
+            plate = plates[c.index]
+            if any(f == self.edition.foods[t] for f, _ in c.spec.needs):
+                return True
+            return plate.mode == FED and plate.eaten[t] > 0
+
+        cat_vp = [s.unfed_cat_vp * c.spec.cat_count for c in cats]
+        bonus = 0
+        bonus_cat = -1
+        copiers = []
+        for c in fed:
+            i = c.index
+            plate = plates[i]
+            if plate.mode == TREAT:
+                cat_vp[i] = s.treat_fed_vp  # RB-BOT: worth exactly 1 VP, no ability
+                continue
+            spec = c.spec
+            vp = spec.vp or 0
+            p = spec.params
+            ability = spec.ability
+            if ability == "per_colour_fed":
+                k = self.edition.colours.index(p["colour"])  # type: ignore[arg-type]
+                vp += int(str(p["vp_each"])) * colour_counts[k]
+            elif ability == "colour_sets":
+                from engine.catlady.feeding import colour_sets as _colour_sets
+
+                vp += int(str(p["vp_each"])) * _colour_sets(masks, self.full_mask)
+            elif ability == "per_costume":
+                vp += int(str(p["vp_each"])) * costumes
+            elif ability == "per_toy":
+                vp += int(str(p["vp_each"])) * toys_count
+            elif ability == "vp_per_food_fed":
+                vp += int(str(p["vp_each"])) * plate.amount
+            elif ability == "most_fed_cats":
+                vp += int(str(p["vp_otherwise"]))
+                bonus = int(str(p["vp_most"])) - int(str(p["vp_otherwise"]))
+                bonus_cat = i
+            elif ability == "per_other_fed_cat_eating_food":
+                t = max(range(self.n), key=lambda k: plate.eaten[k])
+                vp += int(str(p["vp_each"])) * sum(
+                    1 for o in fed if o is not c and is_food_cat(o, t)
+                )
+            elif ability == "food_sets_used":
+                vp += int(str(p["vp_each"])) * min(eaten_by_type)
+            elif ability == "penalty_per_toy":
+                vp -= int(str(p["vp_each"])) * toys_count
+            elif ability == "per_one_food_cat":
+                vp += int(str(p["vp_each"])) * sum(
+                    1 for o in fed if o is not c and self._one_food(o, plates[o.index])
+                )
+            elif ability == "toy_sets_vp":
+                vp += toy_vp
+            elif ability == "discard_for_vp":
+                held = self.h.spray_bottles + self.h.lost_cats
+                vp += int(str(p["vp_each"])) * held
+                if held:
+                    choices.append(
+                        f"{spec.name}: discards {self.h.spray_bottles} spray bottle(s) "
+                        f"and {self.h.lost_cats} lost cat(s)"
+                    )
+            elif ability == "per_food_type_cat":
+                t = self.edition.foods.index(str(p["food"]))
+                vp += int(str(p["vp_each"])) * sum(1 for o in fed if is_food_cat(o, t))
+            elif ability == "per_multicoloured_fed":
+                vp += int(str(p["vp_each"])) * multicoloured
+            elif ability == "per_food_used":
+                food = str(p["food"])
+                used = (
+                    sum(eaten_by_type) + treats_used
+                    if food == "any"
+                    else eaten_by_type[self.edition.foods.index(food)]
+                )
+                vp += int(str(p["vp_each"])) * used
+            elif ability == "copy_fed_cat_vp":
+                copiers.append(c)
+            cat_vp[i] = vp
+        for c in copiers:
+            others = [o for o in fed if o is not c and o.spec.ability != "copy_fed_cat_vp"]
+            if others:
+                chosen = max(others, key=lambda o: (cat_vp[o.index], -o.index))
+                cat_vp[c.index] = (c.spec.vp or 0) + cat_vp[chosen.index]
+                choices.append(
+                    f"{c.spec.name} copies {chosen.spec.name} ({cat_vp[chosen.index]} VP)"
+                )
+            else:
+                cat_vp[c.index] = c.spec.vp or 0
+        catnip_vp = s.catnip_vp(catnip, fed_count)
+        boxes_vp, filled = self._boxes(plates, is_food_cat)
+        if self.h.boxes:
+            choices.append(f"boxes filled: {filled} of {len(self.h.boxes)}")
+        lines = {
+            "fed_cats": sum(cat_vp),
+            "toys": toy_vp,
+            "catnip": catnip_vp,
+            "boxes": boxes_vp,
+            "items": 0,
+        }
+        return Option(
+            vp=sum(lines.values()),
+            fed=fed_count,
+            leftover=sum(leftover.values()),
+            bonus=bonus,
+            costumes=costumes,
+            toys=toys_count,
+            catnip=catnip,
+            multicoloured_fed=multicoloured,
+            lines=lines,
+            plates=tuple(plates),
+            cat_vp=tuple(cat_vp),
+            bonus_cat=bonus_cat,
+            leftover_food=leftover,
+            choices=tuple(choices),
+        )
+
+    def _one_food(self, cat: _Cat, plate: Plate) -> bool:
+        # RB-PREM: a cat that naturally eats 1 food (even if Sherry took it to 0), or Cow or
+        # Waffle fed exactly 1; not a cat Sherry brought down from 2. A treat-fed cat keeps
+        # its printed needs (RB-BOT), so a printed 1-food cat still counts.
+        if cat.natural is not None:
+            return cat.natural == 1
+        return plate.mode == FED and plate.amount == 1
+
+    def _boxes(self, plates: list[Plate], is_food_cat: object) -> tuple[int, int]:
+        boxes = self.h.boxes
+        if not boxes:
+            return 0, 0
+        check = is_food_cat  # type: ignore[assignment]
+        # RB-BOT: hungry cats and strays may fill a box; one cat per box; Aoshima cannot.
+        candidates = []
+        for c in self.cats:
+            if not c.spec.can_fill_box:
+                continue
+            fits = []
+            for b, box in enumerate(boxes):
+                if box.colour is not None and box.colour not in c.spec.colours:
+                    continue
+                if box.food is not None and not check(c, self.edition.foods.index(box.food)):  # type: ignore[operator]
+                    continue
+                fits.append(b)
+            if fits:
+                candidates.append(fits)
+        filled = _max_matching(candidates, len(boxes))
+        return filled * len(boxes), filled
+
+    def _add(self, option: Option) -> None:
+        kept = []
+        for old in self.options:
+            if _dominates(old, option):
+                return
+            if not _dominates(option, old):
+                kept.append(old)
+        kept.append(option)
+        self.options = kept
+
+
+def _with_any(plate: Plate, amount: int) -> Plate:
+    return Plate(
+        plate.mode,
+        plate.typed,
+        amount,
+        plate.catnip,
+        plate.rest,
+        plate.cap,
+        plate.reduced,
+        (),
+        plate.treat,
+    )
+
+
+def _eat(plate: Plate, eaten: list[int]) -> Plate:
+    return Plate(
+        plate.mode,
+        plate.typed,
+        plate.any,
+        plate.catnip,
+        plate.rest,
+        plate.cap,
+        plate.reduced,
+        tuple(eaten),
+        plate.treat,
+    )
+
+
+@lru_cache(maxsize=256)
+def _compositions(k: int, n: int) -> tuple[tuple[int, ...], ...]:
+    if n == 1:
+        return ((k,),)
+    return tuple(
+        (first, *rest) for first in range(k, -1, -1) for rest in _compositions(k - first, n - 1)
+    )
+
+
+def _greedy_split(k: int, rem: list[int], wild: int) -> tuple[int, ...]:
+    split = [0] * len(rem)
+    for t in range(len(rem)):
+        take = min(k, rem[t])
+        split[t] += take
+        rem[t] -= take
+        k -= take
+    if k:
+        split[0] += k  # wilds, declared as the first food
+    return tuple(split)
+
+
+def _max_matching(candidates: list[list[int]], n_boxes: int) -> int:
+    """Most boxes filled, one cat each (a tiny augmenting-path matching)."""
+    owner = [-1] * n_boxes
+
+    def augment(cat: int, seen: set[int]) -> bool:
+        for b in candidates[cat]:
+            if b in seen:
+                continue
+            seen.add(b)
+            if owner[b] < 0 or augment(owner[b], seen):
+                owner[b] = cat
+                return True
+        return False
+
+    return sum(1 for cat in range(len(candidates)) if augment(cat, set()))
+
+
+@lru_cache(maxsize=4096)
+def _best_toys(
+    toys: tuple[int, ...], extra: int, table: tuple[int, ...]
+) -> tuple[int, tuple[int, ...]]:
+    """Best toy-set VP when ``extra`` toys may be any type (Tomasso, the wild toy), and the
+    types chosen. Sets hold different toys, so a 6th unique toy can never be made."""
+    from engine.catlady.scoring import toy_sets_vp
+
+    if not extra:
+        return toy_sets_vp(list(toys), table), ()
+    best: tuple[int, tuple[int, ...]] = (-1, ())
+    for types in itertools.combinations_with_replacement(range(len(toys)), extra):
+        counts = list(toys)
+        for t in types:
+            counts[t] += 1
+        vp = toy_sets_vp(counts, table)
+        if vp > best[0]:
+            best = (vp, types)
+    return best
+
+
+def options_for(holdings: Holdings, edition: Edition) -> tuple[Option, ...]:
+    """Every Pareto-optimal plan for ``holdings`` (best own VP first).
+
+    >>> from engine.catlady.cards import load_edition
+    >>> ph = load_edition("box-of-treats-placeholder")
+    >>> [best, *_] = options_for(Holdings((ph.cat("Bronte"),), (("treat", 1),), (0,) * 5), ph)
+    >>> best.cat_vp, best.fed, best.leftover
+    ((1,), 1, 0)
+    """
+    return _cached(edition, holdings)
+
+
+@lru_cache(maxsize=4096)
+def _cached(edition: Edition, holdings: Holdings) -> tuple[Option, ...]:
+    options = _Search(holdings, edition).run()
+    options.sort(key=lambda o: (-o.vp, -o.fed, o.leftover, -o.bonus, -o.costumes))
+    return tuple(options)
+
+
+def _splits(total: int, sizes: list[int]) -> list[tuple[int, ...]]:
+    """Ways to take exactly ``total`` items from groups of the given sizes."""
+    if not sizes:
+        return [()] if total == 0 else []
+    result = []
+    for k in range(min(total, sizes[0]), -1, -1):
+        result.extend((k, *rest) for rest in _splits(total - k, sizes[1:]))
+    return result

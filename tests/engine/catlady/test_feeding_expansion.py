@@ -1,0 +1,80 @@
+"""The expansion scorer against its frozen pre-optimisation search (differential tests).
+
+``tests/engine/catlady/reference_feeding_expansion.py`` is engine/catlady/feeding_expansion.py as it was before
+the speed work. Positions from random games of the placeholder Box of Treats deck (2 to 6
+players, mid-game as the greedy bot sees them, and at the end) are scored twice: with the
+current search and with the frozen one patched in. Every score pad must be identical,
+feeding plans, choices and notes included.
+"""
+
+from __future__ import annotations
+
+import random
+from unittest import mock
+
+import pytest
+
+from engine import load_game
+from engine.catlady import feeding_expansion
+from engine.catlady.feeding_expansion import Holdings, options_for
+from tests.engine.catlady import reference_feeding_expansion
+
+
+def positions(players, n_games, seed):
+    """Every 7th position of random games, and every final one."""
+    game = load_game(options={"players": players, "edition": "box-of-treats-placeholder"})
+    rng = random.Random(seed)
+    for game_seed in range(seed, seed + n_games):
+        state = game.new_initial_state(game_seed)
+        step = 0
+        while not state.is_terminal():
+            state = state.apply(rng.choice(state.legal_actions()))
+            step += 1
+            if step % 7 == 0:
+                yield state
+        yield state
+
+
+def oracle_score(state):
+    with mock.patch(
+        "engine.catlady.scoring_expansion.options_for", reference_feeding_expansion.options_for
+    ):
+        return state.score().to_json()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_placeholder_positions_score_identically(players):
+    checked = 0
+    for state in positions(players, n_games=4, seed=100 * players):
+        feeding_expansion._cached.cache_clear()
+        assert state.score().to_json() == oracle_score(state)
+        checked += 1
+    assert checked > 20
+
+
+def plain(options):
+    return [repr(o) for o in options]
+
+
+def test_options_match_for_each_players_holdings():
+    """The options themselves (not just the chosen one), for every tableau seen."""
+    from engine.catlady.scoring_expansion import _holdings
+
+    seen = 0
+    for state in positions(4, n_games=3, seed=7):
+        edition = state.game.edition
+        for tableau in state.tableaux():
+            holdings = _holdings(tableau, edition)
+            feeding_expansion._cached.cache_clear()
+            reference_feeding_expansion._cached.cache_clear()
+            new = options_for(holdings, edition)
+            old = reference_feeding_expansion.options_for(
+                reference_feeding_expansion.Holdings(
+                    **{f: getattr(holdings, f) for f in holdings.__dataclass_fields__}
+                ),
+                edition,
+            )
+            assert plain(new) == plain(old)
+            seen += 1
+    assert seen > 50
+    assert isinstance(holdings, Holdings)
