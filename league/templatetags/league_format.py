@@ -8,6 +8,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from league.catalogue import CAT_LADY_CATEGORIES, GAMES
+from league.rating_systems import OPENSKILL
 
 register = template.Library()
 
@@ -154,6 +155,8 @@ def standings_rows(rows, league, my_player_id=None):
         f'{int(league.provisional_games)} rated games: the rating is still settling">'
         "provisional</span>"
     )
+    # OpenSkill's conservative ratings run from 0 to a few dozen: a decimal tells players apart.
+    places = 1 if league.rating_system == OPENSKILL else 0
     lines = []
     for row in rows:
         if row.trend > _TREND_STEP:
@@ -168,7 +171,7 @@ def standings_rows(rows, league, my_player_id=None):
             f'<tr{me}><td class="num">{int(row.position)}</td><th scope="row">'
             f'<a href="{player_url}{int(row.player_id)}/{query}">{escape(row.player_name)}</a>'
             f"{provisional if row.provisional else ''}</th>"
-            f'<td class="num rating">{row.rating:.0f}</td><td class="num">{int(row.games_played)}</td>'
+            f'<td class="num rating">{row.rating:.{places}f}</td><td class="num">{int(row.games_played)}</td>'
             f'<td class="num">{int(row.wins)}</td><td class="num">{placement}</td>'
             f'<td class="num trend{trend_class}"><span aria-hidden="true">{arrow}</span> '
             f'{signed(row.trend)}<span class="visually-hidden"> ({trend_word(row.trend)})</span></td></tr>'
