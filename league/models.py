@@ -149,7 +149,7 @@ class Game(models.Model):
     content_key = models.CharField(max_length=64, editable=False, default="")
     # The play's uuid in the BG Stats file it was imported from: importing the file again
     # finds it and creates nothing new.
-    bgstats_uuid = models.CharField(max_length=64, blank=True, default="")
+    bgstats_uuid = models.CharField(max_length=64, blank=True, default="", db_default="")
     logged_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
