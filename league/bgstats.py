@@ -684,3 +684,47 @@ def write_export(*, league_slug: str, game_key: str, games: Sequence[ExportGame]
         "games": bg_games,
         "plays": plays,
     }
+
+
+def to_file(export: Export) -> dict[str, Any]:
+    """What `parse_export` read, written back in BG Stats' format (only those fields): a
+    compact copy to keep between the preview and the import.
+
+    >>> again = parse_export(json.dumps(to_file(parse_export(
+    ...     '{"players": [{"id": 1, "name": "Ada"}], "games": [{"id": 9, "name": "Cat Lady"}],'
+    ...     ' "plays": [{"uuid": "p", "playDate": "2026-11-20 19:30:00", "gameRefId": 9,'
+    ...     ' "playerScores": [{"playerRefId": 1, "score": "31"}]}]}'))))
+    >>> again.plays[0].scores[0].score, again.games[9].name
+    (31, 'Cat Lady')
+    """
+    return {
+        "players": [{"id": p.id, "uuid": p.uuid, "name": p.name} for p in export.players.values()],
+        "locations": [{"id": ident, "name": name} for ident, name in export.locations.items()],
+        "games": [
+            {"id": g.id, "name": g.name, "bggName": g.bgg_name, "bggId": g.bgg_id}
+            for g in export.games.values()
+        ],
+        "plays": [
+            {
+                "uuid": play.uuid,
+                "playDate": play.played_at.strftime(DATE_FORMAT),
+                "gameRefId": play.game_ref,
+                "locationRefId": play.location_ref or 0,
+                "ignored": play.ignored,
+                "comments": play.comments,
+                "expansionPlays": [{"gameRefId": ref} for ref in play.expansion_refs],
+                "playerScores": [
+                    {
+                        "playerRefId": s.player_ref,
+                        "score": "" if s.score is None else str(s.score),
+                        "winner": s.winner,
+                        "startPlayer": s.start_player,
+                        "seatOrder": s.seat_order,
+                        "rank": s.rank,
+                    }
+                    for s in play.scores
+                ],
+            }
+            for play in export.plays
+        ],
+    }

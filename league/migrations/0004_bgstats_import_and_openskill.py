@@ -5,45 +5,56 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('league', '0003_player_created_by_invitation'),
+        ("league", "0003_player_created_by_invitation"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='bgstats_uuid',
-            field=models.CharField(blank=True, db_default='', default='', max_length=64),
+            model_name="game",
+            name="bgstats_uuid",
+            field=models.CharField(blank=True, db_default="", default="", max_length=64),
         ),
         migrations.AddField(
-            model_name='league',
-            name='rating_system',
-            field=models.CharField(choices=[('elo', 'Multiplayer Elo'), ('openskill', 'OpenSkill (Weng-Lin, Plackett-Luce)')], default='elo', help_text='How games move ratings (league.rating_systems); changing it rebuilds them.', max_length=20),
+            model_name="league",
+            name="rating_system",
+            field=models.CharField(
+                choices=[
+                    ("elo", "Multiplayer Elo"),
+                    ("openskill", "OpenSkill (Weng-Lin, Plackett-Luce)"),
+                ],
+                default="elo",
+                help_text="How games move ratings (league.rating_systems); changing it rebuilds them.",
+                max_length=20,
+            ),
         ),
         migrations.AddField(
-            model_name='participant',
-            name='mu_after',
+            model_name="participant",
+            name="mu_after",
             field=models.FloatField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='participant',
-            name='mu_before',
+            model_name="participant",
+            name="mu_before",
             field=models.FloatField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='participant',
-            name='sigma_after',
+            model_name="participant",
+            name="sigma_after",
             field=models.FloatField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='participant',
-            name='sigma_before',
+            model_name="participant",
+            name="sigma_before",
             field=models.FloatField(blank=True, null=True),
         ),
         migrations.AddConstraint(
-            model_name='game',
-            constraint=models.UniqueConstraint(condition=models.Q(('bgstats_uuid', ''), _negated=True), fields=('league', 'bgstats_uuid'), name='game_bgstats_uuid_once'),
+            model_name="game",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("bgstats_uuid", ""), _negated=True),
+                fields=("league", "bgstats_uuid"),
+                name="game_bgstats_uuid_once",
+            ),
         ),
     ]
