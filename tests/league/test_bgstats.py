@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.core.management import CommandError, call_command
 
 from league import bgstats, bgstats_import, services
 from league.models import AuditEntry, Game, Player
@@ -384,3 +385,53 @@ def test_export_is_stable_so_importing_it_twice_finds_the_plays(league, players,
     assert first == bgstats_import.export_league(league=league)
     copied = copy.deepcopy(first)
     assert bgstats.parse_export(json.dumps(copied)).plays[0].uuid == first["plays"][0]["uuid"]
+
+
+# --- the management command -----------------------------------------------------------------
+
+
+def test_command_imports_with_names_maps_and_guests(club, players, users, capsys):
+    call_command(
+        "import_bgstats",
+        "tuesday",
+        str(FIXTURE),
+        "--user",
+        "olive",
+        "--dry-run",
+        "--map",
+        "Olivia=Olive",
+        "--new-guests",
+    )
+    assert "2 plays to import" in capsys.readouterr().out and club.games.count() == 0
+    call_command(
+        "import_bgstats",
+        "tuesday",
+        str(FIXTURE),
+        "--user",
+        "olive",
+        "--map",
+        "Olivia=Olive",
+        "--new-guests",
+    )
+    assert "Imported 2 games" in capsys.readouterr().out
+    assert club.games.count() == 2
+
+
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        ([], "No league member for: Roberta, Olivia"),
+        (["--map", "Olivia=Nobody"], "a league member"),
+    ],
+)
+def test_command_refuses_unmatched_players(club, players, users, extra, says):
+    with pytest.raises(CommandError, match=says):
+        call_command("import_bgstats", "tuesday", str(FIXTURE), "--user", "olive", *extra)
+    assert club.games.count() == 0
+
+
+def test_command_refuses_a_damaged_file(club, users, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"players": [], "games": []}')
+    with pytest.raises(CommandError, match="no 'plays' list"):
+        call_command("import_bgstats", "tuesday", str(bad), "--user", "olive")
