@@ -143,6 +143,15 @@ def choice_options(field) -> list[dict]:
 _TREND_STEP = 0.05  # a trend this small shows as steady
 
 
+@register.filter
+def rating_in(value, league) -> str:
+    """A rating as the league's system shows it: Elo in whole points, OpenSkill's μ − 3σ (a
+    few dozen at most) with one decimal; empty for None."""
+    if value is None or value == "":
+        return ""
+    return f"{float(value):.{1 if league.rating_system == OPENSKILL else 0}f}"
+
+
 @register.simple_tag
 def standings_rows(rows, league, my_player_id=None):
     """The standings table's body, written in Python: for a league of 500 players the template

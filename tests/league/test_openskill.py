@@ -192,6 +192,7 @@ def test_organiser_switches_to_openskill_in_the_settings_form(client, league, pl
     game = league.games.get()
     detail = client.get(f"/leagues/{league.slug}/games/{game.pk}/").content.decode()
     assert "OpenSkill" in detail and "σ 8.33 →" in detail
+    assert "0.0 → 3.4" in detail  # μ − 3σ with a decimal, not rounded to whole points
 
 
 def test_game_page_of_an_elo_league_still_explains_elo(client, league, players, users):
