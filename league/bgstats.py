@@ -516,14 +516,18 @@ def _planned(
     try:
         checked = check_results(game_key, edition, results)
     except ResultError as exc:
+        # The same problem of several players (both sides of a tie) is said once, with names.
+        whose: dict[str, list[str]] = {}
         for path, messages in exc.errors.items():
             parts = path.split(".")
-            who = (
-                f"{names[int(parts[1])]}: "
-                if len(parts) > 2 and parts[0] == "participants" and parts[1].isdigit()
-                else ""
-            )
-            reasons.extend(f"{who}{message}" for message in messages)
+            for message in messages:
+                people = whose.setdefault(message, [])
+                if len(parts) > 2 and parts[0] == "participants" and parts[1].isdigit():
+                    people.append(names[int(parts[1])])
+        reasons.extend(
+            f"{', '.join(people)}: {message}" if people else message
+            for message, people in whose.items()
+        )
     if checked is not None:
         reasons.extend(_disagreements(seated, checked.ranks, names))
     if reasons:

@@ -120,7 +120,7 @@ def test_plan_lists_importable_refused_and_skipped_plays():
     assert (first.edition, first.place, first.played_time) == ("base", "Club room", dt.time(19, 30))
     assert second.edition == "box-of-treats"
     refused = {r.play.index: " ".join(r.reasons) for r in plan.refused}
-    assert "Fed cats is needed to break the tie" in refused[2]
+    assert refused[2] == "Mia, ned: Fed cats is needed to break the tie on total VP."
     assert "played by 2–4 players, not 5" in refused[3]
     assert "BG Stats marks Mia as winning, but by the game's rules Roberta won" in refused[6]
     assert plan.skipped_games == {"Red7": 1}
