@@ -39,7 +39,7 @@ def _session_key(league: League) -> str:
 class UploadForm(forms.Form):
     file = forms.FileField(
         label="BG Stats export file",
-        help_text="In BG Stats: Settings → Backup → Export, then choose the .json file it writes "
+        help_text="The .json export file BG Stats writes "
         f"(at most {bgstats.MAX_FILE_BYTES // (1024 * 1024)} MB). Nothing is imported until you "
         "have checked the preview.",
     )
