@@ -172,16 +172,19 @@ class OpenSkill:
         ranks = [rank for _, _, rank in seats]
         after = _MODEL.rate(teams, ranks=[float(r) for r in ranks])
         actual = _actual_shares(ranks)
+        # Each pair once: the library's two chances of a pair add up to 1.
+        chances = [0.0] * len(seats)
+        for index in range(len(seats)):
+            for other in range(index + 1, len(seats)):
+                mine, theirs = _MODEL.predict_win([teams[index], teams[other]])
+                chances[index] += mine
+                chances[other] += theirs
         rated = []
         for index, (player_id, _, _) in enumerate(seats):
             new = after[index][0]
             if not (math.isfinite(new.mu) and math.isfinite(new.sigma)):
                 raise ValueError(f"OpenSkill gave a rating that is not a finite number: {new!r}")
-            expected = sum(
-                _MODEL.predict_win([teams[index], teams[other]])[0]
-                for other in range(len(seats))
-                if other != index
-            ) / (len(seats) - 1)
+            expected = chances[index] / (len(seats) - 1)
             rated.append(
                 Rated(
                     player_id=player_id,
