@@ -56,6 +56,8 @@ from league.catalogue import ResultError, check_results, get_game
 MAX_FILE_BYTES = 10 * 1024 * 1024
 MAX_PLAYS = 20_000
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
+# A play's uuid is kept on its game (`Game.bgstats_uuid`); BG Stats' are 36 characters.
+MAX_UUID_LENGTH = 64
 
 # BoardGameGeek ids known with a source (see the docstring); other games match by name.
 BGG_IDS = {228504: "cat-lady"}
@@ -301,6 +303,8 @@ def _play(
 ) -> BGPlay | None:
     before = sum(len(v) for v in reader.errors.values())
     play_uuid = reader.text(record, "uuid", path)
+    if play_uuid is not None and not 0 < len(play_uuid.strip()) <= MAX_UUID_LENGTH:
+        reader.add(f"{path}.uuid", f"must be 1 to {MAX_UUID_LENGTH} characters.")
     raw_date = reader.text(record, "playDate", path)
     played_at = None
     if raw_date is not None:

@@ -23,6 +23,7 @@ from league.models import League, Player
 
 # Suggest a league player for a BG Stats name this similar or more (difflib's ratio).
 SUGGESTION_CUTOFF = 0.6
+NAME_LENGTH = Player._meta.get_field("name").max_length or 100
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,11 @@ def import_plays(
     if not errors:
         for match in found.players:
             if mapping[match.ref] is None:
+                if len(match.name) > NAME_LENGTH:
+                    errors.setdefault(f"players.{match.ref}", []).append(
+                        f"A guest's name has at most {NAME_LENGTH} characters: choose a member."
+                    )
+                    continue
                 try:
                     membership = services.guest_add(league=league, name=match.name, by=by)
                 except ValidationError as exc:

@@ -54,6 +54,7 @@ def test_reads_players_places_games_and_plays():
         (lambda d: d.pop("plays"), "plays", "no 'plays' list"),
         (lambda d: d["players"][0].pop("name"), "players[0].name", "is missing"),
         (lambda d: d["plays"][0].pop("uuid"), "plays[0].uuid", "is missing"),
+        (lambda d: d["plays"][0].update(uuid="x" * 65), "plays[0].uuid", "1 to 64 characters"),
         (
             lambda d: d["plays"][0]["playerScores"][0].update(playerRefId=99),
             "plays[0].playerScores[0].playerRefId",
@@ -269,6 +270,21 @@ def test_a_new_guest_whose_name_is_taken_is_refused_beside_that_player(club, pla
             today=TODAY,
         )
     assert "already exists" in " ".join(caught.value.message_dict["players.3"])
+    assert club.games.count() == 0
+
+
+def test_a_new_guest_with_an_overlong_name_is_refused(club, players, users):
+    data = club_file()
+    data["players"][2]["name"] = "R" * 101
+    with pytest.raises(ValidationError) as caught:
+        bgstats_import.import_plays(
+            league=club,
+            export=parse(data),
+            mapping=mapping_for(players),
+            by=users["olive"],
+            today=TODAY,
+        )
+    assert "at most 100 characters" in " ".join(caught.value.message_dict["players.3"])
     assert club.games.count() == 0
 
 
