@@ -274,10 +274,10 @@ def parse_export(raw: bytes | str) -> Export:
     uuids: dict[str, int] = {}
     for index, row in enumerate(rows):
         path = f"plays[{index}]"
-        record = reader.record(row, path)
-        if record is None:
+        play_record = reader.record(row, path)
+        if play_record is None:
             continue
-        play = _play(reader, record, path, index, players, games, locations)
+        play = _play(reader, play_record, path, index, players, games, locations)
         if play is None:
             continue
         if play.uuid in uuids:

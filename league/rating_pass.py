@@ -252,7 +252,8 @@ def rebuild_from(league: League, start: dt.date, *, also_players: Iterable[int] 
             games_rated += 1
         else:
             updates.extend(
-                (participant_id, *(None,) * len(_UPDATE_COLUMNS)) for participant_id, *_ in table
+                (participant_id, None, None, None, None, None, None, None, None)
+                for participant_id, *_ in table
             )
         index = end
     _write_ratings(updates)

@@ -6,7 +6,7 @@ pairwise results the system predicted for the player, and `actual`, the share th
 each opponent finished ahead of, ½ for each level, 0 behind). `league.rating_pass` stores
 what a system returns and never asks which system it is.
 
-- **Elo** (the default): `league.ratings`' multiplayer Elo. A skill is one number.
+- **Elo** (the default): `ratings.elo`'s multiplayer Elo. A skill is one number.
 - **OpenSkill**: the Weng-Lin Bayesian rating with the Plackett-Luce model, computed by the
   `openskill` library (https://openskill.me). A skill is a mean μ and an uncertainty σ; the
   rating shown (and ranked on) is the conservative μ − 3σ, which starts at 0 and rises as
@@ -23,7 +23,7 @@ from typing import Protocol
 
 from openskill.models import PlackettLuce
 
-from league.ratings import Seat, rate_game
+from ratings.elo import Seat, rate_game
 
 ELO = "elo"
 OPENSKILL = "openskill"
@@ -58,10 +58,16 @@ class Rated:
 
 
 class RatingSystem(Protocol):
-    key: str
-    label: str
-    # Whether the rating changes of one game add up to zero (a rebuild checks it).
-    zero_sum: bool
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def label(self) -> str: ...
+
+    @property
+    def zero_sum(self) -> bool:
+        """Whether the rating changes of one game add up to zero (a rebuild checks it)."""
+        ...
 
     def initial(self) -> Skill: ...
 
@@ -101,7 +107,7 @@ def _check_table(seats: Sequence[tuple[int, Skill, int]]) -> None:
 
 @dataclass(frozen=True)
 class Elo:
-    """`league.ratings.rate_game` with the league's K factor and starting rating."""
+    """`ratings.elo.rate_game` with the league's K factor and starting rating."""
 
     k_factor: float = 32.0
     initial_rating: float = 1500.0

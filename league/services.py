@@ -11,7 +11,7 @@ import datetime as dt
 import hashlib
 import json
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -902,10 +902,3 @@ def ratings_rebuild(
         },
     )
     return report
-
-
-def participants_from(rows: Iterable[Mapping[str, Any]]) -> list[ParticipantInput]:
-    return [
-        ParticipantInput(player_id=row["player_id"], seat=row.get("seat"), result=row["result"])
-        for row in rows
-    ]
