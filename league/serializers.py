@@ -83,9 +83,11 @@ class LeagueSerializer(serializers.ModelSerializer):
             "k_factor",
             "initial_rating",
             "provisional_games",
+            "rating_system",
             "created_at",
         ]
-        read_only_fields = ["created_at"]
+        # Chosen on the league's settings page, which rebuilds every rating.
+        read_only_fields = ["rating_system", "created_at"]
         # Uniqueness is checked by the service, with the same message for API and admin.
         extra_kwargs = {"slug": {"validators": []}}
 
