@@ -37,6 +37,9 @@ from league.models import (
 )
 from league.ratings import INITIAL_RATING_RANGE, K_FACTOR_RANGE, PROVISIONAL_GAMES_RANGE
 
+# How long a result may wait for confirmation before it becomes final on its own.
+CONFIRMATION_DAYS_RANGE = (1, 90)
+
 
 @dataclass(frozen=True)
 class ParticipantInput:
@@ -313,18 +316,35 @@ def league_update(
     description: str,
     is_public: bool,
     provisional_games: int,
+    confirmation: str | None = None,
+    confirmation_days: int | None = None,
 ) -> League:
     """The settings that do not change any rating (K factor and start rating are fixed once
-    games are rated: a change would rewrite the league's history)."""
+    games are rated: a change would rewrite the league's history).
+
+    A new confirmation rule applies to games logged from now on; games already waiting keep
+    waiting until they are confirmed (or their window ends)."""
     league = _lock(league)
+    errors = _Errors()
     if not name.strip():
-        raise ValidationError({"name": ["A league needs a name."]})
+        errors.add("name", "A league needs a name.")
+    if confirmation is not None and confirmation not in League.Confirmation.values:
+        errors.add("confirmation", f"Choose one of: {', '.join(League.Confirmation.values)}.")
+    low, high = CONFIRMATION_DAYS_RANGE
+    if confirmation_days is not None and not low <= confirmation_days <= high:
+        errors.add("confirmation_days", f"Must be between {low} and {high} days.")
+    errors.raise_if_any()
     changes = {}
     for field_name, value in (
         ("name", name.strip()),
         ("description", description),
         ("is_public", is_public),
         ("provisional_games", provisional_games),
+        ("confirmation", confirmation if confirmation is not None else league.confirmation),
+        (
+            "confirmation_days",
+            confirmation_days if confirmation_days is not None else league.confirmation_days,
+        ),
     ):
         if getattr(league, field_name) != value:
             changes[field_name] = {"before": getattr(league, field_name), "after": value}
@@ -936,11 +956,12 @@ def dispute_resolve(
     dispute = GameDispute.objects.select_for_update().get(pk=dispute.pk)
     if dispute.resolved_at is not None:
         raise ValidationError({"dispute": ["This dispute is already resolved."]})
-    game = dispute.game
+    game, game_id = dispute.game, dispute.game_id
     if game is None:
         dispute.resolution = GameDispute.Resolution.DELETED
     elif delete:
         game_delete(game=game, by=by)
+        dispute.game = None
         dispute.resolution = GameDispute.Resolution.DELETED
     else:
         game = Game.objects.select_for_update().get(pk=game.pk)
@@ -969,7 +990,11 @@ def dispute_resolve(
         user=by,
         action=AuditEntry.Action.CONFIRM if not delete else AuditEntry.Action.DELETE,
         obj=dispute,
-        changes={"game": dispute.game_id, "resolution": dispute.resolution, "note": dispute.note},
+        changes={
+            "game": game_id,
+            "resolution": dispute.resolution,
+            "note": dispute.note,
+        },
     )
     return dispute
 
