@@ -19,7 +19,7 @@ from league.club_forms import (
     GuestForm,
     InvitationForm,
     LeagueCreateForm,
-    LeagueSettingsForm,
+    LeagueSettingsPageForm,
     SeasonStartForm,
     apply_service_errors,
 )
@@ -70,11 +70,7 @@ def league_create(request):
 @login_required
 def league_settings(request, slug):
     league = _league(request, slug, organise=True)
-    initial = {
-        name: getattr(league, name)
-        for name in ("name", "description", "is_public", "provisional_games")
-    }
-    form = LeagueSettingsForm(request.POST or None, initial=initial)
+    form = LeagueSettingsPageForm(request.POST or None, initial=_settings(league))
     if request.method == "POST" and form.is_valid():
         try:
             services.league_update(league=league, by=request.user, **form.cleaned_data)
@@ -86,6 +82,18 @@ def league_settings(request, slug):
     return _settings_page(request, league, form=form)
 
 
+def _settings(league: League) -> dict:
+    names = (
+        "name",
+        "description",
+        "is_public",
+        "provisional_games",
+        "confirmation",
+        "confirmation_days",
+    )
+    return {name: getattr(league, name) for name in names}
+
+
 def _settings_page(request, league, *, form=None, season_form=None):
     status = 400 if (form and form.errors) or (season_form and season_form.errors) else 200
     return render(
@@ -93,13 +101,7 @@ def _settings_page(request, league, *, form=None, season_form=None):
         "league/club/settings.html",
         {
             "league": league,
-            "form": form
-            or LeagueSettingsForm(
-                initial={
-                    name: getattr(league, name)
-                    for name in ("name", "description", "is_public", "provisional_games")
-                }
-            ),
+            "form": form or LeagueSettingsPageForm(initial=_settings(league)),
             "season_form": season_form or SeasonStartForm(),
             "seasons": list(league.seasons.order_by("-starts_on")),
         },

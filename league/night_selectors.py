@@ -48,6 +48,10 @@ class RoundView:
     def finished(self) -> bool:
         return all(t.finished for t in self.tables)
 
+    @property
+    def has_results(self) -> bool:
+        return any(t.finished for t in self.tables)
+
 
 @dataclass(frozen=True)
 class NightView:

@@ -90,9 +90,7 @@ def test_all_participants_must_confirm_when_the_league_says_so(users, league, pl
     assert game.status == Game.Status.CONFIRMED
 
 
-def test_organiser_rule_an_organisers_own_game_is_final_and_a_members_waits(
-    users, league, players
-):
+def test_organiser_rule_an_organisers_own_game_is_final_and_a_members_waits(users, league, players):
     set_rule(league, users, League.Confirmation.ORGANISER)
     own = record(league, users["olive"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
     assert own.status == Game.Status.CONFIRMED
