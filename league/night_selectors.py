@@ -65,6 +65,19 @@ class NightView:
         return len(self.rounds) + 1
 
     @property
+    def latest(self) -> RoundView | None:
+        return self.rounds[-1] if self.rounds else None
+
+    @property
+    def complete(self) -> bool:
+        """Every round drawn and every table's result in."""
+        return len(self.rounds) >= self.night.rounds and all(r.finished for r in self.rounds)
+
+    @property
+    def may_undo(self) -> bool:
+        return self.latest is not None and not self.latest.has_results
+
+    @property
     def may_draw(self) -> bool:
         return self.next_round <= self.night.rounds and all(r.finished for r in self.rounds)
 
