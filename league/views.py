@@ -56,6 +56,7 @@ def home(request):
             "recent": selectors.latest_games(leagues=leagues, limit=RECENT_ON_HOME),
             "arena_ladders": arena_selectors.ladder_summaries(top=3, with_bots_only=True),
             "arena_recent": arena_selectors.recent_matches(limit=5),
+            "waiting_for_you": confirmation_selectors.waiting_for(user=request.user),
         },
     )
 

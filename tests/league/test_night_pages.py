@@ -170,6 +170,7 @@ def waiting(users, league, players):
 def test_the_other_player_sees_it_waiting_and_confirms_it(as_user, waiting):
     client = as_user("ned")
     assert "Waiting for you to confirm" in page(client.get("/accounts/me/"))
+    assert "1 game waiting for you to confirm" in page(client.get("/"))
     html = page(client.get(f"/leagues/tuesday/games/{waiting.pk}/"))
     assert "Confirm this result" in html and "Dispute" in html
     response = client.post(f"/leagues/tuesday/games/{waiting.pk}/confirm/")
@@ -177,6 +178,7 @@ def test_the_other_player_sees_it_waiting_and_confirms_it(as_user, waiting):
     waiting.refresh_from_db()
     assert waiting.status == Game.Status.CONFIRMED
     assert "Waiting for you to confirm" not in page(client.get("/accounts/me/"))
+    assert "waiting for you to confirm" not in page(client.get("/"))
 
 
 def test_whoever_logged_it_cannot_confirm_it(as_user, waiting):
