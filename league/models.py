@@ -69,10 +69,15 @@ class League(models.Model):
         ORGANISER = "organiser", "An organiser confirms"
 
     confirmation = models.CharField(
-        max_length=20, choices=Confirmation.choices, default=Confirmation.NONE
+        max_length=20,
+        choices=Confirmation.choices,
+        default=Confirmation.NONE,
+        db_default=Confirmation.NONE,
     )
     confirmation_days = models.PositiveSmallIntegerField(
-        default=7, help_text="A game nobody confirms or disputes is confirmed after this many days."
+        default=7,
+        db_default=7,
+        help_text="A game nobody confirms or disputes is confirmed after this many days.",
     )
     # --- end of confirmation ---
 
@@ -161,7 +166,13 @@ class Game(models.Model):
         PENDING = "pending", "Waiting for confirmation"
         DISPUTED = "disputed", "Disputed"
 
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.CONFIRMED)
+    # db_default too: rows written by raw SQL (bulk loads, COPY) are final, as before.
+    status = models.CharField(
+        max_length=20,
+        choices=Status.choices,
+        default=Status.CONFIRMED,
+        db_default=Status.CONFIRMED,
+    )
     confirmed_at = models.DateTimeField(null=True, blank=True)
     # --- end of confirmation ---
     content_key = models.CharField(max_length=64, editable=False, default="")
