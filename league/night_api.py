@@ -4,15 +4,16 @@
 from __future__ import annotations
 
 import django_filters
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from config.api_filters import StrictFilterBackend, StrictFilterSet
-from league import night_selectors, nights
-from league.models import GameNight, League, Player
+from league import night_selectors, nights, selectors
+from league.models import GameNight, League
 from league.nights import MAX_ROUNDS
 from league.permissions import can_organise
 from league.serializers import VisibleLeagueField
@@ -39,6 +40,14 @@ class NightSerializer(serializers.ModelSerializer):
         ]
 
 
+@extend_schema_field(OpenApiTypes.INT)
+class VisiblePlayerField(serializers.PrimaryKeyRelatedField):
+    """A player the requesting user may see; any other id is answered like an unknown one."""
+
+    def get_queryset(self):
+        return selectors.visible_players(user=self.context["request"].user)
+
+
 class NightOpenSerializer(serializers.Serializer):
     league = VisibleLeagueField()
     played_on = serializers.DateField()
@@ -50,9 +59,7 @@ class NightOpenSerializer(serializers.Serializer):
         choices=GameNight.FirstRound.choices, default=GameNight.FirstRound.RATING
     )
     place = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
-    present = serializers.PrimaryKeyRelatedField(
-        queryset=Player.objects.all(), many=True, required=False, default=list
-    )
+    present = VisiblePlayerField(many=True, required=False, default=list)
 
 
 class SeatSerializer(serializers.Serializer):

@@ -7,6 +7,7 @@ import datetime as dt
 
 import pytest
 
+from league import services
 from league.models import Game, GameNight, League
 from tests.league.conftest import record
 
@@ -60,13 +61,29 @@ def test_a_bad_night_is_refused_field_by_field(api, league):
         format="json",
     )
     assert response.status_code == 400
-    assert "max_table" in str(response.json())
+    assert "max_table" in response.json()["fields"]
     assert not GameNight.objects.exists()
 
 
 def test_a_private_leagues_nights_are_not_found(api, league, night_id):
     League.objects.filter(pk=league.pk).update(is_public=False)
     assert api("quinn").get(f"/api/nights/{night_id}/").status_code == 404
+
+
+def test_a_player_the_organiser_cannot_see_is_refused_like_an_unknown_one(api, users, players):
+    hidden = services.league_create(
+        name="Hidden", slug="hidden", by=users["quinn"], is_public=False
+    )
+    secret = services.guest_add(league=hidden, name="Secret", by=users["quinn"]).player
+    mine = services.league_create(name="Mine", slug="mine", by=users["vic"])
+    response = api("vic").post(
+        "/api/nights/",
+        {"league": mine.pk, "played_on": "2026-11-20", "edition": "base", "present": [secret.pk]},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert "Secret" not in str(response.json())
+    assert "present" in response.json()["fields"]
 
 
 def test_status_confirm_and_dispute_through_the_api(api, users, league, players):
