@@ -237,3 +237,13 @@ def test_a_confirmed_league_game_changes_nothing_for_final_at_once(users, league
     game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
     assert game.status == Game.Status.CONFIRMED
     assert services.confirmers(game) == []
+
+
+def test_the_change_log_says_a_game_was_confirmed_automatically(as_user, waiting, league):
+    Game.objects.filter(pk=waiting.pk).update(created_at=waiting.created_at - dt.timedelta(days=8))
+    assert services.games_confirm_overdue() == 1
+    html = page(as_user("olive").get("/leagues/tuesday/changes/"))
+    assert (
+        "<em>automatically</em>" in html
+        and "Nobody confirmed or disputed it within 7 days." in html
+    )
