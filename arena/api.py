@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from arena import selectors, services
 from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat, Tournament
 from config.api_parsers import BoundedJSONParser
+from engine import registered_games
 from engine.strategies import names as builtin_names
 
 # Ids are PostgreSQL bigints; the router refuses anything else in a URL with a 404.
@@ -69,8 +70,6 @@ class BotSerializer(serializers.ModelSerializer):
 
 
 def _game_choices() -> list[str]:
-    from engine.registry import registered_games
-
     return sorted({name for name, _ in registered_games()})
 
 

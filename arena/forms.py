@@ -11,8 +11,7 @@ from django.core.exceptions import ValidationError
 from arena.models import BotVersion, Tournament
 from arena.runner import MAX_BOT_BYTES
 from arena.services import SeatInput, game_label
-from engine import registered_games
-from engine.catlady.options import play_setups
+from engine import play_setups, registered_games
 from engine.registry import DEFAULT_GAME
 from engine.strategies import names as strategy_names
 

@@ -46,7 +46,7 @@ from arena.runner import MAX_BOT_BYTES
 from arena.sandbox import Limits
 from config.celery import app as celery_app
 from engine.strategies import names as strategy_names
-from league.ratings import Seat, rate_game
+from ratings.elo import Seat, rate_game
 
 logger = logging.getLogger(__name__)
 
@@ -311,7 +311,7 @@ def challenge_create(
     """A match the user asked for. Its game is the bots' game (``game`` when only house bots
     play; default Cat Lady). ``options`` choose an unranked setup, e.g. Cat Lady's placeholder
     Box of Treats deck at 5-6 players, shared goals, or solitaire against the ``cat-player``
-    house bot (``engine.catlady.options.play_setups``)."""
+    house bot (``engine.play_setups``)."""
     for index, seat in enumerate(seats):
         if seat.version is not None and seat.version.status != BotVersion.Status.ACTIVE:
             raise ValidationError(

@@ -23,7 +23,7 @@ from arena import selectors, services
 from arena.forms import BotCreateForm, ChallengeForm, TournamentForm, VersionUploadForm
 from arena.models import Bot, BotVersion, Ladder, Match, Tournament
 from arena.replay import REPLAY_SCHEMA, build_replay
-from league.charts import rating_chart
+from ratings.charts import rating_chart
 
 
 def home(request):

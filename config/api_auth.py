@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
 from config.api_parsers import BoundedJSONParser
@@ -21,7 +24,7 @@ class TokenLoginView(ObtainAuthToken):
     throttle_classes = (ScopedRateThrottle,)
     throttle_scope = "auth-token"
 
-    def post(self, request, *args, **kwargs):
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         try:
             return super().post(request, *args, **kwargs)
         except ValidationError:

@@ -25,12 +25,14 @@ from rest_framework.views import exception_handler as drf_exception_handler
 API_PREFIX = "/api/"
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[Any]):
     """The shape of every API error."""
 
     error = serializers.CharField(help_text="A stable code, e.g. validation_error, not_found.")
     detail = serializers.CharField(help_text="One human sentence.")
-    fields = serializers.DictField(
+    # The error shape's key is `fields`; DRF's metaclass takes declared fields off the class,
+    # so it does not shadow Serializer.fields at run time.
+    fields = serializers.DictField(  # type: ignore[assignment]
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
         help_text="Validation errors only: messages per field, nested fields as dotted paths.",
@@ -87,10 +89,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         }
         response.status_code = status.HTTP_400_BAD_REQUEST
     elif isinstance(exc, exceptions.APIException):
-        detail = exc.detail
+        shown = exc.detail
         response.data = {
             "error": getattr(exc, "default_code", "error"),
-            "detail": str(detail if not isinstance(detail, dict | list) else exc.default_detail),
+            "detail": str(shown if not isinstance(shown, dict | list) else exc.default_detail),
         }
     return response
 

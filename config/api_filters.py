@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 import django_filters
 from django.db import models
+from django.db.models import QuerySet
 from django_filters.rest_framework import DjangoFilterBackend, FilterSet
 from rest_framework.exceptions import ValidationError
 from rest_framework.filters import OrderingFilter
+from rest_framework.request import Request
 
 
 class StrictBooleanFilter(django_filters.TypedChoiceFilter):
     """`true` or `false`; django-filter's BooleanFilter reads anything else as "no filter"."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("choices", [("true", "true"), ("false", "false")])
         kwargs.setdefault("coerce", lambda value: value == "true")
         super().__init__(*args, **kwargs)
@@ -34,9 +39,12 @@ class StrictFilterBackend(DjangoFilterBackend):
 class StrictOrderingFilter(OrderingFilter):
     """`?ordering=` with a field this list cannot be ordered by is a 400, not the default order."""
 
-    def remove_invalid_fields(self, queryset, fields, view, request):
+    def remove_invalid_fields(
+        self, queryset: QuerySet[Any], fields: Iterable[str], view: Any, request: Request
+    ) -> list[str]:
         valid = {name for name, _ in self.get_valid_fields(queryset, view, {"request": request})}
-        unknown = [term for term in fields if term.removeprefix("-") not in valid]
+        terms = list(fields)
+        unknown = [term for term in terms if term.removeprefix("-") not in valid]
         if unknown:
             raise ValidationError(
                 {
@@ -45,4 +53,4 @@ class StrictOrderingFilter(OrderingFilter):
                     ]
                 }
             )
-        return fields
+        return terms

@@ -6,8 +6,11 @@ the database, where one past 2**63 fails; here a bad value is a 400 and a large 
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
 
 MAX_PAGE_SIZE = 200
 
@@ -15,7 +18,7 @@ MAX_PAGE_SIZE = 200
 class BoundedLimitOffsetPagination(LimitOffsetPagination):
     max_limit = MAX_PAGE_SIZE
 
-    def _whole_number(self, request, name: str, *, minimum: int) -> int | None:
+    def _whole_number(self, request: Request, name: str, *, minimum: int) -> int | None:
         raw = request.query_params.get(name)
         if raw is None:
             return None
@@ -23,14 +26,14 @@ class BoundedLimitOffsetPagination(LimitOffsetPagination):
             raise ValidationError({name: [f"Must be a whole number of at least {minimum}."]})
         return int(raw)
 
-    def get_limit(self, request):
+    def get_limit(self, request: Request) -> int | None:
         limit = self._whole_number(request, self.limit_query_param, minimum=1)
         return self.default_limit if limit is None else min(limit, self.max_limit)
 
-    def get_offset(self, request):
+    def get_offset(self, request: Request) -> int:
         return self._whole_number(request, self.offset_query_param, minimum=0) or 0
 
-    def get_schema_operation_parameters(self, view):
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
         parameters = super().get_schema_operation_parameters(view)
         for parameter in parameters:
             if parameter["name"] == self.limit_query_param:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -45,7 +46,12 @@ def _depth_exceeds(value: Any, limit: int) -> bool:
 
 
 class BoundedJSONParser(JSONParser):
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(
+        self,
+        stream: Any,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         raw = b"" if stream is None else stream.read(limit + 1 if limit is not None else -1)
         if limit is not None and len(raw) > limit:

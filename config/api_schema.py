@@ -8,6 +8,8 @@ successful answer.
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.openapi import AutoSchema
 
 from config.api_errors import ErrorSerializer
@@ -23,7 +25,7 @@ ERRORS = {
 
 
 class ErrorDocumentingAutoSchema(AutoSchema):
-    def error_codes(self, operation: dict) -> list[str]:
+    def error_codes(self, operation: dict[str, Any]) -> list[str]:
         codes = ["400", "401", "403", "404"]
         if "requestBody" in operation:
             codes.append("413")
@@ -31,13 +33,15 @@ class ErrorDocumentingAutoSchema(AutoSchema):
             codes.append("429")
         return codes
 
-    def get_operation(self, path, path_regex, path_prefix, method, registry):
+    def get_operation(
+        self, path: str, path_regex: str, path_prefix: str, method: str, registry: Any
+    ) -> dict[str, Any] | None:
         operation = super().get_operation(path, path_regex, path_prefix, method, registry)
         if operation is None:
             return None
         for code in self.error_codes(operation):
             if code not in operation["responses"]:
-                response = self._get_response_for_code(ErrorSerializer, code)
+                response = self._get_response_for_code(ErrorSerializer, code)  # type: ignore[no-untyped-call]
                 response["description"] = ERRORS[code]
                 operation["responses"][code] = response
         return operation

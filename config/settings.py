@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "league",
     "arena",
     "accounts",
+    "home",
 ]
 
 MIDDLEWARE = [
@@ -94,7 +95,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "catleague.sqlite3",
+            "NAME": str(VAR_DIR / "catleague.sqlite3"),
             # The web server and the arena's worker write at the same time: WAL lets readers
             # go on during a write, and IMMEDIATE takes the write lock at BEGIN, so a
             # transaction waits its turn instead of failing with "database is locked".
@@ -246,7 +247,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 600, minimum=1),
 }
 if CELERY_BROKER_URL:
-    CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
+    CELERY_RESULT_BACKEND: str | None = env_str("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
 else:
     EMBEDDED_QUEUE_DIR = VAR_DIR / "celery" / "queue"
     EMBEDDED_QUEUE_DIR.mkdir(parents=True, exist_ok=True)

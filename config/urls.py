@@ -2,10 +2,10 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from league import views as league_views
+from home import views as home_views
 
 urlpatterns = [
-    path("", league_views.home, name="home"),
+    path("", home_views.home, name="home"),
     path("", include("league.urls")),
     path("arena/", include("arena.urls")),
     path("admin/", admin.site.urls),

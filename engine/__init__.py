@@ -4,7 +4,9 @@ The public surface: load a game, deal a state, list and apply actions, observe, 
 log and replay. Two games, one package each behind the same typed contract
 (:mod:`engine.contract`): ``"cat-lady"`` (:mod:`engine.catlady`, the default) and
 ``"cantankerous-cats"`` (:mod:`engine.cantankerous`). Cat Lady's actions, card data and
-scoring calculator are re-exported here, as they were before the games had packages.
+scoring calculator (with its editions and the setups they are played in) are re-exported here,
+as they were before the games had packages, for the league and the arena: they use only this
+surface, never a game package's modules (an import-linter contract).
 
 >>> import engine
 >>> game = engine.load_game("cat-lady", options={"players": 2})
@@ -40,9 +42,19 @@ from engine.catlady.cards import (
     Colour,
     Edition,
     Food,
+    bundled_editions,
     load_edition,
 )
-from engine.catlady.scoring import GameScore, PlayerScore, ScoringRules, Tableau, score_game
+from engine.catlady.options import PlaySetup, play_setups
+from engine.catlady.scoring import (
+    BREAKDOWN,
+    GameScore,
+    PlayerScore,
+    ScoringRules,
+    Tableau,
+    score_game,
+    tableaux_from_json,
+)
 from engine.contract import Game, GameSpec, GameState, Strategy
 from engine.errors import (
     CardDataError,
@@ -62,6 +74,7 @@ from engine.registry import (
 )
 
 __all__ = [
+    "BREAKDOWN",
     "FOOD_TOKENS",
     "LOG_SCHEMA",
     "Action",
@@ -87,6 +100,7 @@ __all__ = [
     "LostCatsForStray",
     "LostCatsForVP",
     "PlaceToken",
+    "PlaySetup",
     "PlayerScore",
     "ReplayError",
     "ScoreInputError",
@@ -97,13 +111,16 @@ __all__ = [
     "SwapGoal",
     "Tableau",
     "Take",
+    "bundled_editions",
     "forward_model",
     "game_spec",
     "load_edition",
     "load_game",
     "make_log",
+    "play_setups",
     "registered_games",
     "replay",
     "score_game",
     "supported_players",
+    "tableaux_from_json",
 ]

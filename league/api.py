@@ -328,7 +328,7 @@ class GameViewSet(viewsets.ModelViewSet):
     def _participating(self, request) -> Game:
         """A game the user may confirm or dispute: the object permission (organisers only for
         writes) does not apply, seeing the game is enough; the service checks the rest."""
-        game = get_object_or_404(self.get_queryset(), pk=self.kwargs["pk"])
+        game: Game = get_object_or_404(self.get_queryset(), pk=self.kwargs["pk"])
         if not request.user.is_authenticated:
             raise PermissionDenied("Log in to confirm or dispute a game.")
         return game

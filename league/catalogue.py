@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import load_edition
+
 
 class ResultError(ValueError):
     """Results that cannot be recorded. `errors` maps a field path to its messages."""
@@ -88,8 +90,6 @@ class Edition:
     def card_data_status(self) -> str | None:
         if self.card_data is None:
             return None
-        from engine.catlady.cards import load_edition
-
         return load_edition(self.card_data).status
 
 

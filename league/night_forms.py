@@ -3,6 +3,8 @@ errors come back beside these fields."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.utils import timezone
 
@@ -54,16 +56,16 @@ class NightOpenForm(forms.Form):
     def __init__(self, *args, league: League, **kwargs):
         super().__init__(*args, **kwargs)
         game = get_game(league.game)
-        self.fields["edition"].choices = [
+        edition = cast(forms.ChoiceField, self.fields["edition"])
+        edition.choices = [
             (e.key, f"{e.label} ({e.min_players}–{e.max_players} a table)")
             for e in game.editions
             if e.max_players >= 2
         ]
-        self.fields["edition"].initial = game.editions[0].key
+        edition.initial = game.editions[0].key
         self.fields["played_on"].initial = timezone.localdate()
-        self.fields["present"].queryset = Player.objects.filter(
-            memberships__league=league
-        ).order_by("name")
+        present = cast(forms.ModelMultipleChoiceField, self.fields["present"])
+        present.queryset = Player.objects.filter(memberships__league=league).order_by("name")
 
 
 class ArrivalForm(forms.Form):
@@ -74,7 +76,8 @@ class ArrivalForm(forms.Form):
     def __init__(self, *args, night: GameNight, **kwargs):
         super().__init__(*args, **kwargs)
         here = night.attendees.values_list("player_id", flat=True)
-        self.fields["player"].queryset = (
+        player = cast(forms.ModelChoiceField, self.fields["player"])
+        player.queryset = (
             Player.objects.filter(memberships__league=night.league)
             .exclude(pk__in=here)
             .order_by("name")

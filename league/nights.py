@@ -104,7 +104,7 @@ def night_open(
         max_table=high,
         first_round=first_round,
         seed=secrets.randbelow(2**31) if seed is None else seed,
-        created_by=by,
+        created_by_id=by.pk,
     )
     NightAttendee.objects.bulk_create(
         NightAttendee(night=night, player=p, present=True)
@@ -184,6 +184,11 @@ def _entrants(night: GameNight, view: night_selectors.NightView) -> list[Entrant
     return entrants
 
 
+def _pair(pair: frozenset[int]) -> tuple[int, int]:
+    first, second = sorted(pair)
+    return first, second
+
+
 @transaction.atomic
 def round_draw(*, night: GameNight, by: AbstractBaseUser) -> NightRound:
     """Draw the next round for the people present now (`league.table_draw`) and store it."""
@@ -205,13 +210,14 @@ def round_draw(*, night: GameNight, by: AbstractBaseUser) -> NightRound:
                 ]
             }
         )
+    entrants = _entrants(night, view)
     try:
         draw = draw_round(
-            entrants=_entrants(night, view),
+            entrants=entrants,
             min_size=night.min_table,
             max_size=night.max_table,
             round_number=number,
-            met=[tuple(pair) for pair in view.met],
+            met=[_pair(pair) for pair in view.met],
             by_rating=night.first_round == GameNight.FirstRound.RATING,
             seed=night.seed,
         )
@@ -220,11 +226,12 @@ def round_draw(*, night: GameNight, by: AbstractBaseUser) -> NightRound:
     night_round = NightRound.objects.create(
         night=night, number=number, explanation=draw.explanation
     )
-    night_round.sitting_out.set(draw.sitting_out)
+    players = Player.objects.in_bulk([e.id for e in entrants])
+    night_round.sitting_out.set([players[player_id] for player_id in draw.sitting_out])
     for index, drawn in enumerate(draw.tables, start=1):
         table = NightTable.objects.create(round=night_round, number=index)
         NightSeat.objects.bulk_create(
-            NightSeat(table=table, player_id=player_id, seat=seat)
+            NightSeat(table=table, player=players[player_id], seat=seat)
             for seat, player_id in enumerate(drawn.players, start=1)
         )
     _audit(

@@ -1,4 +1,4 @@
-"""Apply the Elo maths of `league.ratings` to stored games, in play order.
+"""Apply the Elo maths of `ratings.elo` to stored games, in play order.
 
 Called by `league.services` inside their transaction, with the league row locked. A game that
 comes after every other rated game is rated on its own; anything else (a backdated game, an
@@ -19,7 +19,7 @@ from django.db.models import F, Q, Sum, Window
 from django.db.models.functions import RowNumber
 
 from league.models import Game, League, Participant, PlayerRating
-from league.ratings import Seat, rate_game
+from ratings.elo import Seat, rate_game
 
 # The trend is the rating change over this many of the player's most recent rated games.
 TREND_GAMES = 5

@@ -3,7 +3,7 @@
 The card data (decks) comes from the engine at run time: every bundled ``catlady-*.json`` file
 is offered, with its own label and status, so a new edition appears when its data file lands.
 The form gives each seat's cards and food; `score_table` builds the calculator's input
-(`engine.catlady.scoring.tableaux_from_json`), scores it with the engine and turns the engine's
+(`engine.tableaux_from_json`), scores it with the engine and turns the engine's
 error paths (``players[1].food.tuna``) into the form's (seat 1, field ``food_tuna``).
 """
 
@@ -16,8 +16,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.catlady.cards import DATA_DIR, Edition, load_edition
-from engine.catlady.scoring import BREAKDOWN, GameScore, Tableau, score_game, tableaux_from_json
+from engine import (
+    BREAKDOWN,
+    Edition,
+    GameScore,
+    Tableau,
+    bundled_editions,
+    load_edition,
+    score_game,
+    tableaux_from_json,
+)
 from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
@@ -83,12 +91,11 @@ class Deck:
 def available_decks() -> list[Deck]:
     """Every bundled Cat Lady card data file that loads, base first, then by name."""
     decks = []
-    for path in sorted(DATA_DIR.glob("catlady-*.json")):
-        name = path.stem.removeprefix("catlady-")
+    for name in bundled_editions():
         try:
             edition = load_edition(name)
         except EngineError as exc:  # a broken data file is left out, not fatal to the page
-            log.warning("card data %s not offered: %s", path.name, exc)
+            log.warning("card data %s not offered: %s", name, exc)
             continue
         decks.append(Deck(name=name, label=edition.label, status=edition.status, edition=edition))
     decks.sort(key=lambda d: (d.name != "base", d.is_placeholder, d.name))

@@ -11,7 +11,7 @@ import datetime as dt
 import hashlib
 import json
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1032,10 +1032,3 @@ def games_confirm_overdue(*, now: dt.datetime | None = None) -> int:
                 )
                 confirmed += 1
     return confirmed
-
-
-def participants_from(rows: Iterable[Mapping[str, Any]]) -> list[ParticipantInput]:
-    return [
-        ParticipantInput(player_id=row["player_id"], seat=row.get("seat"), result=row["result"])
-        for row in rows
-    ]

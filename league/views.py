@@ -20,9 +20,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from arena import selectors as arena_selectors
 from league import (
-    charts,
     confirmation_selectors,
     confirmation_views,
     nights,
@@ -34,8 +32,8 @@ from league.catalogue import ResultError, check_results
 from league.forms import TOTALS, GameForm, LeagueChoiceForm, SeatForm, Setup, SetupForm
 from league.models import Game, League, Membership, NightTable, Participant, Player
 from league.permissions import can_log_games, can_organise, can_view
+from ratings import charts
 
-RECENT_ON_HOME = 10
 GAMES_PER_PAGE = 20
 # Opponents listed on a player page unless all are asked for (most shared games first).
 HEAD_TO_HEAD_SHOWN = 25
@@ -44,21 +42,6 @@ HEAD_TO_HEAD_SHOWN = 25
 def _page(request, items, per_page: int):
     """One page of `items`; a missing, bad or out-of-range ?page= shows the nearest page."""
     return Paginator(items, per_page).get_page(request.GET.get("page"))
-
-
-def home(request):
-    leagues = League.objects.visible_to(request.user).order_by("name")
-    return render(
-        request,
-        "league/home.html",
-        {
-            "summaries": selectors.league_summaries(leagues=leagues),
-            "recent": selectors.latest_games(leagues=leagues, limit=RECENT_ON_HOME),
-            "arena_ladders": arena_selectors.ladder_summaries(top=3, with_bots_only=True),
-            "arena_recent": arena_selectors.recent_matches(limit=5),
-            "waiting_for_you": confirmation_selectors.waiting_for(user=request.user),
-        },
-    )
 
 
 def league_list(request):
@@ -136,7 +119,7 @@ def game_detail(request, slug, game_id):
 
 @dataclass(frozen=True)
 class RatingExplanation:
-    """Why one player's rating moved, in the terms of `league.ratings`."""
+    """Why one player's rating moved, in the terms of `ratings.elo`."""
 
     participant: Participant
     opponents: int

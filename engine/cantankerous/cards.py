@@ -341,60 +341,16 @@ def parse_deck(raw: Any, *, origin: str = "deck") -> Deck:
 
 
 def _parse_card(raw: Any, where: str, sources: Mapping[str, str]) -> Card:
-    if not isinstance(raw, Mapping):
-        raise CardDataError(f"{where}: a card is a JSON object")
-    name = raw.get("name")
-    if isinstance(name, str) and name.strip():
-        where = f"{where} ({name})"
-    missing = [k for k in _CARD_KEYS if k not in raw]
-    extra = sorted(set(raw) - set(_CARD_KEYS) - set(_OPTIONAL_CARD_KEYS))
-    if missing:
-        raise CardDataError(
-            f'{where}: missing {", ".join(missing)} (write "unknown" for a '
-            "fact you do not know, null for one the card does not have)"
-        )
-    if extra:
-        raise CardDataError(f"{where}: unknown key(s) {', '.join(extra)}")
-    if not isinstance(name, str) or not name.strip():
-        raise CardDataError(f"{where}: 'name' must be a non-empty string")
-    unknown = frozenset(k for k in _CARD_KEYS if raw[k] == UNKNOWN and k not in ("name",))
-    if "source" in unknown or "verified" in unknown:
-        raise CardDataError(
-            f"{where}: every card names its source and says whether it was verified"
-        )
-
-    def number_field(key: str, *, low: int) -> int | None:
-        value = raw[key]
-        if key in unknown or value is None:
-            return None
-        if not isinstance(value, int) or isinstance(value, bool) or value < low:
-            raise CardDataError(
-                f"{where}: '{key}' must be a whole number >= {low}, null or "
-                f'"unknown", not {value!r}'
-            )
-        return int(value)
-
-    def type_field(key: str) -> CardType | None:
-        value = raw[key]
-        if key in unknown or value is None:
-            return None
-        try:
-            return CardType(value)
-        except ValueError:
-            raise CardDataError(
-                f"{where}: '{key}' must be one of "
-                f"{', '.join(t.value for t in CardType)}, not {value!r}"
-            ) from None
-
-    number = number_field("number", low=1)
-    card_type = type_field("type")
+    name, where, unknown = _card_keys(raw, where)
+    number = _number_field(raw, "number", where, unknown, low=1)
+    card_type = _type_field(raw, "type", where, unknown)
     if card_type is None and "type" not in unknown:
         raise CardDataError(f"{where}: 'type' is required (or \"unknown\")")
-    rank = number_field("rank", low=0)
-    hearts = number_field("hearts", low=1)
-    paws = number_field("paws", low=1)
-    cost = number_field("cost", low=0)
-    instant = type_field("instant")
+    rank = _number_field(raw, "rank", where, unknown, low=0)
+    hearts = _number_field(raw, "hearts", where, unknown, low=1)
+    paws = _number_field(raw, "paws", where, unknown, low=1)
+    cost = _number_field(raw, "cost", where, unknown, low=0)
+    instant = _type_field(raw, "instant", where, unknown)
     basic_removed = raw["basic_removed"]
     if "basic_removed" in unknown:
         basic_removed = None
@@ -418,45 +374,11 @@ def _parse_card(raw: Any, where: str, sources: Mapping[str, str]) -> Card:
     notes = raw.get("notes", "")
     if not isinstance(notes, str):
         raise CardDataError(f"{where}: 'notes' must be a string")
-
-    if card_type is CardType.AFFECTION:
-        _require(
-            where,
-            "an Affection card",
-            hearts=hearts,
-            paws=paws,
-            cost=cost,
-            unknown=unknown,
-            needs=("hearts",),
-            forbids=("paws", "cost"),
-        )
-    elif card_type is CardType.MISCHIEF:
-        _require(
-            where,
-            "a Mischief card",
-            hearts=hearts,
-            paws=paws,
-            cost=cost,
-            unknown=unknown,
-            needs=("paws", "cost"),
-            forbids=("hearts",),
-        )
-    elif card_type is not None:
-        _require(
-            where,
-            f"{_a(card_type)} card",
-            hearts=hearts,
-            paws=paws,
-            cost=cost,
-            unknown=unknown,
-            needs=(),
-            forbids=("hearts", "paws", "cost"),
-        )
-    if effect is not None and card_type in (CardType.AFFECTION, CardType.MISCHIEF):
-        raise CardDataError(f"{where}: only Event, Frenzy and Dog cards have an effect")
+    if card_type is not None:
+        _check_type_values(where, card_type, hearts, paws, cost, unknown, effect)
     return Card(
         number=number,
-        name=name.strip(),
+        name=name,
         type=card_type,
         rank=rank,
         hearts=hearts,
@@ -471,6 +393,94 @@ def _parse_card(raw: Any, where: str, sources: Mapping[str, str]) -> Card:
         notes=notes,
         unknown=unknown,
     )
+
+
+def _card_keys(raw: Any, where: str) -> tuple[str, str, frozenset[str]]:
+    """The card's name, where it is (for messages, with its name) and the facts written
+    ``"unknown"``, once its keys are checked: every key present, none unknown to the
+    loader, a name, and a source that is known."""
+    if not isinstance(raw, Mapping):
+        raise CardDataError(f"{where}: a card is a JSON object")
+    name = raw.get("name")
+    if isinstance(name, str) and name.strip():
+        where = f"{where} ({name})"
+    missing = [k for k in _CARD_KEYS if k not in raw]
+    extra = sorted(set(raw) - set(_CARD_KEYS) - set(_OPTIONAL_CARD_KEYS))
+    if missing:
+        raise CardDataError(
+            f'{where}: missing {", ".join(missing)} (write "unknown" for a '
+            "fact you do not know, null for one the card does not have)"
+        )
+    if extra:
+        raise CardDataError(f"{where}: unknown key(s) {', '.join(extra)}")
+    if not isinstance(name, str) or not name.strip():
+        raise CardDataError(f"{where}: 'name' must be a non-empty string")
+    unknown = frozenset(k for k in _CARD_KEYS if raw[k] == UNKNOWN and k not in ("name",))
+    if "source" in unknown or "verified" in unknown:
+        raise CardDataError(
+            f"{where}: every card names its source and says whether it was verified"
+        )
+    return name.strip(), where, unknown
+
+
+def _number_field(
+    raw: Mapping[str, Any], key: str, where: str, unknown: frozenset[str], *, low: int
+) -> int | None:
+    value = raw[key]
+    if key in unknown or value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        raise CardDataError(
+            f"{where}: '{key}' must be a whole number >= {low}, null or \"unknown\", not {value!r}"
+        )
+    return int(value)
+
+
+def _type_field(
+    raw: Mapping[str, Any], key: str, where: str, unknown: frozenset[str]
+) -> CardType | None:
+    value = raw[key]
+    if key in unknown or value is None:
+        return None
+    try:
+        return CardType(value)
+    except ValueError:
+        raise CardDataError(
+            f"{where}: '{key}' must be one of {', '.join(t.value for t in CardType)}, not {value!r}"
+        ) from None
+
+
+# Which values each card type needs and which it must not have (the other types: none).
+_TYPE_VALUES: dict[CardType, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+    CardType.AFFECTION: ("an Affection card", ("hearts",), ("paws", "cost")),
+    CardType.MISCHIEF: ("a Mischief card", ("paws", "cost"), ("hearts",)),
+}
+
+
+def _check_type_values(
+    where: str,
+    card_type: CardType,
+    hearts: int | None,
+    paws: int | None,
+    cost: int | None,
+    unknown: frozenset[str],
+    effect: Effect | None,
+) -> None:
+    what, needs, forbids = _TYPE_VALUES.get(
+        card_type, (f"{_a(card_type)} card", (), ("hearts", "paws", "cost"))
+    )
+    _require(
+        where,
+        what,
+        hearts=hearts,
+        paws=paws,
+        cost=cost,
+        unknown=unknown,
+        needs=needs,
+        forbids=forbids,
+    )
+    if effect is not None and card_type in _TYPE_VALUES:
+        raise CardDataError(f"{where}: only Event, Frenzy and Dog cards have an effect")
 
 
 def _a(kind: CardType) -> str:

@@ -29,6 +29,7 @@ from engine.cantankerous.result import Result, build_result
 from engine.cantankerous.rules import HAND_LIMIT, Frame, PlayRecord
 from engine.errors import EngineError
 from engine.readonly import ReadOnlyOptions
+from engine.state import BaseState, check_seed
 
 __all__ = ["HAND_LIMIT", "Game", "State", "build_game"]
 
@@ -120,11 +121,9 @@ class Game:
 
         Raises :class:`EngineError` for a seed that is not a non-negative integer.
         """
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise EngineError(f"a seed is a non-negative integer, not {seed!r}")
         blank = State.__new__(State)
         blank.game = self
-        blank.seed = seed
+        blank.seed = check_seed(seed)
         return rules.setup(blank)
 
     def parse_action(self, text: str) -> Action:
@@ -139,14 +138,12 @@ class Game:
         return actions_module.action_from_json(obj)
 
 
-class State:
+class State(BaseState[Game]):
     """A position of Cantankerous Cats. Immutable from the outside: :meth:`apply` returns a
     new state. Cards are indices into ``game.cards``; hands and the Food Bowl's order are
     private, :meth:`observation` is what a seat may see."""
 
     __slots__ = (
-        "game",
-        "seed",
         "_rng",
         "_bowl",
         "_litter",
@@ -169,14 +166,11 @@ class State:
         "_winner",
         "_win_type",
         "_over",
-        "_history",
         "_events",
         "_result",
         "_legal",
     )
 
-    game: Game
-    seed: int
     _rng: int
     _bowl: list[int]  # top of the Food Bowl is the end of the list
     _litter: list[int]
@@ -199,7 +193,6 @@ class State:
     _winner: int
     _win_type: str | None
     _over: bool
-    _history: tuple[Any, Action] | None
     _events: tuple[dict[str, Any], ...]
     _result: Result | None
     _legal: list[Action] | None  # computed once per state: bots and apply both ask
@@ -244,17 +237,6 @@ class State:
     @property
     def token_bank(self) -> int:
         return self._bank
-
-    @property
-    def history(self) -> tuple[Action, ...]:
-        """Every action applied since the deal, in order."""
-        out: list[Action] = []
-        node = self._history
-        while node is not None:
-            node, action = node
-            out.append(action)
-        out.reverse()
-        return tuple(out)
 
     @property
     def events(self) -> tuple[dict[str, Any], ...]:
@@ -313,21 +295,8 @@ class State:
         """The standing as it is now (Mischief points, no winner unless the game is over)."""
         return build_result(self)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, State):
-            return NotImplemented
-        return self._identity() == other._identity() and self.history == other.history
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def _identity(self) -> tuple[object, ...]:
-        g = self.game
+    def _position(self) -> tuple[object, ...]:
         return (
-            g.name,
-            g.version,
-            g.num_players,
-            g.data_version,
-            dict(g.options),
             self._rng,
             self._bowl,
             self._litter,
@@ -350,10 +319,4 @@ class State:
             self._winner,
             self._win_type,
             self._over,
-        )
-
-    def __repr__(self) -> str:
-        return (
-            f"<State {self.game.name} seed={self.seed} turn={self._turn} "
-            f"phase={self.phase} to_move={self.current_player}>"
         )

@@ -28,8 +28,7 @@ def turn_summaries(states: list[State]) -> list[dict[str, Any]]:
     summaries: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
     for before, after in zip(states, states[1:], strict=False):
-        assert after._history is not None
-        action = after._history[1]
+        action = after.last_action
         if current is None or current["turn"] != before.turn:
             current = {"turn": before.turn, "toy_holder": before.toy_holder, "steps": []}
             summaries.append(current)

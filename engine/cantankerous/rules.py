@@ -22,6 +22,7 @@ Pounce stay in hand, and observations do not show other seats' choices.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from itertools import combinations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -43,7 +44,7 @@ from engine.cantankerous.actions import (
     Score,
 )
 from engine.cantankerous.cards import CardType
-from engine.cantankerous.effects import FERAL_OR_TOKEN_PRIMITIVES
+from engine.cantankerous.effects import FERAL_OR_TOKEN_PRIMITIVES, PRIMITIVES, Step
 from engine.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -647,108 +648,148 @@ _HANDLERS: dict[str, Any] = {
 
 
 def _decide(s: State, action: Action) -> None:
-    g = s.game
+    """Record the decision of the seat the top frame waits for, by the frame's handler
+    (:data:`_DECISION_HANDLERS`, as :data:`_HANDLERS` runs frames)."""
     frame = s._stack[-1]
-    seat = s.current_player
-    card = g.index_of.get(getattr(action, "card", -1), -1)
-    if isinstance(frame, Bets):
-        _replace_top(s, frame._replace(bets=(*frame.bets, (seat, card))))
-        _event(s, "bet-placed", seat=seat, text=f"seat {seat} bets a card face down")
-    elif isinstance(frame, FeralKeep):
-        s._stack.pop()
-        thrown = [c for c in frame.drawn if c != card]
-        for c in thrown:
-            s._hands[seat].remove(c)
-            s._litter.append(c)
-        _event(
-            s,
-            "feral-keep",
-            seat=seat,
-            cards=[g.numbers[c] for c in thrown],
-            text=f"seat {seat} (Feral) keeps one card and puts "
-            f"{', '.join(g.cards[c].label for c in thrown)} in the Litter Box",
-        )
-    elif isinstance(frame, PlayTime):
-        _replace_top(s, frame._replace(done=frame.done + 1))
-        _take_action(s, seat, action, card)
-    elif isinstance(frame, Grooming):
+    card = s.game.index_of.get(getattr(action, "card", -1), -1)
+    _DECISION_HANDLERS[frame.tag](s, frame, s.current_player, action, card)
+
+
+# One handler per frame that waits for a decision: (state, the frame, the deciding seat,
+# the action, the index of the card it names or -1).
+
+
+def _decide_bet(s: State, frame: Bets, seat: int, action: Action, card: int) -> None:
+    _replace_top(s, frame._replace(bets=(*frame.bets, (seat, card))))
+    _event(s, "bet-placed", seat=seat, text=f"seat {seat} bets a card face down")
+
+
+def _decide_feral_keep(s: State, frame: FeralKeep, seat: int, action: Action, card: int) -> None:
+    g = s.game
+    s._stack.pop()
+    thrown = [c for c in frame.drawn if c != card]
+    for c in thrown:
+        s._hands[seat].remove(c)
+        s._litter.append(c)
+    _event(
+        s,
+        "feral-keep",
+        seat=seat,
+        cards=[g.numbers[c] for c in thrown],
+        text=f"seat {seat} (Feral) keeps one card and puts "
+        f"{', '.join(g.cards[c].label for c in thrown)} in the Litter Box",
+    )
+
+
+def _decide_play_time(s: State, frame: PlayTime, seat: int, action: Action, card: int) -> None:
+    _replace_top(s, frame._replace(done=frame.done + 1))
+    _take_action(s, seat, action, card)
+
+
+def _decide_grooming(s: State, frame: Grooming, seat: int, action: Action, card: int) -> None:
+    g = s.game
+    s._hands[seat].remove(card)
+    s._litter.append(card)
+    _event(
+        s,
+        "discard",
+        seat=seat,
+        card=g.numbers[card],
+        text=f"seat {seat} discards {g.cards[card].label} at Grooming Time",
+    )
+
+
+def _decide_pounce(s: State, frame: PounceWindow, seat: int, action: Action, card: int) -> None:
+    _replace_top(s, frame._replace(choices=(*frame.choices, (seat, action))))
+    _event(s, "pounce-decided", seat=seat, text=f"seat {seat} has decided")
+
+
+def _decide_counter(s: State, frame: CounterWindow, seat: int, action: Action, card: int) -> None:
+    g = s.game
+    s._stack.pop()
+    if isinstance(action, Pass):
+        _event(s, "no-counter", seat=seat, text=f"seat {seat} does not Counter")
+        return
+    s._tokens[seat] -= 1
+    s._bank += 1
+    s._no_refill[seat] = True
+    if isinstance(action, CounterBank):
         s._hands[seat].remove(card)
-        s._litter.append(card)
+        s._houses[seat].append(card)
         _event(
             s,
-            "discard",
+            "counter-bank",
             seat=seat,
             card=g.numbers[card],
-            text=f"seat {seat} discards {g.cards[card].label} at Grooming Time",
+            text=f"seat {seat} Counters: banks {g.cards[card].label}",
         )
-    elif isinstance(frame, PounceWindow):
-        _replace_top(s, frame._replace(choices=(*frame.choices, (seat, action))))
-        _event(s, "pounce-decided", seat=seat, text=f"seat {seat} has decided")
-    elif isinstance(frame, CounterWindow):
+        s._stack.append(CounterBanking("counter-banking", frame.play, seat, (card,)))
+    else:
+        assert isinstance(action, CounterPlay)
+        _event(
+            s,
+            "counter-play",
+            seat=seat,
+            card=g.numbers[card],
+            text=f"seat {seat} Counters with {g.cards[card].label}",
+        )
+        _start_play(s, seat, card, "incident", action.target, "counter", frame.play)
+
+
+def _decide_counter_banking(
+    s: State, frame: CounterBanking, seat: int, action: Action, card: int
+) -> None:
+    g = s.game
+    if isinstance(action, Done):
         s._stack.pop()
-        if isinstance(action, Pass):
-            _event(s, "no-counter", seat=seat, text=f"seat {seat} does not Counter")
-            return
-        s._tokens[seat] -= 1
-        s._bank += 1
-        s._no_refill[seat] = True
-        if isinstance(action, CounterBank):
-            s._hands[seat].remove(card)
-            s._houses[seat].append(card)
-            _event(
-                s,
-                "counter-bank",
-                seat=seat,
-                card=g.numbers[card],
-                text=f"seat {seat} Counters: banks {g.cards[card].label}",
-            )
-            s._stack.append(CounterBanking("counter-banking", frame.play, seat, (card,)))
-        else:
-            assert isinstance(action, CounterPlay)
-            _event(
-                s,
-                "counter-play",
-                seat=seat,
-                card=g.numbers[card],
-                text=f"seat {seat} Counters with {g.cards[card].label}",
-            )
-            _start_play(s, seat, card, "incident", action.target, "counter", frame.play)
-    elif isinstance(frame, CounterBanking):
-        if isinstance(action, Done):
-            s._stack.pop()
-            s._stack.append(InstantWindow("instant-window", CardType.AFFECTION, seat, None, 0))
-        else:
-            s._hands[seat].remove(card)
-            s._houses[seat].append(card)
-            _replace_top(s, frame._replace(banked=(*frame.banked, card)))
-            _event(
-                s,
-                "counter-bank",
-                seat=seat,
-                card=g.numbers[card],
-                text=f"seat {seat} also banks {g.cards[card].label}",
-            )
-    elif isinstance(frame, InstantWindow):
-        _replace_top(s, frame._replace(asked=frame.asked + 1))
-        if isinstance(action, Instant):
-            kind = g.types[card]
-            mode = (
-                "bank"
-                if kind is CardType.AFFECTION
-                else "score"
-                if kind is CardType.MISCHIEF
-                else "incident"
-            )
-            _event(
-                s,
-                "instant",
-                seat=seat,
-                card=g.numbers[card],
-                text=f"Instant Action: seat {seat} uses {g.cards[card].label}",
-            )
-            _start_play(s, seat, card, mode, action.target, "instant", None)
-    else:  # pragma: no cover - legal_actions() would have refused
-        raise AssertionError(frame)
+        s._stack.append(InstantWindow("instant-window", CardType.AFFECTION, seat, None, 0))
+        return
+    s._hands[seat].remove(card)
+    s._houses[seat].append(card)
+    _replace_top(s, frame._replace(banked=(*frame.banked, card)))
+    _event(
+        s,
+        "counter-bank",
+        seat=seat,
+        card=g.numbers[card],
+        text=f"seat {seat} also banks {g.cards[card].label}",
+    )
+
+
+def _decide_instant(s: State, frame: InstantWindow, seat: int, action: Action, card: int) -> None:
+    g = s.game
+    _replace_top(s, frame._replace(asked=frame.asked + 1))
+    if not isinstance(action, Instant):
+        return
+    kind = g.types[card]
+    mode = (
+        "bank"
+        if kind is CardType.AFFECTION
+        else "score"
+        if kind is CardType.MISCHIEF
+        else "incident"
+    )
+    _event(
+        s,
+        "instant",
+        seat=seat,
+        card=g.numbers[card],
+        text=f"Instant Action: seat {seat} uses {g.cards[card].label}",
+    )
+    _start_play(s, seat, card, mode, action.target, "instant", None)
+
+
+# Only frames that wait for a seat are here: legal_actions() offers no decision elsewhere.
+_DECISION_HANDLERS: dict[str, Callable[..., None]] = {
+    "bets": _decide_bet,
+    "feral-keep": _decide_feral_keep,
+    "play-time": _decide_play_time,
+    "grooming": _decide_grooming,
+    "pounce-window": _decide_pounce,
+    "counter-window": _decide_counter,
+    "counter-banking": _decide_counter_banking,
+    "instant-window": _decide_instant,
+}
 
 
 def _take_action(s: State, seat: int, action: Action, card: int) -> None:
@@ -885,7 +926,7 @@ def _targets(s: State, seat: int, spec: str | None) -> list[int | None]:
 
 def _played_for_effect(s: State, card: int, *, pounce_or_counter: bool) -> bool:
     kind = s.game.types[card]
-    if kind is CardType.EVENT or kind is CardType.FRENZY:
+    if kind is not None and kind.is_incident:
         return True
     return kind is CardType.DOG and (pounce_or_counter or s.game.dog_as_incident)
 
@@ -1167,139 +1208,207 @@ def _end(s: State, winner: int, win_type: str | None, text: str) -> None:
 
 
 def _run_effect(s: State, play: PlayRecord) -> None:
+    """The steps of the played card's effect, in order, each by its primitive's handler
+    (:data:`_EFFECT_HANDLERS`); a step that ends the game ends the effect."""
     g = s.game
-    effect = g.cards[play.card].effect
-    assert effect is not None
-    label = g.cards[play.card].label
-    for step in effect.steps:
+    card = g.cards[play.card]
+    assert card.effect is not None
+    for step in card.effect.steps:
         if s._over:
             return
         if not g.standard and step.do in FERAL_OR_TOKEN_PRIMITIVES:
             continue  # the Basic game ignores card text about Ferals and Pounce Tokens
         who = _who(s, play, step.who)
-        n = step.n or 0
-        if step.do == "draw":
-            for seat in who:
-                got = _draw(s, seat, n)
-                _event(
-                    s,
-                    "effect-draw",
-                    seat=seat,
-                    count=len(got),
-                    text=f"{label}: seat {seat} draws {len(got)}",
-                )
-        elif step.do == "discard_random":
-            for seat in who:
-                thrown = [
-                    _take_random(s, s._hands[seat]) for _ in range(min(n, len(s._hands[seat])))
-                ]
-                s._litter.extend(thrown)
-                _event(
-                    s,
-                    "effect-discard",
-                    seat=seat,
-                    cards=[g.numbers[c] for c in thrown],
-                    text=f"{label}: seat {seat} discards "
-                    f"{', '.join(g.cards[c].label for c in thrown) or 'nothing'}",
-                )
-        elif step.do == "steal_random":
-            if play.target is None:
-                continue
-            victim = s._hands[play.target]
-            taken = [_take_random(s, victim) for _ in range(min(n, len(victim)))]
-            s._hands[play.seat].extend(taken)
+        _EFFECT_HANDLERS[step.do](s, play, step, who, step.n or 0, card.label)
+
+
+# One handler per effect primitive (engine.cantankerous.effects.PRIMITIVES says what each
+# does): (state, the play, the step, the seats it names, its count, the card's label).
+
+
+def _effect_draw(
+    s: State, play: PlayRecord, step: Step, who: list[int], n: int, label: str
+) -> None:
+    for seat in who:
+        got = _draw(s, seat, n)
+        _event(
+            s,
+            "effect-draw",
+            seat=seat,
+            count=len(got),
+            text=f"{label}: seat {seat} draws {len(got)}",
+        )
+
+
+def _effect_discard_random(
+    s: State, play: PlayRecord, step: Step, who: list[int], n: int, label: str
+) -> None:
+    g = s.game
+    for seat in who:
+        thrown = [_take_random(s, s._hands[seat]) for _ in range(min(n, len(s._hands[seat])))]
+        s._litter.extend(thrown)
+        _event(
+            s,
+            "effect-discard",
+            seat=seat,
+            cards=[g.numbers[c] for c in thrown],
+            text=f"{label}: seat {seat} discards "
+            f"{', '.join(g.cards[c].label for c in thrown) or 'nothing'}",
+        )
+
+
+def _effect_steal_random(
+    s: State, play: PlayRecord, step: Step, who: list[int], n: int, label: str
+) -> None:
+    if play.target is None:
+        return
+    victim = s._hands[play.target]
+    taken = [_take_random(s, victim) for _ in range(min(n, len(victim)))]
+    s._hands[play.seat].extend(taken)
+    _event(
+        s,
+        "effect-steal",
+        seat=play.seat,
+        target=play.target,
+        count=len(taken),
+        text=f"{label}: seat {play.seat} takes {len(taken)} card(s) from seat {play.target}'s hand",
+    )
+
+
+def _effect_discard_banked(
+    s: State, play: PlayRecord, step: Step, who: list[int], n: int, label: str
+) -> None:
+    g = s.game
+    for seat in who:
+        lost = _take_banked(s, seat, n, step.pick or "largest")
+        s._litter.extend(lost)
+        _event(
+            s,
+            "effect-lose-affection",
+            seat=seat,
+            cards=[g.numbers[c] for c in lost],
+            text=f"{label}: seat {seat} loses "
+            f"{', '.join(g.cards[c].label for c in lost) or 'nothing'}",
+        )
+
+
+def _effect_steal_banked(
+    s: State, play: PlayRecord, step: Step, who: list[int], n: int, label: str
+) -> None:
+    if play.target is None:
+        return
+    g = s.game
+    taken = _take_banked(s, play.target, n, step.pick or "largest")
+    s._houses[play.seat].extend(taken)
+    _event(
+        s,
+        "effect-take-affection",
+        seat=play.seat,
+        target=play.target,
+        cards=[g.numbers[c] for c in taken],
+        text=f"{label}: seat {play.seat} takes "
+        f"{', '.join(g.cards[c].label for c in taken) or 'nothing'} from seat "
+        f"{play.target}",
+    )
+
+
+def _effect_score(
+    s: State, play: PlayRecord, step: Step, who: list[int], n: int, label: str
+) -> None:
+    for seat in who:
+        _gain_points(s, seat, n, label)
+
+
+def _effect_gain_token(
+    s: State, play: PlayRecord, step: Step, who: list[int], n: int, label: str
+) -> None:
+    for seat in who:
+        gained = min(n, s._bank)
+        s._bank -= gained
+        s._tokens[seat] += gained
+        _event(
+            s,
+            "effect-token",
+            seat=seat,
+            count=gained,
+            text=f"{label}: seat {seat} gains {gained} Pounce Token(s)",
+        )
+
+
+def _effect_lose_token(
+    s: State, play: PlayRecord, step: Step, who: list[int], n: int, label: str
+) -> None:
+    for seat in who:
+        lost = min(n, s._tokens[seat])
+        s._tokens[seat] -= lost
+        s._bank += lost
+        _event(
+            s,
+            "effect-token",
+            seat=seat,
+            count=-lost,
+            text=f"{label}: seat {seat} returns {lost} Pounce Token(s)",
+        )
+
+
+def _effect_go_feral(
+    s: State, play: PlayRecord, step: Step, who: list[int], n: int, label: str
+) -> None:
+    for seat in who:
+        if not s._feral[seat]:
+            s._litter.extend(s._houses[seat])
+            s._houses[seat] = []
+            s._feral[seat] = True
             _event(
                 s,
-                "effect-steal",
-                seat=play.seat,
-                target=play.target,
-                count=len(taken),
-                text=f"{label}: seat {play.seat} takes {len(taken)} card(s) from seat "
-                f"{play.target}'s hand",
+                "feral",
+                seat=seat,
+                text=f"{label}: seat {seat} loses its banked Affection and becomes Feral",
             )
-        elif step.do == "discard_banked":
-            for seat in who:
-                lost = _take_banked(s, seat, n, step.pick or "largest")
-                s._litter.extend(lost)
-                _event(
-                    s,
-                    "effect-lose-affection",
-                    seat=seat,
-                    cards=[g.numbers[c] for c in lost],
-                    text=f"{label}: seat {seat} loses "
-                    f"{', '.join(g.cards[c].label for c in lost) or 'nothing'}",
-                )
-        elif step.do == "steal_banked":
-            if play.target is None:
-                continue
-            taken = _take_banked(s, play.target, n, step.pick or "largest")
-            s._houses[play.seat].extend(taken)
-            _event(
-                s,
-                "effect-take-affection",
-                seat=play.seat,
-                target=play.target,
-                cards=[g.numbers[c] for c in taken],
-                text=f"{label}: seat {play.seat} takes "
-                f"{', '.join(g.cards[c].label for c in taken) or 'nothing'} from seat "
-                f"{play.target}",
-            )
-        elif step.do == "score":
-            for seat in who:
-                _gain_points(s, seat, n, label)
-        elif step.do == "gain_token":
-            for seat in who:
-                gained = min(n, s._bank)
-                s._bank -= gained
-                s._tokens[seat] += gained
-                _event(
-                    s,
-                    "effect-token",
-                    seat=seat,
-                    count=gained,
-                    text=f"{label}: seat {seat} gains {gained} Pounce Token(s)",
-                )
-        elif step.do == "lose_token":
-            for seat in who:
-                lost_n = min(n, s._tokens[seat])
-                s._tokens[seat] -= lost_n
-                s._bank += lost_n
-                _event(
-                    s,
-                    "effect-token",
-                    seat=seat,
-                    count=-lost_n,
-                    text=f"{label}: seat {seat} returns {lost_n} Pounce Token(s)",
-                )
-        elif step.do == "go_feral":
-            for seat in who:
-                if not s._feral[seat]:
-                    s._litter.extend(s._houses[seat])
-                    s._houses[seat] = []
-                    s._feral[seat] = True
-                    _event(
-                        s,
-                        "feral",
-                        seat=seat,
-                        text=f"{label}: seat {seat} loses its banked Affection and becomes Feral",
-                    )
-        elif step.do == "adopt":
-            for seat in who:
-                if s._feral[seat]:
-                    s._feral[seat] = False
-                    _event(s, "adopted", seat=seat, text=f"{label}: seat {seat} is adopted")
-        elif step.do == "cancel":
-            answered = s._plays.get(play.answers) if play.answers is not None else None
-            if answered is not None:
-                s._plays[answered.id] = answered._replace(cancelled=True)
-                _event(
-                    s,
-                    "cancel",
-                    seat=play.seat,
-                    card=g.numbers[answered.card],
-                    text=f"{label}: seat {answered.seat}'s "
-                    f"{g.cards[answered.card].label} is cancelled",
-                )
+
+
+def _effect_adopt(
+    s: State, play: PlayRecord, step: Step, who: list[int], n: int, label: str
+) -> None:
+    for seat in who:
+        if s._feral[seat]:
+            s._feral[seat] = False
+            _event(s, "adopted", seat=seat, text=f"{label}: seat {seat} is adopted")
+
+
+def _effect_cancel(
+    s: State, play: PlayRecord, step: Step, who: list[int], n: int, label: str
+) -> None:
+    answered = s._plays.get(play.answers) if play.answers is not None else None
+    if answered is not None:
+        g = s.game
+        s._plays[answered.id] = answered._replace(cancelled=True)
+        _event(
+            s,
+            "cancel",
+            seat=play.seat,
+            card=g.numbers[answered.card],
+            text=f"{label}: seat {answered.seat}'s {g.cards[answered.card].label} is cancelled",
+        )
+
+
+_EffectHandler = Callable[["State", PlayRecord, Step, list[int], int, str], None]
+
+_EFFECT_HANDLERS: dict[str, _EffectHandler] = {
+    "draw": _effect_draw,
+    "discard_random": _effect_discard_random,
+    "steal_random": _effect_steal_random,
+    "discard_banked": _effect_discard_banked,
+    "steal_banked": _effect_steal_banked,
+    "score": _effect_score,
+    "gain_token": _effect_gain_token,
+    "lose_token": _effect_lose_token,
+    "go_feral": _effect_go_feral,
+    "adopt": _effect_adopt,
+    "cancel": _effect_cancel,
+}
+# Every primitive a deck file may use has its handler (checked when the module loads).
+assert _EFFECT_HANDLERS.keys() == PRIMITIVES.keys()
 
 
 def _who(s: State, play: PlayRecord, who: str | None) -> list[int]:

@@ -17,7 +17,7 @@ The loader validates the whole file and refuses anything it does not understand 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
@@ -787,30 +787,8 @@ class _Parser:
         if status == "placeholder" and "placeholder" not in label.lower():
             raise self.fail("label", "a placeholder edition must say 'placeholder' in its label")
 
-        colours = tuple(
-            self.colour(c, f"colours[{i}]")
-            for i, c in enumerate(self.get(raw, "colours", "top level", (list,)))
-        )
-        foods = tuple(self.get(raw, "foods", "top level", (list,)))
-        for i, food in enumerate(foods):
-            if food not in {f.value for f in Food}:
-                raise self.fail(f"foods[{i}]", f"unknown food {food!r}")
-        food_tokens = tuple(self.get(raw, "food_tokens", "top level", (list,)))
-        for i, token in enumerate(food_tokens):
-            if token not in ALL_FOOD_TOKENS:
-                raise self.fail(f"food_tokens[{i}]", f"unknown food token {token!r}")
-        toy_pairs = self.get(raw, "toy_types", "top level", (list,))
-        toy_names: dict[str, str] = {}
-        for i, pair in enumerate(toy_pairs):
-            if (
-                not isinstance(pair, list)
-                or len(pair) != 2
-                or not all(isinstance(p, str) and p for p in pair)
-            ):
-                raise self.fail(f"toy_types[{i}]", "expected [type, display name]")
-            if pair[0] in toy_names:
-                raise self.fail(f"toy_types[{i}]", f"duplicate toy type {pair[0]!r}")
-            toy_names[pair[0]] = pair[1]
+        colours, foods, food_tokens = self.edition_vocabulary(raw)
+        toy_names = self.toy_names(raw)
         markers = tuple(self.get(raw, "markers", "top level", (list,)))
 
         ctx = _CardContext(
@@ -832,44 +810,8 @@ class _Parser:
             self.cat(item, f"strays[{i}]", ctx, stray=True)
             for i, item in enumerate(self.get(raw, "strays", "top level", (list,)))
         )
-        # Cats the rulebook names whose place (main deck or stray) is not known.
-        unplaced_raw = raw.get("unplaced_cats", [])
-        if not isinstance(unplaced_raw, list):
-            raise self.fail("unplaced_cats", "expected a list")
-        if unplaced_raw and not ctx.allow_unknown:
-            raise self.fail(
-                "unplaced_cats", "only an incomplete edition may list cats whose place is unknown"
-            )
-        unplaced = tuple(
-            self.cat(item, f"unplaced_cats[{i}]", ctx, stray=False)
-            for i, item in enumerate(unplaced_raw)
-        )
-        self.unknowns.extend(f"{c.name} (main deck or stray, and how many)" for c in unplaced)
-        extra_unknowns = raw.get("unknown_facts", [])
-        if not isinstance(extra_unknowns, list) or not all(
-            isinstance(u, str) for u in extra_unknowns
-        ):
-            raise self.fail("unknown_facts", "expected a list of sentences")
-        if extra_unknowns and not ctx.allow_unknown:
-            raise self.fail("unknown_facts", "only an incomplete edition has unknown facts")
-        self.unknowns.extend(extra_unknowns)
-
-        by_name: dict[str, CatSpec] = {}
-        seen_keys: dict[str, str] = {}
-        for spec in [c.cat for c in deck if c.cat is not None] + list(strays) + list(unplaced):
-            for alias in (spec.name, *spec.aliases):
-                norm = normalise_name(alias)
-                if norm in by_name and by_name[norm] is not spec:
-                    raise self.fail("cats", f"two cats share the name {alias!r}")
-                by_name[norm] = spec
-        for card in deck:
-            if card.key in seen_keys and seen_keys[card.key] != card.name:
-                raise self.fail("cards", f"key {card.key!r} used by two different cards")
-            seen_keys[card.key] = card.name
-        for stray in strays:
-            if stray.key in seen_keys:
-                raise self.fail("strays", f"key {stray.key!r} already used")
-            seen_keys[stray.key] = stray.name
+        unplaced = self.unknown_places_and_facts(raw, ctx)
+        by_name = self.cats_by_name(deck, strays, unplaced)
 
         player_counts = self.player_counts(raw, deck, frozenset(markers), ctx)
         goals = self.goals(raw.get("goals", []), ctx)
@@ -903,6 +845,92 @@ class _Parser:
             unknowns=tuple(self.unknowns),
         )
 
+    def edition_vocabulary(
+        self, raw: dict[str, Any]
+    ) -> tuple[tuple[Colour, ...], tuple[str, ...], tuple[str, ...]]:
+        """The edition's colours, foods and food tokens, each checked against the engine's."""
+        colours = tuple(
+            self.colour(c, f"colours[{i}]")
+            for i, c in enumerate(self.get(raw, "colours", "top level", (list,)))
+        )
+        foods = tuple(self.get(raw, "foods", "top level", (list,)))
+        for i, food in enumerate(foods):
+            if food not in {f.value for f in Food}:
+                raise self.fail(f"foods[{i}]", f"unknown food {food!r}")
+        food_tokens = tuple(self.get(raw, "food_tokens", "top level", (list,)))
+        for i, token in enumerate(food_tokens):
+            if token not in ALL_FOOD_TOKENS:
+                raise self.fail(f"food_tokens[{i}]", f"unknown food token {token!r}")
+        return colours, foods, food_tokens
+
+    def toy_names(self, raw: dict[str, Any]) -> dict[str, str]:
+        """Display names by toy type, in the file's order."""
+        toy_names: dict[str, str] = {}
+        for i, pair in enumerate(self.get(raw, "toy_types", "top level", (list,))):
+            if (
+                not isinstance(pair, list)
+                or len(pair) != 2
+                or not all(isinstance(p, str) and p for p in pair)
+            ):
+                raise self.fail(f"toy_types[{i}]", "expected [type, display name]")
+            if pair[0] in toy_names:
+                raise self.fail(f"toy_types[{i}]", f"duplicate toy type {pair[0]!r}")
+            toy_names[pair[0]] = pair[1]
+        return toy_names
+
+    def unknown_places_and_facts(
+        self, raw: dict[str, Any], ctx: _CardContext
+    ) -> tuple[CatSpec, ...]:
+        """Cats the rulebook names whose place (main deck or stray) is not known, and other
+        unknown facts, both only in an incomplete edition (noted in ``self.unknowns``)."""
+        unplaced_raw = raw.get("unplaced_cats", [])
+        if not isinstance(unplaced_raw, list):
+            raise self.fail("unplaced_cats", "expected a list")
+        if unplaced_raw and not ctx.allow_unknown:
+            raise self.fail(
+                "unplaced_cats", "only an incomplete edition may list cats whose place is unknown"
+            )
+        unplaced = tuple(
+            self.cat(item, f"unplaced_cats[{i}]", ctx, stray=False)
+            for i, item in enumerate(unplaced_raw)
+        )
+        self.unknowns.extend(f"{c.name} (main deck or stray, and how many)" for c in unplaced)
+        extra_unknowns = raw.get("unknown_facts", [])
+        if not isinstance(extra_unknowns, list) or not all(
+            isinstance(u, str) for u in extra_unknowns
+        ):
+            raise self.fail("unknown_facts", "expected a list of sentences")
+        if extra_unknowns and not ctx.allow_unknown:
+            raise self.fail("unknown_facts", "only an incomplete edition has unknown facts")
+        self.unknowns.extend(extra_unknowns)
+        return unplaced
+
+    def cats_by_name(
+        self,
+        deck: Sequence[CardSpec],
+        strays: Sequence[CatSpec],
+        unplaced: Sequence[CatSpec],
+    ) -> dict[str, CatSpec]:
+        """Every cat by its normalised names and aliases; refuses a name shared by two cats
+        and a card key used by two different cards."""
+        by_name: dict[str, CatSpec] = {}
+        seen_keys: dict[str, str] = {}
+        for spec in [c.cat for c in deck if c.cat is not None] + list(strays) + list(unplaced):
+            for alias in (spec.name, *spec.aliases):
+                norm = normalise_name(alias)
+                if norm in by_name and by_name[norm] is not spec:
+                    raise self.fail("cats", f"two cats share the name {alias!r}")
+                by_name[norm] = spec
+        for card in deck:
+            if card.key in seen_keys and seen_keys[card.key] != card.name:
+                raise self.fail("cards", f"key {card.key!r} used by two different cards")
+            seen_keys[card.key] = card.name
+        for stray in strays:
+            if stray.key in seen_keys:
+                raise self.fail("strays", f"key {stray.key!r} already used")
+            seen_keys[stray.key] = stray.name
+        return by_name
+
     def colour(self, value: Any, where: str) -> Colour:
         try:
             return Colour(value)
@@ -918,63 +946,16 @@ class _Parser:
         kind = item.get("kind", "cat")
         if kind != "cat":
             raise self.fail(f"{where}.kind", f"expected 'cat', got {kind!r}")
+        # Each step below adds the facts written "unknown" to `unknown`.
         unknown: set[str] = set()
-        colours: frozenset[Colour] = frozenset()
-        if self.maybe_unknown(item, "colours", where, ctx, name):
-            unknown.add("colours")
-        else:
-            raw_colours = self.get(item, "colours", where, (list,))
-            if not raw_colours:
-                raise self.fail(f"{where}.colours", "a cat needs at least one colour")
-            colours = frozenset(self.colour(c, f"{where}.colours") for c in raw_colours)
-            for colour in colours:
-                if colour not in ctx.colours:
-                    raise self.fail(
-                        f"{where}.colours", f"colour {colour.value!r} is not in this edition"
-                    )
+        colours = self.cat_colours(item, where, ctx, name, unknown)
         vp: int | None = None
         if self.maybe_unknown(item, "vp", where, ctx, name):
             unknown.add("vp")
         else:
             vp = self.get(item, "vp", where, (int, type(None)))
-        needs: list[tuple[str, int]] = []
-        needs_any = 0
-        if self.maybe_unknown(item, "needs", where, ctx, name):
-            unknown.add("needs")
-        else:
-            for food, amount in self.get(item, "needs", where, (dict,)).items():
-                if food != "any" and food not in ctx.foods:
-                    raise self.fail(
-                        f"{where}.needs", f"unknown food {food!r}; foods are {[*ctx.foods, 'any']}"
-                    )
-                if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
-                    raise self.fail(
-                        f"{where}.needs.{food}", f"expected a count >= 0, got {amount!r}"
-                    )
-                if food == "any":
-                    needs_any = amount
-                elif amount:
-                    needs.append((food, amount))
-        ability: str | None = None
-        params: dict[str, Any] = {}
-        if self.maybe_unknown(item, "ability", where, ctx, name):
-            unknown.add("ability")
-        else:
-            ability = self.get(item, "ability", where, (str, type(None)))
-        if self.maybe_unknown(item, "params", where, ctx, name):
-            unknown.add("params")
-        elif "params" in item:
-            params = self.get(item, "params", where, (dict,))
-        if "ability" not in unknown and "params" not in unknown:
-            if ability is None:
-                if params:
-                    raise self.fail(
-                        f"{where}.params", "parameters given but the cat has no ability"
-                    )
-                if vp is None and "vp" not in unknown:
-                    raise self.fail(f"{where}.vp", "a cat without an ability needs a VP number")
-            else:
-                self.ability(ability, params, where, ctx)
+        needs, needs_any = self.cat_needs(item, where, ctx, name, unknown)
+        ability, params = self.cat_ability(item, where, ctx, name, unknown, vp=vp)
         if "needs" not in unknown and "ability" not in unknown:
             if ability in _ABILITY_DRIVEN_NEEDS and (needs or needs_any):
                 raise self.fail(
@@ -988,30 +969,9 @@ class _Parser:
                 raise self.fail(f"{where}.needs", "the cat needs some food")
         if ability == "all_colours":
             colours = frozenset(ctx.colours)
-        members: tuple[frozenset[Colour], ...] = ()
-        if "members" in item:
-            raw_members = item["members"]
-            if raw_members == UNKNOWN:
-                if not ctx.allow_unknown:
-                    raise self.fail(
-                        f"{where}.members", "'unknown' is only allowed in an incomplete edition"
-                    )
-                unknown.add("members")
-                self.unknowns.append(f"{name} members")
-            else:
-                if (
-                    not isinstance(raw_members, list)
-                    or len(raw_members) < 2
-                    or not all(isinstance(m, list) and m for m in raw_members)
-                ):
-                    raise self.fail(
-                        f"{where}.members",
-                        "expected a list of 2 or more colour lists, one per cat shown on the card",
-                    )
-                members = tuple(
-                    frozenset(self.colour(c, f"{where}.members") for c in m) for m in raw_members
-                )
-                colours = frozenset().union(*members)
+        members = self.cat_members(item, where, ctx, name, unknown)
+        if members:
+            colours = frozenset().union(*members)
         can_fill_box = item.get("can_fill_box", True)
         requires_goals = item.get("requires_goals", False)
         for flag, value in (("can_fill_box", can_fill_box), ("requires_goals", requires_goals)):
@@ -1046,6 +1006,104 @@ class _Parser:
             requires_goals=requires_goals,
             unknown=frozenset(unknown),
         )
+
+    def cat_colours(
+        self, item: dict[str, Any], where: str, ctx: _CardContext, name: str, unknown: set[str]
+    ) -> frozenset[Colour]:
+        if self.maybe_unknown(item, "colours", where, ctx, name):
+            unknown.add("colours")
+            return frozenset()
+        raw_colours = self.get(item, "colours", where, (list,))
+        if not raw_colours:
+            raise self.fail(f"{where}.colours", "a cat needs at least one colour")
+        colours = frozenset(self.colour(c, f"{where}.colours") for c in raw_colours)
+        for colour in colours:
+            if colour not in ctx.colours:
+                raise self.fail(
+                    f"{where}.colours", f"colour {colour.value!r} is not in this edition"
+                )
+        return colours
+
+    def cat_needs(
+        self, item: dict[str, Any], where: str, ctx: _CardContext, name: str, unknown: set[str]
+    ) -> tuple[list[tuple[str, int]], int]:
+        """The cat's food needs by type, and how many of any food it needs."""
+        needs: list[tuple[str, int]] = []
+        needs_any = 0
+        if self.maybe_unknown(item, "needs", where, ctx, name):
+            unknown.add("needs")
+            return needs, needs_any
+        for food, amount in self.get(item, "needs", where, (dict,)).items():
+            if food != "any" and food not in ctx.foods:
+                raise self.fail(
+                    f"{where}.needs", f"unknown food {food!r}; foods are {[*ctx.foods, 'any']}"
+                )
+            if not isinstance(amount, int) or isinstance(amount, bool) or amount < 0:
+                raise self.fail(f"{where}.needs.{food}", f"expected a count >= 0, got {amount!r}")
+            if food == "any":
+                needs_any = amount
+            elif amount:
+                needs.append((food, amount))
+        return needs, needs_any
+
+    def cat_ability(
+        self,
+        item: dict[str, Any],
+        where: str,
+        ctx: _CardContext,
+        name: str,
+        unknown: set[str],
+        *,
+        vp: int | None,
+    ) -> tuple[str | None, dict[str, Any]]:
+        """The cat's ability and its parameters, checked (a cat without one needs a VP)."""
+        ability: str | None = None
+        params: dict[str, Any] = {}
+        if self.maybe_unknown(item, "ability", where, ctx, name):
+            unknown.add("ability")
+        else:
+            ability = self.get(item, "ability", where, (str, type(None)))
+        if self.maybe_unknown(item, "params", where, ctx, name):
+            unknown.add("params")
+        elif "params" in item:
+            params = self.get(item, "params", where, (dict,))
+        if "ability" not in unknown and "params" not in unknown:
+            if ability is None:
+                if params:
+                    raise self.fail(
+                        f"{where}.params", "parameters given but the cat has no ability"
+                    )
+                if vp is None and "vp" not in unknown:
+                    raise self.fail(f"{where}.vp", "a cat without an ability needs a VP number")
+            else:
+                self.ability(ability, params, where, ctx)
+        return ability, params
+
+    def cat_members(
+        self, item: dict[str, Any], where: str, ctx: _CardContext, name: str, unknown: set[str]
+    ) -> tuple[frozenset[Colour], ...]:
+        """The colours of each cat a several-cats card shows (empty for a single cat)."""
+        if "members" not in item:
+            return ()
+        raw_members = item["members"]
+        if raw_members == UNKNOWN:
+            if not ctx.allow_unknown:
+                raise self.fail(
+                    f"{where}.members", "'unknown' is only allowed in an incomplete edition"
+                )
+            unknown.add("members")
+            self.unknowns.append(f"{name} members")
+            return ()
+        if (
+            not isinstance(raw_members, list)
+            or len(raw_members) < 2
+            or not all(isinstance(m, list) and m for m in raw_members)
+        ):
+            raise self.fail(
+                f"{where}.members",
+                "expected a list of 2 or more colour lists, one per cat shown on the card",
+            )
+        return tuple(frozenset(self.colour(c, f"{where}.members") for c in m) for m in raw_members)
 
     def ability(
         self, ability: str, params: Mapping[str, Any], where: str, ctx: _CardContext

@@ -102,6 +102,12 @@ class _Cat:
     per_food_vp: int = 0
     add_convert: int = 0  # wilds this cat's feeding brings (Moonbeam)
     meal: Meal | None = None  # a fixed eater's only meal
+    # The ability's numbers, read from ``params`` once (every leaf of the search uses them):
+    # vp_each, or Macak's catnip, or Hemingway's VP when he has not the most fed cats;
+    # the colour counted (per_colour_fed); Hemingway's bonus for strictly the most.
+    each: int = 0
+    colour: int = -1
+    most_bonus: int = 0
 
 
 @lru_cache(maxsize=8192)
@@ -143,8 +149,19 @@ def _compile(cat: CatSpec, index: int, edition: Edition) -> _Cat:
             lo=int(str(params["amount"])),
             hi=int(str(params["amount"])),
             choices=tuple(foods.index(f) for f in allowed),
+            each=int(str(params["vp_each"])),
         )
     add_convert = int(str(params["count"])) if cat.ability == "food_as_wild" else 0
+    each = colour = most_bonus = 0
+    if cat.ability == "counts_as_catnip":
+        each = int(str(params["catnip"]))
+    elif cat.ability == "most_fed_cats":
+        each = int(str(params["vp_otherwise"]))
+        most_bonus = int(str(params["vp_most"])) - each
+    elif "vp_each" in params:
+        each = int(str(params["vp_each"]))
+    if cat.ability == "per_colour_fed":
+        colour = edition.colours.index(params["colour"])
     return _Cat(
         index,
         _FIXED,
@@ -155,6 +172,9 @@ def _compile(cat: CatSpec, index: int, edition: Edition) -> _Cat:
         params,
         add_convert=add_convert,
         meal=Meal(tuple(needs)),
+        each=each,
+        colour=colour,
+        most_bonus=most_bonus,
     )
 
 
@@ -358,6 +378,7 @@ class _Search:
         # that could feed one more cat is not dominated (Cow + Alvin + 2 wilds: Cow eats both).
         self.maximal_only = self.monotone and not self.eaters_any
         self.options: list[FeedingOption] = []
+        self.rest_meal = Meal((0,) * len(self.foods), rest=True)  # an "any food" cat's
         self.eater_prune = self._eater_pruning()
         self.bound: _Bound | None = None
         # suffix[d]: per food type, the most the cats searched from depth d on could eat. If a
@@ -620,7 +641,7 @@ class _Search:
 
     # --- the same search, unrolled for three food types (every edition so far) -------------
     # Same order, same pruning, same leaves as _dfs/_leaf/_maximal: only the arithmetic is
-    # written out, so the chosen plans are identical (tests/engine/test_feeding_differential).
+    # written out, so the chosen plans are identical (tests/engine/catlady/test_feeding.py).
 
     def _prepare_three(self) -> None:
         self.h0, self.h1, self.h2 = self.have
@@ -893,7 +914,7 @@ class _Search:
             cap = sum((c.hi if c.hi is not None else left) for c in fed)
             extra = min(left, cap) - need
             for c in fed:
-                meals[c.index] = Meal((0,) * len(self.foods), rest=True)
+                meals[c.index] = self.rest_meal
             self._evaluate(meals, demand, convert, left - need - extra, need + extra)
             for c in fed:
                 meals[c.index] = None
@@ -968,28 +989,24 @@ class _Search:
             if ability is None:
                 cat_vp[c.index] = vp
                 continue
-            p = c.params
             if ability == "per_colour_fed":
-                colour = self.edition.colours.index(p["colour"])
-                vp += int(str(p["vp_each"])) * colour_count[colour]
+                vp += c.each * colour_count[c.colour]
             elif ability == "colour_sets":
-                vp += int(str(p["vp_each"])) * colour_sets(
-                    [f.colour_mask for f in fed], self.full_mask
-                )
+                vp += c.each * colour_sets([f.colour_mask for f in fed], self.full_mask)
             elif ability == "per_costume":
-                vp += int(str(p["vp_each"])) * self.costumes
+                vp += c.each * self.costumes
             elif ability == "per_toy":
-                vp += int(str(p["vp_each"])) * self.toys
+                vp += c.each * self.toys
             elif ability == "counts_as_catnip":
-                catnip_extra += int(str(p["catnip"]))
+                catnip_extra += c.each
             elif ability == "vp_per_food_fed":
                 meal = meals[c.index]
                 assert meal is not None
                 amount = share[c.index] if c.model == _ANY else sum(meal.amounts)
                 vp += c.per_food_vp * amount
             elif ability == "most_fed_cats":
-                vp += int(str(p["vp_otherwise"]))
-                bonus = int(str(p["vp_most"])) - int(str(p["vp_otherwise"]))
+                vp += c.each
+                bonus = c.most_bonus
                 bonus_cat = c.index
             elif ability == "per_other_fed_cat_eating_food":
                 meal = meals[c.index]
@@ -1009,7 +1026,7 @@ class _Search:
                             )
                     elif other_meal.amounts[t]:
                         count += 1
-                vp += int(str(p["vp_each"])) * count
+                vp += c.each * count
             cat_vp[c.index] = vp
         best_catnip = self.scoring.catnip_vp(catnip, n_fed)
         if catnip_extra:

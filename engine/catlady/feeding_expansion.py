@@ -3,7 +3,7 @@ Treats). Internal to :mod:`engine.catlady.scoring_expansion`.
 
 The base game keeps its own, faster search (:mod:`engine.catlady.feeding`); this one handles every
 ability in :data:`engine.catlady.cards.ABILITY_PARAMS` and every Box of Treats feeding rule, and is
-checked against the base search on base tableaux (tests/engine/test_scoring_expansion_properties.py).
+checked against the base search on base tableaux (tests/engine/catlady/test_feeding_expansion_properties.py).
 
 The procedure:
 
@@ -251,6 +251,46 @@ def _compile(cat: CatSpec, index: int, edition: Edition) -> _Cat:
     )
 
 
+@dataclass(slots=True)
+class _Plan:
+    """What the abilities of one complete plan read (see :meth:`_Search._plan`)."""
+
+    plates: list[Plate]
+    fed: list[_Cat]  # fed normally or with a treat
+    normal: list[_Cat]  # fed normally (abilities work)
+    fed_count: int  # Aoshima & Friends counting 3
+    colour_counts: list[int]  # fed cats per colour (only when a colour ability reads it)
+    masks: list[int]
+    multicoloured: int
+    costumes: int
+    extra_toys: int
+    toy_vp: int
+    toy_types: tuple[int, ...]
+    toys_count: int
+    catnip: int
+    eaten_by_type: list[int]
+    treats_used: int
+
+
+@dataclass(slots=True)
+class _Tally:
+    """One plan's VP (see :meth:`_Search._tally`)."""
+
+    plan: _Plan
+    cat_vp: list[int]  # per cat, copies included
+    copies: list[str]  # Little Nicky's choices, for the score pad
+    catnip_vp: int
+    boxes_vp: int
+    filled: int  # boxes filled
+    vp: int  # cats + toys + catnip + boxes
+
+
+def _is_food_cat(cat: _Cat, plate: Plate, t: int) -> bool:
+    """RB-BOT: a "tuna cat" has tuna in its needs or was fed tuna; an "any food" cat only if
+    fed tuna; a treat-fed cat keeps the types of its needs."""
+    return t in cat.need_types or (plate.mode == FED and plate.eaten[t] > 0)
+
+
 class _Search:
     def __init__(self, holdings: Holdings, edition: Edition) -> None:
         self.h = holdings
@@ -354,6 +394,13 @@ class _Search:
             )
         }
         self.toys_held = tuple(holdings.toys)
+        self.best_toys: dict[int, tuple[int, tuple[int, ...]]] = {}  # by wild toys
+        # The cats a plan's end-of-game steps look at, in seat order (most plans have none).
+        self.hemingways = [c for c in self.cats if c.spec.ability == "most_fed_cats"]
+        self.discarders = [c for c in self.cats if c.spec.ability == "discard_for_vp"]
+        self.catnip_eaters = [
+            c.index for c in self.cats if any(m.catnip for m in (*c.meals, *c.reduced_meals))
+        ]
         self.toy_cards = sum(holdings.toys)
 
     # -- search ---------------------------------------------------------------------------
@@ -584,13 +631,14 @@ class _Search:
     def _allocate_and_score(
         self, plates: list[Plate], typed: list[int], any_: int, treats: int, convert: int
     ) -> None:
-        # Pay typed food: own type, then wilds, then Moonbeam's conversions of surplus food.
-        rem = list(self.have)
+        # Pay typed food: every type's own tokens first, then wilds, then Moonbeam's
+        # conversions of the food no type needs. (Converting while some types were still
+        # unpaid took tokens another type needed, which hid allocations that fit: Cow eating
+        # tuna beside Moonbeam and Truffle.)
+        rem = [have - min(have, need) for have, need in zip(self.have, typed, strict=True)]
         wild = self.wild
         for t in range(self.n):
-            use = min(rem[t], typed[t])
-            rem[t] -= use
-            short = typed[t] - use
+            short = typed[t] - min(self.have[t], typed[t])
             w = min(wild, short)
             wild -= w
             short -= w
@@ -606,7 +654,7 @@ class _Search:
             for c in self.cats  # noqa: C416
             if plates[c.index].mode == FED and plates[c.index].any and c.index not in self.fixed
         ]
-        best: Option | None = None
+        best: tuple[_Tally, list[Plate]] | None = None
         # Every plate not given "any food" eats the same in each allocation: build it once.
         eating = [p if p.eaten else self._eaten_as_typed(p) for p in plates]
         for allocation in self._allocations(fixed_any, rem, wild, convert):
@@ -614,17 +662,21 @@ class _Search:
             for (index, _), split in zip(fixed_any, allocation, strict=True):
                 p = plates[index]
                 final[index] = _eat(p, [a + b for a, b in zip(p.typed, split, strict=True)])
-            used_food = sum(
-                sum(p.eaten) for i, p in enumerate(final) if p.mode == FED and i not in self.fixed
-            )
-            leftover_tokens = self._leftover(final, treats, used_food)
-            option = self._score(final, leftover_tokens)
-            if best is None or (option.vp, option.fed) > (best.vp, best.fed):
-                best = option
+            tally = self._tally(final)
+            if best is None or (tally.vp, tally.plan.fed_count) > (
+                best[0].vp,
+                best[0].plan.fed_count,
+            ):
+                best = (tally, final)
             if not self.type_sensitive:
                 break
         assert best is not None
-        self._add(best)
+        # Only the best allocation becomes an option: its leftover and score pad are built.
+        tally, final = best
+        used_food = sum(
+            sum(p.eaten) for i, p in enumerate(final) if p.mode == FED and i not in self.fixed
+        )
+        self._add(self._option(tally, self._leftover(final, treats, used_food)))
 
     def _eaten_as_typed(self, plate: Plate) -> Plate:
         known = self.eaten_plates.get(plate)
@@ -693,12 +745,66 @@ class _Search:
 
     # -- scoring one plan ---------------------------------------------------------------------
 
-    def _score(self, plates: list[Plate], leftover: dict[str, int]) -> Option:
+    def _tally(self, plates: list[Plate]) -> _Tally:
+        """The VP of one complete plan, each cat's and in all (what picks the best way to
+        give "any food" its types); :meth:`_option` makes the chosen one an option."""
         s = self.scoring
+        plan = self._plan(plates)
+        cat_vp = [s.unfed_cat_vp * c.cat_count for c in self.cats]
+        copiers = []
+        for c in plan.fed:
+            if plates[c.index].mode == TREAT:
+                cat_vp[c.index] = s.treat_fed_vp  # RB-BOT: worth exactly 1 VP, no ability
+            elif c.spec.ability == "copy_fed_cat_vp":
+                copiers.append(c)
+                cat_vp[c.index] = c.spec.vp or 0
+            elif c.spec.ability is None:
+                cat_vp[c.index] = c.spec.vp or 0
+            else:
+                vp_of = _ABILITY_VP.get(c.spec.ability, _no_vp)
+                cat_vp[c.index] = (c.spec.vp or 0) + vp_of(self, plan, c, c.spec.params)
+        copies = self._copies(plan, copiers, cat_vp)
+        boxes_vp, filled = self._boxes(plates)
+        catnip_vp = s.catnip_vp(plan.catnip, plan.fed_count)
+        vp = sum(cat_vp) + plan.toy_vp + catnip_vp + boxes_vp
+        return _Tally(plan, cat_vp, copies, catnip_vp, boxes_vp, filled, vp)
+
+    def _option(self, tally: _Tally, leftover: dict[str, int]) -> Option:
+        """A plan's option: its numbers, score-pad lines and the choices made."""
+        plan = tally.plan
+        bonus, bonus_cat = self._hemingway(plan)
+        choices = self._toy_choice(plan) + self._discard_choice(plan) + tally.copies
+        if self.h.boxes:
+            choices.append(f"boxes filled: {tally.filled} of {len(self.h.boxes)}")
+        lines = {
+            "fed_cats": sum(tally.cat_vp),
+            "toys": plan.toy_vp,
+            "catnip": tally.catnip_vp,
+            "boxes": tally.boxes_vp,
+            "items": 0,
+        }
+        return Option(
+            vp=tally.vp,
+            fed=plan.fed_count,
+            leftover=sum(leftover.values()),
+            bonus=bonus,
+            costumes=plan.costumes,
+            toys=plan.toys_count,
+            catnip=plan.catnip,
+            multicoloured_fed=plan.multicoloured,
+            lines=lines,
+            plates=tuple(plan.plates),
+            cat_vp=tuple(tally.cat_vp),
+            bonus_cat=bonus_cat,
+            leftover_food=leftover,
+            choices=tuple(choices),
+        )
+
+    def _plan(self, plates: list[Plate]) -> _Plan:
+        """The counts a plan's abilities read, each worked out once."""
         cats = self.cats
         fed = [c for c in cats if plates[c.index].mode != HUNGRY]
         normal = [c for c in cats if plates[c.index].mode == FED]
-        fed_count = sum(c.cat_count for c in fed)
         colour_counts = [0] * len(self.edition.colours)
         masks: list[int] = []
         if self.counts_colours:  # only the colour abilities read these
@@ -708,147 +814,90 @@ class _Search:
                     for k in range(len(colour_counts)):
                         if m >> k & 1:
                             colour_counts[k] += 1
-        multicoloured = sum(1 for c in fed if c.multicoloured)
-        choices: list[str] = []
-        # counts that abilities change
-        # (the few cats with these abilities are listed once per search: self.adds)
-        costumes = self.h.costumes + sum(
-            n for i, n in self.adds["costumes"] if plates[i].mode == FED
+        # The few cats that add costumes, toys or catnip are listed once per search (adds).
+        adds = self.adds
+        costumes = self.h.costumes
+        if adds["costumes"]:
+            costumes += sum(n for i, n in adds["costumes"] if plates[i].mode == FED)
+        extra_toys = self.h.wild_toys
+        if adds["toys"]:
+            extra_toys += sum(n for i, n in adds["toys"] if plates[i].mode == FED)
+        toys = self.best_toys.get(extra_toys)
+        if toys is None:  # the same for every plan with as many wild toys
+            toys = _best_toys(self.toys_held, extra_toys, self.scoring.toy_set_vp)
+            self.best_toys[extra_toys] = toys
+        toy_vp, toy_types = toys
+        catnip = self.h.catnip
+        if adds["catnip"]:
+            catnip += sum(n for i, n in adds["catnip"] if plates[i].mode == FED)
+        for i in self.catnip_eaters:
+            if plates[i].mode == FED:
+                catnip -= plates[i].catnip
+        eaten = [plates[c.index].eaten for c in normal]
+        eaten_by_type = (
+            [sum(column) for column in zip(*eaten, strict=True)] if eaten else [0] * self.n
         )
-        extra_toys = self.h.wild_toys + sum(
-            n for i, n in self.adds["toys"] if plates[i].mode == FED
+        return _Plan(
+            plates=plates,
+            fed=fed,
+            normal=normal,
+            fed_count=sum(c.cat_count for c in fed),
+            colour_counts=colour_counts,
+            masks=masks,
+            multicoloured=sum(1 for c in fed if c.multicoloured),
+            costumes=costumes,
+            extra_toys=extra_toys,
+            toy_vp=toy_vp,
+            toy_types=toy_types,
+            toys_count=self.toy_cards + extra_toys,
+            catnip=catnip,
+            eaten_by_type=eaten_by_type,
+            treats_used=sum(1 for c in fed if plates[c.index].mode == TREAT),
         )
-        toy_vp, toy_types = _best_toys(self.toys_held, extra_toys, s.toy_set_vp)
-        if extra_toys:
-            names = [self.edition.toy_names[self.edition.toy_types[t]] for t in toy_types]
-            who = [c.spec.name for c in normal if c.spec.ability == "counts_as_toy"]
-            who += ["the wild toy"] * bool(self.h.wild_toys)
-            choices.append(f"toy chosen for {' and '.join(who)}: {', '.join(names)}")
-        toys_count = self.toy_cards + extra_toys
-        catnip = self.h.catnip + sum(n for i, n in self.adds["catnip"] if plates[i].mode == FED)
-        catnip -= sum(plates[c.index].catnip for c in normal)
-        eaten_by_type = [0] * self.n
-        for c in normal:
-            for t in range(self.n):
-                eaten_by_type[t] += plates[c.index].eaten[t]
-        treats_used = sum(1 for c in fed if plates[c.index].mode == TREAT)
 
-        def is_food_cat(c: _Cat, t: int) -> bool:
-            # RB-BOT: a "tuna cat" has tuna in its needs or was fed tuna; an "any food" cat
-            # only if fed tuna; a treat-fed cat keeps the types of its needs.
-            plate = plates[c.index]
-            if t in c.need_types:
-                return True
-            return plate.mode == FED and plate.eaten[t] > 0
-
-        cat_vp = [s.unfed_cat_vp * c.cat_count for c in cats]
-        bonus = 0
-        bonus_cat = -1
-        copiers = []
-        for c in fed:
-            i = c.index
-            plate = plates[i]
-            if plate.mode == TREAT:
-                cat_vp[i] = s.treat_fed_vp  # RB-BOT: worth exactly 1 VP, no ability
-                continue
-            spec = c.spec
-            vp = spec.vp or 0
-            ability = spec.ability
-            if ability is None:
-                cat_vp[i] = vp
-                continue
-            p = spec.params
-            if ability == "per_colour_fed":
-                k = self.edition.colours.index(p["colour"])
-                vp += int(str(p["vp_each"])) * colour_counts[k]
-            elif ability == "colour_sets":
-                vp += int(str(p["vp_each"])) * colour_sets(masks, self.full_mask)
-            elif ability == "per_costume":
-                vp += int(str(p["vp_each"])) * costumes
-            elif ability == "per_toy":
-                vp += int(str(p["vp_each"])) * toys_count
-            elif ability == "vp_per_food_fed":
-                vp += int(str(p["vp_each"])) * plate.amount
-            elif ability == "most_fed_cats":
-                vp += int(str(p["vp_otherwise"]))
+    def _hemingway(self, plan: _Plan) -> tuple[int, int]:
+        """The bonus for strictly the most fed cats and the cat earning it (the last fed
+        one with the ability), or ``(0, -1)``."""
+        bonus, bonus_cat = 0, -1
+        for c in self.hemingways:
+            if plan.plates[c.index].mode == FED:
+                p = c.spec.params
                 bonus = int(str(p["vp_most"])) - int(str(p["vp_otherwise"]))
-                bonus_cat = i
-            elif ability == "per_other_fed_cat_eating_food":
-                t = max(range(self.n), key=lambda k: plate.eaten[k])
-                vp += int(str(p["vp_each"])) * sum(
-                    1 for o in fed if o is not c and is_food_cat(o, t)
-                )
-            elif ability == "food_sets_used":
-                vp += int(str(p["vp_each"])) * min(eaten_by_type)
-            elif ability == "penalty_per_toy":
-                vp -= int(str(p["vp_each"])) * toys_count
-            elif ability == "per_one_food_cat":
-                vp += int(str(p["vp_each"])) * sum(
-                    1 for o in fed if o is not c and self._one_food(o, plates[o.index])
-                )
-            elif ability == "toy_sets_vp":
-                vp += toy_vp
-            elif ability == "discard_for_vp":
-                held = self.h.spray_bottles + self.h.lost_cats
-                vp += int(str(p["vp_each"])) * held
-                if held:
-                    choices.append(
-                        f"{spec.name}: discards {self.h.spray_bottles} spray bottle(s) "
-                        f"and {self.h.lost_cats} lost cat(s)"
-                    )
-            elif ability == "per_food_type_cat":
-                t = self.edition.foods.index(str(p["food"]))
-                vp += int(str(p["vp_each"])) * sum(1 for o in fed if is_food_cat(o, t))
-            elif ability == "per_multicoloured_fed":
-                vp += int(str(p["vp_each"])) * multicoloured
-            elif ability == "per_food_used":
-                food = str(p["food"])
-                used = (
-                    sum(eaten_by_type) + treats_used
-                    if food == "any"
-                    else eaten_by_type[self.edition.foods.index(food)]
-                )
-                vp += int(str(p["vp_each"])) * used
-            elif ability == "copy_fed_cat_vp":
-                copiers.append(c)
-            cat_vp[i] = vp
+                bonus_cat = c.index
+        return bonus, bonus_cat
+
+    def _toy_choice(self, plan: _Plan) -> list[str]:
+        if not plan.extra_toys:
+            return []
+        names = [self.edition.toy_names[self.edition.toy_types[t]] for t in plan.toy_types]
+        who = [c.spec.name for c in plan.normal if c.spec.ability == "counts_as_toy"]
+        who += ["the wild toy"] * bool(self.h.wild_toys)
+        return [f"toy chosen for {' and '.join(who)}: {', '.join(names)}"]
+
+    def _discard_choice(self, plan: _Plan) -> list[str]:
+        if not self.h.spray_bottles + self.h.lost_cats:
+            return []
+        return [
+            f"{c.spec.name}: discards {self.h.spray_bottles} spray bottle(s) "
+            f"and {self.h.lost_cats} lost cat(s)"
+            for c in self.discarders
+            if plan.plates[c.index].mode == FED
+        ]
+
+    @staticmethod
+    def _copies(plan: _Plan, copiers: list[_Cat], cat_vp: list[int]) -> list[str]:
+        """Little Nicky: each copier adds the VP of the best other fed cat that copies
+        nobody (written into ``cat_vp``); the choices made, for the score pad."""
+        choices = []
         for c in copiers:
-            others = [o for o in fed if o is not c and o.spec.ability != "copy_fed_cat_vp"]
+            others = [o for o in plan.fed if o is not c and o.spec.ability != "copy_fed_cat_vp"]
             if others:
                 chosen = max(others, key=lambda o: (cat_vp[o.index], -o.index))
                 cat_vp[c.index] = (c.spec.vp or 0) + cat_vp[chosen.index]
                 choices.append(
                     f"{c.spec.name} copies {chosen.spec.name} ({cat_vp[chosen.index]} VP)"
                 )
-            else:
-                cat_vp[c.index] = c.spec.vp or 0
-        catnip_vp = s.catnip_vp(catnip, fed_count)
-        boxes_vp, filled = self._boxes(plates, is_food_cat)
-        if self.h.boxes:
-            choices.append(f"boxes filled: {filled} of {len(self.h.boxes)}")
-        lines = {
-            "fed_cats": sum(cat_vp),
-            "toys": toy_vp,
-            "catnip": catnip_vp,
-            "boxes": boxes_vp,
-            "items": 0,
-        }
-        return Option(
-            vp=sum(lines.values()),
-            fed=fed_count,
-            leftover=sum(leftover.values()),
-            bonus=bonus,
-            costumes=costumes,
-            toys=toys_count,
-            catnip=catnip,
-            multicoloured_fed=multicoloured,
-            lines=lines,
-            plates=tuple(plates),
-            cat_vp=tuple(cat_vp),
-            bonus_cat=bonus_cat,
-            leftover_food=leftover,
-            choices=tuple(choices),
-        )
+        return choices
 
     def _one_food(self, cat: _Cat, plate: Plate) -> bool:
         # RB-PREM: a cat that naturally eats 1 food (even if Sherry took it to 0), or Cow or
@@ -858,11 +907,7 @@ class _Search:
             return cat.natural == 1
         return plate.mode == FED and plate.amount == 1
 
-    def _boxes(
-        self,
-        plates: list[Plate],
-        is_food_cat: Callable[[_Cat, int], bool],
-    ) -> tuple[int, int]:
+    def _boxes(self, plates: list[Plate]) -> tuple[int, int]:
         boxes = self.h.boxes
         if not boxes:
             return 0, 0
@@ -875,7 +920,8 @@ class _Search:
             for b, box in enumerate(boxes):
                 if box.colour is not None and box.colour not in c.spec.colours:
                     continue
-                if box.food is not None and not is_food_cat(c, self.edition.foods.index(box.food)):
+                food = None if box.food is None else self.edition.foods.index(box.food)
+                if food is not None and not _is_food_cat(c, plates[c.index], food):
                     continue
                 fits.append(b)
             if fits:
@@ -1011,3 +1057,69 @@ def _splits_of(total: int, sizes: tuple[int, ...]) -> tuple[tuple[int, ...], ...
     for k in range(min(total, sizes[0]), -1, -1):
         result.extend((k, *rest) for rest in _splits_of(total - k, sizes[1:]))
     return tuple(result)
+
+
+# What each ability adds to a fed cat's printed VP in one plan: (search, plan, cat, params).
+# Hemingway's bonus, Little Nicky's copy and the choices shown on the score pad are worked
+# out by the search's own steps; an ability not listed adds nothing to its cat.
+_AbilityVp = Callable[["_Search", _Plan, _Cat, Mapping[str, object]], int]
+
+
+def _no_vp(search: _Search, plan: _Plan, cat: _Cat, p: Mapping[str, object]) -> int:
+    return 0
+
+
+def _each(p: Mapping[str, object]) -> int:
+    return int(str(p["vp_each"]))
+
+
+def _other_fed_eating_own_food(
+    search: _Search, plan: _Plan, cat: _Cat, p: Mapping[str, object]
+) -> int:
+    eaten = plan.plates[cat.index].eaten
+    t = max(range(search.n), key=lambda k: eaten[k])
+    return _each(p) * sum(
+        1 for o in plan.fed if o is not cat and _is_food_cat(o, plan.plates[o.index], t)
+    )
+
+
+def _per_food_used(search: _Search, plan: _Plan, cat: _Cat, p: Mapping[str, object]) -> int:
+    food = str(p["food"])
+    if food == "any":
+        return _each(p) * (sum(plan.eaten_by_type) + plan.treats_used)
+    return _each(p) * plan.eaten_by_type[search.edition.foods.index(food)]
+
+
+_ABILITY_VP: dict[str, _AbilityVp] = {
+    "per_colour_fed": lambda search, plan, cat, p: (
+        _each(p) * plan.colour_counts[search.edition.colours.index(p["colour"])]
+    ),
+    "colour_sets": lambda search, plan, cat, p: (
+        _each(p) * colour_sets(plan.masks, search.full_mask)
+    ),
+    "per_costume": lambda search, plan, cat, p: _each(p) * plan.costumes,
+    "per_toy": lambda search, plan, cat, p: _each(p) * plan.toys_count,
+    "vp_per_food_fed": lambda search, plan, cat, p: _each(p) * plan.plates[cat.index].amount,
+    "most_fed_cats": lambda search, plan, cat, p: int(str(p["vp_otherwise"])),
+    "per_other_fed_cat_eating_food": _other_fed_eating_own_food,
+    "food_sets_used": lambda search, plan, cat, p: _each(p) * min(plan.eaten_by_type),
+    "penalty_per_toy": lambda search, plan, cat, p: -_each(p) * plan.toys_count,
+    "per_one_food_cat": lambda search, plan, cat, p: (
+        _each(p)
+        * sum(1 for o in plan.fed if o is not cat and search._one_food(o, plan.plates[o.index]))
+    ),
+    "toy_sets_vp": lambda search, plan, cat, p: plan.toy_vp,
+    "discard_for_vp": lambda search, plan, cat, p: (
+        _each(p) * (search.h.spray_bottles + search.h.lost_cats)
+    ),
+    "per_food_type_cat": lambda search, plan, cat, p: (
+        _each(p)
+        * sum(
+            1
+            for o in plan.fed
+            if _is_food_cat(o, plan.plates[o.index], search.edition.foods.index(str(p["food"])))
+        )
+    ),
+    "per_multicoloured_fed": lambda search, plan, cat, p: _each(p) * plan.multicoloured,
+    "per_food_used": _per_food_used,
+}

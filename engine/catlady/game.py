@@ -45,6 +45,7 @@ from engine.catlady.scoring import GameScore, ScoringRules, Tableau, score_game
 from engine.catlady.scoring_expansion import SharedGoal, edition_is_expansion
 from engine.errors import EngineError
 from engine.readonly import ReadOnlyOptions
+from engine.state import BaseState, check_seed
 
 __all__ = ["GAME_NAME", "Expansion", "Game", "PlayerState", "State", "build_game"]
 
@@ -185,9 +186,15 @@ class Game:
         starting_cards: int | None = None,
     ) -> None:
         if num_players not in edition.player_counts:
-            supported = ", ".join(str(n) for n in edition.supported_players)
+            counts = sorted(edition.supported_players)
+            contiguous = counts == list(range(counts[0], counts[-1] + 1))
+            supported = (
+                f"{counts[0]} to {counts[-1]}"
+                if contiguous and len(counts) > 1
+                else ", ".join(str(n) for n in counts)
+            )
             raise EngineError(
-                f"Cat Lady ({edition.label}) is played by {supported} players, not {num_players}"
+                f"{edition.label} is played by {supported} players, not {num_players}"
             )
         if shared_goals:
             # RB-BOT: optional with 3 or more players; never with 2 or in solitaire.
@@ -335,9 +342,7 @@ class Game:
         >>> game.new_initial_state(1).deck_size
         93
         """
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise EngineError(f"a seed is a non-negative integer, not {seed!r}")
-        fields = rules.setup(self, seed)
+        fields = rules.setup(self, check_seed(seed))
         state = State.__new__(State)
         state.game = self
         state.seed = seed
@@ -424,7 +429,7 @@ def _by_token(cls: type[Take] | type[Spray]) -> tuple[tuple[Action, ...], ...]:
     return tuple(table)
 
 
-class State:
+class State(BaseState[Game]):
     """A position of a game. Immutable from the outside: :meth:`apply` returns a new state.
 
     Cards are indices into ``game.edition.deck``. The hidden parts (deck order, the cards
@@ -432,8 +437,6 @@ class State:
     """
 
     __slots__ = (
-        "game",
-        "seed",
         "_deck",
         "_pos",
         "_removed",
@@ -448,14 +451,11 @@ class State:
         "_phase",
         "_turn",
         "_final",
-        "_history",
         "_result",
         "_expansion",
         "_view",
     )
 
-    game: Game
-    seed: int
     _deck: tuple[int, ...]
     _pos: int
     _removed: tuple[int, ...]
@@ -470,7 +470,6 @@ class State:
     _phase: int
     _turn: int
     _final: bool
-    _history: tuple[Any, Action] | None
     _result: GameScore | None
     _expansion: Expansion | None
     _view: _ViewMemo | None  # engine.catlady.observation's memo of observation parts
@@ -493,17 +492,6 @@ class State:
         """``place-token``, ``before-draft``, ``after-draft``, ``cat-turn`` (solitaire) or
         ``over``."""
         return rules.PHASE_NAMES[self._phase]
-
-    @property
-    def history(self) -> tuple[Action, ...]:
-        """Every action applied since the deal, in order."""
-        actions: list[Action] = []
-        node = self._history
-        while node is not None:
-            node, action = node
-            actions.append(action)
-        actions.reverse()
-        return tuple(actions)
 
     def legal_actions(self) -> list[Action]:
         """The actions the player to move may take (empty when the game is over)."""
@@ -646,20 +634,8 @@ class State:
             self.tableaux(), edition=self.game.edition, rules=rules_, validate=False, **extra
         )
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, State):
-            return NotImplemented
-        return self._identity() == other._identity() and self.history == other.history
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def _identity(self) -> tuple[object, ...]:
-        g = self.game
+    def _position(self) -> tuple[object, ...]:
         return (
-            g.name,
-            g.version,
-            g.num_players,
-            g.edition.version,
             self._deck[self._pos :],
             self._removed,
             self._grid,
@@ -674,12 +650,6 @@ class State:
             self._turn,
             self._final,
             self._expansion,
-        )
-
-    def __repr__(self) -> str:
-        return (
-            f"<State {self.game.name} seed={self.seed} turn={self._turn} "
-            f"phase={self.phase} to_move={self._current}>"
         )
 
     # -- for engine.catlady.rules only -------------------------------------------------------------

@@ -28,7 +28,7 @@ def turn_summaries(states: list[State]) -> list[dict[str, Any]]:
     summaries: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
     for before, after in zip(states, states[1:], strict=False):
-        action = after._history[1]  # type: ignore[index]
+        action = after.last_action
         game = before.game
         if current is None:
             current = {

@@ -53,7 +53,7 @@ def observe(state: State, seat: int) -> dict[str, Any]:
         "version": game.version,
         "edition": game.edition.name,
         "data_version": game.edition.version,
-        "options": memo.options.copy() if memo.flat_options else _json_copy(memo.options),
+        "options": memo.copy_options(),
         "players": game.num_players,
         "seat": seat,
         "current_player": state._current,
@@ -137,7 +137,7 @@ class _ViewMemo:
     __slots__ = (
         "game",
         "options",
-        "flat_options",
+        "nested_options",
         "_grid",
         "_strays",
         "_unseen",
@@ -147,13 +147,23 @@ class _ViewMemo:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.options = _json_copy(dict(game.options))
-        self.flat_options = not any(isinstance(v, dict | list) for v in self.options.values())
+        self.options: dict[str, Any] = _json_copy(dict(game.options))
+        self.nested_options = tuple(
+            key for key, value in self.options.items() if isinstance(value, dict | list)
+        )
         self._grid: tuple[object, list[str | None]] = (None, [])
         self._strays: tuple[object, list[str]] = (None, [])
         self._unseen: tuple[object, int, object, dict[str, int]] = (None, 0, None, {})
         self._discard: tuple[object, dict[str, int]] = (None, {})
         self._tableaux: list[tuple[object, dict[str, Any]]] = [(None, {})] * game.num_players
+
+    def copy_options(self) -> dict[str, Any]:
+        """The game's options, the caller's own: only the nested values (the scoring
+        settings) are copied in depth."""
+        options = self.options.copy()
+        for key in self.nested_options:
+            options[key] = _json_copy(options[key])
+        return options
 
     def grid(self, grid: tuple[int | None, ...]) -> list[str | None]:
         source, view = self._grid

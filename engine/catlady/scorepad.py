@@ -27,6 +27,8 @@ __all__ = [
     "PlayerScore",
     "ScoringRules",
     "Tableau",
+    "pays_leftover_penalty",
+    "penalised_seats",
     "settle",
     "starting_effects",
     "toy_sets_vp",
@@ -266,6 +268,28 @@ def with_starting_cards(t: Tableau, edition: Edition) -> Tableau:
         wild_toys=t.wild_toys + effects.get("wild_toys", 0),
         starting_cards=(),
     )
+
+
+def pays_leftover_penalty(own: int, most_of_others: int, rules: ScoringRules) -> bool:
+    """Whether a player with ``own`` leftover food pays the most-leftover-food penalty while
+    no other player has more than ``most_of_others``: every player tied for most pays, and
+    when nobody has any leftover nobody pays (an open question in the rulebook) unless the
+    club's :attr:`ScoringRules.penalty_when_nobody_has_leftover` says so.
+
+    >>> pays_leftover_penalty(2, 2, DEFAULT_RULES), pays_leftover_penalty(0, 0, DEFAULT_RULES)
+    (True, False)
+    """
+    return own >= most_of_others and (own > 0 or rules.penalty_when_nobody_has_leftover)
+
+
+def penalised_seats(leftovers: Sequence[int], rules: ScoringRules) -> list[bool]:
+    """:func:`pays_leftover_penalty` for every seat, from each seat's leftover food.
+
+    >>> penalised_seats([1, 3, 3], DEFAULT_RULES)
+    [False, True, True]
+    """
+    most = max(leftovers, default=0)
+    return [pays_leftover_penalty(left, most, rules) for left in leftovers]
 
 
 def settle(

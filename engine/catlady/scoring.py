@@ -42,6 +42,8 @@ from engine.catlady.scorepad import (
     PlayerScore,
     ScoringRules,
     Tableau,
+    pays_leftover_penalty,
+    penalised_seats,
     settle,
     starting_effects,
     toy_sets_vp,
@@ -114,7 +116,7 @@ def score_game(
 
     most_costumes = max((t.costumes for t in tableaux), default=0)
     tied_costumes = sum(1 for t in tableaux if t.costumes == most_costumes)
-    penalised = _penalised(chosen, rules)
+    penalised = penalised_seats([o.leftover for o in chosen], rules)
     most_fed = [
         max((o.fed for j, o in enumerate(chosen) if j != i), default=-1) for i in range(len(chosen))
     ]
@@ -189,14 +191,6 @@ def _by_exact_name(edition: Edition) -> Mapping[str, CatSpec]:
     return {spec.name: spec for spec in specs if edition.cat(spec.name) is spec}
 
 
-def _penalised(chosen: Sequence[FeedingOption], rules: ScoringRules) -> list[bool]:
-    most = max((o.leftover for o in chosen), default=0)
-    if most == 0 and not rules.penalty_when_nobody_has_leftover:
-        # Open question: nobody has leftover food. Default reading: nobody pays.
-        return [False] * len(chosen)
-    return [o.leftover == most for o in chosen]
-
-
 def _settle(
     options: Sequence[Sequence[FeedingOption]], rules: ScoringRules, penalty: int
 ) -> tuple[list[int], bool]:
@@ -210,9 +204,7 @@ def _settle(
         if option.bonus and all(option.fed > o.fed for o in others):
             total += option.bonus
         most_other = max((o.leftover for o in others), default=0)
-        if option.leftover >= most_other and (
-            option.leftover > 0 or rules.penalty_when_nobody_has_leftover
-        ):
+        if pays_leftover_penalty(option.leftover, most_other, rules):
             total += penalty
         return (total, option.fed, -option.leftover)
 

@@ -33,6 +33,7 @@ from engine.catlady.scorepad import (
     PlayerScore,
     ScoringRules,
     Tableau,
+    pays_leftover_penalty,
     settle,
     with_starting_cards,
 )
@@ -280,13 +281,6 @@ def _goal_vp(
     return vp, met
 
 
-def _penalised(leftovers: Sequence[int], rules: ScoringRules) -> list[bool]:
-    most = max(leftovers, default=0)
-    if most == 0 and not rules.penalty_when_nobody_has_leftover:
-        return [False] * len(leftovers)
-    return [left == most for left in leftovers]
-
-
 def _cross_terms(
     seat: int,
     chosen: Sequence[Option],
@@ -300,7 +294,8 @@ def _cross_terms(
     others = [o for k, o in enumerate(chosen) if k != seat]
     bonus = option.bonus if option.bonus and all(option.fed > o.fed for o in others) else 0
     lefts = [o.leftover for o in chosen] if leftovers is None else list(leftovers)
-    penalty = edition.scoring.most_leftover_food_vp if _penalised(lefts, rules)[seat] else 0
+    pays = pays_leftover_penalty(lefts[seat], max(lefts), rules)
+    penalty = edition.scoring.most_leftover_food_vp if pays else 0
     costumes = _costume_vp([o.costumes for o in chosen], edition, rules)[seat]
     goal_vp, _ = _goal_vp(seat, chosen, tableaux, goals, edition)
     return {"bonus": bonus, "food_penalty": penalty, "costumes": costumes, "goals": goal_vp}

@@ -256,7 +256,7 @@ def test_challenge_api_accepts_six_seats_and_a_game(client_for):
         "/api/arena/matches/challenge/", {"seats": ["random"] * 6, "seed": 3}, format="json"
     )
     assert response.status_code == 400  # no game given, no bot: Cat Lady, 2-4 players
-    assert "is played by 2, 3, 4 players, not 6" in json.dumps(response.json()["fields"])
+    assert "is played by 2 to 4 players, not 6" in json.dumps(response.json()["fields"])
 
 
 @pytest.mark.django_db

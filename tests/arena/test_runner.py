@@ -12,6 +12,7 @@ import engine
 from arena.runner import SCHEMA, BotSpec, BotSpecError, run_match
 from arena.sandbox import Mode, SandboxUnavailable
 from engine.errors import EngineError
+from engine.strategies.match import bot_seed
 from tests.arena.bots import (
     BOTS_DIR,
     FAST_LIMITS,
@@ -82,7 +83,9 @@ def test_same_seed_and_deterministic_bots_give_the_same_match(mode: Mode) -> Non
     assert essence(first) != essence(other)
 
 
-def test_each_bot_is_sent_exactly_its_own_seats_observation_and_no_seed(mode: Mode) -> None:
+def test_each_bot_is_sent_exactly_its_own_seats_observation_and_not_the_deals_seed(
+    mode: Mode,
+) -> None:
     log = run_match(
         seed=8, bots=["random", bot("observation_digest")], limits=FAST_LIMITS, mode=mode
     )
@@ -97,7 +100,9 @@ def test_each_bot_is_sent_exactly_its_own_seats_observation_and_no_seed(mode: Mo
     lines = log["stderr"][1].splitlines()
     assert [line.split()[1] for line in lines if line.startswith("OBS")] == expected
     hello = next(line for line in lines if line.startswith("HELLO"))
-    assert "'seat'" in hello and "seed" not in hello
+    # The bot's own generator seed is a one-way hash of the deal's: never the deal's seed.
+    assert "'seat'" in hello and "'seed'" not in hello
+    assert f"RNG {bot_seed(8, 1)}" in lines
 
 
 def test_faulty_answers_play_the_first_legal_action_and_are_recorded(mode: Mode) -> None:

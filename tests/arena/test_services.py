@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from arena import services
 from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match
-from league.ratings import ZERO_SUM_TOLERANCE
+from ratings.elo import ZERO_SUM_TOLERANCE
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 

@@ -228,7 +228,7 @@ def test_text_colours_meet_wcag_aa_contrast():
 
 
 def test_chart_lines_stand_out_from_white():
-    from league.charts import PALETTE
+    from ratings.charts import PALETTE
 
     for colour in PALETTE:
         assert contrast(colour, "#ffffff") >= 3.0, colour  # WCAG 1.4.11, graphics

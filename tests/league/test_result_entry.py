@@ -2,6 +2,7 @@
 
 import pytest
 
+from engine.catlady.cards import DATA_DIR
 from engine.errors import ScoreInputError
 from league import result_entry
 from league.result_entry import SeatHoldings, TableError, score_table, table_errors
@@ -16,7 +17,7 @@ def test_every_bundled_card_data_file_is_offered_base_first():
     decks = result_entry.available_decks()
     assert decks[0].name == "base" and decks[0].status == "complete" and decks[0].playable
     assert {d.name for d in decks} == {
-        p.stem.removeprefix("catlady-") for p in result_entry.DATA_DIR.glob("catlady-*.json")
+        p.stem.removeprefix("catlady-") for p in DATA_DIR.glob("catlady-*.json")
     }
 
 

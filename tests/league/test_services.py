@@ -10,7 +10,7 @@ from django.core.management.base import CommandError
 
 from league import selectors, services
 from league.models import AuditEntry, Game, Participant, PlayerRating
-from league.ratings import win_probability
+from ratings.elo import win_probability
 from tests.league.conftest import record
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""Deterministic; logs a digest of every observation it is sent and the keys of its hello."""
+"""Deterministic; logs a digest of every observation it is sent the keys of its hello and the generator seed it was given."""
 
 import hashlib
 import json
@@ -6,6 +6,7 @@ import json
 
 def start(info):
     print("HELLO", sorted(info), flush=True)
+    print("RNG", info["rng_seed"], flush=True)
 
 
 def choose(observation, legal_actions):

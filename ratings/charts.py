@@ -122,10 +122,6 @@ class RatingChart:
     def plot_width(self) -> float:
         return self.right - self.left
 
-    @property
-    def plot_height(self) -> float:
-        return self.bottom - self.top
-
 
 def _as_datetime(value: dt.datetime | dt.date) -> dt.datetime:
     if isinstance(value, dt.datetime):
@@ -148,7 +144,7 @@ def _thin(points: list[tuple[dt.datetime, float]], limit: int) -> list[tuple[dt.
 
 def _nice_step(span: float, target_ticks: int) -> float:
     raw = span / max(target_ticks, 1)
-    magnitude = 10 ** math.floor(math.log10(raw))
+    magnitude: float = 10 ** math.floor(math.log10(raw))
     for factor in (1, 2, 2.5, 5, 10):
         if raw <= factor * magnitude:
             return factor * magnitude
@@ -202,14 +198,7 @@ def rating_chart(
     """
     left, right_pad, top, bottom_pad = 56.0, 16.0, 16.0, 40.0
     right, bottom = width - right_pad, height - bottom_pad
-
-    prepared: list[tuple[str, list[tuple[dt.datetime, float]], int]] = []
-    for label, raw_points in series:
-        points = sorted(
-            ((_as_datetime(w), float(r)) for w, r in raw_points), key=lambda p: _comparable(p[0])
-        )
-        prepared.append((label, _thin(points, max_points), len(points)))
-
+    prepared = _prepared(series, max_points)
     all_points = [p for _, points, _ in prepared for p in points]
     if not all_points:
         return RatingChart(
@@ -228,57 +217,108 @@ def rating_chart(
             x_ticks=(),
             y_ticks=(),
         )
-
     times = [_comparable(w) for w, _ in all_points]
-    first_time, last_time = min(times), max(times)
+    axis_low, axis_high, step = _rating_axis([r for _, r in all_points])
+    scale = _Scale(left, top, right, bottom, min(times), max(times), axis_low, axis_high)
+    chart_series = [
+        ChartSeries(
+            label=label,
+            colour=PALETTE[index % len(PALETTE)],
+            marker=MARKERS[index % len(MARKERS)],
+            points=tuple(
+                ChartPoint(
+                    x=scale.x_of(w),
+                    y=scale.y_of(r),
+                    when=w,
+                    rating=r,
+                    label=f"{_format_day(w)}: {r:.0f}",
+                    marker=MARKERS[index % len(MARKERS)],
+                )
+                for w, r in points
+            ),
+            total_points=total,
+        )
+        for index, (label, points, total) in enumerate(prepared)
+    ]
+    y_ticks = []
+    value = axis_low
+    while value <= axis_high + step / 2:
+        y_ticks.append(Tick(position=scale.y_of(value), label=f"{value:.0f}"))
+        value += step
     start = min(all_points, key=lambda p: _comparable(p[0]))[0]
     end = max(all_points, key=lambda p: _comparable(p[0]))[0]
-    ratings = [r for _, r in all_points]
+    single_time = scale.first_time == scale.last_time
+    tick_count = 2 if single_time else max(2, min(5, int((right - left) // 110)))
+    x_ticks = [
+        Tick(position=scale.x_of(w), label=label) for w, label in _x_ticks(start, end, tick_count)
+    ]
+    return RatingChart(
+        title=title,
+        description=_description(chart_series),
+        width=width,
+        height=height,
+        left=left,
+        top=top,
+        right=right,
+        bottom=bottom,
+        series=tuple(chart_series),
+        x_ticks=tuple(x_ticks),
+        y_ticks=tuple(y_ticks),
+    )
+
+
+def _prepared(
+    series: Sequence[Series], max_points: int
+) -> list[tuple[str, list[tuple[dt.datetime, float]], int]]:
+    """Each series' label, its points in time order (thinned to ``max_points``) and how many
+    points it had."""
+    prepared = []
+    for label, raw_points in series:
+        points = sorted(
+            ((_as_datetime(w), float(r)) for w, r in raw_points), key=lambda p: _comparable(p[0])
+        )
+        prepared.append((label, _thin(points, max_points), len(points)))
+    return prepared
+
+
+def _rating_axis(ratings: Sequence[float]) -> tuple[float, float, float]:
+    """The rating axis' low and high ends and its tick step, on round numbers."""
     low, high = min(ratings), max(ratings)
     if high - low < 20:  # a flat line sits in the middle of a small band, not on an edge
         middle = (high + low) / 2
         low, high = middle - 10, middle + 10
     step = _nice_step(high - low, 4)
-    axis_low, axis_high = math.floor(low / step) * step, math.ceil(high / step) * step
+    return math.floor(low / step) * step, math.ceil(high / step) * step, step
 
-    def x_of(when: dt.datetime) -> float:
-        if last_time == first_time:
-            return left + (right - left) / 2
-        return left + (right - left) * (_comparable(when) - first_time) / (last_time - first_time)
 
-    def y_of(rating: float) -> float:
-        return bottom - (bottom - top) * (rating - axis_low) / (axis_high - axis_low)
+@dataclass(frozen=True)
+class _Scale:
+    """Where a time and a rating go in the plot area."""
 
-    chart_series = []
-    for index, (label, points, total) in enumerate(prepared):
-        chart_series.append(
-            ChartSeries(
-                label=label,
-                colour=PALETTE[index % len(PALETTE)],
-                marker=MARKERS[index % len(MARKERS)],
-                points=tuple(
-                    ChartPoint(
-                        x=x_of(w),
-                        y=y_of(r),
-                        when=w,
-                        rating=r,
-                        label=f"{_format_day(w)}: {r:.0f}",
-                        marker=MARKERS[index % len(MARKERS)],
-                    )
-                    for w, r in points
-                ),
-                total_points=total,
-            )
+    left: float
+    top: float
+    right: float
+    bottom: float
+    first_time: float
+    last_time: float
+    axis_low: float
+    axis_high: float
+
+    def x_of(self, when: dt.datetime) -> float:
+        if self.last_time == self.first_time:
+            return self.left + (self.right - self.left) / 2
+        return self.left + (self.right - self.left) * (_comparable(when) - self.first_time) / (
+            self.last_time - self.first_time
         )
 
-    y_ticks = []
-    value = axis_low
-    while value <= axis_high + step / 2:
-        y_ticks.append(Tick(position=y_of(value), label=f"{value:.0f}"))
-        value += step
-    tick_count = 2 if last_time == first_time else max(2, min(5, int((right - left) // 110)))
-    x_ticks = [Tick(position=x_of(w), label=label) for w, label in _x_ticks(start, end, tick_count)]
+    def y_of(self, rating: float) -> float:
+        return self.bottom - (self.bottom - self.top) * (rating - self.axis_low) / (
+            self.axis_high - self.axis_low
+        )
 
+
+def _description(chart_series: Sequence[ChartSeries]) -> str:
+    """The chart in words (its text alternative), one sentence per series."""
     parts = []
     for s in chart_series:
         if not s.points:
@@ -291,16 +331,4 @@ def rating_chart(
             f"({last.rating:.0f}), lowest {min(p.rating for p in s.points):.0f}, "
             f"highest {max(p.rating for p in s.points):.0f}"
         )
-    return RatingChart(
-        title=title,
-        description=". ".join(parts) + ".",
-        width=width,
-        height=height,
-        left=left,
-        top=top,
-        right=right,
-        bottom=bottom,
-        series=tuple(chart_series),
-        x_ticks=tuple(x_ticks),
-        y_ticks=tuple(y_ticks),
-    )
+    return ". ".join(parts) + "."

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
@@ -11,7 +13,7 @@ class Command(BaseCommand):
         "demo/demo-password, players, games and house-bot matches to replay."
     )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         league = seed_demo_league()
         self.stdout.write(f"Demo league ready: {league.name} ({league.games.count()} games)")
         demo_user = get_user_model().objects.get(username="demo")

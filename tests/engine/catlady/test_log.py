@@ -114,7 +114,7 @@ def test_a_log_must_be_an_object():
 
 def golden_match() -> dict:
     """A fixed seeded match between the built-in bots; any change to setup, rules, card data
-    or scoring shows up as a diff against tests/engine/golden/."""
+    or scoring shows up as a diff against tests/engine/catlady/golden/."""
     from engine.strategies import get
     from engine.strategies.match import play_match
 
@@ -140,7 +140,7 @@ def test_the_golden_log_replays():
 
 if __name__ == "__main__":
     # Regenerate after an intended change (new rules version, corrected card data):
-    #   PYTHONPATH=. .venv/bin/python tests/engine/test_log.py (the bots' random streams are part
+    #   PYTHONPATH=. .venv/bin/python tests/engine/catlady/test_log.py (the bots' random streams are part
     #   of it too: engine.strategies.match.bot_seed)
     target = GOLDEN / "cat-lady-3p-seed2024.json"
     target.write_text(json.dumps(golden_match(), indent=1) + "\n", encoding="utf-8")

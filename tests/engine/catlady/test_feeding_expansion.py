@@ -1,6 +1,6 @@
 """The expansion scorer against its frozen pre-optimisation search (differential tests).
 
-``tests/engine/reference_feeding_general.py`` is engine/catlady/feeding_expansion.py as it was before
+``tests/engine/catlady/reference_feeding_expansion.py`` is engine/catlady/feeding_expansion.py as it was before
 the speed work. Positions from random games of the placeholder Box of Treats deck (2 to 6
 players, mid-game as the greedy bot sees them, and at the end) are scored twice: with the
 current search and with the frozen one patched in. Every score pad must be identical,
@@ -17,7 +17,7 @@ import pytest
 from engine import load_game
 from engine.catlady import feeding_expansion
 from engine.catlady.feeding_expansion import Holdings, options_for
-from tests.engine import reference_feeding_general
+from tests.engine.catlady import reference_feeding_expansion
 
 
 def positions(players, n_games, seed):
@@ -37,7 +37,7 @@ def positions(players, n_games, seed):
 
 def oracle_score(state):
     with mock.patch(
-        "engine.catlady.scoring_expansion.options_for", reference_feeding_general.options_for
+        "engine.catlady.scoring_expansion.options_for", reference_feeding_expansion.options_for
     ):
         return state.score().to_json()
 
@@ -66,10 +66,10 @@ def test_options_match_for_each_players_holdings():
         for tableau in state.tableaux():
             holdings = _holdings(tableau, edition)
             feeding_expansion._cached.cache_clear()
-            reference_feeding_general._cached.cache_clear()
+            reference_feeding_expansion._cached.cache_clear()
             new = options_for(holdings, edition)
-            old = reference_feeding_general.options_for(
-                reference_feeding_general.Holdings(
+            old = reference_feeding_expansion.options_for(
+                reference_feeding_expansion.Holdings(
                     **{f: getattr(holdings, f) for f in holdings.__dataclass_fields__}
                 ),
                 edition,

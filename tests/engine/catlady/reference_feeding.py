@@ -1,6 +1,6 @@
 """FROZEN ORACLE: engine/catlady/feeding.py as it was before the speed work (commit 2b5d642).
 
-Do not edit or optimise. tests/engine/test_feeding_differential.py checks that the current
+Do not edit or optimise. tests/engine/catlady/test_feeding.py checks that the current
 engine/catlady/feeding.py returns exactly what this copy returns (same options, same meals, same
 order), so the chosen feeding shown on the score pad cannot drift.
 

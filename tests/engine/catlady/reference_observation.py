@@ -1,5 +1,5 @@
 """A frozen copy of ``engine.catlady.observation.observe`` before observations were built
-incrementally (commit 6375dd5): the oracle of tests/engine/test_observation_differential.py.
+incrementally (commit 6375dd5): the oracle of tests/engine/catlady/test_observation.py.
 Do not change its logic; it reads the state's private fields (only their names have followed
 renames since).
 

@@ -9,6 +9,8 @@ import random
 
 import pytest
 
+from engine.cantankerous.rules import Bets, PounceWindow
+from engine.catlady.cards import bundled_editions, load_edition
 from engine.log import make_log, replay
 from engine.registry import load_game, registered_games
 
@@ -17,15 +19,10 @@ from engine.registry import load_game, registered_games
 MAX_ACTIONS = 5000
 
 
-def supported_players(game):
-    players = getattr(game, "supported_players", None)
-    return players if players is not None else game.edition.supported_players
-
-
 def configurations():
     for name, version in registered_games():
         game = load_game(name, version=version)
-        for players in supported_players(game):
+        for players in game.supported_players:
             yield pytest.param(name, version, players, {}, id=f"{name}-v{version}-{players}p")
         if name == "cat-lady":
             yield from cat_lady_editions(version)
@@ -34,8 +31,6 @@ def configurations():
 def cat_lady_editions(version):
     """Every other playable Cat Lady edition at each player count, with its variants (an
     incomplete edition cannot be played: load_game refuses it, tested elsewhere)."""
-    from engine.catlady.cards import bundled_editions, load_edition
-
     for edition in bundled_editions():
         data = load_edition(edition)
         if edition == "base" or not data.playable:
@@ -92,8 +87,6 @@ def check_cat_lady_hidden(game, state, seat, obs):
 def check_cantankerous_hidden(game, state, seat, obs):
     # Deal the cards this seat cannot see (other hands, the Food Bowl) differently, keeping
     # every size and every card a pending bet or Pounce names: the observation must not move.
-    from engine.cantankerous.rules import Bets, PounceWindow
-
     committed = set()
     for frame in state._stack:
         if isinstance(frame, Bets):
@@ -108,8 +101,9 @@ def check_cantankerous_hidden(game, state, seat, obs):
     pool = list(state._bowl) + [c for s in others for c in state._hands[s] if c not in committed]
     random.Random(len(pool)).shuffle(pool)
     other = type(state).__new__(type(state))
-    for slot in type(state).__slots__:
-        setattr(other, slot, getattr(state, slot))
+    for cls in type(state).__mro__:  # the game's slots and the base state's
+        for slot in getattr(cls, "__slots__", ()):
+            setattr(other, slot, getattr(state, slot))
     other._hands = [hand[:] for hand in state._hands]
     for s in others:
         other._hands[s] = [c if c in committed else pool.pop() for c in state._hands[s]]

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from league.ratings import Seat, is_zero_sum, rate_game, win_probability
+from ratings.elo import Seat, is_zero_sum, rate_game, win_probability
 
 
 def deltas(seats, k=32):

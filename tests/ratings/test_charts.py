@@ -1,11 +1,11 @@
-"""The server-drawn rating chart: layout from league.charts, markup from the include."""
+"""The server-drawn rating chart: layout from ratings.charts, markup from the include."""
 
 import datetime as dt
 import re
 
 from django.template.loader import render_to_string
 
-from league.charts import rating_chart
+from ratings.charts import rating_chart
 
 
 def _series(*ratings, start=dt.date(2026, 1, 5)):

@@ -1,6 +1,6 @@
 """The base feeding search against its frozen pre-optimisation copy (differential tests).
 
-``tests/engine/reference_feeding.py`` is engine/catlady/feeding.py as it was before the speed work.
+``tests/engine/catlady/reference_feeding.py`` is engine/catlady/feeding.py as it was before the speed work.
 Every option must come out identical: the same Pareto set, the same meal chosen for each
 option (the first the old search found), the same order. Whole games are compared too, by
 scoring them once with the current search and once with the oracle patched in.
@@ -18,7 +18,7 @@ from engine import load_game
 from engine.catlady import feeding
 from engine.catlady.cards import CardKind, load_edition
 from engine.catlady.scoring import ScoringRules, Tableau, score_game
-from tests.engine import reference_feeding
+from tests.engine.catlady import reference_feeding
 
 BASE = load_edition()
 FOODS = ("chicken", "tuna", "milk")

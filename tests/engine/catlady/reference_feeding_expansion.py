@@ -1,17 +1,20 @@
-"""FROZEN ORACLE: engine/feeding_general.py as it was before the speed work (commit 2b5d642).
+"""FROZEN ORACLE: engine/feeding_general.py (now engine/catlady/feeding_expansion.py) as it was before the speed work (commit 2b5d642).
 
-Do not optimise. tests/engine/test_feeding_general_differential.py checks that the current
-engine/feeding_general.py returns exactly what this copy returns. Rule fixes are applied to
-both (so far one: commit 809a374, Cow's "any food" paid with Moonbeam's unused conversions).
+Do not optimise. tests/engine/catlady/test_feeding_expansion.py checks that the current
+engine/catlady/feeding_expansion.py returns exactly what this copy returns. Rule fixes are
+applied to both (so far two: commit 809a374, Cow's "any food" paid with Moonbeam's unused
+conversions; and commit 77c3a11, those conversions taken only from food no type needs, so
+that Cow may eat the tuna Moonbeam frees and Truffle counts her:
+tests/engine/catlady/test_feeding_expansion_conversions.py).
 
 The original module docstring follows.
 
 One player's feeding options when expansion cards are in play (Premium strays, Box of
-Treats). Internal to :mod:`engine.scoring_general`.
+Treats). Internal to :mod:`engine.catlady.scoring_expansion`.
 
 The base game keeps its own, faster search (:mod:`engine.catlady.feeding`); this one handles every
 ability in :data:`engine.catlady.cards.ABILITY_PARAMS` and every Box of Treats feeding rule, and is
-checked against the base search on base tableaux (tests/engine/test_scoring_general.py).
+checked against the base search on base tableaux (tests/engine/catlady/test_feeding_expansion_properties.py).
 
 The procedure:
 
@@ -546,13 +549,12 @@ class _Search:
     def _allocate_and_score(
         self, plates: list[Plate], typed: list[int], any_: int, treats: int, convert: int
     ) -> None:
-        # Pay typed food: own type, then wilds, then Moonbeam's conversions of surplus food.
-        rem = list(self.have)
+        # Pay typed food: every type's own tokens first, then wilds, then Moonbeam's
+        # conversions of the food no type needs (rule fix, see the module docstring).
+        rem = [have - min(have, need) for have, need in zip(self.have, typed, strict=True)]
         wild = self.wild
         for t in range(self.n):
-            use = min(rem[t], typed[t])
-            rem[t] -= use
-            short = typed[t] - use
+            short = typed[t] - min(self.have[t], typed[t])
             w = min(wild, short)
             wild -= w
             short -= w
