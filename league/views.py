@@ -533,7 +533,8 @@ def _saved(request, entry: Entry, game: Game):
         messages.success(request, "Game corrected and ratings rebuilt.")
     elif game.status != Game.Status.CONFIRMED:
         messages.success(
-            request, "Game saved: it is rated once another player confirms it (see the game)."
+            request,
+            f"Game saved: it is rated once confirmed ({game.league.get_confirmation_display().lower()}).",
         )
     else:
         messages.success(request, "Game saved and ratings updated.")

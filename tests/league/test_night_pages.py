@@ -247,3 +247,23 @@ def test_the_change_log_says_a_game_was_confirmed_automatically(as_user, waiting
         "<em>automatically</em>" in html
         and "Nobody confirmed or disputed it within 7 days." in html
     )
+
+
+def test_a_game_logged_in_a_confirming_league_says_it_waits(as_user, league, players):
+    League.objects.filter(pk=league.pk).update(confirmation=League.Confirmation.ANOTHER)
+    client = as_user("mia")
+    url = "/games/new/?league=tuesday&edition=base&players=2&mode=totals"
+    data = {"played_on": "2026-11-20"}
+    for index, (name, vp) in enumerate((("mia", 30), ("ned", 20)), start=1):
+        data |= {
+            f"seat{index}-player": players[name].pk,
+            f"seat{index}-seat": index,
+            f"seat{index}-total_vp": vp,
+            f"seat{index}-fed_cats": 3,
+        }
+    digest = previewed(client, url, data)
+    response = client.post(url, {**data, "action": "save", "previewed": digest}, follow=True)
+    assert "it is rated once confirmed (another participant with a login confirms)" in page(
+        response
+    )
+    assert Game.objects.get().status == Game.Status.PENDING
