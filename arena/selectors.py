@@ -15,6 +15,7 @@ from typing import Any
 from django.db.models import Case, Count, Max, Prefetch, Q, QuerySet, When
 
 import engine
+from arena import services
 from arena.models import (
     Bot,
     BotVersion,
@@ -365,8 +366,6 @@ def log_for_viewer(match: Match, user: Any) -> dict[str, Any]:
 def tournament_overview(tournament: Tournament) -> dict[str, Any]:
     """The tournament page's tables: cumulative points after each regular round (rows in the
     order of the latest standings), the final table, and the places once it is over."""
-    from arena import services  # the points rules live with the tournament services
-
     played = min(tournament.current_round, tournament.rounds)
     after_round = [
         services.tournament_standings(tournament, through_round=n) for n in range(1, played + 1)

@@ -49,6 +49,8 @@ class LeagueAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     inlines = [MembershipInline, SeasonInline]
     actions = ["rebuild_ratings"]
+    # Changed in the league's settings page, which rebuilds every rating under the new system.
+    readonly_fields = ["rating_system"]
 
     @admin.action(description="Rebuild ratings from scratch and check zero-sum")
     def rebuild_ratings(self, request, queryset):

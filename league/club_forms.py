@@ -12,6 +12,7 @@ from django.utils.text import slugify
 
 from league.catalogue import GAME_CHOICES
 from league.models import League, Player
+from league.rating_systems import ELO, SYSTEM_CHOICES
 from league.ratings import INITIAL_RATING_RANGE, K_FACTOR_RANGE
 from league.services import CONFIRMATION_DAYS_RANGE
 
@@ -48,6 +49,18 @@ class LeagueSettingsForm(forms.Form):
         help_text="Players with fewer rated games than this are marked provisional.",
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
+    rating_system = forms.ChoiceField(
+        label="Rating system",
+        choices=SYSTEM_CHOICES,
+        initial=ELO,
+        required=False,  # left out: the league keeps its system (a new one uses Elo)
+        help_text="Multiplayer Elo is the usual. OpenSkill also tracks how sure it is of each "
+        "player and ranks on a cautious estimate (μ − 3σ), so newcomers start at 0 and climb. "
+        "Changing it recomputes every rating of the league.",
+    )
+
+    def clean_rating_system(self) -> str | None:
+        return self.cleaned_data.get("rating_system") or None
 
 
 class LeagueSettingsPageForm(LeagueSettingsForm):
@@ -111,6 +124,7 @@ class LeagueCreateForm(LeagueSettingsForm):
         "k_factor",
         "initial_rating",
         "provisional_games",
+        "rating_system",
     ]
 
     def clean(self):

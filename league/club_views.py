@@ -25,8 +25,18 @@ from league.club_forms import (
 )
 from league.models import Invitation, League, Membership, Player, Season
 from league.permissions import can_organise, can_view, role_in
+from league.rating_systems import ELO
 
 AUDIT_PER_PAGE = 50
+_SETTINGS = (
+    "name",
+    "description",
+    "is_public",
+    "provisional_games",
+    "rating_system",
+    "confirmation",
+    "confirmation_days",
+)
 
 
 def _league(request, slug: str, *, organise: bool = False) -> League:
@@ -54,6 +64,7 @@ def league_create(request):
                 k_factor=data["k_factor"],
                 initial_rating=data["initial_rating"],
                 provisional_games=data["provisional_games"],
+                rating_system=data["rating_system"] or ELO,
             )
         except ValidationError as exc:
             apply_service_errors(form, exc)
@@ -70,28 +81,26 @@ def league_create(request):
 @login_required
 def league_settings(request, slug):
     league = _league(request, slug, organise=True)
-    form = LeagueSettingsPageForm(request.POST or None, initial=_settings(league))
+    initial = _settings(league)
+    form = LeagueSettingsPageForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             services.league_update(league=league, by=request.user, **form.cleaned_data)
         except ValidationError as exc:
             apply_service_errors(form, exc)
         else:
-            messages.success(request, "Settings saved.")
+            chosen = form.cleaned_data["rating_system"]
+            rebuilt = chosen is not None and chosen != initial["rating_system"]
+            messages.success(
+                request,
+                "Settings saved; every rating recomputed." if rebuilt else "Settings saved.",
+            )
             return redirect("league:settings", slug=league.slug)
     return _settings_page(request, league, form=form)
 
 
 def _settings(league: League) -> dict:
-    names = (
-        "name",
-        "description",
-        "is_public",
-        "provisional_games",
-        "confirmation",
-        "confirmation_days",
-    )
-    return {name: getattr(league, name) for name in names}
+    return {name: getattr(league, name) for name in _SETTINGS}
 
 
 def _settings_page(request, league, *, form=None, season_form=None):

@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from league.catalogue import GAME_CHOICES
+from league.rating_systems import ELO, SYSTEM_CHOICES
 
 
 class Player(models.Model):
@@ -58,6 +59,12 @@ class League(models.Model):
     initial_rating = models.FloatField(default=1500.0)
     provisional_games = models.PositiveIntegerField(
         default=5, help_text="Players with fewer rated games than this are marked provisional."
+    )
+    rating_system = models.CharField(
+        max_length=20,
+        choices=SYSTEM_CHOICES,
+        default=ELO,
+        help_text="How games move ratings (league.rating_systems); changing it rebuilds them.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -176,6 +183,9 @@ class Game(models.Model):
     confirmed_at = models.DateTimeField(null=True, blank=True)
     # --- end of confirmation ---
     content_key = models.CharField(max_length=64, editable=False, default="")
+    # The play's uuid in the BG Stats file it was imported from: importing the file again
+    # finds it and creates nothing new.
+    bgstats_uuid = models.CharField(max_length=64, blank=True, default="", db_default="")
     logged_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -195,6 +205,13 @@ class Game(models.Model):
                 name="game_play_order",
             ),
         ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "bgstats_uuid"],
+                condition=~Q(bgstats_uuid=""),
+                name="game_bgstats_uuid_once",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} on {self.played_on} ({self.league})"
@@ -212,6 +229,12 @@ class Participant(models.Model):
     rating_after = models.FloatField(null=True, blank=True)
     expected_score = models.FloatField(null=True, blank=True)
     actual_score = models.FloatField(null=True, blank=True)
+    # OpenSkill's skill (mean and uncertainty) around this game; empty under Elo. The rating
+    # columns then hold the conservative rating mu - 3 sigma.
+    mu_before = models.FloatField(null=True, blank=True)
+    sigma_before = models.FloatField(null=True, blank=True)
+    mu_after = models.FloatField(null=True, blank=True)
+    sigma_after = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "seat"]

@@ -1,4 +1,4 @@
-"""Apply the Elo maths of `ratings.elo` to stored games, in play order.
+"""Apply the league's rating system (`league.rating_systems`) to stored games, in play order.
 
 Called by `league.services` inside their transaction, with the league row locked. A game that
 comes after every other rated game is rated on its own; anything else (a backdated game, an
@@ -19,7 +19,7 @@ from django.db.models import F, Q, Sum, Window
 from django.db.models.functions import RowNumber
 
 from league.models import Game, League, Participant, PlayerRating
-from ratings.elo import Seat, rate_game
+from league.rating_systems import Rated, RatingSystem, Skill, system_for
 
 # The trend is the rating change over this many of the player's most recent rated games.
 TREND_GAMES = 5
@@ -50,10 +50,45 @@ class RebuildReport:
     players: int
     max_game_imbalance: float
     total_imbalance: float
+    # Elo's changes add up to zero; OpenSkill's need not, so its rebuild checks nothing.
+    zero_sum_expected: bool = True
 
     @property
     def zero_sum(self) -> bool:
+        """The invariant holds (or the league's rating system has none)."""
+        if not self.zero_sum_expected:
+            return True
         return self.max_game_imbalance <= 1e-6 and self.total_imbalance <= 1e-6
+
+
+def league_system(league: League) -> RatingSystem:
+    return system_for(
+        league.rating_system, k_factor=league.k_factor, initial_rating=league.initial_rating
+    )
+
+
+# What the rating pass writes on each participant of a rated game, in this order.
+_UPDATE_COLUMNS = (
+    "rating_before",
+    "rating_after",
+    "expected_score",
+    "actual_score",
+    "mu_before",
+    "sigma_before",
+    "mu_after",
+    "sigma_after",
+)
+_Update = tuple[
+    int,
+    float | None,
+    float | None,
+    float | None,
+    float | None,
+    float | None,
+    float | None,
+    float | None,
+    float | None,
+]
 
 
 def _play_key(game: Game) -> tuple:
@@ -95,8 +130,8 @@ def after_change(
 
 
 def _current_ratings(
-    league: League, player_ids: Iterable[int], before: dt.date | None
-) -> dict[int, float]:
+    league: League, system: RatingSystem, player_ids: Iterable[int], before: dt.date | None
+) -> dict[int, Skill]:
     """Each player's rating going into `before` (or now, if None)."""
     ids = set(player_ids)
     history = Participant.objects.filter(
@@ -115,12 +150,12 @@ def _current_ratings(
             from_last=Window(RowNumber(), partition_by=F("player_id"), order_by=_PLAY_ORDER_DESC)
         )
         .filter(from_last=1)
-        .values_list("player_id", "rating_after")
+        .values_list("player_id", "rating_after", "mu_after", "sigma_after")
     )
-    ratings = {pid: league.initial_rating for pid in ids}
-    for player_id, last in latest:
+    ratings = {pid: system.initial() for pid in ids}
+    for player_id, last, mu, sigma in latest:
         if last is not None:
-            ratings[player_id] = last
+            ratings[player_id] = system.skill(last, mu, sigma)
     return ratings
 
 
@@ -134,6 +169,8 @@ class _Played:
     played_on: dt.date
     rating_before: float | None
     rating_after: float | None
+    mu_after: float | None = None
+    sigma_after: float | None = None
 
     @property
     def in_history(self) -> bool:
@@ -154,6 +191,8 @@ def _games_of(league: League, player_ids: Iterable[int]) -> dict[int, list[_Play
             "game__played_on",
             "rating_before",
             "rating_after",
+            "mu_after",
+            "sigma_after",
         )
     )
     played: dict[int, list[_Played]] = defaultdict(list)
@@ -164,26 +203,27 @@ def _games_of(league: League, player_ids: Iterable[int]) -> dict[int, list[_Play
 
 def _rate_one(league: League, game: Game, played: dict[int, list[_Played]]) -> None:
     """Rate a game that comes after every other rated game; `played` is updated to match."""
+    system = league_system(league)
     participants = list(game.participants.all())
-    ratings = {}
+    skills = {}
     for p in participants:
         history = [g for g in played.get(p.player_id, ()) if g.in_history]
-        ratings[p.player_id] = history[-1].rating_after if history else league.initial_rating
-    changes = rate_game(
-        [Seat(p.player_id, ratings[p.player_id], p.rank) for p in participants], league.k_factor
-    )
+        last = history[-1] if history else None
+        skills[p.player_id] = (
+            system.skill(last.rating_after, last.mu_after, last.sigma_after)
+            if last is not None and last.rating_after is not None
+            else system.initial()
+        )
+    changes = system.rate([(p.player_id, skills[p.player_id], p.rank) for p in participants])
     for participant, change in zip(participants, changes, strict=True):
-        participant.rating_before = change.rating_before
-        participant.rating_after = change.rating_after
-        participant.expected_score = change.expected
-        participant.actual_score = change.actual
-    Participant.objects.bulk_update(
-        participants, ["rating_before", "rating_after", "expected_score", "actual_score"]
-    )
+        for column, value in zip(_UPDATE_COLUMNS, _values(change), strict=True):
+            setattr(participant, column, value)
+    Participant.objects.bulk_update(participants, list(_UPDATE_COLUMNS))
     for change in changes:
         for entry in played.get(change.player_id, ()):
             if entry.game_id == game.pk:
-                entry.rating_before, entry.rating_after = change.rating_before, change.rating_after
+                entry.rating_before, entry.rating_after = change.before.rating, change.after.rating
+                entry.mu_after, entry.sigma_after = change.after.mu, change.after.sigma
 
 
 def rebuild_from(league: League, start: dt.date, *, also_players: Iterable[int] = ()) -> int:
@@ -201,8 +241,9 @@ def rebuild_from(league: League, start: dt.date, *, also_players: Iterable[int] 
         .values_list("id", "game_id", "player_id", "rank", "game__rated")
     )
     involved = {player_id for _, _, player_id, _, _ in rows} | set(also_players)
-    ratings = _current_ratings(league, involved, start)
-    updates: list[tuple[int, float | None, float | None, float | None, float | None]] = []
+    system = league_system(league)
+    ratings = _current_ratings(league, system, involved, start)
+    updates: list[_Update] = []
     games_rated = 0
     index = 0
     while index < len(rows):
@@ -212,33 +253,39 @@ def rebuild_from(league: League, start: dt.date, *, also_players: Iterable[int] 
             end += 1
         table = rows[index:end]
         if table[0][4] and len(table) >= 2:
-            changes = rate_game(
-                [Seat(player_id, ratings[player_id], rank) for _, _, player_id, rank, _ in table],
-                league.k_factor,
+            changes = system.rate(
+                [(player_id, ratings[player_id], rank) for _, _, player_id, rank, _ in table]
             )
             for (participant_id, *_), change in zip(table, changes, strict=True):
-                ratings[change.player_id] = change.rating_after
-                updates.append(
-                    (
-                        participant_id,
-                        change.rating_before,
-                        change.rating_after,
-                        change.expected,
-                        change.actual,
-                    )
-                )
+                ratings[change.player_id] = change.after
+                updates.append((participant_id, *_values(change)))
             games_rated += 1
         else:
-            updates.extend((participant_id, None, None, None, None) for participant_id, *_ in table)
+            updates.extend(
+                (participant_id, None, None, None, None, None, None, None, None)
+                for participant_id, *_ in table
+            )
         index = end
     _write_ratings(updates)
     refresh_standings(league, involved)
     return games_rated
 
 
-def _write_ratings(
-    updates: list[tuple[int, float | None, float | None, float | None, float | None]],
-) -> None:
+def _values(change: Rated) -> tuple[float | None, ...]:
+    """A change as the values of `_UPDATE_COLUMNS`."""
+    return (
+        change.before.rating,
+        change.after.rating,
+        change.expected,
+        change.actual,
+        change.before.mu,
+        change.before.sigma,
+        change.after.mu,
+        change.after.sigma,
+    )
+
+
+def _write_ratings(updates: list[_Update]) -> None:
     if not updates:
         return
     table = Participant._meta.db_table
@@ -249,27 +296,29 @@ def _write_ratings(
             cursor.execute(
                 "CREATE TEMP TABLE IF NOT EXISTS league_rating_update "
                 "(id bigint, rb double precision, ra double precision, "
-                "ex double precision, ac double precision) ON COMMIT DROP"
+                "ex double precision, ac double precision, mb double precision, "
+                "sb double precision, ma double precision, sa double precision) ON COMMIT DROP"
             )
             cursor.execute("TRUNCATE league_rating_update")
             raw = cursor.cursor
-            with raw.copy("COPY league_rating_update (id, rb, ra, ex, ac) FROM STDIN") as copy:
+            with raw.copy(
+                "COPY league_rating_update (id, rb, ra, ex, ac, mb, sb, ma, sa) FROM STDIN"
+            ) as copy:
                 for row in updates:
                     copy.write_row(row)
             cursor.execute(
                 f"UPDATE {table} AS p SET rating_before = u.rb, rating_after = u.ra, "
-                "expected_score = u.ex, actual_score = u.ac "
+                "expected_score = u.ex, actual_score = u.ac, mu_before = u.mb, "
+                "sigma_before = u.sb, mu_after = u.ma, sigma_after = u.sa "
                 "FROM league_rating_update AS u WHERE p.id = u.id"
             )
             cursor.execute("TRUNCATE league_rating_update")
         return
     objects = [
-        Participant(id=pid, rating_before=rb, rating_after=ra, expected_score=ex, actual_score=ac)
-        for pid, rb, ra, ex, ac in updates
+        Participant(id=pid, **dict(zip(_UPDATE_COLUMNS, values, strict=True)))
+        for pid, *values in updates
     ]
-    Participant.objects.bulk_update(
-        objects, ["rating_before", "rating_after", "expected_score", "actual_score"], batch_size=500
-    )
+    Participant.objects.bulk_update(objects, list(_UPDATE_COLUMNS), batch_size=500)
 
 
 def refresh_standings(
@@ -284,6 +333,7 @@ def refresh_standings(
         return
     if played is None:
         played = _games_of(league, ids)
+    initial = league_system(league).initial().rating
     existing = {
         r.player_id: r for r in PlayerRating.objects.filter(league=league, player_id__in=ids)
     }
@@ -296,7 +346,7 @@ def refresh_standings(
         history = [g for g in games if g.in_history]
         rating = history[-1].rating_after if history else None
         if rating is None:
-            rating = league.initial_rating
+            rating = initial
         base = history[-TREND_GAMES].rating_before if len(history) >= TREND_GAMES else None
         if base is None and history:
             base = history[0].rating_before
@@ -345,12 +395,12 @@ def rebuild_all(league: League) -> RebuildReport:
         .values_list("total", flat=True)
     )
     max_game = max((abs(total) for total in imbalance), default=0.0)
-    total = abs(
-        sum(r - league.initial_rating for r in league.ratings.values_list("rating", flat=True))
-    )
+    initial = league_system(league).initial().rating
+    total = abs(sum(r - initial for r in league.ratings.values_list("rating", flat=True)))
     return RebuildReport(
         games_rated=games_rated,
         players=len(players),
         max_game_imbalance=max_game,
         total_imbalance=total,
+        zero_sum_expected=league_system(league).zero_sum,
     )

@@ -84,12 +84,14 @@ class LeagueSerializer(serializers.ModelSerializer):
             "k_factor",
             "initial_rating",
             "provisional_games",
+            "rating_system",
             "confirmation",
             "confirmation_days",
             "created_at",
         ]
-        # How results become final is set on an existing league (PATCH).
-        read_only_fields = ["created_at", "confirmation", "confirmation_days"]
+        # Chosen on the league's settings page (the rating system rebuilds every rating); how
+        # results become final is set on an existing league (PATCH).
+        read_only_fields = ["rating_system", "created_at", "confirmation", "confirmation_days"]
         # Uniqueness is checked by the service, with the same message for API and admin.
         extra_kwargs = {"slug": {"validators": []}}
 

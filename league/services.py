@@ -35,6 +35,7 @@ from league.models import (
     Player,
     Season,
 )
+from league.rating_systems import ELO, SYSTEM_CHOICES
 from league.ratings import INITIAL_RATING_RANGE, K_FACTOR_RANGE, PROVISIONAL_GAMES_RANGE
 
 # How long a result may wait for confirmation before it becomes final on its own.
@@ -151,8 +152,10 @@ def league_create(
     k_factor: float = 32.0,
     initial_rating: float = 1500.0,
     provisional_games: int = 5,
+    rating_system: str = ELO,
 ) -> League:
     errors = _Errors()
+    _check_rating_system(rating_system, errors)
     try:
         get_game(game)
     except ResultError as exc:
@@ -178,6 +181,7 @@ def league_create(
         k_factor=k_factor,
         initial_rating=initial_rating,
         provisional_games=provisional_games,
+        rating_system=rating_system,
     )
     Membership.objects.create(
         league=league, player=player_for_user(by), role=Membership.Role.ORGANISER
@@ -316,11 +320,13 @@ def league_update(
     description: str,
     is_public: bool,
     provisional_games: int,
+    rating_system: str | None = None,
     confirmation: str | None = None,
     confirmation_days: int | None = None,
 ) -> League:
-    """The settings that do not change any rating (K factor and start rating are fixed once
-    games are rated: a change would rewrite the league's history).
+    """The league's settings. K factor and start rating are fixed once games are rated (a
+    change would rewrite the league's history); the rating system may change, and every
+    rating is then rebuilt under the new one.
 
     A new confirmation rule applies to games logged from now on; games already waiting keep
     waiting until they are confirmed (or their window ends)."""
@@ -328,6 +334,8 @@ def league_update(
     errors = _Errors()
     if not name.strip():
         errors.add("name", "A league needs a name.")
+    if rating_system is not None:
+        _check_rating_system(rating_system, errors)
     if confirmation is not None and confirmation not in League.Confirmation.values:
         errors.add("confirmation", f"Choose one of: {', '.join(League.Confirmation.values)}.")
     low, high = CONFIRMATION_DAYS_RANGE
@@ -340,6 +348,7 @@ def league_update(
         ("description", description),
         ("is_public", is_public),
         ("provisional_games", provisional_games),
+        ("rating_system", league.rating_system if rating_system is None else rating_system),
         ("confirmation", confirmation if confirmation is not None else league.confirmation),
         (
             "confirmation_days",
@@ -352,7 +361,22 @@ def league_update(
     if changes:
         league.save()
         _audit(league=league, user=by, action=AuditEntry.Action.UPDATE, obj=league, changes=changes)
+    if "rating_system" in changes:
+        report = rating_pass.rebuild_all(league)
+        _audit(
+            league=league,
+            user=by,
+            action=AuditEntry.Action.REBUILD,
+            obj=league,
+            changes={"rating_system": league.rating_system, "games": report.games_rated},
+        )
     return league
+
+
+def _check_rating_system(key: str, errors: _Errors) -> None:
+    known = dict(SYSTEM_CHOICES)
+    if key not in known:
+        errors.add("rating_system", f"Choose one of: {', '.join(known)}.")
 
 
 @transaction.atomic
@@ -798,6 +822,88 @@ def game_delete(*, game: Game, by: AbstractBaseUser | None) -> None:
     )
     game.delete()
     rating_pass.rebuild_from(league, played_on, also_players=players)
+
+
+@dataclass(frozen=True)
+class GameInput:
+    """One game of a batch for `games_import`."""
+
+    participants: Sequence[ParticipantInput]
+    played_on: dt.date
+    edition: str | None = None
+    played_time: dt.time | None = None
+    place: str = ""
+    notes: str = ""
+    details: Mapping[str, Any] | None = None
+    bgstats_uuid: str = ""
+
+
+@transaction.atomic
+def games_import(
+    *, league: League, games: Sequence[GameInput], logged_by: AbstractBaseUser | None
+) -> list[Game]:
+    """Record many games at once (a BG Stats import): each checked as `game_record` checks
+    it, all written or none, and the ratings rebuilt once from the earliest of them.
+
+    A game whose `bgstats_uuid` the league already has is an error (`games.N.bgstats_uuid`),
+    as is any other problem, each under its game's index."""
+    league = _lock(league)
+    errors = _Errors()
+    uuids = [g.bgstats_uuid for g in games if g.bgstats_uuid]
+    taken = set(league.games.filter(bgstats_uuid__in=uuids).values_list("bgstats_uuid", flat=True))
+    checked_games = []
+    for index, game in enumerate(games):
+        if game.bgstats_uuid in taken:
+            errors.add(f"games.{index}.bgstats_uuid", "This play was imported already.")
+        try:
+            checked_games.append(
+                _check_game(
+                    league=league,
+                    game=None,
+                    edition=game.edition,
+                    played_on=game.played_on,
+                    played_time=game.played_time,
+                    season=None,
+                    participants=game.participants,
+                    details=game.details,
+                )
+            )
+        except ValidationError as exc:
+            for path, messages in exc.message_dict.items():
+                for message in messages:
+                    errors.add(f"games.{index}.{path}", message)
+    errors.raise_if_any()
+    records = []
+    players: set[int] = set()
+    for game, checked in zip(games, checked_games, strict=True):
+        record = Game.objects.create(
+            league=league,
+            season=checked.season,
+            game=league.game,
+            edition=checked.edition,
+            played_on=checked.played_on,
+            played_time=checked.played_time,
+            place=game.place,
+            notes=game.notes,
+            details=checked.details,
+            rated=checked.rated,
+            content_key=_content_key(league, checked),
+            bgstats_uuid=game.bgstats_uuid,
+            logged_by=logged_by if logged_by is not None and logged_by.is_authenticated else None,
+        )
+        _write_participants(record, checked)
+        players.update(p.pk for p, _, _, _ in checked.participants)
+        _audit(
+            league=league,
+            user=logged_by,
+            action=AuditEntry.Action.CREATE,
+            obj=record,
+            changes={**_snapshot(record), "imported_from": "BG Stats", "uuid": game.bgstats_uuid},
+        )
+        records.append(record)
+    if records:
+        rating_pass.rebuild_from(league, min(r.played_on for r in records), also_players=players)
+    return records
 
 
 @transaction.atomic

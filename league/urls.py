@@ -3,7 +3,7 @@
 
 from django.urls import path
 
-from league import club_views, confirmation_views, night_views, views
+from league import bgstats_views, club_views, confirmation_views, night_views, views
 
 app_name = "league"
 
@@ -41,6 +41,13 @@ urlpatterns = [
     path("leagues/<slug:slug>/changes/", club_views.audit, name="audit"),
     path("leagues/<slug:slug>/games.csv", club_views.export_games, name="export-games"),
     path("leagues/<slug:slug>/standings.csv", club_views.export_standings, name="export-standings"),
+    path("leagues/<slug:slug>/bgstats.json", bgstats_views.export_bgstats, name="export-bgstats"),
+    path("leagues/<slug:slug>/import/bgstats/", bgstats_views.import_upload, name="bgstats-upload"),
+    path(
+        "leagues/<slug:slug>/import/bgstats/preview/",
+        bgstats_views.import_preview,
+        name="bgstats-preview",
+    ),
     path("leagues/<slug:slug>/games/<int:game_id>/", views.game_detail, name="game"),
     path("leagues/<slug:slug>/games/<int:game_id>/edit/", views.game_edit, name="game-edit"),
     path("leagues/<slug:slug>/games/<int:game_id>/delete/", views.game_delete, name="game-delete"),

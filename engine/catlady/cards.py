@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache
 from pathlib import Path
@@ -705,8 +705,6 @@ def parse_custom_strays(raw: Any, edition: Edition) -> tuple[CatSpec, ...]:
 
 
 def _replace_custom(spec: CatSpec) -> CatSpec:
-    from dataclasses import replace
-
     return replace(spec, custom=True)
 
 

@@ -8,6 +8,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from league.catalogue import CAT_LADY_CATEGORIES, GAMES
+from league.rating_systems import OPENSKILL
 
 register = template.Library()
 
@@ -142,6 +143,15 @@ def choice_options(field) -> list[dict]:
 _TREND_STEP = 0.05  # a trend this small shows as steady
 
 
+@register.filter
+def rating_in(value, league) -> str:
+    """A rating as the league's system shows it: Elo in whole points, OpenSkill's μ − 3σ (a
+    few dozen at most) with one decimal; empty for None."""
+    if value is None or value == "":
+        return ""
+    return f"{float(value):.{1 if league.rating_system == OPENSKILL else 0}f}"
+
+
 @register.simple_tag
 def standings_rows(rows, league, my_player_id=None):
     """The standings table's body, written in Python: for a league of 500 players the template
@@ -154,6 +164,8 @@ def standings_rows(rows, league, my_player_id=None):
         f'{int(league.provisional_games)} rated games: the rating is still settling">'
         "provisional</span>"
     )
+    # OpenSkill's conservative ratings run from 0 to a few dozen: a decimal tells players apart.
+    places = 1 if league.rating_system == OPENSKILL else 0
     lines = []
     for row in rows:
         if row.trend > _TREND_STEP:
@@ -168,7 +180,7 @@ def standings_rows(rows, league, my_player_id=None):
             f'<tr{me}><td class="num">{int(row.position)}</td><th scope="row">'
             f'<a href="{player_url}{int(row.player_id)}/{query}">{escape(row.player_name)}</a>'
             f"{provisional if row.provisional else ''}</th>"
-            f'<td class="num rating">{row.rating:.0f}</td><td class="num">{int(row.games_played)}</td>'
+            f'<td class="num rating">{row.rating:.{places}f}</td><td class="num">{int(row.games_played)}</td>'
             f'<td class="num">{int(row.wins)}</td><td class="num">{placement}</td>'
             f'<td class="num trend{trend_class}"><span aria-hidden="true">{arrow}</span> '
             f'{signed(row.trend)}<span class="visually-hidden"> ({trend_word(row.trend)})</span></td></tr>'

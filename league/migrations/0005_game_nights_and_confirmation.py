@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0003_player_created_by_invitation"),
+        ("league", "0004_bgstats_import_and_openskill"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,453 @@
+"""BG Stats files in and out: reading (damaged files refused with their place), planning which
+plays become games, importing in one transaction (twice creates nothing), exporting, and the
+round trip into another league. The files are written by hand from the fields BG Stats
+exports (see league/bgstats.py)."""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.core.management import CommandError, call_command
+
+from league import bgstats, bgstats_import, services
+from league.models import AuditEntry, Game, Player
+from tests.league.conftest import record
+
+FIXTURE = Path(__file__).parent / "fixtures" / "bgstats_club.json"
+TODAY = dt.date(2026, 11, 24)
+
+
+def club_file() -> dict:
+    return json.loads(FIXTURE.read_text())
+
+
+def parse(data) -> bgstats.Export:
+    return bgstats.parse_export(json.dumps(data))
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+def test_reads_players_places_games_and_plays():
+    export = parse(club_file())
+    assert export.players[2].name == "ned"
+    assert export.locations == {1: "Club room"}
+    assert export.games[10].bgg_id == 228504
+    first = export.plays[0]
+    assert first.played_at == dt.datetime(2026, 10, 6, 19, 30)
+    assert [(s.player_ref, s.score, s.winner, s.start_player) for s in first.scores] == [
+        (1, 31, True, False),
+        (2, 28, False, True),
+        (3, 19, False, False),
+    ]
+    assert export.plays[1].expansion_refs == (11,)
+
+
+@pytest.mark.parametrize(
+    ("damage", "where", "says"),
+    [
+        (lambda d: d.pop("plays"), "plays", "no 'plays' list"),
+        (lambda d: d["players"][0].pop("name"), "players[0].name", "is missing"),
+        (lambda d: d["plays"][0].pop("uuid"), "plays[0].uuid", "is missing"),
+        (lambda d: d["plays"][0].update(uuid="x" * 65), "plays[0].uuid", "1 to 64 characters"),
+        (
+            lambda d: d["plays"][0]["playerScores"][0].update(playerRefId=99),
+            "plays[0].playerScores[0].playerRefId",
+            "no player has id 99",
+        ),
+        (lambda d: d["plays"][0].update(gameRefId=77), "plays[0].gameRefId", "no game has id 77"),
+        (lambda d: d["players"][1].update(id=1), "players[1].id", "used twice"),
+        (lambda d: d["plays"][1].update(uuid=d["plays"][0]["uuid"]), "plays[1].uuid", "twice"),
+        (
+            lambda d: d["plays"][0]["playerScores"][0].update(score="thirty"),
+            "plays[0].playerScores[0].score",
+            "whole number",
+        ),
+        (
+            lambda d: d["plays"][0]["playerScores"][0].update(winner="yes"),
+            "plays[0].playerScores[0].winner",
+            "true or false",
+        ),
+        (lambda d: d["plays"][0].update(playDate="6/10/2026"), "plays[0].playDate", "look like"),
+        (lambda d: d["players"][0].update(id="1"), "players[0].id", "whole number"),
+        (lambda d: d["plays"][0].update(playerScores=[]), "plays[0].playerScores", "each player"),
+        (lambda d: d.update(plays={"a": 1}), "plays", "must be a list"),
+        (lambda d: d["plays"].__setitem__(0, "play"), "plays[0]", "must be an object"),
+    ],
+)
+def test_a_damaged_file_is_refused_with_the_place_of_each_problem(damage, where, says):
+    data = club_file()
+    damage(data)
+    with pytest.raises(bgstats.BGStatsError) as caught:
+        parse(data)
+    assert where in caught.value.errors, caught.value.errors
+    assert says in " ".join(caught.value.errors[where])
+
+
+@pytest.mark.parametrize(
+    ("raw", "says"),
+    [
+        (b"this is not json", "not a JSON file"),
+        (b"\xff\xfe\x00garbage", "not a JSON file"),
+        (b"[1, 2, 3]", "JSON object"),
+        (b"[" * 100_000 + b"]" * 100_000, "not a JSON file"),
+        (b" " * (bgstats.MAX_FILE_BYTES + 1), "larger than"),
+    ],
+)
+def test_a_file_that_is_not_an_export_is_refused(raw, says):
+    with pytest.raises(bgstats.BGStatsError) as caught:
+        bgstats.parse_export(raw)
+    assert says in str(caught.value)
+
+
+# --- planning -------------------------------------------------------------------------------
+
+
+def test_plan_lists_importable_refused_and_skipped_plays():
+    plan = bgstats.plan_import(parse(club_file()), game_key="cat-lady", today=TODAY)
+    assert [p.play.index for p in plan.plays] == [0, 1]
+    first, second = plan.plays
+    # Seat 1 is the start player, then BG Stats' seat order.
+    assert [(s.player_ref, s.seat, s.result, s.rank) for s in first.seats] == [
+        (2, 1, {"total_vp": 28}, 2),
+        (1, 2, {"total_vp": 31}, 1),
+        (3, 3, {"total_vp": 19}, 3),
+    ]
+    assert (first.edition, first.place, first.played_time) == ("base", "Club room", dt.time(19, 30))
+    assert second.edition == "box-of-treats"
+    refused = {r.play.index: " ".join(r.reasons) for r in plan.refused}
+    assert refused[2] == "Mia, ned: Fed cats is needed to break the tie on total VP."
+    assert "played by 2–4 players, not 5" in refused[3]
+    assert "BG Stats marks Mia as winning, but by the game's rules Roberta won" in refused[6]
+    assert plan.skipped_games == {"Red7": 1}
+    assert plan.ignored == 1
+
+
+def test_a_play_dated_in_the_future_is_refused():
+    plan = bgstats.plan_import(parse(club_file()), game_key="cat-lady", today=dt.date(2026, 10, 10))
+    refused = {r.play.index: r.reasons for r in plan.refused}
+    assert "in the future" in " ".join(refused[1])
+
+
+def test_a_league_of_another_game_skips_cat_lady_plays():
+    plan = bgstats.plan_import(parse(club_file()), game_key="cantankerous-cats", today=TODAY)
+    assert plan.plays == [] and plan.skipped_games["Cat Lady"] == 6
+
+
+def test_cantankerous_winner_below_nine_mischief_won_by_feral_victory():
+    data = club_file()
+    data["games"].append({"id": 30, "name": "Cantankerous Cats", "bggId": 0})
+    data["plays"] = [
+        {
+            "uuid": "cc-1",
+            "playDate": "2026-10-06 19:30:00",
+            "gameRefId": 30,
+            "playerScores": [
+                {"playerRefId": 1, "score": "4", "winner": True},
+                {"playerRefId": 2, "score": "7", "winner": False},
+            ],
+        }
+    ]
+    plan = bgstats.plan_import(parse(data), game_key="cantankerous-cats", today=TODAY)
+    (planned,) = plan.plays
+    assert planned.edition == "standard"
+    assert planned.seats[0].result == {
+        "mischief_points": 4,
+        "winner": True,
+        "win_type": "feral_victory",
+    }
+    assert [s.rank for s in planned.seats] == [1, 2]
+
+
+# --- importing ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def club(league, players):
+    return league
+
+
+def mapping_for(players):
+    # Mia and ned are members; Olivia is Olive; Roberta becomes a new guest.
+    return {1: players["mia"].pk, 2: players["ned"].pk, 3: None, 4: players["olive"].pk}
+
+
+def test_preview_suggests_league_players_by_name(club, players):
+    found = bgstats_import.preview(league=club, export=parse(club_file()), today=TODAY)
+    suggested = {m.name: [p.name for p in m.suggestions] for m in found.players}
+    assert suggested["Mia"][0] == "Mia"
+    assert suggested["ned"][0] == "Ned"
+    assert suggested["Olivia"][0] == "Olive"
+    assert suggested["Roberta"] == []
+    assert len(found.new) == 2 and found.already == []
+
+
+def test_import_creates_the_games_once(club, players, users):
+    export = parse(club_file())
+    result = bgstats_import.import_plays(
+        league=club, export=export, mapping=mapping_for(players), by=users["olive"], today=TODAY
+    )
+    assert (result.created, result.refused, result.guests) == (2, 3, ["Roberta"])
+    games = list(club.games.in_play_order())
+    assert [g.bgstats_uuid for g in games] == [
+        "1D000000-0000-4000-8000-000000000001",
+        "1D000000-0000-4000-8000-000000000002",
+    ]
+    first = games[0]
+    assert (first.played_on, first.played_time, first.place, first.notes) == (
+        dt.date(2026, 10, 6),
+        dt.time(19, 30),
+        "Club room",
+        "First night of the season",
+    )
+    table = [(p.player.name, p.seat, p.score, p.rank) for p in first.participants.order_by("seat")]
+    assert table == [("Ned", 1, 28, 2), ("Mia", 2, 31, 1), ("Roberta", 3, 19, 3)]
+    assert all(p.rating_after is not None for p in first.participants.all())
+    assert games[1].edition == "box-of-treats"
+    assert Player.objects.get(name="Roberta").memberships.filter(league=club).exists()
+    assert AuditEntry.objects.filter(league=club, changes__imported_from="BG Stats").count() == 2
+
+    again = bgstats_import.import_plays(
+        league=club, export=export, mapping=mapping_for(players), by=users["olive"], today=TODAY
+    )
+    assert (again.created, again.already) == (0, 2)
+    assert club.games.count() == 2
+
+
+def test_import_rates_as_if_the_games_were_logged_one_by_one(club, players, users):
+    bgstats_import.import_plays(
+        league=club,
+        export=parse(club_file()),
+        mapping=mapping_for(players),
+        by=users["olive"],
+        today=TODAY,
+    )
+    imported = {
+        p.player.name: p.rating_after
+        for p in Game.objects.get(bgstats_uuid__endswith="0002").participants.all()
+    }
+    report = services.ratings_rebuild(league=club)
+    rebuilt = {
+        p.player.name: p.rating_after
+        for p in Game.objects.get(bgstats_uuid__endswith="0002").participants.all()
+    }
+    assert report.zero_sum and imported == pytest.approx(rebuilt)
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "says"),
+    [
+        (lambda m, p: m.pop(3), "players.3", "Choose who Roberta is"),
+        (lambda m, p: m.update({4: p["quinn"].pk}), "players.4", "not a member"),
+        (lambda m, p: m.update({4: p["mia"].pk}), "players.4", "already mapped"),
+    ],
+)
+def test_a_bad_mapping_is_refused_and_nothing_is_written(club, players, users, change, field, says):
+    mapping = mapping_for(players)
+    change(mapping, players)
+    with pytest.raises(ValidationError) as caught:
+        bgstats_import.import_plays(
+            league=club, export=parse(club_file()), mapping=mapping, by=users["olive"], today=TODAY
+        )
+    assert says in " ".join(caught.value.message_dict[field])
+    assert club.games.count() == 0
+    assert not Player.objects.filter(name="Roberta").exists()
+
+
+def test_a_new_guest_whose_name_is_taken_is_refused_beside_that_player(club, players, users):
+    services.player_create(name="Roberta", by=users["pat"])  # someone else's guest
+    with pytest.raises(ValidationError) as caught:
+        bgstats_import.import_plays(
+            league=club,
+            export=parse(club_file()),
+            mapping=mapping_for(players),
+            by=users["olive"],
+            today=TODAY,
+        )
+    assert "already exists" in " ".join(caught.value.message_dict["players.3"])
+    assert club.games.count() == 0
+
+
+def test_a_new_guest_with_an_overlong_name_is_refused(club, players, users):
+    data = club_file()
+    data["players"][2]["name"] = "R" * 101
+    with pytest.raises(ValidationError) as caught:
+        bgstats_import.import_plays(
+            league=club,
+            export=parse(data),
+            mapping=mapping_for(players),
+            by=users["olive"],
+            today=TODAY,
+        )
+    assert "at most 100 characters" in " ".join(caught.value.message_dict["players.3"])
+    assert club.games.count() == 0
+
+
+def test_a_game_the_services_refuse_rolls_back_the_whole_import(club, players, users):
+    # Ned leaves the league between the preview and the import: the services refuse his games.
+    export = parse(club_file())
+    club.memberships.filter(player=players["ned"]).delete()
+    mapping = mapping_for(players)
+    with pytest.raises(ValidationError) as caught:
+        bgstats_import.import_plays(
+            league=club, export=export, mapping=mapping, by=users["olive"], today=TODAY
+        )
+    assert "not a member" in " ".join(caught.value.messages)
+    assert club.games.count() == 0
+    assert not Player.objects.filter(name="Roberta").exists()
+
+
+# --- exporting and the round trip ----------------------------------------------------------
+
+
+def test_export_then_import_into_another_league_gives_the_same_games(league, players, users):
+    day = dt.date(2026, 11, 3)
+    record(
+        league,
+        users["olive"],
+        day,
+        (players["mia"], 31, 5),
+        (players["ned"], 28, 4),
+        (players["pat"], 19, 2),
+        place="Club room",
+        notes="Round one",
+        played_time=dt.time(19, 45),
+    )
+    record(
+        league,
+        users["olive"],
+        day + dt.timedelta(days=7),
+        (players["pat"], 30, 3),
+        (players["mia"], 22, 6),
+    )
+    exported = bgstats_import.export_league(league=league)
+    play = exported["plays"][0]
+    assert exported["games"][0]["bggId"] == 228504
+    assert play["playDate"] == "2026-11-03 19:45:00"
+    assert [s["score"] for s in play["playerScores"]] == ["31", "28", "19"]
+    assert [s["startPlayer"] for s in play["playerScores"]] == [True, False, False]
+
+    other = services.league_create(
+        name="Thursday Club", slug="thursday", game="cat-lady", by=users["olive"]
+    )
+    export = bgstats.parse_export(json.dumps(exported))
+    names = {p.id: p.name for p in export.players.values()}
+    mapping = {}
+    for ref, name in names.items():
+        player = Player.objects.get(name=name)
+        services.member_add(league=other, player=player, by=player.user)
+        mapping[ref] = player.pk
+    result = bgstats_import.import_plays(
+        league=other, export=export, mapping=mapping, by=users["olive"], today=TODAY
+    )
+    assert result.created == 2
+
+    def games_of(lg):
+        return [
+            (
+                g.played_on,
+                g.played_time,
+                g.place,
+                g.notes,
+                g.edition,
+                [(p.player_id, p.seat, p.result, p.rank) for p in g.participants.order_by("seat")],
+            )
+            for g in lg.games.in_play_order()
+        ]
+
+    assert games_of(other) == [
+        (
+            d,
+            t,
+            pl,
+            n,
+            e,
+            [(pid, seat, {"total_vp": r["total_vp"]}, rank) for pid, seat, r, rank in ps],
+        )
+        for d, t, pl, n, e, ps in games_of(league)
+    ]
+
+
+def test_export_of_a_game_without_a_time_comes_back_without_one(league, players, users):
+    record(
+        league,
+        users["olive"],
+        dt.date(2026, 11, 3),
+        (players["mia"], 31, 5),
+        (players["ned"], 28, 4),
+    )
+    exported = bgstats_import.export_league(league=league)
+    assert exported["plays"][0]["playDate"] == "2026-11-03 00:00:00"
+    plan = bgstats.plan_import(
+        bgstats.parse_export(json.dumps(exported)), game_key="cat-lady", today=TODAY
+    )
+    assert plan.plays[0].played_time is None
+
+
+def test_export_is_stable_so_importing_it_twice_finds_the_plays(league, players, users):
+    record(
+        league,
+        users["olive"],
+        dt.date(2026, 11, 3),
+        (players["mia"], 31, 5),
+        (players["ned"], 28, 4),
+    )
+    first = bgstats_import.export_league(league=league)
+    assert first == bgstats_import.export_league(league=league)
+    copied = copy.deepcopy(first)
+    assert bgstats.parse_export(json.dumps(copied)).plays[0].uuid == first["plays"][0]["uuid"]
+
+
+# --- the management command -----------------------------------------------------------------
+
+
+def test_command_imports_with_names_maps_and_guests(club, players, users, capsys):
+    call_command(
+        "import_bgstats",
+        "tuesday",
+        str(FIXTURE),
+        "--user",
+        "olive",
+        "--dry-run",
+        "--map",
+        "Olivia=Olive",
+        "--new-guests",
+    )
+    assert "2 plays to import" in capsys.readouterr().out and club.games.count() == 0
+    call_command(
+        "import_bgstats",
+        "tuesday",
+        str(FIXTURE),
+        "--user",
+        "olive",
+        "--map",
+        "Olivia=Olive",
+        "--new-guests",
+    )
+    assert "Imported 2 games" in capsys.readouterr().out
+    assert club.games.count() == 2
+
+
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        ([], "No league member for: Roberta, Olivia"),
+        (["--map", "Olivia=Nobody"], "a league member"),
+    ],
+)
+def test_command_refuses_unmatched_players(club, players, users, extra, says):
+    with pytest.raises(CommandError, match=says):
+        call_command("import_bgstats", "tuesday", str(FIXTURE), "--user", "olive", *extra)
+    assert club.games.count() == 0
+
+
+def test_command_refuses_a_damaged_file(club, users, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"players": [], "games": []}')
+    with pytest.raises(CommandError, match="no 'plays' list"):
+        call_command("import_bgstats", "tuesday", str(bad), "--user", "olive")
