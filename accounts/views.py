@@ -13,6 +13,7 @@ from accounts import selectors, services
 from accounts.forms import DisplayNameForm, TokenCreateForm
 from accounts.models import ApiToken
 from arena import selectors as arena_selectors
+from league import confirmation_selectors
 from league import services as league_services
 
 
@@ -32,6 +33,7 @@ def _page(request, *, name_form=None, token_form=None, new_key=None, status=200)
             "new_key": new_key,
             "live_games": arena_selectors.live_games_of(request.user, limit=5),
             "play_ratings": arena_selectors.play_ratings_of(user=request.user),
+            "waiting_for_you": confirmation_selectors.waiting_for(user=request.user),
         },
         status=status,
     )

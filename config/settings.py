@@ -288,7 +288,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
 
-# Celery beat: keep ladders busy and clean up matches whose worker died.
+# Celery beat: keep ladders busy, clean up matches whose worker died, confirm overdue results.
 CELERY_BEAT_SCHEDULE = {
     "arena-ladder-tick": {
         "task": "arena.tasks.ladder_tick",
@@ -297,6 +297,11 @@ CELERY_BEAT_SCHEDULE = {
     "arena-reap-stuck": {
         "task": "arena.tasks.reap_stuck_matches",
         "schedule": float(env_int("ARENA_REAP_EVERY_S", 60, minimum=1)),
+    },
+    # Results that wait for confirmation: those past their league's window become final.
+    "league-confirm-overdue": {
+        "task": "league.tasks.confirm_overdue_games",
+        "schedule": float(env_int("LEAGUE_CONFIRM_EVERY_S", 3600, minimum=1)),
     },
 }
 # The reaper: a match running longer than this lost its worker and is played again; a queued

@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from arena import selectors as arena_selectors
+from league import confirmation_selectors
 from league import selectors as league_selectors
 from league.models import League
 
@@ -27,5 +28,6 @@ def home(request: HttpRequest) -> HttpResponse:
                 top=LADDER_ROWS_ON_HOME, with_bots_only=True
             ),
             "arena_recent": arena_selectors.recent_matches(limit=RECENT_MATCHES_ON_HOME),
+            "waiting_for_you": confirmation_selectors.waiting_for(user=request.user),
         },
     )

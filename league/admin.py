@@ -118,11 +118,20 @@ class GameForm(forms.ModelForm):
 class GameAdmin(admin.ModelAdmin):
     form = GameForm
     inlines = [ParticipantInline]
-    list_display = ["__str__", "league", "edition", "played_on", "rated", "logged_by"]
-    list_filter = ["league", "game", "edition", "rated", "played_on"]
+    list_display = ["__str__", "league", "edition", "played_on", "rated", "status", "logged_by"]
+    list_filter = ["league", "game", "edition", "rated", "status", "played_on"]
     search_fields = ["participants__player__name", "place", "notes"]
     date_hierarchy = "played_on"
-    readonly_fields = ["game", "rated", "logged_by", "created_at", "updated_at"]
+    # Confirmation goes through the game's page or the API (services.game_confirm).
+    readonly_fields = [
+        "game",
+        "rated",
+        "status",
+        "confirmed_at",
+        "logged_by",
+        "created_at",
+        "updated_at",
+    ]
 
     def get_form(self, request, obj=None, **kwargs):
         form = super().get_form(request, obj, **kwargs)

@@ -27,6 +27,7 @@ from league.serializers import (
     MAX_ID,
     AuditEntrySerializer,
     CatalogueGameSerializer,
+    DisputeSerializer,
     GameEditSerializer,
     GameSerializer,
     GameWriteSerializer,
@@ -269,7 +270,7 @@ class GameFilter(StrictFilterSet):
 
     class Meta:
         model = Game
-        fields = ["league", "season", "edition", "rated"]
+        fields = ["league", "season", "edition", "rated", "status"]
 
 
 @extend_schema_view(
@@ -323,3 +324,30 @@ class GameViewSet(viewsets.ModelViewSet):
     def destroy(self, request, *args, **kwargs):
         services.game_delete(game=self.get_object(), by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+    def _participating(self, request) -> Game:
+        """A game the user may confirm or dispute: the object permission (organisers only for
+        writes) does not apply, seeing the game is enough; the service checks the rest."""
+        game: Game = get_object_or_404(self.get_queryset(), pk=self.kwargs["pk"])
+        if not request.user.is_authenticated:
+            raise PermissionDenied("Log in to confirm or dispute a game.")
+        return game
+
+    @extend_schema(request=None, responses=GameSerializer)
+    @action(detail=True, methods=["post"])
+    def confirm(self, request, pk=None):
+        """Confirm a result that waits for confirmation (another participant, or an organiser);
+        the game is rated once the league's rule is met. `status` says where it stands."""
+        game = services.game_confirm(game=self._participating(request), by=request.user)
+        return Response(GameSerializer(selectors.games_for().get(pk=game.pk)).data)
+
+    @extend_schema(request=DisputeSerializer, responses=GameSerializer)
+    @action(detail=True, methods=["post"])
+    def dispute(self, request, pk=None):
+        """A participant disputes a result that waits for confirmation, with a reason; the
+        league's organisers settle it."""
+        game = self._participating(request)
+        data = DisputeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.game_dispute(game=game, by=request.user, reason=data.validated_data["reason"])
+        return Response(GameSerializer(selectors.games_for().get(pk=game.pk)).data)

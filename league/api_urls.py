@@ -3,11 +3,13 @@ from rest_framework.routers import DefaultRouter
 
 from config.api_auth import TokenLoginView
 from league.api import CatalogueView, GameViewSet, LeagueViewSet, PlayerViewSet
+from league.night_api import NightViewSet
 
 router = DefaultRouter()
 router.register("players", PlayerViewSet, basename="player")
 router.register("leagues", LeagueViewSet, basename="league")
 router.register("games", GameViewSet, basename="game")
+router.register("nights", NightViewSet, basename="night")
 
 urlpatterns = [
     path("catalogue/", CatalogueView.as_view(), name="catalogue"),

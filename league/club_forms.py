@@ -14,6 +14,7 @@ from league.catalogue import GAME_CHOICES
 from league.models import League, Player
 from league.rating_systems import ELO, SYSTEM_CHOICES
 from league.ratings import INITIAL_RATING_RANGE, K_FACTOR_RANGE
+from league.services import CONFIRMATION_DAYS_RANGE
 
 PROVISIONAL_GAMES_MAX = 100
 # Addresses the league pages use themselves (/leagues/new/).
@@ -60,6 +61,32 @@ class LeagueSettingsForm(forms.Form):
 
     def clean_rating_system(self) -> str | None:
         return self.cleaned_data.get("rating_system") or None
+
+
+class LeagueSettingsPageForm(LeagueSettingsForm):
+    """The settings page's form: the league's settings and how results become final."""
+
+    confirmation = forms.ChoiceField(
+        label="Results become final",
+        choices=League.Confirmation.choices,
+        initial=League.Confirmation.NONE,
+        required=False,  # left out: the league keeps its rule
+        widget=forms.RadioSelect,
+        help_text="Waiting results are not rated until confirmed; a participant can dispute "
+        "one instead, and an organiser settles it.",
+    )
+    confirmation_days = forms.IntegerField(
+        label="Days to confirm",
+        min_value=CONFIRMATION_DAYS_RANGE[0],
+        max_value=CONFIRMATION_DAYS_RANGE[1],
+        initial=7,
+        required=False,
+        help_text="A result nobody confirms or disputes in this time is confirmed automatically.",
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+    def clean_confirmation(self):
+        return self.cleaned_data["confirmation"] or None
 
 
 class LeagueCreateForm(LeagueSettingsForm):

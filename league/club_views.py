@@ -19,7 +19,7 @@ from league.club_forms import (
     GuestForm,
     InvitationForm,
     LeagueCreateForm,
-    LeagueSettingsForm,
+    LeagueSettingsPageForm,
     SeasonStartForm,
     apply_service_errors,
 )
@@ -28,7 +28,15 @@ from league.permissions import can_organise, can_view, role_in
 from league.rating_systems import ELO
 
 AUDIT_PER_PAGE = 50
-_SETTINGS = ("name", "description", "is_public", "provisional_games", "rating_system")
+_SETTINGS = (
+    "name",
+    "description",
+    "is_public",
+    "provisional_games",
+    "rating_system",
+    "confirmation",
+    "confirmation_days",
+)
 
 
 def _league(request, slug: str, *, organise: bool = False) -> League:
@@ -73,8 +81,8 @@ def league_create(request):
 @login_required
 def league_settings(request, slug):
     league = _league(request, slug, organise=True)
-    initial = {name: getattr(league, name) for name in _SETTINGS}
-    form = LeagueSettingsForm(request.POST or None, initial=initial)
+    initial = _settings(league)
+    form = LeagueSettingsPageForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             services.league_update(league=league, by=request.user, **form.cleaned_data)
@@ -91,6 +99,10 @@ def league_settings(request, slug):
     return _settings_page(request, league, form=form)
 
 
+def _settings(league: League) -> dict:
+    return {name: getattr(league, name) for name in _SETTINGS}
+
+
 def _settings_page(request, league, *, form=None, season_form=None):
     status = 400 if (form and form.errors) or (season_form and season_form.errors) else 200
     return render(
@@ -98,8 +110,7 @@ def _settings_page(request, league, *, form=None, season_form=None):
         "league/club/settings.html",
         {
             "league": league,
-            "form": form
-            or LeagueSettingsForm(initial={name: getattr(league, name) for name in _SETTINGS}),
+            "form": form or LeagueSettingsPageForm(initial=_settings(league)),
             "season_form": season_form or SeasonStartForm(),
             "seasons": list(league.seasons.order_by("-starts_on")),
         },

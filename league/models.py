@@ -68,6 +68,26 @@ class League(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    # --- confirmation of results (issue 16) ---
+    class Confirmation(models.TextChoices):
+        NONE = "none", "Final at once"
+        ANOTHER = "another", "Another participant with a login confirms"
+        ALL = "all", "Every other participant with a login confirms"
+        ORGANISER = "organiser", "An organiser confirms"
+
+    confirmation = models.CharField(
+        max_length=20,
+        choices=Confirmation.choices,
+        default=Confirmation.NONE,
+        db_default=Confirmation.NONE,
+    )
+    confirmation_days = models.PositiveSmallIntegerField(
+        default=7,
+        db_default=7,
+        help_text="A game nobody confirms or disputes is confirmed after this many days.",
+    )
+    # --- end of confirmation ---
+
     objects = LeagueQuerySet.as_manager()
 
     class Meta:
@@ -146,6 +166,22 @@ class Game(models.Model):
     notes = models.TextField(blank=True)
     details = models.JSONField(default=dict, blank=True, help_text="Game-level result fields.")
     rated = models.BooleanField(default=True)
+
+    # --- confirmation of results (issue 16): only confirmed games count ---
+    class Status(models.TextChoices):
+        CONFIRMED = "confirmed", "Confirmed"
+        PENDING = "pending", "Waiting for confirmation"
+        DISPUTED = "disputed", "Disputed"
+
+    # db_default too: rows written by raw SQL (bulk loads, COPY) are final, as before.
+    status = models.CharField(
+        max_length=20,
+        choices=Status.choices,
+        default=Status.CONFIRMED,
+        db_default=Status.CONFIRMED,
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    # --- end of confirmation ---
     content_key = models.CharField(max_length=64, editable=False, default="")
     # The play's uuid in the BG Stats file it was imported from: importing the file again
     # finds it and creates nothing new.
@@ -253,6 +289,8 @@ class AuditEntry(models.Model):
         UPDATE = "update", "Updated"
         DELETE = "delete", "Deleted"
         REBUILD = "rebuild", "Ratings rebuilt"
+        CONFIRM = "confirm", "Confirmed"
+        DISPUTE = "dispute", "Disputed"
 
     league = models.ForeignKey(League, null=True, on_delete=models.SET_NULL, related_name="audit")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL)
@@ -307,3 +345,163 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"Invitation to {self.league}" + (f" for {self.player}" if self.player_id else "")
+
+
+# --- confirmation and game nights (issue 16) -------------------------------------------------
+
+
+class GameConfirmation(models.Model):
+    """One participant (or an organiser) vouching for a game's result."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="confirmations")
+    player = models.ForeignKey(Player, null=True, on_delete=models.SET_NULL, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    as_organiser = models.BooleanField(default=False)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "at"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="game_confirmation_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} confirmed game {self.game_id}"
+
+
+class GameDispute(models.Model):
+    """A participant saying a game's result is wrong, until an organiser resolves it."""
+
+    class Resolution(models.TextChoices):
+        CONFIRMED = "confirmed", "Result confirmed as recorded"
+        CORRECTED = "corrected", "Result corrected"
+        DELETED = "deleted", "Game deleted"
+
+    game = models.ForeignKey(Game, null=True, on_delete=models.SET_NULL, related_name="disputes")
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="disputes")
+    raised_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    reason = models.TextField()
+    raised_at = models.DateTimeField(auto_now_add=True)
+    resolution = models.CharField(max_length=20, choices=Resolution.choices, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-raised_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Dispute of game {self.game_id}: {self.reason[:40]}"
+
+
+class GameNight(models.Model):
+    """A club evening: the people present play several rounds at tables drawn by Catleague."""
+
+    class FirstRound(models.TextChoices):
+        RATING = "rating", "By rating (similar ratings together)"
+        RANDOM = "random", "At random"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="nights")
+    played_on = models.DateField()
+    place = models.CharField(max_length=120, blank=True)
+    edition = models.CharField(max_length=40)
+    rounds = models.PositiveSmallIntegerField(default=3)
+    min_table = models.PositiveSmallIntegerField()
+    max_table = models.PositiveSmallIntegerField()
+    first_round = models.CharField(
+        max_length=10, choices=FirstRound.choices, default=FirstRound.RATING
+    )
+    seed = models.BigIntegerField(default=0, help_text="Seeds the random draws of this night.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-played_on", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(min_table__gte=2, max_table__gte=F("min_table")),
+                name="night_table_sizes",
+            ),
+            models.CheckConstraint(condition=Q(rounds__gte=1), name="night_rounds_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league} night on {self.played_on}"
+
+
+class NightAttendee(models.Model):
+    """Someone on tonight's list; `present` is whether they play the next round drawn."""
+
+    night = models.ForeignKey(GameNight, on_delete=models.CASCADE, related_name="attendees")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    present = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["night", "player__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "player"], name="night_attendee_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} at night {self.night_id}"
+
+
+class NightRound(models.Model):
+    night = models.ForeignKey(GameNight, on_delete=models.CASCADE, related_name="night_rounds")
+    number = models.PositiveSmallIntegerField()
+    explanation = models.JSONField(default=list)
+    sitting_out = models.ManyToManyField(Player, blank=True, related_name="+")
+    drawn_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["night", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["night", "number"], name="night_round_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number} of night {self.night_id}"
+
+
+class NightTable(models.Model):
+    round = models.ForeignKey(NightRound, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    # The league game entered for this table; deleting the game reopens the table.
+    game = models.OneToOneField(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="night_table"
+    )
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="night_table_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number} of round {self.round_id}"
+
+
+class NightSeat(models.Model):
+    """A drawn seat: seat 1 starts."""
+
+    table = models.ForeignKey(NightTable, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seat"], name="night_seat_once"),
+            models.UniqueConstraint(fields=["table", "player"], name="night_seat_player_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seat {self.seat} of table {self.table_id}"

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import connection
-from django.db.models import F, Sum, Window
+from django.db.models import F, Q, Sum, Window
 from django.db.models.functions import RowNumber
 
 from league.models import Game, League, Participant, PlayerRating
@@ -36,6 +36,12 @@ _PLAY_ORDER_DESC = (
     "-game__content_key",
     "-game__id",
 )
+
+
+# Only confirmed games count: a game waiting for confirmation (or disputed) is neither rated
+# nor in the standings until it is confirmed, which rebuilds from its date like any backdated
+# game.
+_COUNTED = Q(game__status=Game.Status.CONFIRMED)
 
 
 @dataclass(frozen=True)
@@ -100,9 +106,11 @@ def after_change(
     league: League, game: Game, *, earliest: dt.date, also_players: Iterable[int] = ()
 ) -> None:
     players = set(game.participants.values_list("player_id", flat=True)) | set(also_players)
-    if game.rated:
+    if game.rated and game.status == Game.Status.CONFIRMED:
         later = (
-            league.games.filter(rated=True, played_on__gte=game.played_on)
+            league.games.filter(
+                rated=True, status=Game.Status.CONFIRMED, played_on__gte=game.played_on
+            )
             .exclude(pk=game.pk)
             .in_play_order()
             .last()
@@ -173,6 +181,7 @@ def _games_of(league: League, player_ids: Iterable[int]) -> dict[int, list[_Play
     """Every game of these players in the league, each player's in play order."""
     rows = (
         Participant.objects.filter(game__league=league, player_id__in=set(player_ids))
+        .filter(_COUNTED)
         .order_by(*_PLAY_ORDER_ASC)
         .values_list(
             "player_id",
@@ -221,6 +230,7 @@ def rebuild_from(league: League, start: dt.date, *, also_players: Iterable[int] 
     """Re-rate every game of the league played on or after `start`. Returns games rated."""
     rows = list(
         Participant.objects.filter(game__league=league, game__played_on__gte=start)
+        .filter(_COUNTED)
         .order_by(
             "game__played_on",
             F("game__played_time").asc(nulls_first=True),

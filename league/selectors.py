@@ -159,7 +159,10 @@ def _standings(*, league: League, season: Season | None) -> list[StandingRow]:
         )
         return _positioned(rows, league)
     aggregated = (
-        Participant.objects.filter(game__league=league, game__season=season)
+        # Only confirmed games count (a result waiting for confirmation is not rated).
+        Participant.objects.filter(
+            game__league=league, game__season=season, game__status=Game.Status.CONFIRMED
+        )
         .values("player_id", player_name=F("player__name"))
         .annotate(
             games=Count("id"),

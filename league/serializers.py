@@ -9,6 +9,7 @@ from rest_framework import serializers
 from league.catalogue import GAMES
 from league.models import AuditEntry, Game, League, Membership, Participant, Player, Season
 from league.ratings import INITIAL_RATING_RANGE, K_FACTOR_RANGE, PROVISIONAL_GAMES_RANGE
+from league.services import CONFIRMATION_DAYS_RANGE
 
 # Ids are PostgreSQL bigints: a larger number can name nothing, so it is refused as a bad value.
 MAX_ID = 2**63 - 1
@@ -84,10 +85,13 @@ class LeagueSerializer(serializers.ModelSerializer):
             "initial_rating",
             "provisional_games",
             "rating_system",
+            "confirmation",
+            "confirmation_days",
             "created_at",
         ]
-        # Chosen on the league's settings page, which rebuilds every rating.
-        read_only_fields = ["rating_system", "created_at"]
+        # Chosen on the league's settings page (the rating system rebuilds every rating); how
+        # results become final is set on an existing league (PATCH).
+        read_only_fields = ["rating_system", "created_at", "confirmation", "confirmation_days"]
         # Uniqueness is checked by the service, with the same message for API and admin.
         extra_kwargs = {"slug": {"validators": []}}
 
@@ -97,9 +101,20 @@ class LeagueUpdateSerializer(serializers.ModelSerializer):
         min_value=PROVISIONAL_GAMES_RANGE[0], max_value=PROVISIONAL_GAMES_RANGE[1], required=False
     )
 
+    confirmation_days = serializers.IntegerField(
+        min_value=CONFIRMATION_DAYS_RANGE[0], max_value=CONFIRMATION_DAYS_RANGE[1], required=False
+    )
+
     class Meta:
         model = League
-        fields = ["name", "description", "is_public", "provisional_games"]
+        fields = [
+            "name",
+            "description",
+            "is_public",
+            "provisional_games",
+            "confirmation",
+            "confirmation_days",
+        ]
 
 
 class MembershipSerializer(serializers.ModelSerializer):
@@ -209,11 +224,18 @@ class GameSerializer(serializers.ModelSerializer):
             "notes",
             "details",
             "rated",
+            "status",
+            "confirmed_at",
             "logged_by",
             "created_at",
             "updated_at",
             "participants",
         ]
+        read_only_fields = ["status", "confirmed_at"]
+
+
+class DisputeSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000, help_text="What is wrong with the result.")
 
 
 class StandingSerializer(serializers.Serializer):

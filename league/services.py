@@ -26,6 +26,8 @@ from league.catalogue import ResultError, check_results, get_game
 from league.models import (
     AuditEntry,
     Game,
+    GameConfirmation,
+    GameDispute,
     Invitation,
     League,
     Membership,
@@ -35,6 +37,9 @@ from league.models import (
 )
 from league.rating_systems import ELO, SYSTEM_CHOICES
 from league.ratings import INITIAL_RATING_RANGE, K_FACTOR_RANGE, PROVISIONAL_GAMES_RANGE
+
+# How long a result may wait for confirmation before it becomes final on its own.
+CONFIRMATION_DAYS_RANGE = (1, 90)
 
 
 @dataclass(frozen=True)
@@ -316,16 +321,26 @@ def league_update(
     is_public: bool,
     provisional_games: int,
     rating_system: str | None = None,
+    confirmation: str | None = None,
+    confirmation_days: int | None = None,
 ) -> League:
     """The league's settings. K factor and start rating are fixed once games are rated (a
     change would rewrite the league's history); the rating system may change, and every
-    rating is then rebuilt under the new one."""
+    rating is then rebuilt under the new one.
+
+    A new confirmation rule applies to games logged from now on; games already waiting keep
+    waiting until they are confirmed (or their window ends)."""
     league = _lock(league)
     errors = _Errors()
     if not name.strip():
         errors.add("name", "A league needs a name.")
     if rating_system is not None:
         _check_rating_system(rating_system, errors)
+    if confirmation is not None and confirmation not in League.Confirmation.values:
+        errors.add("confirmation", f"Choose one of: {', '.join(League.Confirmation.values)}.")
+    low, high = CONFIRMATION_DAYS_RANGE
+    if confirmation_days is not None and not low <= confirmation_days <= high:
+        errors.add("confirmation_days", f"Must be between {low} and {high} days.")
     errors.raise_if_any()
     changes = {}
     for field_name, value in (
@@ -334,6 +349,11 @@ def league_update(
         ("is_public", is_public),
         ("provisional_games", provisional_games),
         ("rating_system", league.rating_system if rating_system is None else rating_system),
+        ("confirmation", confirmation if confirmation is not None else league.confirmation),
+        (
+            "confirmation_days",
+            confirmation_days if confirmation_days is not None else league.confirmation_days,
+        ),
     ):
         if getattr(league, field_name) != value:
             changes[field_name] = {"before": getattr(league, field_name), "after": value}
@@ -680,7 +700,10 @@ def game_record(
     notes: str = "",
     details: Mapping[str, Any] | None = None,
 ) -> Game:
-    """Record one physical game and rate it (rebuilding later ratings if it is backdated)."""
+    """Record one physical game and rate it (rebuilding later ratings if it is backdated).
+
+    In a league whose results wait for confirmation the game is recorded as pending and rated
+    only once confirmed (`game_confirm`)."""
     league = _lock(league)
     checked = _check_game(
         league=league,
@@ -705,6 +728,7 @@ def game_record(
         rated=checked.rated,
         content_key=_content_key(league, checked),
         logged_by=logged_by if logged_by is not None and logged_by.is_authenticated else None,
+        status=_status_when_logged(league, logged_by),
     )
     _write_participants(record, checked)
     rating_pass.after_change(league, record, earliest=record.played_on)
@@ -902,3 +926,215 @@ def ratings_rebuild(
         },
     )
     return report
+
+
+# --- confirmation ---------------------------------------------------------------------------
+
+
+def _status_when_logged(league: League, logged_by: AbstractBaseUser | None) -> str:
+    if league.confirmation == League.Confirmation.NONE:
+        return Game.Status.CONFIRMED
+    if league.confirmation == League.Confirmation.ORGANISER and _organises(league, logged_by):
+        return Game.Status.CONFIRMED
+    return Game.Status.PENDING
+
+
+def _organises(league: League, user: AbstractBaseUser | None) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    return (
+        bool(user.is_superuser)
+        or league.memberships.filter(player__user=user, role=Membership.Role.ORGANISER).exists()
+    )
+
+
+def confirmers(game: Game) -> list[int]:
+    """The user ids whose confirmation the game's league asks for (participants with a login
+    other than whoever logged it); empty when only an organiser confirms."""
+    if game.league.confirmation not in (League.Confirmation.ANOTHER, League.Confirmation.ALL):
+        return []
+    return [
+        user_id
+        for user_id in game.participants.filter(player__user__isnull=False)
+        .order_by("seat")
+        .values_list("player__user_id", flat=True)
+        if user_id != game.logged_by_id
+    ]
+
+
+def _settled(game: Game) -> bool:
+    confirmed = set(game.confirmations.values_list("user_id", flat=True))
+    if game.confirmations.filter(as_organiser=True).exists():
+        return True
+    wanted = set(confirmers(game))
+    if game.league.confirmation == League.Confirmation.ANOTHER:
+        return bool(wanted & confirmed)
+    if game.league.confirmation == League.Confirmation.ALL:
+        return bool(wanted) and wanted <= confirmed
+    return False
+
+
+def _make_final(league: League, game: Game) -> None:
+    game.status = Game.Status.CONFIRMED
+    game.confirmed_at = timezone.now()
+    game.save(update_fields=["status", "confirmed_at", "updated_at"])
+    # Rated now, in its place in the play order: a game played before others rebuilds them.
+    rating_pass.after_change(league, game, earliest=game.played_on)
+
+
+@transaction.atomic
+def game_confirm(*, game: Game, by: AbstractBaseUser) -> Game:
+    """A participant with a login (or an organiser) confirms a game that waits for it.
+
+    The game is rated as soon as the league's rule is met: one other participant, all of them,
+    or an organiser (whose confirmation always settles it)."""
+    league = _lock(game.league)
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    as_organiser = _organises(league, by)
+    if game.status == Game.Status.CONFIRMED:
+        raise ValidationError({"game": ["This game is already confirmed."]})
+    if game.status == Game.Status.DISPUTED and not as_organiser:
+        raise ValidationError({"game": ["This game is disputed: an organiser resolves it."]})
+    if not as_organiser:
+        if by.pk not in confirmers(game):
+            message = (
+                "You logged this game: another participant confirms it."
+                if game.logged_by_id == by.pk
+                else "Only the game's other participants with a login (or an organiser) confirm it."
+            )
+            raise ValidationError({"game": [message]})
+        if game.confirmations.filter(user=by).exists():
+            raise ValidationError({"game": ["You have already confirmed this game."]})
+    GameConfirmation.objects.update_or_create(
+        game=game,
+        user=by,
+        defaults={"player": Player.objects.filter(user=by).first(), "as_organiser": as_organiser},
+    )
+    final = _settled(game)
+    if final:
+        _make_final(league, game)
+    _audit(
+        league=league,
+        user=by,
+        action=AuditEntry.Action.CONFIRM,
+        obj=game,
+        changes={"as": "organiser" if as_organiser else "participant", "final": final},
+    )
+    return game
+
+
+@transaction.atomic
+def game_dispute(*, game: Game, by: AbstractBaseUser, reason: str) -> GameDispute:
+    """A participant says a game waiting for confirmation is wrong; organisers resolve it."""
+    league = _lock(game.league)
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError({"reason": ["Say what is wrong with this result."]})
+    if not game.participants.filter(player__user=by).exists():
+        raise ValidationError({"game": ["Only the game's participants dispute it."]})
+    if game.status == Game.Status.CONFIRMED:
+        raise ValidationError(
+            {"game": ["This game is already confirmed: ask an organiser to correct it."]}
+        )
+    if game.status == Game.Status.DISPUTED:
+        raise ValidationError({"game": ["This game is already disputed."]})
+    game.status = Game.Status.DISPUTED
+    game.save(update_fields=["status", "updated_at"])
+    dispute = GameDispute.objects.create(game=game, league=league, raised_by=by, reason=reason)
+    _audit(
+        league=league,
+        user=by,
+        action=AuditEntry.Action.DISPUTE,
+        obj=game,
+        changes={"reason": reason},
+    )
+    return dispute
+
+
+@transaction.atomic
+def dispute_resolve(
+    *, dispute: GameDispute, by: AbstractBaseUser, delete: bool = False, note: str = ""
+) -> GameDispute:
+    """An organiser settles a dispute: the game stands (as recorded, or as they corrected it
+    since) and is rated, or it is deleted."""
+    league = _lock(dispute.league)
+    dispute = GameDispute.objects.select_for_update().get(pk=dispute.pk)
+    if dispute.resolved_at is not None:
+        raise ValidationError({"dispute": ["This dispute is already resolved."]})
+    game, game_id = dispute.game, dispute.game_id
+    if game is None:
+        dispute.resolution = GameDispute.Resolution.DELETED
+    elif delete:
+        game_delete(game=game, by=by)
+        dispute.game = None
+        dispute.resolution = GameDispute.Resolution.DELETED
+    else:
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        edited = AuditEntry.objects.filter(
+            object_type="Game",
+            object_id=game.pk,
+            action=AuditEntry.Action.UPDATE,
+            at__gt=dispute.raised_at,
+        ).exists()
+        GameConfirmation.objects.update_or_create(
+            game=game,
+            user=by,
+            defaults={"player": Player.objects.filter(user=by).first(), "as_organiser": True},
+        )
+        if game.status != Game.Status.CONFIRMED:
+            _make_final(league, game)
+        dispute.resolution = (
+            GameDispute.Resolution.CORRECTED if edited else GameDispute.Resolution.CONFIRMED
+        )
+    dispute.resolved_by = by
+    dispute.resolved_at = timezone.now()
+    dispute.note = note.strip()
+    dispute.save()
+    _audit(
+        league=league,
+        user=by,
+        action=AuditEntry.Action.CONFIRM if not delete else AuditEntry.Action.DELETE,
+        obj=dispute,
+        changes={
+            "game": game_id,
+            "resolution": dispute.resolution,
+            "note": dispute.note,
+        },
+    )
+    return dispute
+
+
+def games_confirm_overdue(*, now: dt.datetime | None = None) -> int:
+    """Confirm every game that waited longer than its league's window with nobody confirming or
+    disputing it (the periodic task calls this). Returns how many were confirmed."""
+    now = now or timezone.now()
+    confirmed = 0
+    league_ids = (
+        Game.objects.filter(status=Game.Status.PENDING)
+        .order_by()
+        .values_list("league_id", flat=True)
+        .distinct()
+    )
+    for league_id in list(league_ids):
+        with transaction.atomic():
+            league = _lock(League(pk=league_id))
+            deadline = now - dt.timedelta(days=league.confirmation_days)
+            overdue = Game.objects.select_for_update().filter(
+                league=league, status=Game.Status.PENDING, created_at__lte=deadline
+            )
+            for game in overdue.in_play_order():
+                _make_final(league, game)
+                _audit(
+                    league=league,
+                    user=None,
+                    action=AuditEntry.Action.CONFIRM,
+                    obj=game,
+                    changes={
+                        "automatic": True,
+                        "reason": f"Nobody confirmed or disputed it within "
+                        f"{league.confirmation_days} days.",
+                    },
+                )
+                confirmed += 1
+    return confirmed

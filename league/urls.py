@@ -3,7 +3,7 @@
 
 from django.urls import path
 
-from league import bgstats_views, club_views, views
+from league import bgstats_views, club_views, confirmation_views, night_views, views
 
 app_name = "league"
 
@@ -51,6 +51,49 @@ urlpatterns = [
     path("leagues/<slug:slug>/games/<int:game_id>/", views.game_detail, name="game"),
     path("leagues/<slug:slug>/games/<int:game_id>/edit/", views.game_edit, name="game-edit"),
     path("leagues/<slug:slug>/games/<int:game_id>/delete/", views.game_delete, name="game-delete"),
+    path("leagues/<slug:slug>/nights/", night_views.night_list, name="nights"),
+    path("leagues/<slug:slug>/nights/new/", night_views.night_open, name="night-open"),
+    path("leagues/<slug:slug>/nights/<int:night_id>/", night_views.night_detail, name="night"),
+    path(
+        "leagues/<slug:slug>/nights/<int:night_id>/draw/",
+        night_views.round_draw,
+        name="night-draw",
+    ),
+    path(
+        "leagues/<slug:slug>/nights/<int:night_id>/undo/",
+        night_views.round_undo,
+        name="night-undo",
+    ),
+    path(
+        "leagues/<slug:slug>/nights/<int:night_id>/people/",
+        night_views.attendance,
+        name="night-attendance",
+    ),
+    path(
+        "leagues/<slug:slug>/nights/<int:night_id>/guests/",
+        night_views.guest_add,
+        name="night-guest",
+    ),
+    path(
+        "leagues/<slug:slug>/nights/<int:night_id>/tables/<int:table_id>/result/",
+        night_views.table_result,
+        name="night-table",
+    ),
+    path(
+        "leagues/<slug:slug>/games/<int:game_id>/confirm/",
+        confirmation_views.confirm,
+        name="game-confirm",
+    ),
+    path(
+        "leagues/<slug:slug>/games/<int:game_id>/dispute/",
+        confirmation_views.dispute,
+        name="game-dispute",
+    ),
+    path(
+        "leagues/<slug:slug>/disputes/<int:dispute_id>/resolve/",
+        confirmation_views.resolve,
+        name="dispute-resolve",
+    ),
     path("invitations/<str:token>/", club_views.invitation, name="invitation"),
     path("players/<int:player_id>/", views.player_detail, name="player"),
     path("games/new/", views.log_game, name="result-entry"),

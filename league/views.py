@@ -20,10 +20,17 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from league import result_entry, selectors, services
+from league import (
+    confirmation_selectors,
+    confirmation_views,
+    nights,
+    result_entry,
+    selectors,
+    services,
+)
 from league.catalogue import ResultError, check_results
 from league.forms import TOTALS, GameForm, LeagueChoiceForm, SeatForm, Setup, SetupForm
-from league.models import Game, League, Membership, Participant, Player
+from league.models import Game, League, Membership, NightTable, Participant, Player
 from league.permissions import can_log_games, can_organise, can_view
 from ratings import charts
 
@@ -81,6 +88,9 @@ def league_detail(request, slug):
             "can_log": can_log_games(league, request.user),
             "can_organise": can_organise(league, request.user),
             "my_player_id": _my_player_id(request.user),
+            "disputes": confirmation_selectors.open_disputes(leagues=[league])
+            if can_organise(league, request.user)
+            else [],
         },
     )
 
@@ -102,6 +112,7 @@ def game_detail(request, slug, game_id):
             "explanations": _explanations(game, participants),
             "breakdown": _score_pad(game, participants),
             "can_organise": can_organise(league, request.user),
+            "confirmation": confirmation_views.state_for(request, game),
         },
     )
 
@@ -407,7 +418,7 @@ def log_game(request):
     if league is None:
         context["league_form"] = LeagueChoiceForm(leagues=leagues)
         return render(request, "league/result_entry.html", context)
-    return _result_form(request, league=league, editing=None)
+    return result_form(request, Entry(league=league, here=reverse("league:result-entry")))
 
 
 def _edit_setup(game: Game) -> dict[str, str]:
@@ -436,67 +447,60 @@ def _edit_initial(game: Game, game_form: GameForm, seat_forms: list[SeatForm]) -
         )
 
 
-def _result_form(request, *, league: League, editing: Game | None):
-    """The result form, for a new game or (`editing`) to correct a logged one."""
-    context: dict = {"editing": editing}
-    if editing is not None:
-        here = reverse("league:game-edit", args=[league.slug, editing.pk])
-        query = request.GET if "mode" in request.GET else _edit_setup(editing)
+@dataclass(frozen=True)
+class Entry:
+    """What the result form is for: a new game, a correction (`editing`) or the game of a
+    night's table (`table`, whose players and seats it starts with)."""
+
+    league: League
+    here: str
+    editing: Game | None = None
+    table: NightTable | None = None
+
+
+def _setup_form(request, entry: Entry) -> SetupForm:
+    if "mode" in request.GET:
+        return SetupForm(request.GET, league=entry.league)
+    if entry.editing is not None:
+        return SetupForm(_edit_setup(entry.editing), league=entry.league)
+    if entry.table is not None:
+        # The table's edition and size, chosen; the way results are entered is the player's.
+        initial = {"edition": entry.table.round.night.edition, "players": entry.table.seats.count()}
+        return SetupForm(None, league=entry.league, initial=initial)
+    return SetupForm(None, league=entry.league)
+
+
+def _start_values(request, entry: Entry, game_form: GameForm, seat_forms: list[SeatForm]):
+    """What an unsent form starts with: the game being corrected, the night's table, or the
+    logger in the first seat."""
+    if entry.editing is not None:
+        _edit_initial(entry.editing, game_form, seat_forms)
+    elif entry.table is not None:
+        game_form.initial.update(nights.entry_values(entry.table.round.night))
+        for form, player_id in zip(seat_forms, nights.table_setup(entry.table), strict=False):
+            form.initial.update({"player": player_id, "seat": form.index + 1})
     else:
-        here = reverse("league:result-entry")
-        query = request.GET if "mode" in request.GET else None
-    setup_form = SetupForm(query, league=league)
-    context.update({"league": league, "setup_form": setup_form, "step": "setup", "here": here})
-    if not setup_form.is_bound or not setup_form.is_valid() or "change" in request.GET:
-        return render(request, "league/result_entry.html", context)
-    setup = setup_form.setup()
-    members = list(Player.objects.filter(memberships__league=league).order_by("name").distinct())
-    data = request.POST if request.method == "POST" else None
-    game_form = GameForm(data, setup=setup)
-    seat_forms = [
-        SeatForm(data, setup=setup, index=i, members=members) for i in range(setup.players)
-    ]
-    if data is None and editing is not None:
-        _edit_initial(editing, game_form, seat_forms)
-    elif data is None:
-        me = Player.objects.filter(user=request.user, memberships__league=league).first()
+        me = Player.objects.filter(user=request.user, memberships__league=entry.league).first()
         if me is not None:
             seat_forms[0].initial["player"] = me.pk
-    problems = _Problems([])
-    context.update(
-        {
-            "step": "entry",
-            "setup": setup,
-            "setup_query": urlencode(setup.as_query()),
-            "game_form": game_form,
-            "seat_forms": seat_forms,
-            "problems": problems.messages,
-        }
-    )
-    if data is None:
-        return render(request, "league/result_entry.html", context)
 
+
+def _checked(game_form, seat_forms, setup, members, problems):
+    """Every field valid, each player and seat once, and the table scored and ranked: the
+    results and their preview, or None (the errors are on the forms and in `problems`)."""
     valid = game_form.is_valid() & all([f.is_valid() for f in seat_forms])
     if valid:
         _check_table(seat_forms, problems)
         valid = not any(f.errors for f in seat_forms)
-    evaluated = None
-    if valid:
-        names_by_id = {p.pk: p.name for p in members}
-        names = [names_by_id[f.cleaned_data["player"]] for f in seat_forms]
-        evaluated = _evaluate(setup, game_form, seat_forms, names, problems)
-    if evaluated is None:
-        return _failed(request, context, problems, game_form, seat_forms)
+    if not valid:
+        return None
+    names_by_id = {p.pk: p.name for p in members}
+    names = [names_by_id[f.cleaned_data["player"]] for f in seat_forms]
+    return _evaluate(setup, game_form, seat_forms, names, problems)
 
-    results, preview = evaluated
-    digest = _digest(setup, game_form, seat_forms)
-    context.update({"preview": preview, "digest": digest})
-    if request.POST.get("action") != "save":
-        return render(request, "league/result_entry.html", context)
-    if not hmac.compare_digest(request.POST.get("previewed", ""), digest):
-        context["changed_since_preview"] = True
-        return render(request, "league/result_entry.html", context)
-    values = {
+
+def _game_values(setup: Setup, game_form: GameForm, seat_forms: list[SeatForm], results) -> dict:
+    return {
         "edition": setup.edition.key,
         "played_on": game_form.cleaned_data["played_on"],
         "played_time": game_form.cleaned_data.get("played_time"),
@@ -512,23 +516,88 @@ def _result_form(request, *, league: League, editing: Game | None):
             for form, result in zip(seat_forms, results, strict=True)
         ],
     }
+
+
+def _save(request, entry: Entry, values: dict) -> Game:
+    """Record the game through the service that fits; raises ValidationError."""
+    if entry.editing is not None:
+        # The season follows the (possibly new) date, as when the game was first logged.
+        return services.game_edit(game=entry.editing, by=request.user, season=None, **values)
+    if entry.table is not None:
+        return nights.table_game_record(table=entry.table, logged_by=request.user, **values)
+    return services.game_record(league=entry.league, logged_by=request.user, **values)
+
+
+def _saved(request, entry: Entry, game: Game):
+    if entry.editing is not None:
+        messages.success(request, "Game corrected and ratings rebuilt.")
+    elif game.status != Game.Status.CONFIRMED:
+        messages.success(
+            request,
+            f"Game saved: it is rated once confirmed ({game.league.get_confirmation_display().lower()}).",
+        )
+    else:
+        messages.success(request, "Game saved and ratings updated.")
+    if entry.table is not None:
+        night = entry.table.round.night
+        return redirect("league:night", slug=entry.league.slug, night_id=night.pk)
+    return redirect("league:game", slug=entry.league.slug, game_id=game.pk)
+
+
+def result_form(request, entry: Entry):
+    """The result form's steps: setup (edition, players, how results are entered), the table,
+    a preview, then save — which records exactly what was previewed."""
+    league = entry.league
+    setup_form = _setup_form(request, entry)
+    context: dict = {
+        "editing": entry.editing,
+        "table": entry.table,
+        "league": league,
+        "setup_form": setup_form,
+        "step": "setup",
+        "here": entry.here,
+    }
+    if not setup_form.is_bound or not setup_form.is_valid() or "change" in request.GET:
+        return render(request, "league/result_entry.html", context)
+    setup = setup_form.setup()
+    members = list(Player.objects.filter(memberships__league=league).order_by("name").distinct())
+    data = request.POST if request.method == "POST" else None
+    game_form = GameForm(data, setup=setup)
+    seat_forms = [
+        SeatForm(data, setup=setup, index=i, members=members) for i in range(setup.players)
+    ]
+    problems = _Problems([])
+    context.update(
+        {
+            "step": "entry",
+            "setup": setup,
+            "setup_query": urlencode(setup.as_query()),
+            "game_form": game_form,
+            "seat_forms": seat_forms,
+            "problems": problems.messages,
+        }
+    )
+    if data is None:
+        _start_values(request, entry, game_form, seat_forms)
+        return render(request, "league/result_entry.html", context)
+    evaluated = _checked(game_form, seat_forms, setup, members, problems)
+    if evaluated is None:
+        return _failed(request, context, problems, game_form, seat_forms)
+    results, preview = evaluated
+    digest = _digest(setup, game_form, seat_forms)
+    context.update({"preview": preview, "digest": digest})
+    if request.POST.get("action") != "save":
+        return render(request, "league/result_entry.html", context)
+    if not hmac.compare_digest(request.POST.get("previewed", ""), digest):
+        context["changed_since_preview"] = True
+        return render(request, "league/result_entry.html", context)
     try:
-        if editing is not None:
-            # The season follows the (possibly new) date, as when the game was first logged.
-            game = services.game_edit(game=editing, by=request.user, season=None, **values)
-        else:
-            game = services.game_record(league=league, logged_by=request.user, **values)
+        game = _save(request, entry, _game_values(setup, game_form, seat_forms, results))
     except ValidationError as exc:
         _place_errors(exc.message_dict, game_form, seat_forms, problems)
         context.pop("preview")
         return _failed(request, context, problems, game_form, seat_forms)
-    messages.success(
-        request,
-        "Game corrected and ratings rebuilt."
-        if editing is not None
-        else "Game saved and ratings updated.",
-    )
-    return redirect("league:game", slug=league.slug, game_id=game.pk)
+    return _saved(request, entry, game)
 
 
 def _organised_game(request, slug: str, game_id: int) -> tuple[League, Game]:
@@ -542,7 +611,8 @@ def _organised_game(request, slug: str, game_id: int) -> tuple[League, Game]:
 @login_required
 def game_edit(request, slug, game_id):
     league, game = _organised_game(request, slug, game_id)
-    return _result_form(request, league=league, editing=game)
+    here = reverse("league:game-edit", args=[league.slug, game.pk])
+    return result_form(request, Entry(league=league, here=here, editing=game))
 
 
 @login_required

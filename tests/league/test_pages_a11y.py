@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from league import services
+from league import nights, services
 from tests.league.conftest import record
 
 SITE_CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "site.css"
@@ -86,8 +86,19 @@ def pages(client, league, players, users):
         ends_on=dt.date(2026, 5, 31),
         by=users["olive"],
     )
+    night = nights.night_open(
+        league=league,
+        by=users["olive"],
+        played_on=dt.date(2026, 3, 8),
+        edition="base",
+        rounds=2,
+        present=[players["mia"], players["ned"], players["pat"]],
+    )
+    nights.round_draw(night=night, by=users["olive"])
     urls = [
         "/",
+        "/leagues/tuesday/nights/",
+        f"/leagues/tuesday/nights/{night.pk}/",
         "/leagues/",
         "/leagues/tuesday/",
         f"/leagues/tuesday/?season={league.seasons.get().pk}",
@@ -104,6 +115,9 @@ def pages(client, league, players, users):
     def fetch():
         for url in urls:
             yield url, client.get(url)
+        client.force_login(users["olive"])
+        for url in ("/leagues/tuesday/nights/new/", f"/leagues/tuesday/nights/{night.pk}/"):
+            yield f"organiser {url}", client.get(url)
         client.force_login(users["mia"])
         for url in member_urls:
             yield url, client.get(url)

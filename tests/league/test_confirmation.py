@@ -1,0 +1,207 @@
+"""Results that wait for confirmation, against a real database: who confirms, disputes and their
+resolution, rebuilds when a backdated game is confirmed, and the automatic confirmation."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from league import services, tasks
+from league.models import AuditEntry, Game, GameDispute, League, PlayerRating
+from tests.league.conftest import record
+
+DAY = dt.date(2026, 11, 10)
+
+
+def set_rule(league, users, rule, days=7):
+    return services.league_update(
+        league=league,
+        by=users["olive"],
+        name=league.name,
+        description="",
+        is_public=True,
+        provisional_games=5,
+        confirmation=rule,
+        confirmation_days=days,
+    )
+
+
+def rating(league, player):
+    row = PlayerRating.objects.filter(league=league, player=player).first()
+    return None if row is None else row.rating
+
+
+def test_results_are_final_at_once_by_default(users, league, players):
+    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    assert game.status == Game.Status.CONFIRMED
+    assert rating(league, players["mia"]) > 1500
+
+
+def test_a_waiting_game_is_neither_rated_nor_in_the_standings(users, league, players):
+    set_rule(league, users, League.Confirmation.ANOTHER)
+    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    assert game.status == Game.Status.PENDING
+    assert all(p.rating_after is None for p in game.participants.all())
+    assert rating(league, players["mia"]) is None
+
+
+def test_another_participant_confirms_and_the_game_is_rated(users, league, players):
+    set_rule(league, users, League.Confirmation.ANOTHER)
+    game = record(
+        league,
+        users["mia"],
+        DAY,
+        (players["mia"], 30, 5),
+        (players["ned"], 20, 3),
+        (players["pat"], 10, 1),
+    )
+    with pytest.raises(ValidationError, match="You logged this game"):
+        services.game_confirm(game=game, by=users["mia"])
+    with pytest.raises(ValidationError, match="Only the game's other participants"):
+        services.game_confirm(game=game, by=users["quinn"])
+    services.game_confirm(game=game, by=users["ned"])
+    game.refresh_from_db()
+    assert game.status == Game.Status.CONFIRMED
+    assert rating(league, players["mia"]) > 1500
+    entry = AuditEntry.objects.filter(action=AuditEntry.Action.CONFIRM).get()
+    assert entry.user == users["ned"] and entry.changes == {"as": "participant", "final": True}
+
+
+def test_all_participants_must_confirm_when_the_league_says_so(users, league, players):
+    set_rule(league, users, League.Confirmation.ALL)
+    game = record(
+        league,
+        users["mia"],
+        DAY,
+        (players["mia"], 30, 5),
+        (players["ned"], 20, 3),
+        (players["pat"], 10, 1),
+    )
+    services.game_confirm(game=game, by=users["ned"])
+    game.refresh_from_db()
+    assert game.status == Game.Status.PENDING
+    with pytest.raises(ValidationError, match="already confirmed"):
+        services.game_confirm(game=game, by=users["ned"])
+    services.game_confirm(game=game, by=users["pat"])
+    game.refresh_from_db()
+    assert game.status == Game.Status.CONFIRMED
+
+
+def test_organiser_rule_an_organisers_own_game_is_final_and_a_members_waits(users, league, players):
+    set_rule(league, users, League.Confirmation.ORGANISER)
+    own = record(league, users["olive"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    assert own.status == Game.Status.CONFIRMED
+    theirs = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    with pytest.raises(ValidationError):
+        services.game_confirm(game=theirs, by=users["ned"])
+    services.game_confirm(game=theirs, by=users["olive"])
+    theirs.refresh_from_db()
+    assert theirs.status == Game.Status.CONFIRMED
+
+
+def test_confirming_a_backdated_game_rebuilds_the_later_ratings(users, league, players):
+    later = record(league, users["olive"], DAY, (players["ned"], 30, 5), (players["mia"], 20, 3))
+    before = {p.player_id: p.rating_before for p in later.participants.all()}
+    assert before == {players["ned"].pk: 1500, players["mia"].pk: 1500}
+    set_rule(league, users, League.Confirmation.ANOTHER)
+    earlier = record(
+        league,
+        users["mia"],
+        DAY - dt.timedelta(days=3),
+        (players["mia"], 30, 5),
+        (players["ned"], 20, 3),
+    )
+    later.refresh_from_db()
+    assert {p.rating_before for p in later.participants.all()} == {1500}
+    services.game_confirm(game=earlier, by=users["ned"])
+    after = {p.player_id: p.rating_before for p in later.participants.all()}
+    assert after[players["mia"].pk] > 1500 > after[players["ned"].pk]
+
+
+def test_a_dispute_waits_for_an_organiser_who_confirms_or_deletes(users, league, players):
+    set_rule(league, users, League.Confirmation.ANOTHER)
+    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    with pytest.raises(ValidationError) as caught:
+        services.game_dispute(game=game, by=users["ned"], reason="  ")
+    assert "reason" in caught.value.message_dict
+    with pytest.raises(ValidationError, match="participants"):
+        services.game_dispute(game=game, by=users["pat"], reason="I saw it")
+    dispute = services.game_dispute(game=game, by=users["ned"], reason="I had 24 VP, not 20")
+    game.refresh_from_db()
+    assert game.status == Game.Status.DISPUTED
+    with pytest.raises(ValidationError, match="organiser resolves"):
+        services.game_confirm(game=game, by=users["ned"])
+    # The organiser corrects the score, then confirms: the resolution says so.
+    services.game_edit(
+        game=game,
+        by=users["olive"],
+        participants=[
+            services.ParticipantInput(
+                player_id=players["mia"].pk, seat=1, result={"total_vp": 30, "fed_cats": 5}
+            ),
+            services.ParticipantInput(
+                player_id=players["ned"].pk, seat=2, result={"total_vp": 24, "fed_cats": 3}
+            ),
+        ],
+    )
+    resolved = services.dispute_resolve(dispute=dispute, by=users["olive"], note="Recounted")
+    assert resolved.resolution == GameDispute.Resolution.CORRECTED
+    game.refresh_from_db()
+    assert game.status == Game.Status.CONFIRMED
+    assert rating(league, players["mia"]) > 1500
+    with pytest.raises(ValidationError, match="already resolved"):
+        services.dispute_resolve(dispute=dispute, by=users["olive"])
+
+
+def test_a_disputed_game_can_be_deleted(users, league, players):
+    set_rule(league, users, League.Confirmation.ANOTHER)
+    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    dispute = services.game_dispute(game=game, by=users["ned"], reason="We never played")
+    services.dispute_resolve(dispute=dispute, by=users["olive"], delete=True)
+    dispute.refresh_from_db()
+    assert dispute.resolution == GameDispute.Resolution.DELETED
+    assert not Game.objects.exists()
+
+
+def test_a_confirmed_game_cannot_be_disputed(users, league, players):
+    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    with pytest.raises(ValidationError, match="already confirmed"):
+        services.game_dispute(game=game, by=users["ned"], reason="wrong")
+
+
+def test_nobody_confirms_within_the_window_and_the_task_confirms_it(users, league, players):
+    set_rule(league, users, League.Confirmation.ANOTHER, days=3)
+    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    disputed = record(league, users["mia"], DAY, (players["mia"], 20, 5), (players["ned"], 25, 3))
+    services.game_dispute(game=disputed, by=users["ned"], reason="wrong")
+    assert services.games_confirm_overdue(now=timezone.now() + dt.timedelta(days=2)) == 0
+    Game.objects.filter(pk__in=[game.pk, disputed.pk]).update(
+        created_at=timezone.now() - dt.timedelta(days=4)
+    )
+    assert tasks.confirm_overdue_games() == 1
+    game.refresh_from_db()
+    disputed.refresh_from_db()
+    assert game.status == Game.Status.CONFIRMED
+    assert disputed.status == Game.Status.DISPUTED  # waits for an organiser
+    assert rating(league, players["mia"]) > 1500
+    entry = AuditEntry.objects.get(action=AuditEntry.Action.CONFIRM, object_id=game.pk)
+    assert entry.user is None
+    assert entry.changes == {
+        "automatic": True,
+        "reason": "Nobody confirmed or disputed it within 3 days.",
+    }
+
+
+@pytest.mark.parametrize(
+    ("rule", "days", "field"),
+    [("sometimes", 7, "confirmation"), ("another", 0, "confirmation_days")],
+)
+def test_bad_confirmation_settings_are_refused(users, league, rule, days, field):
+    with pytest.raises(ValidationError) as caught:
+        set_rule(league, users, rule, days)
+    assert field in caught.value.message_dict
+    league.refresh_from_db()
+    assert league.confirmation == League.Confirmation.NONE

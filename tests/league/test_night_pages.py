@@ -1,0 +1,269 @@
+"""The game-night and confirmation pages through Django's test client: organisers open nights,
+draw and manage who is here; members enter a table's result in the league's result form,
+pre-filled with the table; participants confirm or dispute; organisers settle disputes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+
+from league import nights, services
+from league.models import Game, GameNight, League, NightTable
+from tests.league.conftest import record
+from tests.league.test_pages_entry import field_errors, page, previewed
+
+pytestmark = pytest.mark.django_db
+
+DAY = dt.date(2026, 11, 20)
+
+
+@pytest.fixture
+def as_user(client, users):
+    def log_in(name):
+        client.logout()
+        if name is not None:
+            client.force_login(users[name])
+        return client
+
+    return log_in
+
+
+@pytest.fixture
+def night(users, league, players):
+    return nights.night_open(
+        league=league,
+        by=users["olive"],
+        played_on=DAY,
+        edition="base",
+        rounds=2,
+        present=[players[n] for n in ("olive", "mia", "ned", "pat")],
+    )
+
+
+def test_an_organiser_opens_a_night_from_the_form(as_user, league, players):
+    client = as_user("olive")
+    form = client.get("/leagues/tuesday/nights/new/")
+    assert form.status_code == 200 and "Who is here" in page(form)
+    assert "Solitaire" not in page(form)  # not a table game
+    response = client.post(
+        "/leagues/tuesday/nights/new/",
+        {
+            "played_on": "2026-11-20",
+            "edition": "base",
+            "rounds": 3,
+            "first_round": "random",
+            "place": "Club room",
+            "present": [players["mia"].pk, players["ned"].pk, players["pat"].pk],
+        },
+    )
+    night = GameNight.objects.get()
+    assert response.status_code == 302 and response.url == f"/leagues/tuesday/nights/{night.pk}/"
+    assert (night.min_table, night.max_table, night.first_round) == (2, 4, "random")
+    assert night.attendees.count() == 3
+
+
+def test_a_table_size_the_edition_does_not_allow_is_shown_beside_the_field(as_user, league):
+    response = as_user("olive").post(
+        "/leagues/tuesday/nights/new/",
+        {
+            "played_on": "2026-11-20",
+            "edition": "base",
+            "rounds": 2,
+            "max_table": 6,
+            "first_round": "rating",
+        },
+    )
+    assert response.status_code == 400
+    assert field_errors(page(response), "id_max_table") == ["Base game seats 2 to 4."]
+    assert not GameNight.objects.exists()
+
+
+@pytest.mark.parametrize("who", ["mia", "quinn"])
+def test_only_organisers_open_nights_and_draw(as_user, night, who):
+    client = as_user(who)
+    assert client.get("/leagues/tuesday/nights/new/").status_code == 403
+    assert client.post(f"/leagues/tuesday/nights/{night.pk}/draw/").status_code == 403
+    assert not night.night_rounds.exists()
+
+
+def test_anyone_sees_a_public_leagues_night(as_user, night):
+    response = as_user(None).get(f"/leagues/tuesday/nights/{night.pk}/")
+    assert response.status_code == 200
+    assert "Draw round" not in page(response)
+
+
+def test_draw_then_enter_a_tables_result_prefilled_with_its_seats(as_user, night, players):
+    client = as_user("olive")
+    client.post(f"/leagues/tuesday/nights/{night.pk}/draw/")
+    table = NightTable.objects.get(round__night=night, number=1)
+    seated = nights.table_setup(table)
+    assert len(seated) == 4
+    html = page(client.get(f"/leagues/tuesday/nights/{night.pk}/"))
+    assert "Enter result" in html and "How round 1 was drawn" in html and "starts" in html
+
+    client = as_user("mia")
+    url = f"/leagues/tuesday/nights/{night.pk}/tables/{table.pk}/result/"
+    setup = page(client.get(url))
+    assert 'value="4"' in setup  # four players, from the table
+    query = "?league=tuesday&edition=base&players=4&mode=totals"
+    entry = page(client.get(url + query))
+    for index, player_id in enumerate(seated, start=1):
+        chosen = re.search(rf'name="seat{index}-player"[^>]*>(.*?)</select>', entry, re.S)
+        assert f'<option value="{player_id}" selected>' in chosen.group(1)
+    data = {"played_on": "2026-11-20", "place": ""}
+    for index, player_id in enumerate(seated, start=1):
+        data |= {
+            f"seat{index}-player": player_id,
+            f"seat{index}-seat": index,
+            f"seat{index}-total_vp": 40 - index,
+            f"seat{index}-fed_cats": 3,
+        }
+    digest = previewed(client, url + query, data)
+    response = client.post(url + query, {**data, "action": "save", "previewed": digest})
+    assert response.status_code == 302 and response.url == f"/leagues/tuesday/nights/{night.pk}/"
+    table.refresh_from_db()
+    assert table.game is not None and table.game.participants.count() == 4
+    night_page = page(client.get(response.url))
+    assert "+1 pt" in night_page  # the winner's night point
+    again = client.get(url)
+    assert again.status_code == 302 and again.url.endswith(f"/games/{table.game_id}/")
+
+
+def test_people_leave_and_guests_arrive_from_the_night_page(as_user, night, players):
+    client = as_user("olive")
+    response = client.post(
+        f"/leagues/tuesday/nights/{night.pk}/people/",
+        {"player": players["pat"].pk, "present": "0"},
+    )
+    assert response.status_code == 302
+    assert not night.attendees.get(player=players["pat"]).present
+    response = client.post(f"/leagues/tuesday/nights/{night.pk}/guests/", {"name": "Rosa"})
+    assert response.status_code == 302
+    assert night.attendees.filter(player__name="Rosa", present=True).exists()
+    duplicate = client.post(f"/leagues/tuesday/nights/{night.pk}/guests/", {"name": "Rosa"})
+    assert duplicate.status_code == 400
+    assert field_errors(page(duplicate), "id_name") == [
+        "A player called &#x27;Rosa&#x27; already exists."
+    ]
+
+
+def test_drawing_past_the_last_round_says_why(as_user, night):
+    client = as_user("olive")
+    client.post(f"/leagues/tuesday/nights/{night.pk}/draw/")
+    response = client.post(f"/leagues/tuesday/nights/{night.pk}/draw/", follow=True)
+    assert "still being played" in page(response)
+    assert night.night_rounds.count() == 1
+
+
+# --- confirmation pages -------------------------------------------------------------------
+
+
+@pytest.fixture
+def waiting(users, league, players):
+    league.confirmation = League.Confirmation.ANOTHER
+    league.save()
+    return record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+
+
+def test_the_other_player_sees_it_waiting_and_confirms_it(as_user, waiting):
+    client = as_user("ned")
+    assert "Waiting for you to confirm" in page(client.get("/accounts/me/"))
+    assert "1 game waiting for you to confirm" in page(client.get("/"))
+    html = page(client.get(f"/leagues/tuesday/games/{waiting.pk}/"))
+    assert "Confirm this result" in html and "Dispute" in html
+    response = client.post(f"/leagues/tuesday/games/{waiting.pk}/confirm/")
+    assert response.status_code == 302
+    waiting.refresh_from_db()
+    assert waiting.status == Game.Status.CONFIRMED
+    assert "Waiting for you to confirm" not in page(client.get("/accounts/me/"))
+    assert "waiting for you to confirm" not in page(client.get("/"))
+
+
+def test_whoever_logged_it_cannot_confirm_it(as_user, waiting):
+    client = as_user("mia")
+    assert "Confirm this result" not in page(client.get(f"/leagues/tuesday/games/{waiting.pk}/"))
+    response = client.post(f"/leagues/tuesday/games/{waiting.pk}/confirm/", follow=True)
+    assert "another participant confirms it" in page(response)
+    waiting.refresh_from_db()
+    assert waiting.status == Game.Status.PENDING
+
+
+def test_a_dispute_reaches_the_organiser_who_settles_it(as_user, waiting):
+    client = as_user("ned")
+    empty = client.post(
+        f"/leagues/tuesday/games/{waiting.pk}/dispute/", {"reason": ""}, follow=True
+    )
+    assert "Say what is wrong" in page(empty)
+    client.post(f"/leagues/tuesday/games/{waiting.pk}/dispute/", {"reason": "I had 25"})
+    client = as_user("olive")
+    league_page = page(client.get("/leagues/tuesday/"))
+    assert "Disputed results to settle" in league_page and "I had 25" in league_page
+    dispute = waiting.disputes.get()
+    response = client.post(
+        f"/leagues/tuesday/disputes/{dispute.pk}/resolve/", {"action": "confirm", "note": "ok"}
+    )
+    assert response.status_code == 302
+    waiting.refresh_from_db()
+    assert waiting.status == Game.Status.CONFIRMED
+    assert (
+        as_user("ned").post(f"/leagues/tuesday/disputes/{dispute.pk}/resolve/").status_code == 403
+    )
+
+
+def test_the_settings_page_sets_the_confirmation_rule(as_user, league):
+    response = as_user("olive").post(
+        "/leagues/tuesday/settings/",
+        {
+            "name": "Tuesday Club",
+            "is_public": "on",
+            "provisional_games": 5,
+            "confirmation": "all",
+            "confirmation_days": 3,
+        },
+    )
+    assert response.status_code == 302
+    league.refresh_from_db()
+    assert (league.confirmation, league.confirmation_days) == ("all", 3)
+    bad = as_user("olive").post(
+        "/leagues/tuesday/settings/",
+        {"name": "Tuesday Club", "provisional_games": 5, "confirmation_days": 0},
+    )
+    assert bad.status_code == 400 and field_errors(page(bad), "id_confirmation_days")
+
+
+def test_a_confirmed_league_game_changes_nothing_for_final_at_once(users, league, players):
+    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    assert game.status == Game.Status.CONFIRMED
+    assert services.confirmers(game) == []
+
+
+def test_the_change_log_says_a_game_was_confirmed_automatically(as_user, waiting, league):
+    Game.objects.filter(pk=waiting.pk).update(created_at=waiting.created_at - dt.timedelta(days=8))
+    assert services.games_confirm_overdue() == 1
+    html = page(as_user("olive").get("/leagues/tuesday/changes/"))
+    assert (
+        "<em>automatically</em>" in html
+        and "Nobody confirmed or disputed it within 7 days." in html
+    )
+
+
+def test_a_game_logged_in_a_confirming_league_says_it_waits(as_user, league, players):
+    League.objects.filter(pk=league.pk).update(confirmation=League.Confirmation.ANOTHER)
+    client = as_user("mia")
+    url = "/games/new/?league=tuesday&edition=base&players=2&mode=totals"
+    data = {"played_on": "2026-11-20"}
+    for index, (name, vp) in enumerate((("mia", 30), ("ned", 20)), start=1):
+        data |= {
+            f"seat{index}-player": players[name].pk,
+            f"seat{index}-seat": index,
+            f"seat{index}-total_vp": vp,
+            f"seat{index}-fed_cats": 3,
+        }
+    digest = previewed(client, url, data)
+    response = client.post(url, {**data, "action": "save", "previewed": digest}, follow=True)
+    assert "it is rated once confirmed (another participant with a login confirms)" in page(
+        response
+    )
+    assert Game.objects.get().status == Game.Status.PENDING

@@ -1,0 +1,203 @@
+"""Game nights against a real database: opening, attendance, draws, tables' games, points."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from league import night_selectors, nights, services
+from league.models import AuditEntry, GameNight, NightSeat, PlayerRating
+
+TODAY = dt.date(2026, 11, 20)
+
+
+@pytest.fixture
+def seven(users, league, players):
+    """Olive, Mia, Ned and Pat, with three guests Olive brings: seven people."""
+    cast = [players[n] for n in ("olive", "mia", "ned", "pat")]
+    for name in ("Rosa", "Sam", "Tom"):
+        cast.append(services.guest_add(league=league, name=name, by=users["olive"]).player)
+    return cast
+
+
+def open_night(league, users, present, **extra):
+    values = {"played_on": TODAY, "edition": "base", "rounds": 2, "present": present}
+    values.update(extra)
+    return nights.night_open(league=league, by=users["olive"], **values)
+
+
+def enter(table, users, by="olive"):
+    """Enter the table's game: seat 1 wins, then in seat order."""
+    ids = nights.table_setup(table)
+    participants = [
+        services.ParticipantInput(
+            player_id=pid, seat=seat, result={"total_vp": 30 - seat, "fed_cats": 3}
+        )
+        for seat, pid in enumerate(ids, start=1)
+    ]
+    return nights.table_game_record(
+        table=table, logged_by=users[by], participants=participants, played_on=TODAY
+    )
+
+
+def test_seven_people_at_cat_lady_sit_at_a_table_of_four_and_one_of_three(users, league, seven):
+    night = open_night(league, users, seven)
+    drawn = nights.round_draw(night=night, by=users["olive"])
+    sizes = sorted(t.seats.count() for t in drawn.tables.all())
+    assert sizes == [3, 4]
+    assert not drawn.sitting_out.exists()
+    assert "First round" in drawn.explanation[0]
+
+
+def test_first_round_by_rating_seats_the_strongest_together(users, league, seven, players):
+    PlayerRating.objects.bulk_create(
+        PlayerRating(league=league, player=p, rating=1800 - 50 * i) for i, p in enumerate(seven)
+    )
+    night = open_night(league, users, seven)
+    drawn = nights.round_draw(night=night, by=users["olive"])
+    first = drawn.tables.get(number=1)
+    assert set(first.seats.values_list("player_id", flat=True)) == {p.pk for p in seven[:4]}
+
+
+def test_second_round_keeps_tonights_tablemates_apart_and_rotates_the_starter(users, league, seven):
+    night = open_night(league, users, seven, first_round=GameNight.FirstRound.RANDOM, seed=3)
+    first = nights.round_draw(night=night, by=users["olive"])
+    for table in first.tables.all():
+        enter(table, users)
+    second = nights.round_draw(night=night, by=users["olive"])
+    view = night_selectors.night_view(night=night)
+    round_one = [set(nights.table_setup(t)) for t in first.tables.all()]
+    starters_one = {nights.table_setup(t)[0] for t in first.tables.all()}
+    for table in second.tables.all():
+        seated = nights.table_setup(table)
+        # 7 people in tables of 4 and 3 twice: some pairs must meet again, but never a table
+        # that is a whole table of round one.
+        assert not any(set(seated) <= before for before in round_one)
+        assert seated[0] not in starters_one
+    assert len(view.rounds) == 2
+    total = sum(s.points for s in view.standings)
+    # A table of n shares n/2 points (each pair splits one point, spread over n - 1 mates).
+    assert total == pytest.approx(4 / 2 + 3 / 2)
+
+
+def test_the_next_round_waits_for_every_table_of_this_one(users, league, seven):
+    night = open_night(league, users, seven)
+    first = nights.round_draw(night=night, by=users["olive"])
+    enter(first.tables.get(number=1), users)
+    with pytest.raises(ValidationError) as caught:
+        nights.round_draw(night=night, by=users["olive"])
+    assert "table 2" in str(caught.value)
+
+
+def test_no_round_past_the_nights_last(users, league, seven):
+    night = open_night(league, users, seven, rounds=1)
+    for table in nights.round_draw(night=night, by=users["olive"]).tables.all():
+        enter(table, users)
+    with pytest.raises(ValidationError, match="1 round"):
+        nights.round_draw(night=night, by=users["olive"])
+
+
+def test_someone_leaving_and_a_guest_arriving_between_rounds(users, league, seven, players):
+    night = open_night(league, users, seven)
+    for table in nights.round_draw(night=night, by=users["olive"]).tables.all():
+        enter(table, users)
+    nights.attendance_set(night=night, player=players["pat"], present=False, by=users["olive"])
+    newcomer = nights.night_guest_add(night=night, name="Uma", by=users["olive"]).player
+    second = nights.round_draw(night=night, by=users["olive"])
+    seated = set(NightSeat.objects.filter(table__round=second).values_list("player_id", flat=True))
+    assert players["pat"].pk not in seated
+    assert newcomer.pk in seated
+    assert len(seated) == 7
+
+
+def test_undo_a_round_without_results_and_draw_it_again(users, league, seven, players):
+    night = open_night(league, users, seven)
+    nights.round_draw(night=night, by=users["olive"])
+    nights.attendance_set(night=night, player=players["pat"], present=False, by=users["olive"])
+    nights.round_undo(night=night, by=users["olive"])
+    again = nights.round_draw(night=night, by=users["olive"])
+    assert again.number == 1
+    assert sorted(t.seats.count() for t in again.tables.all()) == [3, 3]
+
+
+def test_a_round_with_results_cannot_be_undone(users, league, seven):
+    night = open_night(league, users, seven)
+    enter(nights.round_draw(night=night, by=users["olive"]).tables.first(), users)
+    with pytest.raises(ValidationError, match="already has results"):
+        nights.round_undo(night=night, by=users["olive"])
+
+
+def test_a_lone_person_cannot_be_seated(users, league, players):
+    night = open_night(league, users, [players["mia"]])
+    with pytest.raises(ValidationError, match="at least 2"):
+        nights.round_draw(night=night, by=users["olive"])
+    assert not night.night_rounds.exists()
+
+
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        ({"edition": "solitaire"}, "edition"),
+        ({"edition": "nope"}, "edition"),
+        ({"max_table": 6}, "max_table"),  # the base game seats 2 to 4
+        ({"min_table": 4, "max_table": 3}, "max_table"),
+        ({"rounds": 0}, "rounds"),
+        ({"first_round": "by-hair-colour"}, "first_round"),
+    ],
+)
+def test_opening_a_night_refuses_what_the_game_does_not_allow(users, league, seven, extra, field):
+    with pytest.raises(ValidationError) as caught:
+        open_night(league, users, seven, **extra)
+    assert field in caught.value.message_dict
+    assert not GameNight.objects.exists()
+
+
+def test_box_of_treats_seats_up_to_six(users, league, seven):
+    night = open_night(league, users, seven, edition="box-of-treats", min_table=3, max_table=6)
+    drawn = nights.round_draw(night=night, by=users["olive"])
+    assert sorted(t.seats.count() for t in drawn.tables.all()) == [3, 4]
+    assert (night.min_table, night.max_table) == (3, 6)
+
+
+def test_people_outside_the_league_cannot_be_present(users, league, players):
+    with pytest.raises(ValidationError, match="Quinn"):
+        open_night(league, users, [players["mia"], players["quinn"]])
+
+
+def test_a_tables_game_is_a_rated_league_game_linked_to_the_table(users, league, seven):
+    night = open_night(league, users, seven)
+    table = nights.round_draw(night=night, by=users["olive"]).tables.get(number=1)
+    game = enter(table, users)
+    table.refresh_from_db()
+    assert table.game == game
+    assert all(p.rating_after is not None for p in game.participants.all())
+    with pytest.raises(ValidationError, match="already entered"):
+        enter(table, users)
+    assert league.games.count() == 1
+    assert AuditEntry.objects.filter(object_type="NightRound").exists()
+
+
+def test_tonights_points_share_each_table_by_finishing_order(users, league, seven):
+    night = open_night(league, users, seven)
+    drawn = nights.round_draw(night=night, by=users["olive"])
+    table = drawn.tables.get(number=1)
+    enter(table, users)
+    view = night_selectors.night_view(night=night)
+    seated = nights.table_setup(table)
+    points = {s.player_id: s.points for s in view.standings}
+    assert [points[pid] for pid in seated] == pytest.approx([1, 2 / 3, 1 / 3, 0])
+    assert view.standings[0].player_id == seated[0]
+
+
+def test_table_points_count_a_tie_as_half():
+    class P:
+        def __init__(self, pid, rank):
+            self.player_id, self.rank = pid, rank
+
+    points = night_selectors.table_points([P(1, 1), P(2, 1), P(3, 3)])
+    assert points == {1: 0.75, 2: 0.75, 3: 0.0}
+    assert sum(points.values()) == pytest.approx(1.5)
+    assert list(itertools.islice(points, 1)) == [1]
