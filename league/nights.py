@@ -31,7 +31,7 @@ from league.models import (
     Player,
     PlayerRating,
 )
-from league.services import _audit, _lock
+from league.services import lock_league, record_audit
 from league.table_draw import DrawError, Entrant, draw_round
 
 MAX_ROUNDS = 12
@@ -60,7 +60,7 @@ def night_open(
 
     Table sizes default to what the edition allows; narrower bounds are the organiser's choice
     (three copies of the game and twelve people: tables of 4)."""
-    league = _lock(league)
+    league = lock_league(league)
     game = get_game(league.game)
     errors: dict[str, list[str]] = {}
     chosen = next((e for e in game.editions if e.key == edition), None)
@@ -110,7 +110,7 @@ def night_open(
         NightAttendee(night=night, player=p, present=True)
         for p in {p.pk: p for p in present}.values()
     )
-    _audit(
+    record_audit(
         league=league,
         user=by,
         action=AuditEntry.Action.CREATE,
@@ -132,7 +132,7 @@ def attendance_set(
     *, night: GameNight, player: Player, present: bool, by: AbstractBaseUser
 ) -> NightAttendee:
     """Someone arrives (or comes back) or leaves; it counts from the next round drawn."""
-    _lock(night.league)
+    lock_league(night.league)
     if not night.league.memberships.filter(player=player).exists():
         raise ValidationError({"player": [f"{player} is not a member of {night.league}."]})
     attendee, created = NightAttendee.objects.get_or_create(
@@ -143,7 +143,7 @@ def attendance_set(
         raise ValidationError({"player": [f"{player} is already marked {state}."]})
     attendee.present = present
     attendee.save(update_fields=["present"])
-    _audit(
+    record_audit(
         league=night.league,
         user=by,
         action=AuditEntry.Action.UPDATE,
@@ -192,7 +192,7 @@ def _pair(pair: frozenset[int]) -> tuple[int, int]:
 @transaction.atomic
 def round_draw(*, night: GameNight, by: AbstractBaseUser) -> NightRound:
     """Draw the next round for the people present now (`league.table_draw`) and store it."""
-    _lock(night.league)
+    lock_league(night.league)
     night = GameNight.objects.select_for_update().get(pk=night.pk)
     view = night_selectors.night_view(night=night)
     number = view.next_round
@@ -234,7 +234,7 @@ def round_draw(*, night: GameNight, by: AbstractBaseUser) -> NightRound:
             NightSeat(table=table, player=players[player_id], seat=seat)
             for seat, player_id in enumerate(drawn.players, start=1)
         )
-    _audit(
+    record_audit(
         league=night.league,
         user=by,
         action=AuditEntry.Action.CREATE,
@@ -247,7 +247,7 @@ def round_draw(*, night: GameNight, by: AbstractBaseUser) -> NightRound:
 @transaction.atomic
 def round_undo(*, night: GameNight, by: AbstractBaseUser) -> None:
     """Take back the latest round while none of its games is entered (someone arrived late)."""
-    _lock(night.league)
+    lock_league(night.league)
     latest = night.night_rounds.order_by("-number").first()
     if latest is None:
         raise ValidationError({"round": ["No round has been drawn yet."]})
@@ -255,7 +255,7 @@ def round_undo(*, night: GameNight, by: AbstractBaseUser) -> None:
         raise ValidationError(
             {"round": [f"Round {latest.number} already has results: it cannot be drawn again."]}
         )
-    _audit(
+    record_audit(
         league=night.league,
         user=by,
         action=AuditEntry.Action.DELETE,
@@ -280,7 +280,7 @@ def table_game_record(
 ) -> Game:
     """Record the league game played at a night's table (rated like any other) and link it."""
     night = table.round.night
-    _lock(night.league)
+    lock_league(night.league)
     table = NightTable.objects.select_for_update().get(pk=table.pk)
     if table.game_id is not None:
         raise ValidationError(

@@ -61,7 +61,7 @@ class _Errors:
             raise ValidationError(self.fields)
 
 
-def _audit(
+def record_audit(
     *,
     league: League | None,
     user: AbstractBaseUser | None,
@@ -69,6 +69,8 @@ def _audit(
     obj: Any,
     changes: Mapping[str, Any],
 ) -> None:
+    """One line of the league's change log (who, what, on which object, which fields), written
+    in the caller's transaction so it exists exactly when the change does."""
     AuditEntry.objects.create(
         league=league,
         user=user if user is not None and user.is_authenticated else None,
@@ -79,7 +81,9 @@ def _audit(
     )
 
 
-def _lock(league: League) -> League:
+def lock_league(league: League) -> League:
+    """The league's row, locked until the transaction ends: every service that changes a
+    league's games, members or nights takes it first, so two writers never interleave."""
     return League.objects.select_for_update().get(pk=league.pk)
 
 
@@ -102,7 +106,7 @@ def player_create(
         user=user,
         created_by=by if by is not None and by.is_authenticated else None,
     )
-    _audit(
+    record_audit(
         league=None, user=by, action=AuditEntry.Action.CREATE, obj=player, changes={"name": name}
     )
     return player
@@ -118,7 +122,7 @@ def player_rename(*, player: Player, name: str, by: AbstractBaseUser) -> Player:
     old = player.name
     player.name = name
     player.save(update_fields=["name"])
-    _audit(
+    record_audit(
         league=None,
         user=by,
         action=AuditEntry.Action.UPDATE,
@@ -186,7 +190,7 @@ def league_create(
     Membership.objects.create(
         league=league, player=player_for_user(by), role=Membership.Role.ORGANISER
     )
-    _audit(
+    record_audit(
         league=league,
         user=by,
         action=AuditEntry.Action.CREATE,
@@ -244,7 +248,7 @@ def member_add(
             raise ValidationError({"player": [f"{player} is already a {role} of this league."]})
         membership.role = role
         membership.save(update_fields=["role"])
-    _audit(
+    record_audit(
         league=league,
         user=by,
         action=AuditEntry.Action.CREATE if created else AuditEntry.Action.UPDATE,
@@ -264,7 +268,7 @@ def member_remove(*, membership: Membership, by: AbstractBaseUser | None) -> Non
         .exists()
     ):
         raise ValidationError({"player": ["A league keeps at least one organiser."]})
-    _audit(
+    record_audit(
         league=league,
         user=by,
         action=AuditEntry.Action.DELETE,
@@ -287,7 +291,7 @@ def member_set_role(*, membership: Membership, role: str, by: AbstractBaseUser) 
         raise ValidationError(
             {"role": [f"Role must be one of: {', '.join(Membership.Role.values)}."]}
         )
-    league = _lock(membership.league)
+    league = lock_league(membership.league)
     membership = Membership.objects.select_for_update().get(pk=membership.pk)
     if membership.role == role:
         raise ValidationError({"role": [f"{membership.player} is already a {role}."]})
@@ -301,7 +305,7 @@ def member_set_role(*, membership: Membership, role: str, by: AbstractBaseUser) 
     before = membership.role
     membership.role = role
     membership.save(update_fields=["role"])
-    _audit(
+    record_audit(
         league=league,
         user=by,
         action=AuditEntry.Action.UPDATE,
@@ -330,7 +334,7 @@ def league_update(
 
     A new confirmation rule applies to games logged from now on; games already waiting keep
     waiting until they are confirmed (or their window ends)."""
-    league = _lock(league)
+    league = lock_league(league)
     errors = _Errors()
     if not name.strip():
         errors.add("name", "A league needs a name.")
@@ -360,10 +364,12 @@ def league_update(
             setattr(league, field_name, value)
     if changes:
         league.save()
-        _audit(league=league, user=by, action=AuditEntry.Action.UPDATE, obj=league, changes=changes)
+        record_audit(
+            league=league, user=by, action=AuditEntry.Action.UPDATE, obj=league, changes=changes
+        )
     if "rating_system" in changes:
         report = rating_pass.rebuild_all(league)
-        _audit(
+        record_audit(
             league=league,
             user=by,
             action=AuditEntry.Action.REBUILD,
@@ -397,7 +403,7 @@ def invitation_create(
         token=secrets.token_urlsafe(24),
         expires_at=timezone.now() + valid_for,
     )
-    _audit(
+    record_audit(
         league=league,
         user=by,
         action=AuditEntry.Action.CREATE,
@@ -413,7 +419,7 @@ def invitation_revoke(*, invitation: Invitation, by: AbstractBaseUser) -> None:
     if invitation.revoked_at is None:
         invitation.revoked_at = timezone.now()
         invitation.save(update_fields=["revoked_at"])
-        _audit(
+        record_audit(
             league=invitation.league,
             user=by,
             action=AuditEntry.Action.DELETE,
@@ -442,7 +448,7 @@ def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Memb
         .select_related("league", "player")
         .get(pk=invitation.pk)
     )
-    league = _lock(invitation.league)
+    league = lock_league(invitation.league)
     problem = invitation_problem(invitation)
     if problem:
         raise ValidationError({"invitation": [problem]})
@@ -468,7 +474,7 @@ def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Memb
             own.delete()
         guest.user = user
         guest.save(update_fields=["user"])
-        _audit(
+        record_audit(
             league=league,
             user=user,
             action=AuditEntry.Action.UPDATE,
@@ -490,7 +496,7 @@ def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Memb
 @transaction.atomic
 def season_close(*, season: Season, by: AbstractBaseUser, ends_on: dt.date | None = None) -> Season:
     """End a season early (today unless told); games after the new end leave the season."""
-    league = _lock(season.league)
+    league = lock_league(season.league)
     season = Season.objects.select_for_update().get(pk=season.pk)
     ends_on = ends_on or timezone.localdate()
     if ends_on < season.starts_on:
@@ -501,7 +507,7 @@ def season_close(*, season: Season, by: AbstractBaseUser, ends_on: dt.date | Non
     season.ends_on = ends_on
     season.save(update_fields=["ends_on"])
     league.games.filter(season=season, played_on__gt=ends_on).update(season=None)
-    _audit(
+    record_audit(
         league=league,
         user=by,
         action=AuditEntry.Action.UPDATE,
@@ -528,7 +534,7 @@ def season_create(
     league.games.filter(played_on__range=(starts_on, ends_on), season__isnull=True).update(
         season=season
     )
-    _audit(
+    record_audit(
         league=league,
         user=by,
         action=AuditEntry.Action.CREATE,
@@ -704,7 +710,7 @@ def game_record(
 
     In a league whose results wait for confirmation the game is recorded as pending and rated
     only once confirmed (`game_confirm`)."""
-    league = _lock(league)
+    league = lock_league(league)
     checked = _check_game(
         league=league,
         game=game,
@@ -732,7 +738,7 @@ def game_record(
     )
     _write_participants(record, checked)
     rating_pass.after_change(league, record, earliest=record.played_on)
-    _audit(
+    record_audit(
         league=league,
         user=logged_by,
         action=AuditEntry.Action.CREATE,
@@ -760,7 +766,7 @@ def game_edit(
     details: Mapping[str, Any] | None = None,
 ) -> Game:
     """Change a recorded game; ratings from the earlier of its old and new dates are rebuilt."""
-    league = _lock(game.league)
+    league = lock_league(game.league)
     game = Game.objects.select_for_update().get(pk=game.pk)
     before = _snapshot(game)
     current = [
@@ -796,7 +802,7 @@ def game_edit(
     rating_pass.after_change(
         league, game, earliest=min(old_date, game.played_on), also_players=old_players
     )
-    _audit(
+    record_audit(
         league=league,
         user=by,
         action=AuditEntry.Action.UPDATE,
@@ -808,12 +814,12 @@ def game_edit(
 
 @transaction.atomic
 def game_delete(*, game: Game, by: AbstractBaseUser | None) -> None:
-    league = _lock(game.league)
+    league = lock_league(game.league)
     game = Game.objects.select_for_update().get(pk=game.pk)
     before = _snapshot(game)
     players = set(game.participants.values_list("player_id", flat=True))
     played_on = game.played_on
-    _audit(
+    record_audit(
         league=league,
         user=by,
         action=AuditEntry.Action.DELETE,
@@ -847,7 +853,7 @@ def games_import(
 
     A game whose `bgstats_uuid` the league already has is an error (`games.N.bgstats_uuid`),
     as is any other problem, each under its game's index."""
-    league = _lock(league)
+    league = lock_league(league)
     errors = _Errors()
     uuids = [g.bgstats_uuid for g in games if g.bgstats_uuid]
     taken = set(league.games.filter(bgstats_uuid__in=uuids).values_list("bgstats_uuid", flat=True))
@@ -893,7 +899,7 @@ def games_import(
         )
         _write_participants(record, checked)
         players.update(p.pk for p, _, _, _ in checked.participants)
-        _audit(
+        record_audit(
             league=league,
             user=logged_by,
             action=AuditEntry.Action.CREATE,
@@ -911,7 +917,7 @@ def ratings_rebuild(
     *, league: League, by: AbstractBaseUser | None = None
 ) -> rating_pass.RebuildReport:
     """Rebuild a league's ratings from its first game and check the zero-sum invariant."""
-    league = _lock(league)
+    league = lock_league(league)
     report = rating_pass.rebuild_all(league)
     AuditEntry.objects.create(
         league=league,
@@ -988,7 +994,7 @@ def game_confirm(*, game: Game, by: AbstractBaseUser) -> Game:
 
     The game is rated as soon as the league's rule is met: one other participant, all of them,
     or an organiser (whose confirmation always settles it)."""
-    league = _lock(game.league)
+    league = lock_league(game.league)
     game = Game.objects.select_for_update().get(pk=game.pk)
     as_organiser = _organises(league, by)
     if game.status == Game.Status.CONFIRMED:
@@ -1013,7 +1019,7 @@ def game_confirm(*, game: Game, by: AbstractBaseUser) -> Game:
     final = _settled(game)
     if final:
         _make_final(league, game)
-    _audit(
+    record_audit(
         league=league,
         user=by,
         action=AuditEntry.Action.CONFIRM,
@@ -1026,7 +1032,7 @@ def game_confirm(*, game: Game, by: AbstractBaseUser) -> Game:
 @transaction.atomic
 def game_dispute(*, game: Game, by: AbstractBaseUser, reason: str) -> GameDispute:
     """A participant says a game waiting for confirmation is wrong; organisers resolve it."""
-    league = _lock(game.league)
+    league = lock_league(game.league)
     game = Game.objects.select_for_update().get(pk=game.pk)
     reason = reason.strip()
     if not reason:
@@ -1042,7 +1048,7 @@ def game_dispute(*, game: Game, by: AbstractBaseUser, reason: str) -> GameDisput
     game.status = Game.Status.DISPUTED
     game.save(update_fields=["status", "updated_at"])
     dispute = GameDispute.objects.create(game=game, league=league, raised_by=by, reason=reason)
-    _audit(
+    record_audit(
         league=league,
         user=by,
         action=AuditEntry.Action.DISPUTE,
@@ -1058,7 +1064,7 @@ def dispute_resolve(
 ) -> GameDispute:
     """An organiser settles a dispute: the game stands (as recorded, or as they corrected it
     since) and is rated, or it is deleted."""
-    league = _lock(dispute.league)
+    league = lock_league(dispute.league)
     dispute = GameDispute.objects.select_for_update().get(pk=dispute.pk)
     if dispute.resolved_at is not None:
         raise ValidationError({"dispute": ["This dispute is already resolved."]})
@@ -1091,7 +1097,7 @@ def dispute_resolve(
     dispute.resolved_at = timezone.now()
     dispute.note = note.strip()
     dispute.save()
-    _audit(
+    record_audit(
         league=league,
         user=by,
         action=AuditEntry.Action.CONFIRM if not delete else AuditEntry.Action.DELETE,
@@ -1118,14 +1124,14 @@ def games_confirm_overdue(*, now: dt.datetime | None = None) -> int:
     )
     for league_id in list(league_ids):
         with transaction.atomic():
-            league = _lock(League(pk=league_id))
+            league = lock_league(League(pk=league_id))
             deadline = now - dt.timedelta(days=league.confirmation_days)
             overdue = Game.objects.select_for_update().filter(
                 league=league, status=Game.Status.PENDING, created_at__lte=deadline
             )
             for game in overdue.in_play_order():
                 _make_final(league, game)
-                _audit(
+                record_audit(
                     league=league,
                     user=None,
                     action=AuditEntry.Action.CONFIRM,
