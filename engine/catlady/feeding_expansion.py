@@ -308,6 +308,7 @@ class _Search:
         self.wild = wild
         self.treats = int(food.get("treat", 0))
         self.total = sum(have) + wild
+        self.tokens = sum(int(n) for n in food.values())  # food, wilds and treats
         self.cats = [_compile(c, i, edition) for i, c in enumerate(holdings.cats)]
         self.fixed = dict(holdings.fixed)
 
@@ -671,11 +672,16 @@ class _Search:
             if not self.type_sensitive:
                 break
         assert best is not None
-        # Only the best allocation becomes an option: its leftover and score pad are built.
+        # Only the best allocation can become an option, and only when no option found so
+        # far is at least as good: its leftover and score pad are built after that check.
         tally, final = best
         used_food = sum(
             sum(p.eaten) for i, p in enumerate(final) if p.mode == FED and i not in self.fixed
         )
+        # Every food eaten takes one token (its own, a wild or a converted one), and every
+        # treat one treat: what is left is counted without working out which tokens.
+        if self._refused(tally, self.tokens - used_food - treats):
+            return
         self._add(self._option(tally, self._leftover(final, treats, used_food)))
 
     def _eaten_as_typed(self, plate: Plate) -> Plate:
@@ -928,6 +934,27 @@ class _Search:
                 candidates.append(fits)
         filled = _max_matching(candidates, len(boxes))
         return filled * len(boxes), filled
+
+    def _refused(self, tally: _Tally, leftover: int) -> bool:
+        """Whether :meth:`_add` would refuse the option of ``tally`` (an option already
+        found is at least as good), decided on its numbers before the option is built."""
+        plan = tally.plan
+        vp = tally.vp
+        fed = plan.fed_count
+        with_bonus = vp + self._hemingway(plan)[0]
+        for old in self.options:
+            if (
+                old.fed >= fed
+                and old.leftover <= leftover
+                and old.vp >= vp
+                and old.vp + old.bonus >= with_bonus
+                and old.costumes >= plan.costumes
+                and old.toys >= plan.toys_count
+                and old.catnip >= plan.catnip
+                and old.multicoloured_fed >= plan.multicoloured
+            ):
+                return True
+        return False
 
     def _add(self, option: Option) -> None:
         kept = []
