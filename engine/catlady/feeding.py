@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 # Searches over this many cats or more use the branch and bound (see _Search._bounds).
-_BOUND_FROM_CATS = 8
+_BOUND_FROM_CATS = 5
 
 # Eating models.
 _FIXED, _CHOICE, _ONE_TYPE, _ANY = range(4)
@@ -318,15 +318,19 @@ class _Bound:
 
     A cat is counted at its most: fed with its ability at its largest (every cat of its
     colour fed, every toy...) plus the catnip VP a fed cat can add, or hungry at ``unfed``,
-    whichever is more; catnip's ``flat`` part is counted once. ``prefix[d]``: the
-    cats searched before depth ``d`` all counted so (``loss[d]``: what the cat at depth ``d``
-    loses when left hungry); ``later[d][left]``: the most the cats from depth ``d`` on add
-    sharing ``left`` tokens, each fed one less the VP its food would be worth to the one
-    uncapped "any food" eater (``price`` per food, 0 if
+    whichever is more; catnip's ``flat`` part is counted once. ``prefix[d]``: the cats
+    searched before depth ``d`` all counted so (``loss[d]``: what the cat at depth ``d``
+    loses when left hungry). As the search decides cats, it takes off what it then knows
+    they cannot be worth: a ranged cat (Waffle) fed less than her most loses ``per_food``
+    per food short, and a fed ``counters`` cat (Alvin) loses his VP for each cat of his
+    colour left hungry. ``later[d][left]``: the most the cats from depth ``d`` on add
+    sharing ``left`` tokens (a 0/1 knapsack, food types ignored), each fed one less the VP
+    its food would be worth to the one uncapped "any food" eater (``price`` per food, 0 if
     none), who is then counted at ``price`` per food left; other ``eaters`` (base VP, VP per
-    food, most food) are counted eating everything left; ``bonus``: the largest bonus (Hemingway); ``most[d]``: the
-    most tokens the cats from depth ``d`` on can eat (so the least that can be left);
-    ``can_feed[d][left]``: the most of them ``left`` tokens could feed."""
+    food, most food) are counted eating everything left; ``bonus``: the largest bonus
+    (Hemingway); ``most[d]``: the most tokens the cats from depth ``d`` on can eat (so the
+    least that can be left); ``can_feed[d][left]``: the most of them ``left`` tokens could
+    feed."""
 
     cats: int
     unfed: int
@@ -339,6 +343,9 @@ class _Bound:
     most: tuple[int, ...]
     loss: tuple[int, ...]
     can_feed: tuple[tuple[int, ...], ...]
+    per_food: tuple[int, ...]  # per depth: the VP per food of a ranged cat counted at its most
+    # Searched cats paid per fed cat of a colour: (depth, colour bit, VP each), each > 0.
+    counters: tuple[tuple[int, int, int], ...]
 
 
 class _Search:
@@ -545,34 +552,25 @@ class _Search:
             most[d] = most[d + 1] + eats
         # later[d][left]: the cats from depth d on with ``left`` tokens to share. Each is
         # hungry (``unfed``) unless fed, which gains ``worth - unfed`` for its meal's tokens:
-        # a fractional knapsack over those gains bounds the best choice. Cats with a range
-        # of meals (Waffle) are counted at their most, whatever is left.
-        later = []
-        for d in range(depth_count + 1):
-            base = 0
-            items = []
-            for c in searched[d:]:
-                if c.model == _FIXED:
-                    base += unfed
-                    gain = worth(c) - unfed
-                    if gain > 0:
-                        items.append((sum(c.needs), gain))
-                else:
-                    base += worth(c)
-            items.sort(key=lambda item: (-item[1] / item[0]) if item[0] else -float("inf"))
-            row = []
-            for left in range(self.total + 1):
-                room = left
-                value = 0.0
-                for weight, gain in items:
-                    if weight <= room:
-                        room -= weight
-                        value += gain
-                    else:
-                        value += gain * room / weight
-                        break
-                row.append(base + int(value))  # VP are whole: the floor is still a bound
-            later.append(tuple(row))
+        # the best choice of cats whose meals fit in ``left`` tokens (food types ignored, a
+        # 0/1 knapsack filled from the last cat back) bounds what they add. Cats with a
+        # range of meals (Waffle) are counted at their most, whatever is left.
+        width = self.total + 1
+        row = [0] * width
+        rows = [tuple(row)]
+        for c in reversed(searched):
+            if c.model == _FIXED:
+                weight = sum(c.needs)
+                gain = max(0, worth(c) - unfed)
+                row = [
+                    unfed
+                    + (max(row[left], row[left - weight] + gain) if weight <= left else row[left])
+                    for left in range(width)
+                ]
+            else:
+                row = [worth(c) + value for value in row]
+            rows.append(tuple(row))
+        later = rows[::-1]
         # can_feed[d][left]: the most cats from depth d on that ``left`` tokens could feed
         # (the smallest meals first; food types ignored, so never too few).
         can_feed = []
@@ -600,6 +598,12 @@ class _Search:
             most=tuple(most),
             loss=tuple(loss),
             can_feed=tuple(can_feed),
+            per_food=tuple(per_food.get(c.index, 0) for c in searched),
+            counters=tuple(
+                (d, 1 << c.colour, c.each)
+                for d, c in enumerate(searched)
+                if c.ability == "per_colour_fed" and c.each > 0
+            ),
         )
 
     def _is_monotone(self) -> bool:
@@ -741,7 +745,10 @@ class _Search:
                 pass  # its twin went hungry: feeding this one instead is a mirror image
             elif fits(t0, t1, t2, convert + add_convert):
                 meals[i] = cat.meal
-                self._dfs3(depth + 1, t0, t1, t2, meals, convert + add_convert, lost, hungry)
+                lost_here = lost
+                if bound is not None and bound.counters:
+                    lost_here += self._colour_loss(depth, meals)
+                self._dfs3(depth + 1, t0, t1, t2, meals, convert + add_convert, lost_here, hungry)
                 meals[i] = None
                 if self.maximal_only:
                     l0, l1, l2 = self.later3[depth + 1]
@@ -767,6 +774,9 @@ class _Search:
                 and cat.lo >= 1
                 and depth == len(searched) - 1
             )
+            # The bound counts a cat paid per food at its most food: one fed less costs the
+            # difference (the cat is then counted exactly).
+            per_food = bound.per_food[depth] if bound is not None else 0
             for t in cat.choices:
                 for amount in range(hi, cat.lo - 1, -1):
                     x0 = d0 + amount if t == 0 else d0
@@ -774,7 +784,8 @@ class _Search:
                     x2 = d2 + amount if t == 2 else d2
                     if fits(x0, x1, x2, convert):
                         meals[i] = self._meal3(t, amount)
-                        self._dfs3(depth + 1, x0, x1, x2, meals, convert, lost, hungry)
+                        lost_here = lost + per_food * (hi - amount)
+                        self._dfs3(depth + 1, x0, x1, x2, meals, convert, lost_here, hungry)
                         meals[i] = None
                         if largest_only:
                             break
@@ -789,9 +800,39 @@ class _Search:
                         convert,
                     ):
                         return  # hungry here is never maximal
-        if self.bound is not None:
-            lost += self.bound.loss[depth]
+        if bound is not None:
+            lost += bound.loss[depth]
+            if bound.counters:
+                lost += self._colour_loss(depth, meals)
         self._dfs3(depth + 1, d0, d1, d2, meals, convert, lost, hungry + 1)
+
+    def _colour_loss(self, depth: int, meals: list[Meal | None]) -> int:
+        """What the bound stops counting once the cat at ``depth`` is decided (``meals``
+        says how): a cat counting fed cats of a colour is counted, fed, as if every cat of
+        that colour were fed; each cat of that colour decided hungry takes its part off.
+        Only fed counters already decided are corrected (an undecided one may be counted in
+        part only, by the knapsack of :class:`_Bound`)."""
+        assert self.bound is not None
+        searched = self.searched
+        cat = searched[depth]
+        lost = 0
+        if meals[cat.index] is None:  # hungry: off every fed counter of one of its colours
+            for where, bit, each in self.bound.counters:
+                if (
+                    where < depth
+                    and cat.colour_mask & bit
+                    and meals[searched[where].index] is not None
+                ):
+                    lost += each
+        else:  # a counter fed: off, for every cat of its colour already left hungry
+            for where, bit, each in self.bound.counters:
+                if where == depth:
+                    lost += each * sum(
+                        1
+                        for other in searched[:depth]
+                        if other.colour_mask & bit and meals[other.index] is None
+                    )
+        return lost
 
     def _eater_loses3(
         self, d0: int, d1: int, d2: int, meals: list[Meal | None], convert: int

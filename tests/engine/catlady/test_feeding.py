@@ -234,6 +234,30 @@ def test_large_tableaux_with_an_any_food_eater_match():
         assert new == old, (cats, food)
 
 
+def test_large_tableaux_with_colour_counters_and_waffle_match():
+    """The branch and bound counts Waffle at her most food and Alvin, Dinah and Luna as if
+    every cat of their colour were fed, and takes the difference off as cats are decided;
+    a correction too large would drop a plan the frozen search keeps."""
+    rng = random.Random(21)
+    counters = ["Alvin", "Dinah", "Luna"]
+    for _ in range(25):
+        strays = ["Cow", "Waffle", rng.choice([s for s in STRAYS if s not in ("Cow", "Waffle")])]
+        main = [c for c in MAIN_DECK_CATS if c not in counters]
+        cats = strays + rng.sample(counters, rng.randint(1, 3)) + rng.sample(main, 6)
+        rng.shuffle(cats)
+        food = {f: rng.randint(1, 6) for f in FOODS}
+        food["wild"] = rng.randint(0, 3)
+        new, old = both(
+            cats,
+            food,
+            catnip=rng.randint(0, 4),
+            toys=rng.randint(0, 2),
+            costumes=rng.randint(0, 2),
+            macak_optional=False,
+        )
+        assert new == old, (cats, food)
+
+
 def test_the_largest_real_tableau_matches():
     cats, food = LARGEST
     new, old = both(cats, food, catnip=2, toys=1, costumes=1, macak_optional=False)
