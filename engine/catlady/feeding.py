@@ -330,19 +330,17 @@ class _Bound:
     food, most food) are counted eating everything left; ``bonus``: the largest bonus
     (Hemingway); ``most[d]``: the most tokens the cats from depth ``d`` on can eat (so the
     least that can be left); ``can_feed[d][left]``: the most of them ``left`` tokens could
-    feed."""
+    feed. Only their sums are kept, per depth and tokens left: ``vp_top`` (prefix, later,
+    flat, the leftover's price and the eaters), ``fed_top`` (every cat searched so far,
+    the most of the later ones that could be fed, and the eaters) and ``least_left``."""
 
-    cats: int
-    unfed: int
     bonus: int
-    flat: int
-    eaters: tuple[tuple[int, int, int | None], ...]
     price: int
-    prefix: tuple[int, ...]
-    later: tuple[tuple[int, ...], ...]
-    most: tuple[int, ...]
+    has_eaters: bool
+    vp_top: tuple[tuple[int, ...], ...]  # [depth][left]: the most VP, less what ``lost`` says
+    fed_top: tuple[tuple[int, ...], ...]  # [depth][left]: the most fed, less the hungry
+    least_left: tuple[tuple[int, ...], ...]  # [depth][left]
     loss: tuple[int, ...]
-    can_feed: tuple[tuple[int, ...], ...]
     per_food: tuple[int, ...]  # per depth: the VP per food of a ranged cat counted at its most
     # Searched cats paid per fed cat of a colour: (depth, colour bit, VP each), each > 0.
     counters: tuple[tuple[int, int, int], ...]
@@ -539,13 +537,13 @@ class _Search:
         most = [0] * (depth_count + 1)
         loss = []
         for d, c in enumerate(searched):
-            fed_top = per_fed + (
+            cat_top = per_fed + (
                 top[c.index]
                 if c.index not in per_food
                 else c.vp + per_food[c.index] * (c.hi if c.hi is not None else self.total)
             )
-            prefix[d + 1] = prefix[d] + max(fed_top, unfed)
-            loss.append(max(fed_top, unfed) - unfed)
+            prefix[d + 1] = prefix[d] + max(cat_top, unfed)
+            loss.append(max(cat_top, unfed) - unfed)
         for d in range(depth_count - 1, -1, -1):
             c = searched[d]
             eats = sum(c.needs) if c.model == _FIXED else (c.hi if c.hi is not None else self.total)
@@ -557,7 +555,7 @@ class _Search:
         # range of meals (Waffle) are counted at their most, whatever is left.
         width = self.total + 1
         row = [0] * width
-        rows = [tuple(row)]
+        knapsack = [tuple(row)]
         for c in reversed(searched):
             if c.model == _FIXED:
                 weight = sum(c.needs)
@@ -569,8 +567,8 @@ class _Search:
                 ]
             else:
                 row = [worth(c) + value for value in row]
-            rows.append(tuple(row))
-        later = rows[::-1]
+            knapsack.append(tuple(row))
+        later = knapsack[::-1]
         # can_feed[d][left]: the most cats from depth d on that ``left`` tokens could feed
         # (the smallest meals first; food types ignored, so never too few).
         can_feed = []
@@ -586,18 +584,35 @@ class _Search:
                     count += 1
                 row.append(count)
             can_feed.append(tuple(row))
+        # Per depth and tokens left, the tables above summed once, so that each node of
+        # the search reads its bound in two lookups.
+        vp_top = []
+        fed_top = []
+        least_left = []
+        for d in range(depth_count + 1):
+            vp_row = []
+            for left in range(self.total + 1):
+                vp = prefix[d] + later[d][left] + flat + price * left
+                for c in eaters:
+                    if price:
+                        vp += max(c.vp + per_fed, unfed)
+                    else:
+                        eats = left if c.hi is None or c.hi > left else c.hi
+                        vp += max(c.vp + per_fed + per_food[c.index] * eats, unfed)
+                vp_row.append(vp)
+            vp_top.append(tuple(vp_row))
+            fed_top.append(tuple(d + fed + len(eaters) for fed in can_feed[d]))
+            least_left.append(
+                tuple(0 if eaters else left - most[d] for left in range(self.total + 1))
+            )
         return _Bound(
-            cats=n,
-            unfed=unfed,
             bonus=bonus,
-            flat=flat,
-            eaters=tuple((c.vp + per_fed, per_food[c.index], c.hi) for c in eaters),
             price=price,
-            prefix=tuple(prefix),
-            later=tuple(later),
-            most=tuple(most),
+            has_eaters=bool(eaters),
+            vp_top=tuple(vp_top),
+            fed_top=tuple(fed_top),
+            least_left=tuple(least_left),
             loss=tuple(loss),
-            can_feed=tuple(can_feed),
             per_food=tuple(per_food.get(c.index, 0) for c in searched),
             counters=tuple(
                 (d, 1 << c.colour, c.each)
@@ -691,30 +706,18 @@ class _Search:
         convert: int,
         lost: int,
         hungry: int,
-    ) -> None:
-        """``lost``: what the cats left hungry so far cost at most (see :class:`_Bound`);
-        ``hungry``: how many they are."""
+    ) -> bool:
+        """``lost``: what the cats decided so far cost at most (see :class:`_Bound`);
+        ``hungry``: how many were left hungry. True when the bound cut this node."""
         searched = self.searched
         bound = self.bound
         if bound is not None and self.options:
             # Branch and bound: when an option already found beats the best any plan below
             # could do, every plan below would be refused, so none is searched.
             left = self.total - (d0 + d1 + d2)
-            fed_max = depth - hungry + bound.can_feed[depth][left] + len(bound.eaters)
-            vp_max = (
-                bound.prefix[depth]
-                - lost
-                + bound.later[depth][left]
-                + bound.flat
-                + bound.price * left
-            )
-            for eater_vp, per_food, eater_hi in bound.eaters:
-                if bound.price:
-                    vp_max += max(eater_vp, bound.unfed)
-                else:
-                    eats = left if eater_hi is None or eater_hi > left else eater_hi
-                    vp_max += max(eater_vp + per_food * eats, bound.unfed)
-            least_left = 0 if bound.eaters else left - bound.most[depth]
+            fed_max = bound.fed_top[depth][left] - hungry
+            vp_max = bound.vp_top[depth][left] - lost
+            least_left = bound.least_left[depth][left]
             best = vp_max + bound.bonus
             for old in self.options:
                 if (
@@ -723,14 +726,14 @@ class _Search:
                     and old.vp >= vp_max
                     and old.vp + old.bonus >= best
                 ):
-                    return
+                    return True
         if depth == len(searched):
             if self.maximal_only and not self._maximal3(d0, d1, d2, meals, convert):
-                return
+                return False
             if self.eater_prune is not None and self._eater_loses3(d0, d1, d2, meals, convert):
-                return
+                return False
             self._leaf_plan([d0, d1, d2], meals, convert)
-            return
+            return False
         cat = searched[depth]
         i = cat.index
         fits = self._fits3
@@ -753,7 +756,7 @@ class _Search:
                 if self.maximal_only:
                     l0, l1, l2 = self.later3[depth + 1]
                     if fits(t0 + l0, t1 + l1, t2 + l2, convert + add_convert):
-                        return  # hungry here is never maximal, whatever the later cats eat
+                        return False  # hungry here is never maximal, whatever the later cats eat
                 elif self.eater_prune is not None:
                     rule, most, eater_lo = self.eater_prune
                     l0, l1, l2 = self.later3[depth + 1]
@@ -762,7 +765,7 @@ class _Search:
                         and self.total - (t0 + t1 + t2 + most[depth + 1]) >= eater_lo
                         and fits(t0 + l0, t1 + l1, t2 + l2, convert + add_convert)
                     ):
-                        return  # hungry here loses to fed, whatever the later cats eat
+                        return False  # hungry here loses to fed, whatever the later cats eat
         else:
             hi = cat.hi if cat.hi is not None else self.total
             # The last cat searched, eating a range of one type: with maximal plans only, a
@@ -777,6 +780,14 @@ class _Search:
             # The bound counts a cat paid per food at its most food: one fed less costs the
             # difference (the cat is then counted exactly).
             per_food = bound.per_food[depth] if bound is not None else 0
+            # Searched last and worth more per food than the leftover is, the cat's bound
+            # only falls with each food less: once it cuts one amount, it cuts the smaller.
+            falling = (
+                bound is not None
+                and depth == len(searched) - 1
+                and per_food >= bound.price
+                and (bound.price > 0 or not bound.has_eaters)
+            )
             for t in cat.choices:
                 for amount in range(hi, cat.lo - 1, -1):
                     x0 = d0 + amount if t == 0 else d0
@@ -785,9 +796,9 @@ class _Search:
                     if fits(x0, x1, x2, convert):
                         meals[i] = self._meal3(t, amount)
                         lost_here = lost + per_food * (hi - amount)
-                        self._dfs3(depth + 1, x0, x1, x2, meals, convert, lost_here, hungry)
+                        cut = self._dfs3(depth + 1, x0, x1, x2, meals, convert, lost_here, hungry)
                         meals[i] = None
-                        if largest_only:
+                        if largest_only or (cut and falling):
                             break
             if self.maximal_only:
                 l0, l1, l2 = self.later3[depth + 1]
@@ -799,12 +810,13 @@ class _Search:
                         d2 + l2 + (lo if t == 2 else 0),
                         convert,
                     ):
-                        return  # hungry here is never maximal
+                        return False  # hungry here is never maximal
         if bound is not None:
             lost += bound.loss[depth]
             if bound.counters:
                 lost += self._colour_loss(depth, meals)
         self._dfs3(depth + 1, d0, d1, d2, meals, convert, lost, hungry + 1)
+        return False
 
     def _colour_loss(self, depth: int, meals: list[Meal | None]) -> int:
         """What the bound stops counting once the cat at ``depth`` is decided (``meals``
