@@ -274,8 +274,13 @@ def _frame_json(frame: Frame, seat: int, toy: int) -> dict[str, Any]:
     return {"frame": type(frame).__name__, **fields}
 
 
+_PLAIN = frozenset({int, str, bool, float})
+
+
 def _encode(value: Any) -> Any:
     """Frames and plays as JSON: actions by their JSON form, enums by value, tuples as lists."""
+    if value is None or type(value) in _PLAIN:  # most fields: the common case first
+        return value
     if isinstance(value, Action):
         return {"action": value.to_json()}
     if isinstance(value, Enum):
