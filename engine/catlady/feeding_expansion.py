@@ -169,6 +169,28 @@ class _Cat:
     need_types: frozenset[int] = frozenset()  # food types in the printed needs
 
 
+def _eating(
+    mode: str,
+    typed: tuple[int, ...],
+    *,
+    any: int = 0,
+    catnip: int = 0,
+    reduced: bool = False,
+    treat: int = 0,
+) -> Plate:
+    """A plate whose food is all typed already says what it eats (``eaten``), so plans that
+    use it never work that out again; "any food" is only typed per plan."""
+    return Plate(
+        mode,
+        typed,
+        any=any,
+        catnip=catnip,
+        reduced=reduced,
+        eaten=() if any else typed,
+        treat=treat,
+    )
+
+
 def _typed(edition: Edition, pairs: Sequence[tuple[str, int]]) -> list[int]:
     typed = [0] * len(edition.foods)
     for food, amount in pairs:
@@ -192,9 +214,9 @@ def _meals(cat: CatSpec, edition: Edition, *, reduce: int) -> tuple[Plate, ...]:
                 for amount in range(max(lo, 1), top + 1):
                     typed = [0] * n
                     typed[t] = amount
-                    meals.append(Plate(FED, tuple(typed), reduced=reduced))
+                    meals.append(_eating(FED, tuple(typed), reduced=reduced))
             if lo == 0:
-                meals.append(Plate(FED, (0,) * n, reduced=reduced))
+                meals.append(_eating(FED, (0,) * n, reduced=reduced))
             return tuple(meals)
         return (Plate(FED, (0,) * n, any=lo, rest=True, cap=hi, reduced=reduced),)
     if cat.ability == "per_other_fed_cat_eating_food":
@@ -205,11 +227,11 @@ def _meals(cat: CatSpec, edition: Edition, *, reduce: int) -> tuple[Plate, ...]:
         for food in foods:
             typed = [0] * n
             typed[edition.foods.index(str(food))] = amount
-            meals.append(Plate(FED, tuple(typed), reduced=reduced))
+            meals.append(_eating(FED, tuple(typed), reduced=reduced))
         return tuple(dict.fromkeys(meals))
     base = _typed(edition, cat.needs)
     if not reduce:
-        return (Plate(FED, tuple(base), any=cat.needs_any, catnip=catnip),)
+        return (_eating(FED, tuple(base), any=cat.needs_any, catnip=catnip),)
     # Sherry: one food fewer, of a type the owner chooses (RB-PREM: amount, not type).
     variants = set()
     for t in range(n):
@@ -222,7 +244,7 @@ def _meals(cat: CatSpec, edition: Edition, *, reduce: int) -> tuple[Plate, ...]:
     if not variants:
         variants.add((tuple(base), cat.needs_any))
     return tuple(
-        Plate(FED, typed, any=k, catnip=catnip, reduced=True) for typed, k in sorted(variants)
+        _eating(FED, typed, any=k, catnip=catnip, reduced=True) for typed, k in sorted(variants)
     )
 
 
@@ -374,6 +396,9 @@ class _Search:
         self.type_sensitive = bool(holdings.boxes) or any(
             c.spec.ability in _TYPE_SENSITIVE for c in self.cats
         )
+        # The plates of a cat left hungry or fed a treat: the same for every cat and plan.
+        self.hungry = _eating(HUNGRY, (0,) * self.n)
+        self.treated = _eating(TREAT, (0,) * self.n, treat=1)
         self.options: list[Option] = []
         self.leftovers: dict[tuple[tuple[int, ...], int], dict[str, int]] = {}
         self.treat_choices: dict[tuple[int, ...], list[tuple[_Cat, ...]]] = {}
@@ -418,7 +443,7 @@ class _Search:
         # _leaf): a cat fed a treat eats no food, so which cats get one does not change what
         # the rest of the plan can pay for.
         alts = list(cat.reduced_meals if sherry_fed else cat.meals)
-        alts.append(Plate(HUNGRY, (0,) * self.n))
+        alts.append(self.hungry)
         return alts
 
     def _dfs(
@@ -570,7 +595,7 @@ class _Search:
         for treated in self._treat_choices(hungry):
             plan = list(final)
             for cat in treated:
-                plan[cat.index] = Plate(TREAT, (0,) * self.n, treat=1)
+                plan[cat.index] = self.treated
             self._finish(plan, list(typed), any_, len(treated), convert)
 
     def _treat_choices(self, hungry: list[_Cat]) -> list[tuple[_Cat, ...]]:
