@@ -38,16 +38,8 @@ from league.serializers import (
     RatingHistorySerializer,
     SeasonSerializer,
     StandingSerializer,
+    participant_inputs,
 )
-
-
-def _participant_inputs(rows) -> list[services.ParticipantInput]:
-    return [
-        services.ParticipantInput(
-            player_id=row["player"], seat=row.get("seat"), result=row["result"]
-        )
-        for row in rows
-    ]
 
 
 class CatalogueView(APIView):
@@ -301,7 +293,7 @@ class GameViewSet(viewsets.ModelViewSet):
         game = services.game_record(
             league=league,
             logged_by=request.user,
-            participants=_participant_inputs(values.pop("participants")),
+            participants=participant_inputs(values.pop("participants")),
             **values,
         )
         return Response(
@@ -317,7 +309,7 @@ class GameViewSet(viewsets.ModelViewSet):
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         if "participants" in values:
-            values["participants"] = _participant_inputs(values["participants"])
+            values["participants"] = participant_inputs(values["participants"])
         game = services.game_edit(game=game, by=request.user, **values)
         return Response(GameSerializer(selectors.games_for().get(pk=game.pk)).data)
 

@@ -9,7 +9,7 @@ from rest_framework import serializers
 from league.catalogue import GAMES
 from league.models import AuditEntry, Game, League, Membership, Participant, Player, Season
 from league.ratings import INITIAL_RATING_RANGE, K_FACTOR_RANGE, PROVISIONAL_GAMES_RANGE
-from league.services import CONFIRMATION_DAYS_RANGE
+from league.services import CONFIRMATION_DAYS_RANGE, ParticipantInput
 
 # Ids are PostgreSQL bigints: a larger number can name nothing, so it is refused as a bad value.
 MAX_ID = 2**63 - 1
@@ -139,6 +139,14 @@ class ParticipantInputSerializer(serializers.Serializer):
     player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     seat = serializers.IntegerField(required=False, min_value=1, max_value=32767)
     result = serializers.DictField(help_text="The game's result fields; see /api/catalogue/.")
+
+
+def participant_inputs(rows) -> list[ParticipantInput]:
+    """`ParticipantInputSerializer` rows, validated, as the services take them."""
+    return [
+        ParticipantInput(player_id=row["player"], seat=row.get("seat"), result=row["result"])
+        for row in rows
+    ]
 
 
 class ParticipantSerializer(serializers.ModelSerializer):
