@@ -13,10 +13,10 @@ from rest_framework.filters import SearchFilter
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api_filters import StrictFilterBackend, StrictFilterSet
-from league import selectors, services
+from config.api_filters import StrictBooleanFilter, StrictFilterBackend, StrictFilterSet
+from league import confirmation_selectors, selectors, services
 from league.catalogue import GAMES
-from league.models import Game, League, Membership, Player, Season
+from league.models import Game, GameDispute, League, Membership, Player, Season
 from league.permissions import (
     LeagueObjectPermission,
     can_log_games,
@@ -27,7 +27,9 @@ from league.serializers import (
     MAX_ID,
     AuditEntrySerializer,
     CatalogueGameSerializer,
+    DisputeResolveSerializer,
     DisputeSerializer,
+    GameDisputeSerializer,
     GameEditSerializer,
     GameSerializer,
     GameWriteSerializer,
@@ -38,16 +40,8 @@ from league.serializers import (
     RatingHistorySerializer,
     SeasonSerializer,
     StandingSerializer,
+    participant_inputs,
 )
-
-
-def _participant_inputs(rows) -> list[services.ParticipantInput]:
-    return [
-        services.ParticipantInput(
-            player_id=row["player"], seat=row.get("seat"), result=row["result"]
-        )
-        for row in rows
-    ]
 
 
 class CatalogueView(APIView):
@@ -301,7 +295,7 @@ class GameViewSet(viewsets.ModelViewSet):
         game = services.game_record(
             league=league,
             logged_by=request.user,
-            participants=_participant_inputs(values.pop("participants")),
+            participants=participant_inputs(values.pop("participants")),
             **values,
         )
         return Response(
@@ -317,7 +311,7 @@ class GameViewSet(viewsets.ModelViewSet):
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         if "participants" in values:
-            values["participants"] = _participant_inputs(values["participants"])
+            values["participants"] = participant_inputs(values["participants"])
         game = services.game_edit(game=game, by=request.user, **values)
         return Response(GameSerializer(selectors.games_for().get(pk=game.pk)).data)
 
@@ -351,3 +345,55 @@ class GameViewSet(viewsets.ModelViewSet):
         data.is_valid(raise_exception=True)
         services.game_dispute(game=game, by=request.user, reason=data.validated_data["reason"])
         return Response(GameSerializer(selectors.games_for().get(pk=game.pk)).data)
+
+
+class DisputeFilter(StrictFilterSet):
+    league = django_filters.ModelChoiceFilter(queryset=_visible_leagues)
+    open = StrictBooleanFilter(field_name="resolved_at", lookup_expr="isnull")
+
+    class Meta:
+        model = GameDispute
+        fields = ["league", "open"]
+
+
+# The filter's schema would follow `resolved_at`, a date and time.
+@extend_schema_view(
+    list=extend_schema(
+        parameters=[
+            OpenApiParameter("open", bool, description="true: not resolved yet; false: resolved.")
+        ]
+    )
+)
+class DisputeViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    """Disputed results, for the organisers who settle them: the list holds the disputes of the
+    leagues you organise, oldest first."""
+
+    serializer_class = GameDisputeSerializer
+    filterset_class = DisputeFilter
+    filter_backends = [StrictFilterBackend]
+    lookup_value_regex = r"[0-9]+"
+
+    def get_queryset(self):
+        organised = confirmation_selectors.organised_leagues(user=self.request.user)
+        return (
+            GameDispute.objects.filter(league__in=organised)
+            .select_related("raised_by", "resolved_by")
+            .order_by("raised_at", "id")
+        )
+
+    @extend_schema(request=DisputeResolveSerializer, responses=GameDisputeSerializer)
+    @action(detail=True, methods=["post"])
+    def resolve(self, request, pk=None):
+        """Settle an open dispute (organisers): the game stands as recorded, or as corrected
+        since with PATCH /api/games/{id}/, and is rated; or, with `delete`, it is deleted and
+        the league's ratings rebuilt."""
+        # The list is the organisers', but a dispute shows on its game's page to whoever sees
+        # the league: they are refused; where the league is hidden, the dispute does not exist.
+        visible = League.objects.visible_to(request.user)
+        dispute = get_object_or_404(GameDispute, pk=pk, league__in=visible)
+        if not can_organise(dispute.league, request.user):
+            raise PermissionDenied("Only this league's organisers settle disputes.")
+        data = DisputeResolveSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        dispute = services.dispute_resolve(dispute=dispute, by=request.user, **data.validated_data)
+        return Response(GameDisputeSerializer(dispute).data)

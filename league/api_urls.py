@@ -2,7 +2,7 @@ from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
 from config.api_auth import TokenLoginView
-from league.api import CatalogueView, GameViewSet, LeagueViewSet, PlayerViewSet
+from league.api import CatalogueView, DisputeViewSet, GameViewSet, LeagueViewSet, PlayerViewSet
 from league.night_api import NightViewSet
 
 router = DefaultRouter()
@@ -10,6 +10,7 @@ router.register("players", PlayerViewSet, basename="player")
 router.register("leagues", LeagueViewSet, basename="league")
 router.register("games", GameViewSet, basename="game")
 router.register("nights", NightViewSet, basename="night")
+router.register("disputes", DisputeViewSet, basename="dispute")
 
 urlpatterns = [
     path("catalogue/", CatalogueView.as_view(), name="catalogue"),

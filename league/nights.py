@@ -296,5 +296,6 @@ def table_game_record(
 
 
 def entry_values(night: GameNight) -> Mapping[str, Any]:
-    """What the result form starts with for a night's table."""
-    return {"played_on": night.played_on, "place": night.place}
+    """What a night's table game starts with: the result form's first values, the API's
+    defaults."""
+    return {"edition": night.edition, "played_on": night.played_on, "place": night.place}

@@ -7,9 +7,18 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from league.catalogue import GAMES
-from league.models import AuditEntry, Game, League, Membership, Participant, Player, Season
+from league.models import (
+    AuditEntry,
+    Game,
+    GameDispute,
+    League,
+    Membership,
+    Participant,
+    Player,
+    Season,
+)
 from league.ratings import INITIAL_RATING_RANGE, K_FACTOR_RANGE, PROVISIONAL_GAMES_RANGE
-from league.services import CONFIRMATION_DAYS_RANGE
+from league.services import CONFIRMATION_DAYS_RANGE, ParticipantInput
 
 # Ids are PostgreSQL bigints: a larger number can name nothing, so it is refused as a bad value.
 MAX_ID = 2**63 - 1
@@ -141,6 +150,14 @@ class ParticipantInputSerializer(serializers.Serializer):
     result = serializers.DictField(help_text="The game's result fields; see /api/catalogue/.")
 
 
+def participant_inputs(rows) -> list[ParticipantInput]:
+    """`ParticipantInputSerializer` rows, validated, as the services take them."""
+    return [
+        ParticipantInput(player_id=row["player"], seat=row.get("seat"), result=row["result"])
+        for row in rows
+    ]
+
+
 class ParticipantSerializer(serializers.ModelSerializer):
     player_name = serializers.CharField(source="player.name", read_only=True)
     rating_delta = serializers.FloatField(read_only=True, allow_null=True)
@@ -236,6 +253,41 @@ class GameSerializer(serializers.ModelSerializer):
 
 class DisputeSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=2000, help_text="What is wrong with the result.")
+
+
+class GameDisputeSerializer(serializers.ModelSerializer):
+    game = serializers.IntegerField(
+        source="game_id", allow_null=True, help_text="null once the game is deleted."
+    )
+    raised_by = serializers.CharField(
+        source="raised_by.username", read_only=True, default=None, allow_null=True
+    )
+    resolved_by = serializers.CharField(
+        source="resolved_by.username", read_only=True, default=None, allow_null=True
+    )
+
+    class Meta:
+        model = GameDispute
+        fields = [
+            "id",
+            "league",
+            "game",
+            "reason",
+            "raised_by",
+            "raised_at",
+            "resolution",
+            "resolved_by",
+            "resolved_at",
+            "note",
+        ]
+        extra_kwargs = {"resolution": {"help_text": "Empty while the dispute is open."}}
+
+
+class DisputeResolveSerializer(serializers.Serializer):
+    delete = serializers.BooleanField(
+        default=False, help_text="Delete the game (ratings are rebuilt) rather than confirm it."
+    )
+    note = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
 
 
 class StandingSerializer(serializers.Serializer):

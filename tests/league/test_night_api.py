@@ -1,5 +1,6 @@
-"""The API of game nights and of confirmation: open a night, draw, read it back; a game's
-status, confirm and dispute, with the one error shape for every refusal."""
+"""The API of game nights and of confirmation: open a night, say who is here, add guests, draw
+and take back rounds, enter each table's game, read it back; a game's status, confirm and
+dispute, with the one error shape for every refusal."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import datetime as dt
 import pytest
 
 from league import services
-from league.models import Game, GameNight, League
+from league.models import AuditEntry, Game, GameNight, League, NightTable, Player
 from tests.league.conftest import record
 
 pytestmark = pytest.mark.django_db
@@ -25,6 +26,7 @@ def night_id(api, league, players):
             "played_on": "2026-11-20",
             "edition": "base",
             "rounds": 2,
+            "place": "Back room",
             "present": [players[n].pk for n in ("olive", "mia", "ned", "pat")],
         },
         format="json",
@@ -127,3 +129,264 @@ def test_the_confirmation_rule_is_set_with_patch(api, league):
     )
     assert bad.status_code == 400
     assert {"confirmation", "confirmation_days"} <= set(str(bad.json()).split("'"))
+
+
+def result_body(table: dict, **extra) -> dict:
+    """A table's game as the API takes it: the drawn seats, seat 1 winning, then in seat order."""
+    participants = [
+        {"player": s["player"], "seat": s["seat"], "result": {"total_vp": 30 - s["seat"]}}
+        for s in table["seats"]
+    ]
+    return {"participants": participants, **extra}
+
+
+def latest_tables(client, night_id) -> list[dict]:
+    return client.get(f"/api/nights/{night_id}/").json()["rounds"][-1]["tables"]
+
+
+def test_a_whole_night_through_the_api(api, league, players, night_id):
+    client = api("olive")
+    url = f"/api/nights/{night_id}"
+    pat = players["pat"].pk
+    left = client.post(f"{url}/attendance/", {"player": pat, "present": False}, format="json")
+    assert left.status_code == 200, left.json()
+    assert left.json() == {"player": pat, "player_name": "Pat", "present": False}
+    guest = client.post(f"{url}/guests/", {"name": "Gus"}, format="json")
+    assert guest.status_code == 201, guest.json()
+    gus = guest.json()["player"]
+    assert guest.json() == {"player": gus, "player_name": "Gus", "present": True}
+    assert league.memberships.filter(player_id=gus, player__user__isnull=True).exists()
+
+    # Pat has left and Gus came: one table of four.
+    (table,) = client.post(f"{url}/draw/").json()["rounds"][0]["tables"]
+    assert {s["player"] for s in table["seats"]} == {
+        players["olive"].pk,
+        players["mia"].pk,
+        players["ned"].pk,
+        gus,
+    }
+    # Pat is back after all: the round is taken back and drawn again for five.
+    back = client.post(f"{url}/attendance/", {"player": pat, "present": True}, format="json")
+    assert back.status_code == 200 and back.json()["present"] is True
+    undone = client.post(f"{url}/undo/")
+    assert undone.status_code == 200, undone.json()
+    assert undone.json()["rounds"] == []
+    assert not NightTable.objects.filter(pk=table["id"]).exists()
+    redrawn = client.post(f"{url}/draw/")
+    assert redrawn.status_code == 201
+    tables = redrawn.json()["rounds"][0]["tables"]
+    assert sorted(len(t["seats"]) for t in tables) == [2, 3]
+    assert pat in {s["player"] for t in tables for s in t["seats"]}
+
+    for number in (1, 2):
+        if number == 2:
+            assert client.post(f"{url}/draw/").status_code == 201
+        for table in latest_tables(client, night_id):
+            entered = client.post(
+                f"{url}/tables/{table['id']}/result/", result_body(table), format="json"
+            )
+            assert entered.status_code == 201, entered.json()
+            game = entered.json()
+            assert (game["league"], game["edition"], game["status"]) == (
+                league.pk,
+                "base",
+                "confirmed",
+            )
+            assert (game["played_on"], game["place"]) == ("2026-11-20", "Back room")
+            assert [p["player"] for p in game["participants"]] == [
+                s["player"] for s in table["seats"]
+            ]
+            assert game["participants"][0]["rating_after"] is not None
+        night = client.get(f"{url}/")
+        assert all(t["game"] is not None for t in night.json()["rounds"][-1]["tables"])
+
+    standings = night.json()["standings"]
+    assert len(standings) == 5 and all(s["games"] == 2 for s in standings)
+    # Two tables a round, each with its winner; a table of n hands out n / 2 points.
+    assert sum(s["wins"] for s in standings) == 4
+    assert sum(s["points"] for s in standings) == pytest.approx(2 * (3 / 2 + 2 / 2))
+    assert standings[0]["position"] == 1 and standings[0]["points"] >= standings[-1]["points"]
+    rated = client.get(f"/api/leagues/{league.pk}/standings/").json()
+    assert {row["player_id"]: row["games_played"] for row in rated} == {
+        s["player"]: 2 for s in standings
+    }
+    refused = client.post(f"{url}/draw/")
+    assert refused.status_code == 400 and "all drawn" in str(refused.json()["fields"]["round"])
+
+
+def test_a_tables_game_takes_the_nights_edition_date_and_place_unless_given(api, league, players):
+    client = api("olive")
+    opened = client.post(
+        "/api/nights/",
+        {
+            "league": league.pk,
+            "played_on": "2026-11-20",
+            "edition": "premium",
+            "place": "Café",
+            "present": [players[n].pk for n in ("olive", "mia", "ned", "pat")],
+        },
+        format="json",
+    )
+    url = f"/api/nights/{opened.json()['id']}"
+    (table,) = client.post(f"{url}/draw/").json()["rounds"][0]["tables"]
+    given = result_body(table, played_on="2026-11-21", place="", notes="Late finish")
+    game = client.post(f"{url}/tables/{table['id']}/result/", given, format="json").json()
+    assert (game["edition"], game["played_on"], game["place"], game["notes"]) == (
+        "premium",
+        "2026-11-21",
+        "",
+        "Late finish",
+    )
+
+
+def test_members_enter_their_tables_result_and_outsiders_do_not(api, users, players, night_id):
+    (table,) = api("olive").post(f"/api/nights/{night_id}/draw/").json()["rounds"][0]["tables"]
+    url = f"/api/nights/{night_id}/tables/{table['id']}/result/"
+    outsider = api("quinn").post(url, result_body(table), format="json")
+    assert outsider.status_code == 403
+    assert outsider.json()["error"] == "permission_denied"
+    assert api(None).post(url, result_body(table), format="json").status_code == 401
+    assert NightTable.objects.get(pk=table["id"]).game is None
+    entered = api("mia").post(url, result_body(table), format="json")
+    assert entered.status_code == 201
+    assert entered.json()["logged_by"] == "mia"
+
+
+def test_only_organisers_mark_people_add_guests_and_take_rounds_back(api, players, night_id):
+    url = f"/api/nights/{night_id}"
+    api("olive").post(f"{url}/draw/")
+    leaving = {"player": players["pat"].pk, "present": False}
+    for name in ("mia", "quinn"):
+        client = api(name)
+        for response in (
+            client.post(f"{url}/attendance/", leaving, format="json"),
+            client.post(f"{url}/guests/", {"name": "Gus"}, format="json"),
+            client.post(f"{url}/undo/"),
+        ):
+            assert response.status_code == 403, (name, response.json())
+            assert "organisers" in response.json()["detail"]
+    anonymous = api(None)
+    assert anonymous.post(f"{url}/attendance/", leaving, format="json").status_code == 401
+    assert anonymous.post(f"{url}/guests/", {"name": "Gus"}, format="json").status_code == 401
+    assert anonymous.post(f"{url}/undo/").status_code == 401
+    assert not Player.objects.filter(name="Gus").exists()
+    night = api("olive").get(f"{url}/").json()
+    assert len(night["rounds"]) == 1
+    assert {s["player"]: s["present"] for s in night["standings"]}[players["pat"].pk] is True
+
+
+def test_attendance_is_refused_field_by_field(api, users, league, players, night_id):
+    client = api("olive")
+    url = f"/api/nights/{night_id}/attendance/"
+    missing = client.post(url, {"player": players["pat"].pk}, format="json")
+    assert missing.status_code == 400 and "present" in missing.json()["fields"]
+    # A form body without `present` is refused too, never read as someone leaving.
+    form = client.post(url, {"player": players["pat"].pk})
+    assert form.status_code == 400 and "present" in form.json()["fields"]
+    fuzzy = client.post(url, {"player": players["pat"].pk, "present": "maybe"}, format="json")
+    assert fuzzy.status_code == 400 and "present" in fuzzy.json()["fields"]
+    # Quinn organises a public league of his own: Olive sees him, but he is not in hers.
+    services.league_create(name="Quinn's", slug="quinns", by=users["quinn"])
+    stranger = client.post(url, {"player": players["quinn"].pk, "present": True}, format="json")
+    assert stranger.status_code == 400
+    assert stranger.json()["fields"]["player"] == ["Quinn is not a member of Tuesday Club."]
+    again = client.post(url, {"player": players["pat"].pk, "present": True}, format="json")
+    assert again.json()["fields"]["player"] == ["Pat is already marked present."]
+    hidden = services.league_create(name="Hidden", slug="hidden", by=users["vic"], is_public=False)
+    secret = services.guest_add(league=hidden, name="Secret", by=users["vic"]).player
+    unseen = client.post(url, {"player": secret.pk, "present": True}, format="json")
+    assert unseen.status_code == 400 and "player" in unseen.json()["fields"]
+    assert "Secret" not in str(unseen.json())
+    assert not AuditEntry.objects.filter(object_type="GameNight", action="update").exists()
+
+
+def test_a_guest_is_refused_by_name(api, night_id):
+    client = api("olive")
+    url = f"/api/nights/{night_id}/guests/"
+    players_before = Player.objects.count()
+    for body, message in (
+        ({}, "This field is required."),
+        ({"name": "   "}, "This field may not be blank."),
+        ({"name": "x" * 101}, "Ensure this field has no more than 100 characters."),
+        ({"name": "mia"}, "A player called 'mia' already exists."),
+    ):
+        response = client.post(url, body, format="json")
+        assert response.status_code == 400, body
+        assert response.json()["fields"] == {"name": [message]}
+    assert Player.objects.count() == players_before
+
+
+def test_a_round_is_taken_back_only_while_none_of_its_results_is_in(api, night_id):
+    client = api("olive")
+    url = f"/api/nights/{night_id}"
+    nothing = client.post(f"{url}/undo/")
+    assert nothing.status_code == 400
+    assert nothing.json()["fields"] == {"round": ["No round has been drawn yet."]}
+    (table,) = client.post(f"{url}/draw/").json()["rounds"][0]["tables"]
+    client.post(f"{url}/tables/{table['id']}/result/", result_body(table), format="json")
+    played = client.post(f"{url}/undo/")
+    assert played.status_code == 400
+    assert played.json()["fields"] == {
+        "round": ["Round 1 already has results: it cannot be drawn again."]
+    }
+    assert len(client.get(f"{url}/").json()["rounds"]) == 1
+
+
+def test_a_tables_result_is_refused_field_by_field_and_nothing_is_written(api, players, night_id):
+    client = api("olive")
+    (table,) = client.post(f"/api/nights/{night_id}/draw/").json()["rounds"][0]["tables"]
+    url = f"/api/nights/{night_id}/tables/{table['id']}/result/"
+    games_before = Game.objects.count()
+    stranger = result_body(table)
+    stranger["participants"][1]["player"] = players["quinn"].pk
+    for body, field in (
+        ({}, "participants"),
+        (stranger, "participants.1.player"),
+        (result_body(table, played_on="2999-01-01"), "played_on"),
+        (result_body(table, played_on="soon"), "played_on"),
+        (result_body(table, edition="deluxe"), "edition"),
+        (result_body(table, game="cantankerous-cats"), "game"),
+    ):
+        response = client.post(url, body, format="json")
+        assert response.status_code == 400, body
+        assert response.json()["error"] == "validation_error"
+        assert field in response.json()["fields"], response.json()
+    assert Game.objects.count() == games_before
+    assert NightTable.objects.get(pk=table["id"]).game is None
+    assert client.post(url, result_body(table), format="json").status_code == 201
+    twice = client.post(url, result_body(table), format="json")
+    assert twice.status_code == 400 and "already entered" in twice.json()["fields"]["table"][0]
+    assert Game.objects.count() == games_before + 1
+
+
+def test_a_table_of_another_night_or_an_unseen_night_is_not_found(api, users, league, night_id):
+    client = api("olive")
+    (table,) = client.post(f"/api/nights/{night_id}/draw/").json()["rounds"][0]["tables"]
+    other = client.post(
+        "/api/nights/",
+        {"league": league.pk, "played_on": "2026-11-21", "edition": "base"},
+        format="json",
+    ).json()["id"]
+    body = result_body(table)
+    assert (
+        client.post(
+            f"/api/nights/{other}/tables/{table['id']}/result/", body, format="json"
+        ).status_code
+        == 404
+    )
+    for unknown in (table["id"] + 1000, 2**63, 10**30):
+        response = client.post(
+            f"/api/nights/{night_id}/tables/{unknown}/result/", body, format="json"
+        )
+        assert response.status_code == 404, unknown
+        assert response.json()["error"] == "not_found"
+    League.objects.filter(pk=league.pk).update(is_public=False)
+    for path, data in (
+        (f"tables/{table['id']}/result/", body),
+        ("attendance/", {"player": 1, "present": True}),
+        ("guests/", {"name": "Gus"}),
+        ("undo/", None),
+    ):
+        response = api("quinn").post(f"/api/nights/{night_id}/{path}", data, format="json")
+        assert response.status_code == 404, path
+    assert NightTable.objects.get(pk=table["id"]).game is None
