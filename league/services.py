@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -1065,6 +1065,10 @@ def dispute_resolve(
     """An organiser settles a dispute: the game stands (as recorded, or as they corrected it
     since) and is rated, or it is deleted."""
     league = lock_league(dispute.league)
+    if not _organises(league, by):
+        # The page and the API check this first; the service holds the rule too, so that no
+        # new caller can let a member settle a dispute about their own game.
+        raise PermissionDenied("Only this league's organisers settle disputes.")
     dispute = GameDispute.objects.select_for_update().get(pk=dispute.pk)
     if dispute.resolved_at is not None:
         raise ValidationError({"dispute": ["This dispute is already resolved."]})

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
 from league import services, tasks
@@ -164,6 +164,18 @@ def test_a_disputed_game_can_be_deleted(users, league, players):
     dispute.refresh_from_db()
     assert dispute.resolution == GameDispute.Resolution.DELETED
     assert not Game.objects.exists()
+
+
+def test_only_an_organiser_settles_a_dispute_whoever_calls_the_service(users, league, players):
+    set_rule(league, users, League.Confirmation.ANOTHER)
+    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    dispute = services.game_dispute(game=game, by=users["ned"], reason="I had 24 VP, not 20")
+    for member in (users["mia"], users["ned"]):
+        with pytest.raises(PermissionDenied, match="organisers settle"):
+            services.dispute_resolve(dispute=dispute, by=member, delete=True)
+    dispute.refresh_from_db()
+    assert dispute.resolved_at is None
+    assert Game.objects.filter(pk=game.pk, status=Game.Status.DISPUTED).exists()
 
 
 def test_a_confirmed_game_cannot_be_disputed(users, league, players):
