@@ -120,30 +120,9 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--variant", default="standard", choices=("basic", "standard"))
-    parser.add_argument(
-        "--baseline",
-        metavar="REV",
-        help="also measure REV (a git revision) and print the speed-ups",
-    )
-    parser.add_argument(
-        "--rounds",
-        type=int,
-        default=5,
-        help="with --baseline: runs of each, alternating (default 5)",
-    )
-    parser.add_argument("--worker-json", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--tree", help=argparse.SUPPRESS)
+    benchlib.add_baseline_arguments(parser)
     args = parser.parse_args()
-    if args.baseline:
-        argv = benchlib.without(sys.argv[1:], "--baseline", "--rounds")
-        benchlib.compare(__file__, argv, args.baseline, args.rounds, kind)
-        return
-    benchlib.use_tree(args.tree)
-    figures = measure(args)
-    if args.worker_json:
-        print(json.dumps(figures))
-    else:
-        report(args, figures)
+    benchlib.run(__file__, args, measure, report, kind)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,6 @@ revision since the API settled can be the baseline.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import sys
@@ -151,30 +150,9 @@ def main() -> None:
         default=20,
         help="games with greedy bots in every seat (0 to skip)",
     )
-    parser.add_argument(
-        "--baseline",
-        metavar="REV",
-        help="also measure REV (a git revision) and print the speed-ups",
-    )
-    parser.add_argument(
-        "--rounds",
-        type=int,
-        default=5,
-        help="with --baseline: runs of each, alternating (default 5)",
-    )
-    parser.add_argument("--worker-json", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--tree", help=argparse.SUPPRESS)
+    benchlib.add_baseline_arguments(parser)
     args = parser.parse_args()
-    if args.baseline:
-        argv = benchlib.without(sys.argv[1:], "--baseline", "--rounds")
-        benchlib.compare(__file__, argv, args.baseline, args.rounds, kind)
-        return
-    benchlib.use_tree(args.tree)
-    figures = measure(args)
-    if args.worker_json:
-        print(json.dumps(figures))
-    else:
-        report(args, figures)
+    benchlib.run(__file__, args, measure, report, kind)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,6 @@ with the machine. Only the public API is used.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
@@ -224,36 +223,15 @@ def main() -> None:
         default=5,
         help="cold-cache runs of the large tableau (the best is printed)",
     )
-    parser.add_argument(
-        "--baseline",
-        metavar="REV",
-        help="also measure REV (a git revision) and print the speed-ups",
-    )
-    parser.add_argument(
-        "--rounds",
-        type=int,
-        default=5,
-        help="with --baseline: runs of each, alternating (default 5)",
-    )
-    parser.add_argument("--worker-json", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--tree", help=argparse.SUPPRESS)
+    benchlib.add_baseline_arguments(parser)
     args = parser.parse_args()
-    if args.baseline:
-        argv = benchlib.without(sys.argv[1:], "--baseline", "--rounds")
-        benchlib.compare(
-            __file__,
-            argv,
-            args.baseline,
-            args.rounds,
-            lambda key: "count" if key in COUNTS else "time",
-        )
-        return
-    benchlib.use_tree(args.tree)
-    figures = measure(args)
-    if args.worker_json:
-        print(json.dumps(figures))
-    else:
-        report(args, figures)
+    benchlib.run(
+        __file__,
+        args,
+        measure,
+        report,
+        lambda key: "count" if key in COUNTS else "time",
+    )
 
 
 if __name__ == "__main__":

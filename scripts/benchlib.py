@@ -9,6 +9,7 @@ of the two medians is the figure to quote.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import os
@@ -127,3 +128,40 @@ def compare(
             continue
         ratio = new / old if kind == "rate" else old / new
         print(f"{key:{width}}  {old:12.4g}  {new:12.4g}  {ratio:7.2f}x")
+
+
+def add_baseline_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--baseline REV``, ``--rounds N`` and the worker's hidden options."""
+    parser.add_argument(
+        "--baseline",
+        metavar="REV",
+        help="also measure REV (a git revision) and print the speed-ups",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=5,
+        help="with --baseline: runs of each, alternating (default 5)",
+    )
+    parser.add_argument("--worker-json", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--tree", help=argparse.SUPPRESS)
+
+
+def run(
+    script: str,
+    args: argparse.Namespace,
+    measure: Callable[[argparse.Namespace], dict[str, float]],
+    report: Callable[[argparse.Namespace, dict[str, float]], None],
+    describe: Callable[[str], str],
+) -> None:
+    """One benchmark run: compared with ``--baseline``, as a worker's JSON, or reported."""
+    if args.baseline:
+        argv = without(sys.argv[1:], "--baseline", "--rounds")
+        compare(script, argv, args.baseline, args.rounds, describe)
+        return
+    use_tree(args.tree)
+    figures = measure(args)
+    if args.worker_json:
+        print(json.dumps(figures))
+    else:
+        report(args, figures)
