@@ -313,6 +313,290 @@ def _is_food_cat(cat: _Cat, plate: Plate, t: int) -> bool:
     return t in cat.need_types or (plate.mode == FED and plate.eaten[t] > 0)
 
 
+# What the cats decided so far on a path of the search tell the bound: their most VP as
+# decided, the cats fed and left hungry (by cat count: a treat may still feed the hungry),
+# the multicoloured cats left hungry, the catnip, costumes and toys the decisions took off
+# the most, and the food fed "any food" eaters may still eat on top (what is left).
+_Decided = tuple[int, int, int, int, int, int, int, int]
+
+# Searches over fewer cats than this go without the bound: its tables cost more than
+# searching a handful of cats does.
+_BOUND_FROM_CATS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class _Bound:
+    """An optimistic bound on every plan below a node of the search (branch and bound).
+
+    A node is cut when an option already found is at least as good, in every way
+    :func:`_dominates` compares, as the bound: every plan below would then be refused, so
+    the options found are the same. Each cat is counted at the most it can be worth fed
+    (its ability at the largest count it could read: every cat of its colour, every token,
+    every toy...), and at ``hungry_best`` unfed; the treats add what they gain over hunger
+    for as many hungry cats as there are treats; toys, catnip and boxes at their most. The cats still to decide share the tokens left:
+    ``vp_later[d][left]`` is their most VP (a 0/1 knapsack of what feeding each gains over
+    unfed, weighed by the least food it can eat, food types ignored) and ``fed_later[d][left]``
+    the most of them that could be fed. Costumes, toys, catnip and multicoloured cats are
+    counted as if every cat not left hungry were fed (and the hungry got treats), and the
+    leftover as if the cats still to decide ate all they could."""
+
+    fed_best: tuple[int, ...]  # per cat index: the most it is worth fed normally
+    hungry_best: tuple[int, ...]  # per cat index: hungry (the treats are in vp_later)
+    vp_later: tuple[tuple[int, ...], ...]  # [depth][tokens left], toys/catnip/boxes included
+    fed_later: tuple[tuple[int, ...], ...]  # [depth][tokens left]
+    count_later: tuple[int, ...]  # [depth]: the cats from there on, by cat count
+    treat_fed: int  # the most cat count the treats can feed
+    bonus: int  # the largest Hemingway bonus (0 without one)
+    multicoloured: int
+    treats: int
+    catnip: int  # the most catnip (held, plus every cat that counts as catnip)
+    costumes: int
+    toys: int
+    catnip_added: tuple[int, ...]  # per cat index: catnip it adds when fed normally
+    costumes_added: tuple[int, ...]
+    toys_added: tuple[int, ...]
+    total: int  # food tokens and wilds held
+    tokens: int  # everything held that can be left over, less the treats (always used)
+    later_eaten: tuple[int, ...]  # per depth: the most the cats from there on can eat
+
+    @classmethod
+    def of(cls, search: _Search) -> _Bound:
+        h = search.h
+        s = search.scoring
+        cats = search.cats
+        adds = {what: dict(pairs) for what, pairs in search.adds.items()}
+        costumes = h.costumes + sum(adds["costumes"].values())
+        extra_toys = h.wild_toys + sum(adds["toys"].values())
+        toys = search.toy_cards + extra_toys
+        toys_least = search.toy_cards + h.wild_toys
+        catnip = h.catnip + sum(adds["catnip"].values())
+        catnip_eaten = sum(
+            max((m.catnip for m in (*c.meals, *c.reduced_meals)), default=0) for c in cats
+        )
+        n_cats = sum(c.cat_count for c in cats)
+        multicoloured = sum(1 for c in cats if c.multicoloured)
+        masks = [m for c in cats for m in c.masks]
+        toy_vp = max(
+            _best_toys(search.toys_held, extra, s.toy_set_vp)[0] for extra in range(extra_toys + 1)
+        )
+        catnip_vp = max(
+            s.catnip_vp(k, fed)
+            for k in range(max(0, h.catnip - catnip_eaten), catnip + 1)
+            for fed in range(n_cats + 1)
+        )
+        can_fill = sum(1 for c in cats if c.spec.can_fill_box)
+        boxes_vp = len(h.boxes) * min(len(h.boxes), can_fill)
+        total = search.total
+        order = search.order
+        width = total + 1
+        # The least food each cat can be fed with (a fixed plate's is paid already), and the
+        # most cats the food can feed at once, from each depth on (a 0/1 knapsack by count).
+        weight = {
+            c.index: 0
+            if c.index in search.fixed
+            else min(
+                sum(m.typed) + m.any
+                for m in ((*c.meals, *c.reduced_meals) if search.sherry else c.meals)
+            )
+            for c in cats
+        }
+        fed_row = [0] * width
+        fed_later = [tuple(fed_row)]
+        for cat in reversed(order):
+            w = weight[cat.index]
+            fed_row = [
+                f + cat.cat_count
+                if w == 0
+                else (f if left < w else max(f, fed_row[left - w] + cat.cat_count))
+                for left, f in enumerate(fed_row)
+            ]
+            fed_later.append(tuple(fed_row))
+        treat_fed = search.treats * max((c.cat_count for c in cats), default=0)
+        most_fed = min(n_cats, fed_row[total] + treat_fed)
+        # The most food of one type a plan can eat: its own tokens, wilds, and Moonbeam's.
+        converts = sum(
+            int(str(c.spec.params["count"])) for c in cats if c.spec.ability == "food_as_wild"
+        )
+        most_of = [min(total, have + search.wild + converts) for have in search.have]
+
+        def eaters_of(t: int) -> int:
+            """Cats that can count as eating food type ``t`` (their needs, or a meal)."""
+            return sum(
+                1
+                for c in cats
+                if t in c.need_types
+                or any(m.typed[t] or m.any or m.rest for m in (*c.meals, *c.reduced_meals))
+            )
+
+        # The largest count each ability could read, in any plan.
+        most = {
+            "per_costume": costumes,
+            "per_toy": toys,
+            "vp_per_food_fed": total,
+            "per_other_fed_cat_eating_food": min(len(cats), most_fed) - 1,
+            "food_sets_used": min([total // max(1, search.n), *most_of]),
+            "per_one_food_cat": min(len(cats), most_fed) - 1,
+            "discard_for_vp": h.spray_bottles + h.lost_cats,
+            "per_multicoloured_fed": min(multicoloured, most_fed),
+            "colour_sets": colour_sets(masks, search.full_mask),
+        }
+
+        def fed_value(c: _Cat) -> int:
+            spec = c.spec
+            p = spec.params
+            vp = spec.vp or 0
+            ability = spec.ability
+            if ability is None or ability not in _ABILITY_VP:
+                return vp
+            if ability == "most_fed_cats":
+                return vp + int(str(p["vp_otherwise"]))
+            if ability == "toy_sets_vp":
+                return vp + toy_vp
+            each = _each(p)
+            if ability == "penalty_per_toy":
+                return vp + max(-each * toys_least, -each * toys)
+            if ability == "per_colour_fed":
+                bit = 1 << search.edition.colours.index(p["colour"])
+                count = min(most_fed, sum(1 for m in masks if m & bit))
+            elif ability == "per_food_used":
+                food = str(p["food"])
+                if food == "any":
+                    count = total + search.treats
+                else:
+                    count = most_of[search.edition.foods.index(food)]
+            elif ability == "per_food_type_cat":
+                t = search.edition.foods.index(str(p["food"]))
+                count = min(most_fed, eaters_of(t))
+            elif ability == "vp_per_food_fed":
+                hi = p["max"]
+                count = total if hi is None else min(total, int(str(hi)))
+            else:
+                count = most[ability]
+            return vp + max(0, each * count)
+
+        fed_best = [fed_value(c) for c in cats]
+        hungry_best = [s.unfed_cat_vp * c.cat_count for c in cats]
+        # A treat feeds a cat the search left hungry: the treats add at most the largest
+        # gains over hunger, one cat each.
+        treat_gains = sorted((s.treat_fed_vp - unfed for unfed in hungry_best), reverse=True)[
+            : search.treats
+        ]
+        treat_bonus = sum(g for g in treat_gains if g > 0)
+        # Little Nicky adds the VP of the best other fed cat that copies nobody (fed normally
+        # or with a treat).
+        copied = max(
+            [0, s.treat_fed_vp if search.treats else 0]
+            + [
+                fed
+                for c, fed in zip(cats, fed_best, strict=True)
+                if c.spec.ability != "copy_fed_cat_vp"
+            ]
+        )
+        fed_best = [
+            v + copied if c.spec.ability == "copy_fed_cat_vp" else v
+            for c, v in zip(cats, fed_best, strict=True)
+        ]
+        bonus = max(
+            [0]
+            + [
+                int(str(c.spec.params["vp_most"])) - int(str(c.spec.params["vp_otherwise"]))
+                for c in search.hemingways
+            ]
+        )
+        # The most VP of the cats from each depth on, sharing the tokens left (a knapsack of
+        # what feeding each gains over unfed), toys, catnip and boxes at their most.
+        vp_row = [toy_vp + catnip_vp + boxes_vp + treat_bonus] * width
+        vp_later = [tuple(vp_row)]
+        count_later = [0]
+        for cat in reversed(order):
+            i = cat.index
+            gain = fed_best[i] - hungry_best[i]
+            w = weight[i]
+            unfed = hungry_best[i]
+            vp_row = [
+                v + unfed + max(0, gain)
+                if w == 0
+                else (v + unfed if left < w else max(v + unfed, vp_row[left - w] + unfed + gain))
+                for left, v in enumerate(vp_row)
+            ]
+            vp_later.append(tuple(vp_row))
+            count_later.append(count_later[-1] + cat.cat_count)
+        later = [0] * (len(order) + 1)
+        for d in range(len(order) - 1, -1, -1):
+            later[d] = sum(search.later_typed[d]) + search.later_any[d]
+        return cls(
+            fed_best=tuple(fed_best),
+            hungry_best=tuple(hungry_best),
+            vp_later=tuple(reversed(vp_later)),
+            fed_later=tuple(reversed(fed_later)),
+            count_later=tuple(reversed(count_later)),
+            treat_fed=treat_fed,
+            bonus=bonus,
+            multicoloured=multicoloured,
+            treats=search.treats,
+            catnip=catnip,
+            costumes=costumes,
+            toys=toys,
+            catnip_added=tuple(adds["catnip"].get(c.index, 0) for c in cats),
+            costumes_added=tuple(adds["costumes"].get(c.index, 0) for c in cats),
+            toys_added=tuple(adds["toys"].get(c.index, 0) for c in cats),
+            total=total,
+            tokens=search.tokens - search.treats,
+            later_eaten=tuple(later),
+        )
+
+    def decide(self, decided: _Decided, cat: _Cat, plate: Plate) -> _Decided:
+        """``decided`` once ``cat`` gets ``plate`` (fed normally, or hungry for now)."""
+        vp, fed, hungry, multi, catnip, costumes, toys, rest = decided
+        i = cat.index
+        if plate.mode == FED:
+            vp += self.fed_best[i]
+            fed += cat.cat_count
+            catnip += plate.catnip
+            if plate.rest:
+                rest += self.tokens if plate.cap is None else plate.cap - plate.any
+        else:
+            vp += self.hungry_best[i]
+            hungry += cat.cat_count
+            multi += cat.multicoloured
+            catnip += self.catnip_added[i]
+            costumes += self.costumes_added[i]
+            toys += self.toys_added[i]
+        return vp, fed, hungry, multi, catnip, costumes, toys, rest
+
+    def beaten(self, options: Sequence[Option], decided: _Decided, depth: int, eaten: int) -> bool:
+        """Whether an option in ``options`` is at least as good as every plan below the
+        node at ``depth`` where ``decided`` holds and ``eaten`` food is eaten."""
+        vp, fed, hungry, multi, catnip, costumes, toys, rest = decided
+        left = self.total - eaten
+        if left < 0:
+            return False  # (infeasible: the search drops it anyway)
+        vp += self.vp_later[depth][left]
+        with_bonus = vp + self.bonus
+        fed_later = self.fed_later[depth][left]
+        # The treats feed hungry cats: those left hungry so far, or later ones.
+        fed += fed_later + min(self.treat_fed, hungry + self.count_later[depth] - fed_later)
+        treats = self.treats
+        multicoloured = self.multicoloured - multi + min(treats, multi)
+        catnip = self.catnip - catnip
+        costumes = self.costumes - costumes
+        toys = self.toys - toys
+        least_left = max(0, self.tokens - (eaten + rest + self.later_eaten[depth]))
+        for old in options:
+            if (
+                old.vp >= vp
+                and old.vp + old.bonus >= with_bonus
+                and old.fed >= fed
+                and old.costumes >= costumes
+                and old.toys >= toys
+                and old.catnip >= catnip
+                and old.multicoloured_fed >= multicoloured
+                and old.leftover <= least_left
+            ):
+                return True
+        return False
+
+
 class _Search:
     def __init__(self, holdings: Holdings, edition: Edition) -> None:
         self.h = holdings
@@ -400,6 +684,7 @@ class _Search:
         self.hungry = _eating(HUNGRY, (0,) * self.n)
         self.treated = _eating(TREAT, (0,) * self.n, treat=1)
         self.options: list[Option] = []
+        self.bound: _Bound | None = None  # set by run() for searches large enough
         self.leftovers: dict[tuple[tuple[int, ...], int], dict[str, int]] = {}
         self.treat_choices: dict[tuple[int, ...], list[tuple[_Cat, ...]]] = {}
         self.eaten_plates: dict[Plate, Plate] = {}
@@ -433,7 +718,8 @@ class _Search:
 
     def run(self) -> list[Option]:
         plates: list[Plate | None] = [None] * len(self.cats)
-        self._dfs(0, plates, [0] * self.n, 0, 0, 0, False)
+        self.bound = _Bound.of(self) if len(self.cats) >= _BOUND_FROM_CATS else None
+        self._dfs(0, plates, [0] * self.n, 0, 0, 0, False, (0,) * 8)
         return self.options
 
     def _alternatives(self, cat: _Cat, sherry_fed: bool) -> list[Plate]:
@@ -455,7 +741,16 @@ class _Search:
         treats: int,
         convert: int,
         sherry_fed: bool,
+        decided: _Decided,
     ) -> None:
+        """``decided``: what the cats decided so far tell the bound (see :class:`_Bound`)."""
+        bound = self.bound
+        if (
+            bound is not None
+            and self.options
+            and bound.beaten(self.options, decided, depth, sum(typed) + any_)
+        ):
+            return  # every plan below would be refused: an option found is as good
         if depth == len(self.order):
             self._leaf(plates, typed, any_, treats, convert)
             return
@@ -486,7 +781,16 @@ class _Search:
             if tr2 > self.treats or not self._feasible(t2, a2, c2):
                 continue
             plates[cat.index] = plate
-            self._dfs(depth + 1, plates, t2, a2, tr2, c2, s2)
+            self._dfs(
+                depth + 1,
+                plates,
+                t2,
+                a2,
+                tr2,
+                c2,
+                s2,
+                decided if bound is None else bound.decide(decided, cat, plate),
+            )
             plates[cat.index] = None
 
     def _not_maximal(

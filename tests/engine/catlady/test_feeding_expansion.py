@@ -78,3 +78,54 @@ def test_options_match_for_each_players_holdings():
             seen += 1
     assert seen > 50
     assert isinstance(holdings, Holdings)
+
+
+def random_holdings(rng, edition, n_cats):
+    """Holdings no random game reaches often: many cats with abilities, scarce or plentiful
+    food, treats, toys, costumes, catnip, discards and boxes, sometimes the cat player's."""
+    specs = [card.cat for card in edition.deck if card.cat is not None]
+    specs += list(edition.strays)
+    by_name = {spec.name: spec for spec in specs}
+    boxes = [card.box for card in edition.deck if card.box is not None]
+    food = {
+        "chicken": rng.randint(0, 5),
+        "tuna": rng.randint(0, 5),
+        "milk": rng.randint(0, 5),
+        "wild": rng.randint(0, 2),
+        "treat": rng.choice([0, 0, 1, 2, 3]),
+    }
+    return Holdings(
+        cats=tuple(by_name[name] for name in rng.sample(sorted(by_name), n_cats)),
+        food_items=tuple(sorted((k, v) for k, v in food.items() if v)),
+        toys=tuple(rng.randint(0, 2) for _ in edition.toy_types),
+        costumes=rng.randint(0, 3),
+        catnip=rng.randint(0, 3),
+        lost_cats=rng.randint(0, 2),
+        spray_bottles=rng.randint(0, 2),
+        boxes=tuple(rng.sample(boxes, rng.randint(0, min(3, len(boxes))))),
+        wild_toys=rng.choice([0, 0, 0, 1]),
+        cat_player=rng.random() < 0.1,
+    )
+
+
+def test_options_match_on_random_holdings_of_five_to_nine_cats():
+    """The branch and bound (engine/catlady/feeding_expansion.py, _Bound) cuts only what
+    would be refused: the options found, and the order they are found in, are the frozen
+    search's, on holdings with every ability of the placeholder deck."""
+    edition = load_game(options={"edition": "box-of-treats-placeholder"}).edition
+    rng = random.Random(15)
+    abilities = set()
+    for _ in range(160):
+        holdings = random_holdings(rng, edition, rng.randint(5, 9))
+        abilities.update(c.ability for c in holdings.cats)
+        feeding_expansion._cached.cache_clear()
+        reference_feeding_expansion._cached.cache_clear()
+        new = options_for(holdings, edition)
+        old = reference_feeding_expansion.options_for(
+            reference_feeding_expansion.Holdings(
+                **{f: getattr(holdings, f) for f in holdings.__dataclass_fields__}
+            ),
+            edition,
+        )
+        assert plain(new) == plain(old), [c.name for c in holdings.cats]
+    assert len(abilities) > 20  # every kind of ability was met
