@@ -111,16 +111,30 @@ def stopwatch(label: str) -> Iterator[None]:
 
 
 def _copy(model: Any, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
+    """COPY ``rows`` into ``model``'s table. A NOT NULL column that ``columns`` does not name and
+    that has only Django's default (``Match.dispatch`` and ``Match.infra_failure``, since
+    d9f19e8) gets that default, so the same loader fills the tables of older and newer
+    revisions."""
     from django.db import connection
+    from django.db.models import NOT_PROVIDED
 
+    missing = [
+        field
+        for field in model._meta.concrete_fields
+        if field.column not in columns
+        and not field.null
+        and field.db_default is NOT_PROVIDED
+        and field.get_default() is not None
+    ]
+    defaults = tuple(field.get_db_prep_save(field.get_default(), connection) for field in missing)
     with connection.cursor() as cursor:
         statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
             sql.Identifier(model._meta.db_table),
-            sql.SQL(", ").join(sql.Identifier(c) for c in columns),
+            sql.SQL(", ").join(sql.Identifier(c) for c in [*columns, *(f.column for f in missing)]),
         )
         with cursor.cursor.copy(statement) as copy:
             for row in rows:
-                copy.write_row(row)
+                copy.write_row((*row, *defaults))
 
 
 def _reset_sequences(*models: Any) -> None:
