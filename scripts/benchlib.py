@@ -252,7 +252,7 @@ def run(
     Returns what ``report`` returns (an exit status, or None); a worker and a comparison
     return None. ``in_tree``: run workers in their tree (see ``compare``).
     """
-    if args.baseline:
+    if args.baseline and not args.worker_json:  # (an abbreviated --baseline reaches workers)
         argv = without(sys.argv[1:], "--baseline", rounds_option)
         compare(script, argv, args.baseline, args.baseline_rounds, describe, in_tree=in_tree)
         return None
