@@ -14,6 +14,17 @@ postgres://postgres@127.0.0.1:5432/catleague_bench_celery), DROPPED and re-creat
 name must contain "bench". CELERY_BROKER_URL defaults to redis://127.0.0.1:6379/15; the
 benchmark uses a queue of its own and deletes it at the end. Run it as root on a machine
 with bubblewrap (or set ARENA_SANDBOX_MODE) so the workers use the real sandbox.
+
+    .venv/bin/python scripts/bench_celery.py --baseline 6375dd5 --rounds 3
+    .venv/bin/python scripts/bench_celery.py --matches 20 --baseline 6375dd5 --rounds 1
+
+``--baseline REV`` checks REV out into a temporary git worktree and alternates runs of the
+baseline and the current code (each a subprocess working in its own tree, importing that
+tree's `arena`, `config`, `engine`..., and starting that tree's Celery worker;
+scripts/benchlib.py), then prints the medians of every figure, the speed-ups and the machine.
+The baseline uses a database of its own: the DATABASE_URL name with `_base_` and the
+baseline commit appended (dropped at the end like the other), and a queue of its own on the
+same broker. 6375dd5 (main when the engine work began) is the baseline for the README.
 """
 
 from __future__ import annotations
@@ -26,11 +37,14 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
-from scripts.bench_league import _drop_database, _recreate_database  # noqa: E402
+import benchlib  # noqa: E402
+from bench_league import _drop_database, _recreate_database  # noqa: E402
 
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/catleague_bench_celery"
 DEFAULT_BROKER = "redis://127.0.0.1:6379/15"
@@ -135,59 +149,84 @@ def _start_worker(queue: str, concurrency: int) -> subprocess.Popen:
             "-l",
             "warning",
         ],
-        cwd=ROOT,
+        cwd=benchlib.tree_root(),  # the worker imports config (and all else) from the tree
         env=os.environ.copy(),
     )
 
 
-def _report(match_ids: list[int], wall_s: float, concurrency: int) -> None:
+def _figures(match_ids: list[int], wall_s: float, concurrency: int) -> dict[str, Any]:
+    """The figures of one run, from the matches as recorded."""
     from arena.models import Match
 
     matches = list(Match.objects.filter(pk__in=match_ids))
     failed = [m for m in matches if m.status != Match.Status.FINISHED]
     finished = [m for m in matches if m.status == Match.Status.FINISHED]
-    rate = len(finished) / wall_s
-    mode = sorted({m.sandbox_mode for m in finished})
-    print(
-        f"sandboxed 4-bot matches through Celery ({', '.join(mode)} sandbox, trivial bots, "
-        f"{concurrency} worker processes, {os.cpu_count()} cores, "
-        f"load average {os.getloadavg()[0]:.1f}):"
-    )
-    print(
-        f"  {len(finished)} finished in {wall_s:.2f} s = {rate:.1f} matches/s "
-        f"(target {TARGET_MATCHES_PER_S:.0f}: {'met' if rate >= TARGET_MATCHES_PER_S else 'MISSED'})"
-    )
-    if failed:
-        print(f"  {len(failed)} FAILED, first reason: {failed[0].failure}")
+    figures: dict[str, Any] = {
+        "matches_per_s": len(finished) / wall_s,
+        "wall_s": wall_s,
+        "finished": len(finished),
+        "failed": len(failed),
+        "load_average": os.getloadavg()[0],
+        "sandbox": ", ".join(sorted({m.sandbox_mode for m in finished})),
+        "first_failure": failed[0].failure if failed else "",
+    }
     if not finished:
-        return
+        return figures
     timings = [m.log["timing"] for m in finished]
     # Worker time per match: claimed (started_at) to recorded (finished_at) is the runner plus
     # the claim/record transactions; the rest of a worker's share of the wall clock is Celery.
     in_task_ms = [(m.finished_at - m.started_at).total_seconds() * 1000 for m in finished]
     worker_ms_per_match = wall_s * 1000 * concurrency / len(finished)
+    figures["worker_ms_per_match"] = worker_ms_per_match
+    runner_ms = statistics.fmean(t["total_ms"] for t in timings)
+    for key in TIMING_PARTS:
+        figures[key] = statistics.fmean(t[key] for t in timings)
+    figures["runner_other_ms"] = runner_ms - sum(figures[k] for k in TIMING_PARTS)
+    figures["claim_record_ms"] = statistics.fmean(in_task_ms) - runner_ms
+    figures["celery_idle_ms"] = worker_ms_per_match - statistics.fmean(in_task_ms)
+    return figures
+
+
+def report(args: argparse.Namespace, figures: dict[str, Any]) -> None:
+    concurrency = args.concurrency
+    rate = figures["matches_per_s"]
+    print(
+        f"sandboxed 4-bot matches through Celery ({figures['sandbox']} sandbox, trivial bots, "
+        f"{concurrency} worker processes, {os.cpu_count()} cores, "
+        f"load average {figures['load_average']:.1f}):"
+    )
+    print(
+        f"  {figures['finished']} finished in {figures['wall_s']:.2f} s = {rate:.1f} matches/s "
+        f"(target {TARGET_MATCHES_PER_S:.0f}: {'met' if rate >= TARGET_MATCHES_PER_S else 'MISSED'})"
+    )
+    if figures["failed"]:
+        print(f"  {figures['failed']} FAILED, first reason: {figures['first_failure']}")
+    if not figures["finished"]:
+        return
+    worker_ms_per_match = figures["worker_ms_per_match"]
     print(
         f"  worker time per match: {worker_ms_per_match:.1f} ms "
         f"({concurrency} processes × wall ÷ matches), split:"
     )
-    runner_ms = statistics.fmean(t["total_ms"] for t in timings)
     for key in TIMING_PARTS:
-        part = statistics.fmean(t[key] for t in timings)
+        part = figures[key]
         print(
             f"    {key.removesuffix('_ms'):<22} {part:7.1f} ms  ({100 * part / worker_ms_per_match:4.1f}%)"
         )
-    other_runner = runner_ms - sum(statistics.fmean(t[k] for t in timings) for k in TIMING_PARTS)
-    record_ms = statistics.fmean(in_task_ms) - runner_ms
-    celery_ms = worker_ms_per_match - statistics.fmean(in_task_ms)
-    print(
-        f"    {'runner (other)':<22} {other_runner:7.1f} ms  ({100 * other_runner / worker_ms_per_match:4.1f}%)"
-    )
-    print(
-        f"    {'claim + record (DB)':<22} {record_ms:7.1f} ms  ({100 * record_ms / worker_ms_per_match:4.1f}%)"
-    )
-    print(
-        f"    {'Celery + idle':<22} {celery_ms:7.1f} ms  ({100 * celery_ms / worker_ms_per_match:4.1f}%)"
-    )
+    for label, key in (
+        ("runner (other)", "runner_other_ms"),
+        ("claim + record (DB)", "claim_record_ms"),
+        ("Celery + idle", "celery_idle_ms"),
+    ):
+        part = figures[key]
+        print(f"    {label:<22} {part:7.1f} ms  ({100 * part / worker_ms_per_match:4.1f}%)")
+
+
+def kind(key: str) -> str:
+    """Matches per second is a rate; times in ms or s are compared; the rest are counts."""
+    if key == "matches_per_s":
+        return "rate"
+    return "time" if key.endswith(("_ms", "_s")) or key == "worker_ms_per_match" else "count"
 
 
 def main() -> None:
@@ -200,13 +239,19 @@ def main() -> None:
         help="worker processes (default: one per core)",
     )
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
+    benchlib.add_baseline_arguments(parser, default_rounds=3)
     args = parser.parse_args()
     if args.matches < 1 or args.concurrency < 1:
         parser.error("--matches and --concurrency must be at least 1")
+    benchlib.run(__file__, args, measure, report, kind, in_tree=True)
 
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """Every figure of one run, with the tree on ``sys.path`` and its Celery worker."""
     database_url = os.environ.get("DATABASE_URL", DEFAULT_DATABASE)
     if "bench" not in database_url.rsplit("/", 1)[-1]:
         database_url = DEFAULT_DATABASE  # never the development or test database
+    database_url = benchlib.tree_database_url(database_url, args.tree)
     broker_url = os.environ.get("CELERY_BROKER_URL") or DEFAULT_BROKER
     queue = f"bench-{uuid.uuid4().hex[:8]}"
     _recreate_database(database_url)
@@ -223,7 +268,7 @@ def main() -> None:
         begun = time.perf_counter()  # queueing is part of what a ladder tick costs
         match_ids = _queue_matches(versions, args.matches, first_seed=1000)
         ended = _wait_settled(match_ids, timeout_s=max(120, args.matches * 2))
-        _report(match_ids, ended - begun, args.concurrency)
+        return _figures(match_ids, ended - begun, args.concurrency)
     finally:
         worker.terminate()
         try:

@@ -16,6 +16,16 @@ take hours), but each one is checked and ranked by `league.catalogue.check_resul
 the content key of `services._content_key`, exactly as a logged game would. Everything timed
 afterwards goes through the real services and the real HTTP stack (django.test.Client).
 Timings are wall-clock on whatever machine runs this: they are noisy on a shared box.
+
+    .venv/bin/python scripts/bench_league.py --baseline 6375dd5 --rounds 3
+    .venv/bin/python scripts/bench_league.py --games 5000 --logged 20 --requests 20 --baseline 6375dd5 --rounds 1
+
+``--baseline REV`` checks REV out into a temporary git worktree and alternates runs of the
+baseline and the current code (each a subprocess working in its own tree, importing that
+tree's `league`, `config`...; scripts/benchlib.py), then prints the medians of every figure,
+the speed-ups and the machine. The baseline builds its league in a database of its own: the
+DATABASE_URL name with `_base_` and the baseline commit appended (dropped at the end like
+the other). 6375dd5 (main when the engine work began) is the baseline for the README.
 """
 
 from __future__ import annotations
@@ -41,6 +51,9 @@ from psycopg import sql
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import benchlib  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/catleague_bench"
 # Databases this script must never drop, whatever DATABASE_URL says.
@@ -366,6 +379,24 @@ def queries_for(client, url: str) -> int:
 
 # --- main -----------------------------------------------------------------------------------
 
+# The read endpoints timed, in the table's order: figure key, label in the table, and the
+# share of --requests each gets.
+READS = (
+    ("standings", "standings", 1),
+    ("history_page", "rating history (page of 50)", 1),
+    ("history_1000", "rating history (limit=1000)", 4),
+    ("season_standings", "season standings", 4),
+)
+
+
+def backdated_days(years: int) -> tuple[int, ...]:
+    return (7, 30, 365, 365 * years - 1)
+
+
+def kind(key: str) -> str:
+    """Times in ms or s are compared (smaller is better); the rest are counts."""
+    return "time" if key.endswith(("_ms", "_s")) else "count"
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -384,9 +415,14 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=200, help="Requests per endpoint")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--keep", action="store_true", help="Keep the database afterwards")
+    benchlib.add_baseline_arguments(parser, default_rounds=3)
     args = parser.parse_args()
+    return benchlib.run(__file__, args, measure, report, kind, in_tree=True) or 0
 
-    url = os.environ.get("DATABASE_URL", DEFAULT_URL)
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """Every figure of one run, in the database of the tree on ``sys.path``."""
+    url = benchlib.tree_database_url(os.environ.get("DATABASE_URL", DEFAULT_URL), args.tree)
     _recreate_database(url)
     os.environ["DATABASE_URL"] = url
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
@@ -400,7 +436,7 @@ def main() -> int:
             _drop_database(url)
 
 
-def run(args: argparse.Namespace, url: str) -> int:
+def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
     from django.core.management import call_command
     from django.test import Client
     from django.utils import timezone
@@ -463,10 +499,15 @@ def run(args: argparse.Namespace, url: str) -> int:
     )
     print(f"  logged today with increasing times: paths {logged_paths}")
     print(f"  logged today with no time:          paths {untimed_paths}")
+    figures: dict[str, Any] = {"full_rebuild_s": rebuild_s}
+    for name, samples in (("logged", logged_s), ("untimed", untimed_s)):
+        if samples:
+            stats = summary_ms(samples)
+            for statistic in ("median", "p95", "max"):
+                figures[f"{name}_{statistic}_ms"] = stats[statistic]
 
     # 3. Backdated games: the rating pass replays every game from their date.
-    backdated: list[tuple[str, float, int]] = []
-    for days in (7, 30, 365, 365 * args.years - 1):
+    for days in backdated_days(args.years):
         played_on = today - dt.timedelta(days=days)
         replayed = Game.objects.filter(league=league, played_on__gte=played_on).count()
         seconds, _ = time_logged_games(
@@ -476,7 +517,8 @@ def run(args: argparse.Namespace, url: str) -> int:
             rng=rng,
             dates_and_times=[(played_on, None)],
         )
-        backdated.append((f"{days} days back", seconds[0], replayed + 1))
+        figures[f"backdated_{days}d_ms"] = seconds[0] * 1000
+        figures[f"backdated_{days}d_games"] = replayed + 1
 
     # The backdated and logged games must leave the ratings exactly as a rebuild would.
     def standing_rows() -> list[tuple]:
@@ -521,23 +563,41 @@ def run(args: argparse.Namespace, url: str) -> int:
         return history_url(index) + "&limit=1000"
 
     reads = {
-        "standings": (lambda _: standings_url, args.requests),
-        "rating history (page of 50)": (history_url, args.requests),
-        "rating history (limit=1000)": (full_history_url, max(1, args.requests // 4)),
-        "season standings": (lambda _: season_url, max(1, args.requests // 4)),
+        "standings": lambda _: standings_url,
+        "history_page": history_url,
+        "history_1000": full_history_url,
+        "season_standings": lambda _: season_url,
     }
-    read_figures = {}
-    for label, (urls, count) in reads.items():
-        seconds = time_requests(client, urls, count)
-        read_figures[label] = (summary_ms(seconds), queries_for(client, urls(0)))
+    for key, _, share in READS:
+        urls = reads[key]
+        seconds = time_requests(client, urls, max(1, args.requests // share))
+        stats = summary_ms(seconds)
+        for statistic in ("median", "p95", "max"):
+            figures[f"{key}_{statistic}_ms"] = stats[statistic]
+        figures[f"{key}_queries"] = queries_for(client, urls(0))
 
-    # --- the table ---------------------------------------------------------------------------
+    for name, paths in (("logged", logged_paths), ("untimed", untimed_paths)):
+        for path, count in paths.items():
+            figures[f"{name}_paths_{path}"] = count
+    figures["checks_ok"] = int(ok)
+    return figures
+
+
+def report(args: argparse.Namespace, figures: dict[str, Any]) -> int:
+    """The table of one run's figures; 1 when a correctness check failed."""
+
     def verdict(value: float, target: float, unit: str) -> str:
         return f"target < {target:g} {unit}: {'met' if value < target else 'MISSED'}"
 
-    logged = summary_ms(logged_s)
-    untimed = summary_ms(untimed_s) if untimed_s else None
-    standings = read_figures["standings"][0]
+    def stats(name: str, n: int) -> tuple[int, float, float, float]:
+        return (
+            n,
+            figures[f"{name}_median_ms"],
+            figures[f"{name}_p95_ms"],
+            figures[f"{name}_max_ms"],
+        )
+
+    rebuild_s = figures["full_rebuild_s"]
     print()
     print(f"{'figure':<44} {'n':>5} {'median':>10} {'p95':>10} {'max':>10}")
     print("-" * 82)
@@ -545,33 +605,35 @@ def run(args: argparse.Namespace, url: str) -> int:
         f"{'full rebuild (s)':<44} {1:>5} {rebuild_s:>10.2f} {'':>10} {'':>10}  "
         f"{verdict(rebuild_s, TARGET_REBUILD_S, 's')}"
     )
+    n, median, p95, most = stats("logged", args.logged)
     print(
-        f"{'game logged, after every game (ms)':<44} {logged['n']:>5} {logged['median']:>10.1f} "
-        f"{logged['p95']:>10.1f} {logged['max']:>10.1f}  "
-        f"{verdict(logged['p95'], TARGET_LOGGED_MS, 'ms')} (p95)"
+        f"{'game logged, after every game (ms)':<44} {n:>5} {median:>10.1f} "
+        f"{p95:>10.1f} {most:>10.1f}  "
+        f"{verdict(p95, TARGET_LOGGED_MS, 'ms')} (p95)"
     )
-    if untimed:
+    if "untimed_median_ms" in figures:
+        n, median, p95, most = stats("untimed", args.untimed)
         print(
-            f"{'game logged today, no time of day (ms)':<44} {untimed['n']:>5} "
-            f"{untimed['median']:>10.1f} {untimed['p95']:>10.1f} {untimed['max']:>10.1f}"
+            f"{'game logged today, no time of day (ms)':<44} {n:>5} "
+            f"{median:>10.1f} {p95:>10.1f} {most:>10.1f}"
         )
-    for label, seconds, replayed in backdated:
-        name = f"backdated {label}, {replayed:,} games (ms)"
-        print(f"{name:<44} {1:>5} {seconds * 1000:>10.1f}")
-    for label, (figures, queries) in read_figures.items():
-        name = f"GET {label} (ms, {queries} queries)"
-        line = (
-            f"{name:<44} {figures['n']:>5} {figures['median']:>10.1f} "
-            f"{figures['p95']:>10.1f} {figures['max']:>10.1f}"
-        )
-        if label == "standings":
-            line += f"  {verdict(standings['p95'], TARGET_STANDINGS_P95_MS, 'ms')} (p95)"
+    for days in backdated_days(args.years):
+        replayed = figures[f"backdated_{days}d_games"]
+        name = f"backdated {days} days back, {replayed:,} games (ms)"
+        print(f"{name:<44} {1:>5} {figures[f'backdated_{days}d_ms']:>10.1f}")
+    for key, label, share in READS:
+        n, median, p95, most = stats(key, max(1, args.requests // share))
+        name = f"GET {label} (ms, {figures[f'{key}_queries']} queries)"
+        line = f"{name:<44} {n:>5} {median:>10.1f} {p95:>10.1f} {most:>10.1f}"
+        if key == "standings":
+            line += f"  {verdict(p95, TARGET_STANDINGS_P95_MS, 'ms')} (p95)"
         print(line)
     print("-" * 82)
     print("Wall-clock times on a shared machine: other processes add noise, mostly to p95 and max.")
-    if not ok:
+    if not figures["checks_ok"]:
         print("bench_league: a correctness check failed (see above).", file=sys.stderr)
-    return 0 if ok else 1
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

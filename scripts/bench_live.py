@@ -17,6 +17,19 @@ DATABASE_URL names a scratch database (default postgres://postgres@127.0.0.1:543
 catleague_bench_live), DROPPED and re-created here, so its name must contain "bench".
 CELERY_BROKER_URL defaults to redis://127.0.0.1:6379/15; the benchmark uses a queue of its
 own. Run it as root with bubblewrap so the bots use the real sandbox.
+
+    .venv/bin/python scripts/bench_live.py --baseline 82beeb7 --rounds 3
+    .venv/bin/python scripts/bench_live.py --games 1,2 --think-ms 50 --baseline 82beeb7 --rounds 1
+
+``--baseline REV`` checks REV out into a temporary git worktree and alternates runs of the
+baseline and the current code (each a subprocess working in its own tree, importing that
+tree's `arena`, `config`, `engine`..., and starting that tree's live worker;
+scripts/benchlib.py), then prints the medians of every figure and the machine. Only the waits
+(an answer to the next question) are speed and get a ratio; memory and games are counts. The
+baseline uses a database of its own: the DATABASE_URL name with `_base_` and the baseline
+commit appended (dropped at the end like the other), and a queue of its own. The baseline
+can be no older than 82beeb7, where live matches (`arena.live`) begin: 6375dd5, main when the
+engine work began, has none.
 """
 
 from __future__ import annotations
@@ -31,11 +44,14 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
-from scripts.bench_league import _drop_database, _recreate_database  # noqa: E402
+import benchlib  # noqa: E402
+from bench_league import _drop_database, _recreate_database  # noqa: E402
 
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/catleague_bench_live"
 DEFAULT_BROKER = "redis://127.0.0.1:6379/15"
@@ -186,7 +202,7 @@ def _measure(games: int, think_s: float, queue: str, version) -> dict[str, float
             "-l",
             "warning",
         ],
-        cwd=ROOT,
+        cwd=benchlib.tree_root(),  # the worker imports config (and all else) from the tree
         env=os.environ.copy(),
     )
     people = People(think_s)
@@ -259,17 +275,35 @@ def _measure(games: int, think_s: float, queue: str, version) -> dict[str, float
     }
 
 
+def kind(key: str) -> str:
+    """The waits are times (smaller is better); memory is not speed, so it and the rest are
+    counts."""
+    return "time" if "_wait_ms_" in key else "count"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--games", default="1,8,32", help="comma-separated numbers of simultaneous live games"
     )
     parser.add_argument("--think-ms", type=int, default=500, help="a person's time per move")
+    benchlib.add_baseline_arguments(parser, default_rounds=3)
     args = parser.parse_args()
+    benchlib.run(__file__, args, measure, report, kind, in_tree=True)
+
+
+def report(args: argparse.Namespace, figures: dict[str, Any]) -> None:
+    """Nothing more: ``measure`` prints each row as its games finish."""
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """Every figure of one run, with the tree on ``sys.path`` and its live worker; the rows
+    are printed as they come (keys ``g{N}_...`` for N simultaneous games)."""
     counts = [int(n) for n in args.games.split(",") if n.strip()]
     database_url = os.environ.get("DATABASE_URL", DEFAULT_DATABASE)
     if "bench" not in database_url.rsplit("/", 1)[-1]:
         database_url = DEFAULT_DATABASE  # never the development or test database
+    database_url = benchlib.tree_database_url(database_url, args.tree)
     broker_url = os.environ.get("CELERY_BROKER_URL") or DEFAULT_BROKER
     queue = f"bench-live-{uuid.uuid4().hex[:8]}"
     _recreate_database(database_url)
@@ -288,9 +322,11 @@ def main() -> None:
         f"{'games':>5} {'done':>5} {'worker RSS':>11} {'(idle)':>7} {'per game':>9} "
         f"{'bots RSS':>9} {'bots PSS':>9} {'wait p50':>9} {'p95':>7}"
     )
+    figures: dict[str, Any] = {}
     try:
         for games in counts:
             r = _measure(games, args.think_ms / 1000, queue, version)
+            figures |= {f"g{games}_{key}": value for key, value in r.items() if key != "games"}
             per_game = (r["worker_rss_mb"] - r["idle_rss_mb"] + r["bots_pss_mb"]) / games
             print(
                 f"{r['games']:>5} {r['finished']:>5} {r['worker_rss_mb']:>9.0f}MB "
@@ -303,6 +339,7 @@ def main() -> None:
 
         redis.Redis.from_url(broker_url).delete(queue)
         _drop_database(database_url)
+    return figures
 
 
 if __name__ == "__main__":

@@ -16,6 +16,17 @@ template), as a visitor for the public pages and as a league member for the resu
 few warm-up requests. It prints the median, p95 and max in milliseconds and the number of SQL
 queries per page, and exits 1 when a page's p95 is over the target. Timings are wall-clock on
 whatever machine runs this and are noisy on a shared box.
+
+    .venv/bin/python scripts/bench_pages.py --baseline 6375dd5 --rounds 3
+    .venv/bin/python scripts/bench_pages.py --games 5000 --requests 10 --baseline 6375dd5 --rounds 1
+
+``--baseline REV`` checks REV out into a temporary git worktree and alternates runs of the
+baseline and the current code (each a subprocess working in its own tree, importing that
+tree's `league`, `config`...; scripts/benchlib.py), then prints the medians of every figure,
+the speed-ups and the machine. The baseline's league lives in a database of its own, the
+BENCH_PAGES_DATABASE_URL name with `_base_` and the baseline commit appended, built by the
+baseline's first run and KEPT like the other (--drop drops both after every run, so each run
+builds again). 6375dd5 (main when the engine work began) is the baseline for the README.
 """
 
 from __future__ import annotations
@@ -30,6 +41,7 @@ import time
 import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import psycopg
 from psycopg import sql
@@ -39,6 +51,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import bench_league  # noqa: E402  (the data builder and the statistics helpers)
+import benchlib  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/catleague_bench_pages"
 TARGET_MS = 300.0
@@ -157,7 +170,7 @@ def _queries(client, url: str, data=None) -> int:
     return len(captured.captured_queries)
 
 
-def run(args: argparse.Namespace, url: str) -> int:
+def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
     from django.test import Client
 
     from league.models import Game, Participant, Player, PlayerRating, Season
@@ -211,26 +224,27 @@ def run(args: argparse.Namespace, url: str) -> int:
             }
         return data
 
-    # (label, url for request i, client, POST data for request i or None, cache cleared first)
+    # (figure key, url for request i, client, POST data for request i or None, cache cleared
+    # first); the labels are in PAGES.
     pages: list[tuple[str, Callable[[int], str], object, object, bool]] = [
         ("home", lambda i: "/", visitor, None, False),
         ("leagues", lambda i: "/leagues/", visitor, None, False),
-        ("league standings", lambda i: f"/leagues/{SLUG}/", visitor, None, False),
+        ("league_standings", lambda i: f"/leagues/{SLUG}/", visitor, None, False),
         (
-            f"season standings ({season.name}, {season_games:,} games)",
+            "season_standings",
             lambda i: f"/leagues/{SLUG}/?season={season.pk}",
             visitor,
             None,
             False,
         ),
         (
-            "season standings, cold (just after a change)",
+            "season_standings_cold",
             lambda i: f"/leagues/{SLUG}/?season={season.pk}",
             visitor,
             None,
             True,
         ),
-        ("league games, page 200", lambda i: f"/leagues/{SLUG}/?page=200", visitor, None, False),
+        ("league_games_p200", lambda i: f"/leagues/{SLUG}/?page=200", visitor, None, False),
         (
             "game",
             lambda i: f"/leagues/{SLUG}/games/{game_ids[i % len(game_ids)]}/",
@@ -239,58 +253,87 @@ def run(args: argparse.Namespace, url: str) -> int:
             False,
         ),
         (
-            "player (all leagues)",
+            "player",
             lambda i: f"/players/{player_ids[i % len(player_ids)]}/",
             visitor,
             None,
             False,
         ),
         (
-            "player, games page 10",
+            "player_games_p10",
             lambda i: f"/players/{player_ids[i % len(player_ids)]}/?league={SLUG}&page=10",
             visitor,
             None,
             False,
         ),
-        ("result form: setup step", lambda i: "/games/new/", member, None, False),
-        ("result form: Cat Lady cards, 4 players", lambda i: entry, member, None, False),
-        ("result form: totals, 4 players", lambda i: totals, member, None, False),
-        (
-            "result form: preview scored by the engine",
-            lambda i: entry,
-            member,
-            cards_preview,
-            False,
-        ),
+        ("form_setup", lambda i: "/games/new/", member, None, False),
+        ("form_cards", lambda i: entry, member, None, False),
+        ("form_totals", lambda i: totals, member, None, False),
+        ("form_preview", lambda i: entry, member, cards_preview, False),
     ]
+    figures: dict[str, Any] = {"season_name": season.name, "season_games": season_games}
+    labels = page_labels(figures)
     print()
     print(f"  {'page':<52} {'n':>4} {'median':>8} {'p95':>8} {'max':>8} {'queries':>8}")
-    ok = True
-    rows = []
-    for label, urls, client, post, cold in pages:
+    for key, urls, client, post, cold in pages:
         seconds = _time(client, urls, args.requests, post=post, cold=cold)
         stats = bench_league.summary_ms(seconds)
         queries = _queries(client, urls(0), post(0) if post else None)
         verdict = "ok" if stats["p95"] < TARGET_MS else "OVER"
-        ok &= verdict == "ok"
-        rows.append((label, stats, queries, verdict))
+        for statistic in ("median", "p95", "max"):
+            figures[f"{key}_{statistic}_ms"] = stats[statistic]
+        figures[f"{key}_queries"] = queries
         print(
-            f"  {label:<52} {stats['n']:>4} {stats['median']:>6.0f}ms {stats['p95']:>6.0f}ms "
-            f"{stats['max']:>6.0f}ms {queries:>8}  {verdict}",
+            f"  {labels[key]:<52} {stats['n']:>4} {stats['median']:>6.0f}ms "
+            f"{stats['p95']:>6.0f}ms {stats['max']:>6.0f}ms {queries:>8}  {verdict}",
             flush=True,
         )
+    return figures
+
+
+def page_labels(figures: dict[str, Any]) -> dict[str, str]:
+    """Each page's figure key and its label in the table, in the table's order."""
+    return {
+        "home": "home",
+        "leagues": "leagues",
+        "league_standings": "league standings",
+        "season_standings": (
+            f"season standings ({figures['season_name']}, {figures['season_games']:,} games)"
+        ),
+        "season_standings_cold": "season standings, cold (just after a change)",
+        "league_games_p200": "league games, page 200",
+        "game": "game",
+        "player": "player (all leagues)",
+        "player_games_p10": "player, games page 10",
+        "form_setup": "result form: setup step",
+        "form_cards": "result form: Cat Lady cards, 4 players",
+        "form_totals": "result form: totals, 4 players",
+        "form_preview": "result form: preview scored by the engine",
+    }
+
+
+def report(args: argparse.Namespace, figures: dict[str, Any]) -> int:
+    """The verdict (and the Markdown table) after the rows; 1 when a p95 is over the target."""
+    labels = page_labels(figures)
+    ok = all(figures[f"{key}_p95_ms"] < TARGET_MS for key in labels)
     print()
     print(f"  target: p95 < {TARGET_MS:.0f} ms per page: {'met' if ok else 'NOT met'}")
     if args.markdown:
         print()
         print("| Page | n | Median | p95 | Max | Queries |")
         print("|---|---:|---:|---:|---:|---:|")
-        for label, stats, queries, _ in rows:
+        for key, label in labels.items():
             print(
-                f"| {label} | {stats['n']} | {stats['median']:.0f} ms | {stats['p95']:.0f} ms | "
-                f"{stats['max']:.0f} ms | {queries} |"
+                f"| {label} | {args.requests} | {figures[f'{key}_median_ms']:.0f} ms | "
+                f"{figures[f'{key}_p95_ms']:.0f} ms | {figures[f'{key}_max_ms']:.0f} ms | "
+                f"{figures[f'{key}_queries']} |"
             )
     return 0 if ok else 1
+
+
+def kind(key: str) -> str:
+    """Times in ms are compared (smaller is better); queries and game counts are counts."""
+    return "time" if key.endswith("_ms") else "count"
 
 
 def main() -> int:
@@ -303,11 +346,17 @@ def main() -> int:
     parser.add_argument("--rebuild", action="store_true", help="Build the data again")
     parser.add_argument("--drop", action="store_true", help="Drop the database at the end")
     parser.add_argument("--markdown", action="store_true", help="Also print a Markdown table")
+    benchlib.add_baseline_arguments(parser, default_rounds=3)
     args = parser.parse_args()
+    return benchlib.run(__file__, args, measure, report, kind, in_tree=True) or 0
 
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """Every figure of one run, in the database of the tree on ``sys.path``."""
     url = os.environ.get("BENCH_PAGES_DATABASE_URL", DEFAULT_URL)
     if not re.search(r"bench", urllib.parse.urlsplit(url).path):
         sys.exit("bench_pages: the database name must contain 'bench'")
+    url = benchlib.tree_database_url(url, args.tree)
     bench_league._database_name(url)  # refuses protected names
     if not _database_exists(url):
         _create_database(url)

@@ -28,6 +28,21 @@ orders players by the skills themselves: the ceiling that luck leaves any rating
 
 DATABASE_URL names the server and the scratch database (default
 postgres://postgres@127.0.0.1:5432/catleague_ratings_bench); its name must contain "bench".
+
+    .venv/bin/python scripts/bench_ratings.py --baseline 0710452 --baseline-rounds 3
+    .venv/bin/python scripts/bench_ratings.py --games 5000 --skilled-games 1000 --baseline 0710452 --baseline-rounds 1
+
+``--baseline REV`` checks REV out into a temporary git worktree and alternates runs of the
+baseline and the current code (each a subprocess working in its own tree, importing that
+tree's `league`, `ratings`, `config`...; scripts/benchlib.py), then prints the medians of
+every figure and the machine: the rebuild and maths times get ratios, the prediction figures
+are counts (they are not speed). ``--baseline-rounds N`` is the number of runs of each (this
+script's own ``--rounds`` stays the rebuilds per system within a run). The baseline uses a
+database of its own: the BENCH_DATABASE_URL name with `_base_` and the baseline commit
+appended (dropped at the end like the other). The baseline can be no older than 0710452, this
+script's first commit: OpenSkill (`league.rating_systems`) arrived in 151df3f, and before
+0710452 `bgstats_uuid` had no database default, so the bulk load of `bench_league` fails;
+6375dd5, main when the engine work began, has neither.
 """
 
 from __future__ import annotations
@@ -39,6 +54,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -264,7 +280,7 @@ def rebuild(league, system_key: str) -> tuple[float, int]:
     return time.perf_counter() - start, report.games_rated
 
 
-def measure(label: str, league, *, rounds: int) -> list[tuple]:
+def measure_league(label: str, league, *, rounds: int) -> list[tuple]:
     """Rebuild under each system `rounds` times, alternating (the first rebuild after a bulk
     load is slower for whichever system goes first); the fastest is reported."""
     from league.rating_systems import ELO, OPENSKILL
@@ -311,9 +327,26 @@ def main() -> int:
     parser.add_argument(
         "--skilled-games", type=int, default=5000, help="Games of the league with hidden skills"
     )
+    benchlib.add_baseline_arguments(parser, rounds_option="--baseline-rounds", default_rounds=3)
     args = parser.parse_args()
+    return (
+        benchlib.run(
+            __file__,
+            args,
+            measure,
+            report,
+            kind,
+            in_tree=True,
+            rounds_option="--baseline-rounds",
+        )
+        or 0
+    )
 
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """Every figure of one run, in the database of the tree on ``sys.path``."""
     url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_URL)
+    url = benchlib.tree_database_url(url, args.tree)
     bench_league._recreate_database(url)
     os.environ["DATABASE_URL"] = url
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
@@ -326,7 +359,7 @@ def main() -> int:
         bench_league._drop_database(url)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> dict[str, Any]:
     from django.core.management import call_command
 
     from league.demo import seed_demo_league
@@ -339,15 +372,41 @@ def run(args: argparse.Namespace) -> int:
     league, *_ = bench_league.build_league(
         players_count=args.players, games_count=args.games, years=args.years, seed=args.seed
     )
-    lines = measure("demo league", seed_demo_league(), rounds=args.rounds)
+    lines = measure_league("demo league", seed_demo_league(), rounds=args.rounds)
     print(f"  building the skilled league: {args.skilled_games:,} games ...", flush=True)
     skilled, skill = build_skilled_league(
         players_count=60, games_count=args.skilled_games, seed=args.seed
     )
     skilled_label = f"skilled ({args.skilled_games:,} games)"
-    lines += measure(skilled_label, skilled, rounds=args.rounds)
+    lines += measure_league(skilled_label, skilled, rounds=args.rounds)
     lines.append(ceiling(skilled_label, skilled, skill))
-    lines += measure(f"bench league ({args.games:,} games)", league, rounds=args.rounds)
+    bench_label = f"bench league ({args.games:,} games)"
+    lines += measure_league(bench_label, league, rounds=args.rounds)
+    leagues = {"demo league": "demo", skilled_label: "skilled", bench_label: "bench"}
+    bases = {"rating shown": "shown", "μ alone": "mu", "hidden skill": "skill"}
+    figures: dict[str, Any] = {"lines": lines}
+    for label, system, basis, games, rebuild_s, maths_s, acc, tau, n, s_acc, s_tau in lines:
+        key = f"{leagues[label]}_{system}" if system != "-" else leagues[label]
+        if system != "-":
+            figures[f"{key}_games"] = games
+            figures[f"{key}_rebuild_s"] = rebuild_s
+            figures[f"{key}_maths_s"] = maths_s
+        key += f"_{bases[basis]}"
+        figures[f"{key}_pair_acc"] = acc
+        figures[f"{key}_tau"] = tau
+        figures[f"{key}_settled_games"] = n
+        figures[f"{key}_settled_pair_acc"] = s_acc
+        figures[f"{key}_settled_tau"] = s_tau
+    return figures
+
+
+def kind(key: str) -> str:
+    """Rebuild and maths times are compared (smaller is better); the predictions are counts."""
+    return "time" if key.endswith("_s") else "count"
+
+
+def report(args: argparse.Namespace, figures: dict[str, Any]) -> int:
+    """The table of one run's lines."""
     print()
     header = (
         f"{'league':<28} {'system':<10} {'ordered by':<13} {'games':>7} {'rebuild s':>10} "
@@ -355,6 +414,7 @@ def run(args: argparse.Namespace) -> int:
     )
     print(header)
     print("-" * len(header))
+    lines = figures["lines"]
     for label, system, basis, games, rebuild_s, maths_s, acc, tau, n, s_acc, s_tau in lines:
         print(
             f"{label:<28} {system:<10} {basis:<13} {games:>7,} {rebuild_s:>10.2f} "

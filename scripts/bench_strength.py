@@ -12,6 +12,16 @@ a percentile bootstrap of the mean over deals (10,000 resamples, seeded), which 
 nothing.
 
     .venv/bin/python scripts/bench_strength.py [--deals 200] [--iterations 100] [--workers 2]
+    .venv/bin/python scripts/bench_strength.py --baseline f4c51c2 --rounds 3
+    .venv/bin/python scripts/bench_strength.py --deals 4 --players 2 --opponents greedy --baseline f4c51c2 --rounds 1
+
+``--baseline REV`` checks REV out into a temporary git worktree and alternates runs of the
+baseline and the current code (each a subprocess working in its own tree, loading that
+tree's starter bot, `catbot` and `engine`; scripts/benchlib.py), then prints the medians of
+every figure and the machine. Only the timings (ms per move, and the wall time of each
+pairing) are speed and get ratios; win rates and their intervals are counts. The baseline
+can be no older than f4c51c2, where arena/botkit/mcts_starter_bot.py begins: 6375dd5, main
+when the engine work began, has no starter bot to measure.
 """
 
 from __future__ import annotations
@@ -25,24 +35,20 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "arena" / "botkit"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import benchlib  # noqa: E402
 
-import engine  # noqa: E402
-from engine.strategies import get  # noqa: E402
-from engine.strategies.match import bot_rng  # noqa: E402
-
+# The engine, the starter bot and its catbot come from the tree measured (benchlib.use_tree,
+# then measure); the pool's processes are forked after that, so they import the same.
 _starter = None
 
 
 def _load_starter(iterations: int):
     spec = importlib.util.spec_from_file_location(
-        "mcts_starter_bot", ROOT / "arena" / "botkit" / "mcts_starter_bot.py"
+        "mcts_starter_bot", benchlib.tree_root() / "arena" / "botkit" / "mcts_starter_bot.py"
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -54,6 +60,10 @@ def _load_starter(iterations: int):
 
 def _play(job: tuple[int, int, str, int, int]) -> tuple[int, float, float]:
     """One game: (deal, the starter's share of the win, its mean ms per decision)."""
+    import engine
+    from engine.strategies import get
+    from engine.strategies.match import bot_rng
+
     deal, players, opponent, rotation, iterations = job
     global _starter
     if _starter is None:
@@ -105,7 +115,7 @@ def bootstrap_interval(values: list[float], resamples: int = 10_000) -> tuple[fl
     return means[int(0.025 * resamples)], means[int(0.975 * resamples) - 1]
 
 
-def run(players: int, opponent: str, deals: int, iterations: int, workers: int) -> None:
+def run(players: int, opponent: str, deals: int, iterations: int, workers: int) -> dict[str, float]:
     jobs = [
         (deal, players, opponent, rotation, iterations)
         for deal in range(deals)
@@ -121,14 +131,22 @@ def run(players: int, opponent: str, deals: int, iterations: int, workers: int) 
     rate = statistics.fmean(means)
     low, high = bootstrap_interval(means)
     move_ms = statistics.median(ms for _, _, ms in results)
+    wall_s = time.perf_counter() - began
     print(
         f"{players} players, MCTS starter ({iterations} iterations/move, median "
         f"{move_ms:.0f} ms/move here) vs {players - 1} x {opponent}: win rate "
         f"{100 * rate:.1f}% [95% CI {100 * low:.1f}-{100 * high:.1f}%] "
         f"over {deals} deals x {players} seatings = {len(results)} games "
-        f"(an equal bot: {100 / players:.1f}%); {time.perf_counter() - began:.0f} s",
+        f"(an equal bot: {100 / players:.1f}%); {wall_s:.0f} s",
         flush=True,
     )
+    return {
+        "win_pct": 100 * rate,
+        "ci_low_pct": 100 * low,
+        "ci_high_pct": 100 * high,
+        "move_ms": move_ms,
+        "wall_s": wall_s,
+    }
 
 
 def main() -> None:
@@ -138,12 +156,30 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--opponents", nargs="+", default=["greedy", "random"])
+    benchlib.add_baseline_arguments(parser, default_rounds=3)
     args = parser.parse_args()
+    benchlib.run(__file__, args, measure, report, kind, in_tree=True)
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """Every pairing's figures (keys ``{players}p_{opponent}_...``), printed as they come."""
+    sys.path.insert(0, str(benchlib.tree_root() / "arena" / "botkit"))  # the bot's catbot
     print(f"machine: {benchlib.machine()}", flush=True)
+    figures: dict[str, Any] = {}
     for players in args.players:
         for opponent in args.opponents:
-            run(players, opponent, args.deals, args.iterations, args.workers)
+            pairing = run(players, opponent, args.deals, args.iterations, args.workers)
+            figures |= {f"{players}p_{opponent}_{key}": value for key, value in pairing.items()}
+    return figures
+
+
+def report(args: argparse.Namespace, figures: dict[str, Any]) -> None:
     print(f"machine after the runs: {benchlib.machine()}")
+
+
+def kind(key: str) -> str:
+    """Timings (ms per move, a pairing's wall time) are compared; win rates are counts."""
+    return "time" if key.endswith(("_ms", "_s")) else "count"
 
 
 if __name__ == "__main__":
