@@ -305,7 +305,7 @@ def _check_seated(table: NightTable, participants: Sequence[services.Participant
     missing = [players[player_id].name for player_id in seated if player_id not in ids]
     if missing:
         errors["participants"] = [
-            f"The result of {where} names everyone drawn to it: {_names(missing)} "
+            f"Everyone drawn to {where} is in its result: {_names(missing)} "
             f"{'is' if len(missing) == 1 else 'are'} missing."
         ]
     if errors:

@@ -380,7 +380,7 @@ def test_a_tables_result_names_the_players_drawn_to_it(api, league, players, nig
             f"{first['seats'][0]['player_name']} sat at table 1, not at table 2 of round 1."
         ],
         "participants": [
-            "The result of table 2 of round 1 names everyone drawn to it: "
+            "Everyone drawn to table 2 of round 1 is in its result: "
             f"{second['seats'][1]['player_name']} is missing."
         ],
     }

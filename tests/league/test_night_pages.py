@@ -156,10 +156,7 @@ def test_a_player_not_drawn_to_the_table_is_refused_beside_their_row(
     assert response.status_code == 400
     html = page(response)
     assert field_errors(html, "id_seat4-player") == ["Uma was not drawn to table 1 of round 1."]
-    assert (
-        f"The result of table 1 of round 1 names everyone drawn to it: {left_out} is missing."
-        in html
-    )
+    assert f"Everyone drawn to table 1 of round 1 is in its result: {left_out} is missing." in html
     assert not Game.objects.exists()
     table.refresh_from_db()
     assert table.game is None

@@ -266,7 +266,7 @@ def test_a_player_from_another_table_is_refused_and_nothing_is_written(users, le
     assert errors == {
         "participants.2.player": [f"{stranger} sat at table 1, not at table 2 of round 1."],
         "participants": [
-            f"The result of table 2 of round 1 names everyone drawn to it: {left_out} is missing."
+            f"Everyone drawn to table 2 of round 1 is in its result: {left_out} is missing."
         ],
     }
 
@@ -288,8 +288,7 @@ def test_someone_sitting_out_the_round_is_refused(users, league, seven):
     errors = refused(table, users, [resting.pk, *seated[1:]])
     assert errors["participants.0.player"] == [f"{resting} sat out round 1."]
     assert errors["participants"] == [
-        f"The result of table 1 of round 1 names everyone drawn to it: "
-        f"{names(seated[:1])[0]} is missing."
+        f"Everyone drawn to table 1 of round 1 is in its result: {names(seated[:1])[0]} is missing."
     ]
 
 
@@ -301,7 +300,7 @@ def test_everyone_drawn_to_the_table_is_in_its_result(users, league, seven):
     errors = refused(table, users, seated[:2])
     assert errors == {
         "participants": [
-            f"The result of table 1 of round 1 names everyone drawn to it: "
+            f"Everyone drawn to table 1 of round 1 is in its result: "
             f"{missing[0]} and {missing[1]} are missing."
         ]
     }
