@@ -270,6 +270,48 @@ def table_setup(table: NightTable) -> list[int]:
     return list(table.seats.order_by("seat").values_list("player_id", flat=True))
 
 
+def _names(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _check_seated(table: NightTable, participants: Sequence[services.ParticipantInput]) -> None:
+    """A table's game is played by exactly the people drawn to it: nobody from another table,
+    from those sitting out or from outside the night, and nobody seated left out. Who plays
+    changes between rounds only (`attendance_set`, a guest, `round_undo` and a new draw)."""
+    seated = table_setup(table)
+    ids = [p.player_id for p in participants]
+    players = Player.objects.in_bulk(set(ids) | set(seated))
+    elsewhere = dict(
+        NightSeat.objects.filter(table__round=table.round, player_id__in=ids)
+        .exclude(table=table)
+        .values_list("player_id", "table__number")
+    )
+    resting = set(table.round.sitting_out.filter(pk__in=ids).values_list("pk", flat=True))
+    where = f"table {table.number} of round {table.round.number}"
+    errors: dict[str, list[str]] = {}
+    for index, player_id in enumerate(ids):
+        if player_id in seated:
+            continue
+        player = players.get(player_id)
+        if player is None:
+            message = f"There is no player with id {player_id}."
+        elif player_id in elsewhere:
+            message = f"{player} sat at table {elsewhere[player_id]}, not at {where}."
+        elif player_id in resting:
+            message = f"{player} sat out round {table.round.number}."
+        else:
+            message = f"{player} was not drawn to {where}."
+        errors[f"participants.{index}.player"] = [message]
+    missing = [players[player_id].name for player_id in seated if player_id not in ids]
+    if missing:
+        errors["participants"] = [
+            f"Everyone drawn to {where} is in its result: {_names(missing)} "
+            f"{'is' if len(missing) == 1 else 'are'} missing."
+        ]
+    if errors:
+        raise ValidationError(errors)
+
+
 @transaction.atomic
 def table_game_record(
     *,
@@ -278,7 +320,9 @@ def table_game_record(
     participants: Sequence[services.ParticipantInput],
     **values: Any,
 ) -> Game:
-    """Record the league game played at a night's table (rated like any other) and link it."""
+    """Record the league game played at a night's table (rated like any other) and link it.
+
+    Its players are the table's, each once: the ones drawn to it, all of them."""
     night = table.round.night
     lock_league(night.league)
     table = NightTable.objects.select_for_update().get(pk=table.pk)
@@ -286,6 +330,7 @@ def table_game_record(
         raise ValidationError(
             {"table": [f"Table {table.number}'s result is already entered (game {table.game_id})."]}
         )
+    _check_seated(table, participants)
     values.setdefault("place", night.place)
     game = services.game_record(
         league=night.league, logged_by=logged_by, participants=participants, **values

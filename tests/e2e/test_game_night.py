@@ -5,10 +5,11 @@ league's result form pre-filled with each table, draws round 2 Swiss-style, and 
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from league import nights, services
-from league.models import GameNight, NightTable
+from league.models import GameNight, NightTable, Player
 from tests.e2e.conftest import log_in, screenshot
 
 pytestmark = [pytest.mark.browser]
@@ -82,3 +83,53 @@ def test_organiser_runs_a_two_round_night_of_seven_from_a_phone(
     screenshot(page, "night-standings-phone")
     assert league.games.count() == 3
     assert all(p.rating_after is not None for g in league.games.all() for p in g.participants.all())
+
+
+def test_a_player_from_another_table_is_refused_beside_their_row(
+    phone_page, users, league, players, transactional_db
+):
+    cast = [players[n] for n in ("olive", "mia", "ned", "pat")]
+    for name in ("Rosa", "Sam", "Tom"):
+        cast.append(services.guest_add(league=league, name=name, by=users["olive"]).player)
+    night = nights.night_open(
+        league=league,
+        by=users["olive"],
+        played_on=timezone.localdate(),
+        edition="base",
+        rounds=1,
+        present=cast,
+    )
+    drawn = nights.round_draw(night=night, by=users["olive"])
+    first, second = drawn.tables.get(number=1), drawn.tables.get(number=2)
+    stranger = Player.objects.get(pk=nights.table_setup(second)[0])
+    left_out = Player.objects.get(pk=nights.table_setup(first)[3])
+    page = phone_page
+    log_in(page, "mia", "pw-123456789")
+    page.goto(f"/leagues/tuesday/nights/{night.pk}/")
+    page.get_by_label("Round 1, table 1").get_by_role("link", name="Enter result").click()
+    page.get_by_label("Each player's totals from the score pad").check()
+    page.get_by_role("button", name="Next: the players").click()
+    page.locator("#seat-4").get_by_label("Player").select_option(str(stranger.pk))
+    for index in range(4):
+        page.locator(f"#seat-{index + 1}").get_by_label("Total VP").fill(str(30 - 2 * index))
+    page.get_by_role("button", name="Check and preview").click()
+    page.get_by_role("button", name="Save this game").click()
+    row = page.locator("#seat-4")
+    expect(row.locator(".field-errors")).to_have_text(
+        f"{stranger} sat at table 2, not at table 1 of round 1."
+    )
+    expect(page.locator("#error-summary")).to_contain_text(
+        f"Everyone drawn to table 1 of round 1 is in its result: {left_out} is missing."
+    )
+    screenshot(page, "night-table-wrong-player-summary-phone", full_page=False)
+    row.get_by_label("Player").scroll_into_view_if_needed()
+    screenshot(page, "night-table-wrong-player-phone", full_page=False)
+    first.refresh_from_db()
+    assert first.game is None and not league.games.exists()
+
+    row.get_by_label("Player").select_option(str(left_out.pk))
+    page.get_by_role("button", name="Check and preview").click()
+    page.get_by_role("button", name="Save this game").click()
+    expect(page.get_by_text("Game saved and ratings updated.")).to_be_visible()
+    first.refresh_from_db()
+    assert first.game is not None

@@ -359,6 +359,42 @@ def test_a_tables_result_is_refused_field_by_field_and_nothing_is_written(api, p
     assert Game.objects.count() == games_before + 1
 
 
+def test_a_tables_result_names_the_players_drawn_to_it(api, league, players, night_id):
+    client = api("olive")
+    url = f"/api/nights/{night_id}"
+    assert client.post(f"{url}/guests/", {"name": "Gus"}, format="json").status_code == 201
+    first, second = client.post(f"{url}/draw/").json()["rounds"][0]["tables"]
+    assert (len(first["seats"]), len(second["seats"])) == (3, 2)
+    entered = client.post(f"{url}/tables/{first['id']}/result/", result_body(first), format="json")
+    assert entered.status_code == 201  # ratings exist: the refusals below must not move them
+    ratings = sorted(league.ratings.values_list("player_id", "rating", "games_played"))
+    games = Game.objects.count()
+    result = f"{url}/tables/{second['id']}/result/"
+
+    swapped = result_body(second)
+    swapped["participants"][1]["player"] = first["seats"][0]["player"]
+    response = client.post(result, swapped, format="json")
+    assert response.status_code == 400
+    assert response.json()["fields"] == {
+        "participants.1.player": [
+            f"{first['seats'][0]['player_name']} sat at table 1, not at table 2 of round 1."
+        ],
+        "participants": [
+            "Everyone drawn to table 2 of round 1 is in its result: "
+            f"{second['seats'][1]['player_name']} is missing."
+        ],
+    }
+    alone = result_body(second)
+    alone["participants"] = alone["participants"][:1]
+    response = client.post(result, alone, format="json")
+    assert response.status_code == 400
+    assert list(response.json()["fields"]) == ["participants"]
+    assert Game.objects.count() == games
+    assert sorted(league.ratings.values_list("player_id", "rating", "games_played")) == ratings
+    assert NightTable.objects.get(pk=second["id"]).game is None
+    assert client.post(result, result_body(second), format="json").status_code == 201
+
+
 def test_a_table_of_another_night_or_an_unseen_night_is_not_found(api, users, league, night_id):
     client = api("olive")
     (table,) = client.post(f"/api/nights/{night_id}/draw/").json()["rounds"][0]["tables"]

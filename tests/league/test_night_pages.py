@@ -10,7 +10,7 @@ import re
 import pytest
 
 from league import nights, services
-from league.models import Game, GameNight, League, NightTable
+from league.models import Game, GameNight, League, NightTable, Player
 from tests.league.conftest import record
 from tests.league.test_pages_entry import field_errors, page, previewed
 
@@ -129,6 +129,37 @@ def test_draw_then_enter_a_tables_result_prefilled_with_its_seats(as_user, night
     assert "+1 pt" in night_page  # the winner's night point
     again = client.get(url)
     assert again.status_code == 302 and again.url.endswith(f"/games/{table.game_id}/")
+
+
+def test_a_player_not_drawn_to_the_table_is_refused_beside_their_row(
+    as_user, users, league, night, players
+):
+    as_user("olive").post(f"/leagues/tuesday/nights/{night.pk}/draw/")
+    table = NightTable.objects.get(round__night=night, number=1)
+    seated = nights.table_setup(table)
+    # Uma is a member of the league who is not here tonight.
+    uma = services.guest_add(league=league, name="Uma", by=users["olive"]).player
+    left_out = Player.objects.get(pk=seated[-1])
+    client = as_user("mia")
+    url = f"/leagues/tuesday/nights/{night.pk}/tables/{table.pk}/result/"
+    url += "?league=tuesday&edition=base&players=4&mode=totals"
+    data = {"played_on": "2026-11-20", "place": ""}
+    for index, player_id in enumerate([*seated[:-1], uma.pk], start=1):
+        data |= {
+            f"seat{index}-player": player_id,
+            f"seat{index}-seat": index,
+            f"seat{index}-total_vp": 40 - index,
+            f"seat{index}-fed_cats": 3,
+        }
+    digest = previewed(client, url, data)
+    response = client.post(url, {**data, "action": "save", "previewed": digest})
+    assert response.status_code == 400
+    html = page(response)
+    assert field_errors(html, "id_seat4-player") == ["Uma was not drawn to table 1 of round 1."]
+    assert f"Everyone drawn to table 1 of round 1 is in its result: {left_out} is missing." in html
+    assert not Game.objects.exists()
+    table.refresh_from_db()
+    assert table.game is None
 
 
 def test_people_leave_and_guests_arrive_from_the_night_page(as_user, night, players):

@@ -9,7 +9,15 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from league import night_selectors, nights, services
-from league.models import AuditEntry, GameNight, NightSeat, PlayerRating
+from league.models import (
+    AuditEntry,
+    Game,
+    GameNight,
+    NightSeat,
+    Participant,
+    Player,
+    PlayerRating,
+)
 
 TODAY = dt.date(2026, 11, 20)
 
@@ -201,3 +209,120 @@ def test_table_points_count_a_tie_as_half():
     assert points == {1: 0.75, 2: 0.75, 3: 0.0}
     assert sum(points.values()) == pytest.approx(1.5)
     assert list(itertools.islice(points, 1)) == [1]
+
+
+# --- a table's game is played by the people drawn to it ---------------------------------------
+
+
+def results(ids):
+    """Participants in the order given, seat 1 winning."""
+    return [
+        services.ParticipantInput(
+            player_id=pid, seat=seat, result={"total_vp": 30 - seat, "fed_cats": 3}
+        )
+        for seat, pid in enumerate(ids, start=1)
+    ]
+
+
+def refused(table, users, ids) -> dict[str, list[str]]:
+    """Enter ``ids`` as the table's players: the refusal's errors, having checked that nothing
+    was written (no game, no participant, no rating, no change log entry)."""
+    before = (
+        Game.objects.count(),
+        Participant.objects.count(),
+        sorted(PlayerRating.objects.values_list("player_id", "rating", "games_played")),
+        AuditEntry.objects.count(),
+    )
+    with pytest.raises(ValidationError) as caught:
+        nights.table_game_record(
+            table=table, logged_by=users["olive"], participants=results(ids), played_on=TODAY
+        )
+    after = (
+        Game.objects.count(),
+        Participant.objects.count(),
+        sorted(PlayerRating.objects.values_list("player_id", "rating", "games_played")),
+        AuditEntry.objects.count(),
+    )
+    assert after == before
+    table.refresh_from_db()
+    assert table.game is None
+    return caught.value.message_dict
+
+
+def names(ids) -> list[str]:
+    by_id = dict(Player.objects.filter(pk__in=ids).values_list("pk", "name"))
+    return [by_id[pid] for pid in ids]
+
+
+def test_a_player_from_another_table_is_refused_and_nothing_is_written(users, league, seven):
+    night = open_night(league, users, seven)
+    drawn = nights.round_draw(night=night, by=users["olive"])
+    first, second = drawn.tables.get(number=1), drawn.tables.get(number=2)
+    enter(first, users)  # ratings exist: the refusal below must leave them as they are
+    there, here = nights.table_setup(first), nights.table_setup(second)
+    assert len(there) == 4 and len(here) == 3
+    (stranger,), (left_out,) = names(there[:1]), names(here[2:])
+    errors = refused(second, users, [*here[:2], there[0]])
+    assert errors == {
+        "participants.2.player": [f"{stranger} sat at table 1, not at table 2 of round 1."],
+        "participants": [
+            f"Everyone drawn to table 2 of round 1 is in its result: {left_out} is missing."
+        ],
+    }
+
+
+def test_someone_not_drawn_tonight_is_refused_at_a_full_table(users, league, seven):
+    night = open_night(league, users, seven)
+    table = nights.round_draw(night=night, by=users["olive"]).tables.get(number=2)
+    absent = services.guest_add(league=league, name="Uma", by=users["olive"]).player
+    errors = refused(table, users, [*nights.table_setup(table), absent.pk])
+    assert errors == {"participants.3.player": ["Uma was not drawn to table 2 of round 1."]}
+
+
+def test_someone_sitting_out_the_round_is_refused(users, league, seven):
+    night = open_night(league, users, seven[:5], min_table=4, max_table=4)
+    drawn = nights.round_draw(night=night, by=users["olive"])
+    (resting,) = drawn.sitting_out.all()
+    table = drawn.tables.get()
+    seated = nights.table_setup(table)
+    errors = refused(table, users, [resting.pk, *seated[1:]])
+    assert errors["participants.0.player"] == [f"{resting} sat out round 1."]
+    assert errors["participants"] == [
+        f"Everyone drawn to table 1 of round 1 is in its result: {names(seated[:1])[0]} is missing."
+    ]
+
+
+def test_everyone_drawn_to_the_table_is_in_its_result(users, league, seven):
+    night = open_night(league, users, seven)
+    table = nights.round_draw(night=night, by=users["olive"]).tables.get(number=1)
+    seated = nights.table_setup(table)
+    missing = names(seated[2:])
+    errors = refused(table, users, seated[:2])
+    assert errors == {
+        "participants": [
+            f"Everyone drawn to table 1 of round 1 is in its result: "
+            f"{missing[0]} and {missing[1]} are missing."
+        ]
+    }
+
+
+def test_the_same_players_in_other_seats_are_the_tables_players(users, league, seven):
+    night = open_night(league, users, seven)
+    table = nights.round_draw(night=night, by=users["olive"]).tables.get(number=1)
+    reordered = list(reversed(nights.table_setup(table)))
+    game = nights.table_game_record(
+        table=table, logged_by=users["olive"], participants=results(reordered), played_on=TODAY
+    )
+    assert [p.player_id for p in game.participants.order_by("seat")] == reordered
+
+
+def test_someone_who_leaves_during_a_round_still_plays_its_game(users, league, seven):
+    """Leaving counts from the next round drawn: the game being played is the table's."""
+    night = open_night(league, users, seven)
+    table = nights.round_draw(night=night, by=users["olive"]).tables.get(number=1)
+    seated = nights.table_setup(table)
+    leaving = Player.objects.get(pk=seated[-1])
+    nights.attendance_set(night=night, player=leaving, present=False, by=users["olive"])
+    assert refused(table, users, seated[:-1])["participants"]
+    game = enter(table, users)
+    assert game.participants.filter(player=leaving).exists()
