@@ -691,6 +691,14 @@ class _Search:
         self.counts_colours = any(
             c.spec.ability in ("per_colour_fed", "colour_sets") for c in self.cats
         )
+        # Whether an ability counts fed cats (a treat-fed one too) by their colours, by the
+        # food types they are "food cats" of, or by their printed food count.
+        abilities = {c.spec.ability for c in self.cats}
+        self.treat_reads = (
+            self.counts_colours,
+            bool(abilities & {"per_other_fed_cat_eating_food", "per_food_type_cat"}),
+            "per_one_food_cat" in abilities,
+        )
         # Cats that add costumes, toys or catnip when fed normally: (index, how many), in order.
         self.adds = {
             what: [
@@ -933,7 +941,32 @@ class _Search:
             choices.append(tuple(c for g, k in zip(groups, counts, strict=True) for c in g[:k]))
             if len(choices) >= 64:
                 break
-        return choices
+        # Two choices that differ only in what no ability of this player reads score the
+        # same in every way an option is compared: the later one would be refused (an equal
+        # option, or one at least as good, is kept already). Only the first is tried.
+        tried = []
+        seen = set()
+        for choice in choices:
+            scored_as = tuple(sorted(self._read_of_treated(c) for c in choice))
+            if scored_as not in seen:
+                seen.add(scored_as)
+                tried.append(choice)
+        return tried
+
+    def _read_of_treated(self, cat: _Cat) -> tuple[object, ...]:
+        """What the plan's numbers read of a cat fed a treat: it counts as fed (its cat
+        count, multicoloured or not) and is worth the treat's VP, its ability unused; its
+        colours, food types and printed food count matter only to the abilities that count
+        fed cats by them."""
+        spec = self.treat_reads
+        return (
+            cat.spec.cat_count,
+            cat.spec.multicoloured,
+            cat.spec.ability == "eats_catnip",
+            cat.masks if spec[0] else (),
+            cat.need_types if spec[1] else frozenset(),
+            cat.natural if spec[2] else None,
+        )
 
     def _finish(
         self, final: list[Plate], typed: list[int], any_: int, treats: int, convert: int
