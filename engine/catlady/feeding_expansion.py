@@ -361,127 +361,19 @@ class _Bound:
 
     @classmethod
     def of(cls, search: _Search) -> _Bound:
-        h = search.h
         s = search.scoring
         cats = search.cats
-        adds = {what: dict(pairs) for what, pairs in search.adds.items()}
-        costumes = h.costumes + sum(adds["costumes"].values())
-        extra_toys = h.wild_toys + sum(adds["toys"].values())
-        toys = search.toy_cards + extra_toys
-        toys_least = search.toy_cards + h.wild_toys
-        catnip = h.catnip + sum(adds["catnip"].values())
-        catnip_eaten = sum(
-            max((m.catnip for m in (*c.meals, *c.reduced_meals)), default=0) for c in cats
-        )
-        n_cats = sum(c.cat_count for c in cats)
-        multicoloured = sum(1 for c in cats if c.multicoloured)
-        masks = [m for c in cats for m in c.masks]
-        toy_vp = max(
-            _best_toys(search.toys_held, extra, s.toy_set_vp)[0] for extra in range(extra_toys + 1)
-        )
-        catnip_vp = max(
-            s.catnip_vp(k, fed)
-            for k in range(max(0, h.catnip - catnip_eaten), catnip + 1)
-            for fed in range(n_cats + 1)
-        )
-        can_fill = sum(1 for c in cats if c.spec.can_fill_box)
-        boxes_vp = len(h.boxes) * min(len(h.boxes), can_fill)
-        total = search.total
         order = search.order
-        width = total + 1
-        # The least food each cat can be fed with (a fixed plate's is paid already), and the
-        # most cats the food can feed at once, from each depth on (a 0/1 knapsack by count).
-        weight = {
-            c.index: 0
-            if c.index in search.fixed
-            else min(
-                sum(m.typed) + m.any
-                for m in ((*c.meals, *c.reduced_meals) if search.sherry else c.meals)
-            )
-            for c in cats
-        }
-        fed_row = [0] * width
-        fed_later = [tuple(fed_row)]
-        for cat in reversed(order):
-            w = weight[cat.index]
-            fed_row = [
-                f + cat.cat_count
-                if w == 0
-                else (f if left < w else max(f, fed_row[left - w] + cat.cat_count))
-                for left, f in enumerate(fed_row)
-            ]
-            fed_later.append(tuple(fed_row))
-        treat_fed = search.treats * max((c.cat_count for c in cats), default=0)
-        most_fed = min(n_cats, fed_row[total] + treat_fed)
-        # The most food of one type a plan can eat: its own tokens, wilds, and Moonbeam's.
-        converts = sum(
-            int(str(c.spec.params["count"])) for c in cats if c.spec.ability == "food_as_wild"
-        )
-        most_of = [min(total, have + search.wild + converts) for have in search.have]
-
-        def eaters_of(t: int) -> int:
-            """Cats that can count as eating food type ``t`` (their needs, or a meal)."""
-            return sum(
-                1
-                for c in cats
-                if t in c.need_types
-                or any(m.typed[t] or m.any or m.rest for m in (*c.meals, *c.reduced_meals))
-            )
-
-        # The largest count each ability could read, in any plan.
-        most = {
-            "per_costume": costumes,
-            "per_toy": toys,
-            "vp_per_food_fed": total,
-            "per_other_fed_cat_eating_food": min(len(cats), most_fed) - 1,
-            "food_sets_used": min([total // max(1, search.n), *most_of]),
-            "per_one_food_cat": min(len(cats), most_fed) - 1,
-            "discard_for_vp": h.spray_bottles + h.lost_cats,
-            "per_multicoloured_fed": min(multicoloured, most_fed),
-            "colour_sets": colour_sets(masks, search.full_mask),
-        }
-
-        def fed_value(c: _Cat) -> int:
-            spec = c.spec
-            p = spec.params
-            vp = spec.vp or 0
-            ability = spec.ability
-            if ability is None or ability not in _ABILITY_VP:
-                return vp
-            if ability == "most_fed_cats":
-                return vp + int(str(p["vp_otherwise"]))
-            if ability == "toy_sets_vp":
-                return vp + toy_vp
-            each = _each(p)
-            if ability == "penalty_per_toy":
-                return vp + max(-each * toys_least, -each * toys)
-            if ability == "per_colour_fed":
-                bit = 1 << search.edition.colours.index(p["colour"])
-                count = min(most_fed, sum(1 for m in masks if m & bit))
-            elif ability == "per_food_used":
-                food = str(p["food"])
-                if food == "any":
-                    count = total + search.treats
-                else:
-                    count = most_of[search.edition.foods.index(food)]
-            elif ability == "per_food_type_cat":
-                t = search.edition.foods.index(str(p["food"]))
-                count = min(most_fed, eaters_of(t))
-            elif ability == "vp_per_food_fed":
-                hi = p["max"]
-                count = total if hi is None else min(total, int(str(hi)))
-            else:
-                count = most[ability]
-            return vp + max(0, each * count)
-
-        fed_best = [fed_value(c) for c in cats]
+        width = search.total + 1
+        weight = _least_food(search)
+        fed_later = _knapsack(order, weight, [0] * len(cats), [c.cat_count for c in cats], 0, width)
+        most = _Most.of(search, fed_later[0][search.total])
+        fed_best = [most.fed_value(c) for c in cats]
         hungry_best = [s.unfed_cat_vp * c.cat_count for c in cats]
         # A treat feeds a cat the search left hungry: the treats add at most the largest
         # gains over hunger, one cat each.
-        treat_gains = sorted((s.treat_fed_vp - unfed for unfed in hungry_best), reverse=True)[
-            : search.treats
-        ]
-        treat_bonus = sum(g for g in treat_gains if g > 0)
+        treat_gains = sorted((s.treat_fed_vp - unfed for unfed in hungry_best), reverse=True)
+        treat_bonus = sum(g for g in treat_gains[: search.treats] if g > 0)
         # Little Nicky adds the VP of the best other fed cat that copies nobody (fed normally
         # or with a treat).
         copied = max(
@@ -496,6 +388,8 @@ class _Bound:
             v + copied if c.spec.ability == "copy_fed_cat_vp" else v
             for c, v in zip(cats, fed_best, strict=True)
         ]
+        gains = [fed - unfed for fed, unfed in zip(fed_best, hungry_best, strict=True)]
+        vp_later = _knapsack(order, weight, hungry_best, gains, most.extras + treat_bonus, width)
         bonus = max(
             [0]
             + [
@@ -503,44 +397,29 @@ class _Bound:
                 for c in search.hemingways
             ]
         )
-        # The most VP of the cats from each depth on, sharing the tokens left (a knapsack of
-        # what feeding each gains over unfed), toys, catnip and boxes at their most.
-        vp_row = [toy_vp + catnip_vp + boxes_vp + treat_bonus] * width
-        vp_later = [tuple(vp_row)]
-        count_later = [0]
-        for cat in reversed(order):
-            i = cat.index
-            gain = fed_best[i] - hungry_best[i]
-            w = weight[i]
-            unfed = hungry_best[i]
-            vp_row = [
-                v + unfed + max(0, gain)
-                if w == 0
-                else (v + unfed if left < w else max(v + unfed, vp_row[left - w] + unfed + gain))
-                for left, v in enumerate(vp_row)
-            ]
-            vp_later.append(tuple(vp_row))
-            count_later.append(count_later[-1] + cat.cat_count)
+        count_later = [0] * (len(order) + 1)
         later = [0] * (len(order) + 1)
         for d in range(len(order) - 1, -1, -1):
+            count_later[d] = count_later[d + 1] + order[d].cat_count
             later[d] = sum(search.later_typed[d]) + search.later_any[d]
+        adds = {what: dict(pairs) for what, pairs in search.adds.items()}
         return cls(
             fed_best=tuple(fed_best),
             hungry_best=tuple(hungry_best),
-            vp_later=tuple(reversed(vp_later)),
-            fed_later=tuple(reversed(fed_later)),
-            count_later=tuple(reversed(count_later)),
-            treat_fed=treat_fed,
+            vp_later=vp_later,
+            fed_later=fed_later,
+            count_later=tuple(count_later),
+            treat_fed=most.treat_fed,
             bonus=bonus,
-            multicoloured=multicoloured,
+            multicoloured=most.multicoloured,
             treats=search.treats,
-            catnip=catnip,
-            costumes=costumes,
-            toys=toys,
+            catnip=most.catnip,
+            costumes=most.costumes,
+            toys=most.toys,
             catnip_added=tuple(adds["catnip"].get(c.index, 0) for c in cats),
             costumes_added=tuple(adds["costumes"].get(c.index, 0) for c in cats),
             toys_added=tuple(adds["toys"].get(c.index, 0) for c in cats),
-            total=total,
+            total=search.total,
             tokens=search.tokens - search.treats,
             later_eaten=tuple(later),
         )
@@ -595,6 +474,164 @@ class _Bound:
             ):
                 return True
         return False
+
+
+def _least_food(search: _Search) -> dict[int, int]:
+    """Per cat index: the least food it can be fed with (a fixed plate is paid already)."""
+    return {
+        c.index: 0
+        if c.index in search.fixed
+        else min(
+            sum(m.typed) + m.any
+            for m in ((*c.meals, *c.reduced_meals) if search.sherry else c.meals)
+        )
+        for c in search.cats
+    }
+
+
+def _knapsack(
+    order: Sequence[_Cat],
+    weight: Mapping[int, int],
+    unfed: Sequence[int],
+    gain: Sequence[int],
+    start: int,
+    width: int,
+) -> tuple[tuple[int, ...], ...]:
+    """``[depth][left]``: ``start`` plus the most the cats from ``depth`` on add sharing
+    ``left`` tokens, each ``unfed[i]`` and ``gain[i]`` more if fed (a 0/1 knapsack by the
+    least food each eats, food types ignored). Indexed by cat index."""
+    row = [start] * width
+    rows = [tuple(row)]
+    for cat in reversed(order):
+        i = cat.index
+        w = weight[i]
+        u = unfed[i]
+        g = gain[i]
+        row = [
+            v + u + max(0, g)
+            if w == 0
+            else (v + u if left < w else max(v + u, row[left - w] + u + g))
+            for left, v in enumerate(row)
+        ]
+        rows.append(tuple(row))
+    return tuple(reversed(rows))
+
+
+@dataclass(frozen=True, slots=True)
+class _Most:
+    """The most of each count the abilities read that any plan of one search can hold
+    (the largest counts :class:`_Bound` assumes)."""
+
+    search: _Search
+    fed: int  # cats fed at once, by cat count, treats included
+    treat_fed: int  # the most cat count the treats can feed
+    costumes: int
+    toys: int
+    toys_least: int
+    catnip: int
+    multicoloured: int
+    masks: tuple[int, ...]
+    of_type: tuple[int, ...]  # per food type: its tokens, wilds and Moonbeam's conversions
+    extras: int  # toys, catnip and boxes at their most
+    toy_vp: int
+
+    @classmethod
+    def of(cls, search: _Search, fed_normally: int) -> _Most:
+        h = search.h
+        s = search.scoring
+        cats = search.cats
+        adds = {what: sum(n for _, n in pairs) for what, pairs in search.adds.items()}
+        extra_toys = h.wild_toys + adds["toys"]
+        catnip = h.catnip + adds["catnip"]
+        catnip_eaten = sum(
+            max((m.catnip for m in (*c.meals, *c.reduced_meals)), default=0) for c in cats
+        )
+        n_cats = sum(c.cat_count for c in cats)
+        treat_fed = search.treats * max((c.cat_count for c in cats), default=0)
+        toy_vp = max(
+            _best_toys(search.toys_held, extra, s.toy_set_vp)[0] for extra in range(extra_toys + 1)
+        )
+        catnip_vp = max(
+            s.catnip_vp(k, fed)
+            for k in range(max(0, h.catnip - catnip_eaten), catnip + 1)
+            for fed in range(n_cats + 1)
+        )
+        can_fill = sum(1 for c in cats if c.spec.can_fill_box)
+        converts = sum(
+            int(str(c.spec.params["count"])) for c in cats if c.spec.ability == "food_as_wild"
+        )
+        return cls(
+            search=search,
+            fed=min(n_cats, fed_normally + treat_fed),
+            treat_fed=treat_fed,
+            costumes=h.costumes + adds["costumes"],
+            toys=search.toy_cards + extra_toys,
+            toys_least=search.toy_cards + h.wild_toys,
+            catnip=catnip,
+            multicoloured=sum(1 for c in cats if c.multicoloured),
+            masks=tuple(m for c in cats for m in c.masks),
+            of_type=tuple(min(search.total, have + search.wild + converts) for have in search.have),
+            extras=toy_vp + catnip_vp + len(h.boxes) * min(len(h.boxes), can_fill),
+            toy_vp=toy_vp,
+        )
+
+    def fed_value(self, cat: _Cat) -> int:
+        """The most ``cat`` can be worth fed normally, its ability at its largest count."""
+        search = self.search
+        spec = cat.spec
+        p = spec.params
+        vp = spec.vp or 0
+        ability = spec.ability
+        if ability is None or ability not in _ABILITY_VP:
+            return vp
+        if ability == "most_fed_cats":
+            return vp + int(str(p["vp_otherwise"]))
+        if ability == "toy_sets_vp":
+            return vp + self.toy_vp
+        each = _each(p)
+        if ability == "penalty_per_toy":
+            return vp + max(-each * self.toys_least, -each * self.toys)
+        others = min(len(search.cats), self.fed) - 1
+        foods = search.edition.foods
+        if ability == "per_colour_fed":
+            bit = 1 << search.edition.colours.index(p["colour"])
+            count = min(self.fed, sum(1 for m in self.masks if m & bit))
+        elif ability == "per_food_used":
+            food = str(p["food"])
+            if food == "any":
+                count = search.total + search.treats
+            else:
+                count = self.of_type[foods.index(food)]
+        elif ability == "per_food_type_cat":
+            count = min(self.fed, self._eaters_of(foods.index(str(p["food"]))))
+        elif ability == "vp_per_food_fed":
+            hi = p["max"]
+            count = search.total if hi is None else min(search.total, int(str(hi)))
+        elif ability in ("per_other_fed_cat_eating_food", "per_one_food_cat"):
+            count = others
+        elif ability == "per_costume":
+            count = self.costumes
+        elif ability == "per_toy":
+            count = self.toys
+        elif ability == "food_sets_used":
+            count = min([search.total // max(1, search.n), *self.of_type])
+        elif ability == "discard_for_vp":
+            count = search.h.spray_bottles + search.h.lost_cats
+        elif ability == "per_multicoloured_fed":
+            count = min(self.multicoloured, self.fed)
+        else:
+            assert ability == "colour_sets", ability  # every ability of _ABILITY_VP is above
+            count = colour_sets(self.masks, search.full_mask)
+        return vp + max(0, each * count)
+
+    def _eaters_of(self, t: int) -> int:
+        """Cats that can count as eating food type ``t`` (their needs, or a meal)."""
+        return sum(
+            1
+            for c in self.search.cats
+            if t in c.need_types
+            or any(m.typed[t] or m.any or m.rest for m in (*c.meals, *c.reduced_meals))
+        )
 
 
 class _Search:
