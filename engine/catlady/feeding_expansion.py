@@ -728,14 +728,7 @@ class _Search:
         self.counts_colours = any(
             c.spec.ability in ("per_colour_fed", "colour_sets") for c in self.cats
         )
-        # Whether an ability counts fed cats (a treat-fed one too) by their colours, by the
-        # food types they are "food cats" of, or by their printed food count.
-        abilities = {c.spec.ability for c in self.cats}
-        self.treat_reads = (
-            self.counts_colours,
-            bool(abilities & {"per_other_fed_cat_eating_food", "per_food_type_cat"}),
-            "per_one_food_cat" in abilities,
-        )
+        self.treat_reads = self._treat_reads()
         # Cats that add costumes, toys or catnip when fed normally: (index, how many), in order.
         self.adds = {
             what: [
@@ -989,6 +982,16 @@ class _Search:
                 seen.add(scored_as)
                 tried.append(choice)
         return tried
+
+    def _treat_reads(self) -> tuple[bool, bool, bool]:
+        """Whether an ability counts fed cats (a treat-fed one too) by their colours, by the
+        food types they are "food cats" of, or by their printed food count."""
+        abilities = {c.spec.ability for c in self.cats}
+        return (
+            self.counts_colours,
+            bool(abilities & {"per_other_fed_cat_eating_food", "per_food_type_cat"}),
+            "per_one_food_cat" in abilities,
+        )
 
     def _read_of_treated(self, cat: _Cat) -> tuple[object, ...]:
         """What the plan's numbers read of a cat fed a treat: it counts as fed (its cat
