@@ -70,6 +70,13 @@ def tree_root() -> Path:
     return _tree
 
 
+def rev_parse(where: Path, *args: str) -> str:
+    """``git rev-parse ARGS`` in the checkout ``where``."""
+    return subprocess.run(
+        ["git", "rev-parse", *args], cwd=where, check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
 def tree_database_url(url: str, tree: str | None) -> str:
     """The scratch database ``url`` for ``tree``: unchanged for this repository; for another
     tree (a baseline) the same name with ``_base_`` and the tree's commit appended, so that
@@ -78,13 +85,7 @@ def tree_database_url(url: str, tree: str | None) -> str:
     root = Path(tree).resolve() if tree else REPO
     if root == REPO:
         return url
-    commit = subprocess.run(
-        ["git", "rev-parse", "--short=10", "HEAD"],
-        cwd=root,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
+    commit = rev_parse(root, "--short=10", "HEAD")
     parts = urllib.parse.urlsplit(url)
     suffix = f"_base_{commit}"
     name = parts.path.lstrip("/")[: 63 - len(suffix)] + suffix  # PostgreSQL's limit: 63
@@ -94,13 +95,7 @@ def tree_database_url(url: str, tree: str | None) -> str:
 @contextlib.contextmanager
 def baseline_worktree(rev: str) -> Iterator[Path]:
     """A temporary detached git worktree of ``rev``, removed afterwards."""
-    commit = subprocess.run(
-        ["git", "rev-parse", "--verify", f"{rev}^{{commit}}"],
-        cwd=REPO,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
+    commit = rev_parse(REPO, "--verify", f"{rev}^{{commit}}")
     path = Path(tempfile.mkdtemp(prefix="bench-baseline-")) / "tree"
     subprocess.run(
         ["git", "worktree", "add", "--detach", "--quiet", str(path), commit], cwd=REPO, check=True
@@ -171,20 +166,8 @@ def compare(
     script = str(Path(script).resolve())  # the worker may start in another directory
     print(f"machine: {machine()}")
     with baseline_worktree(rev) as tree:
-        short = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=tree,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
-        head = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=REPO,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout.strip()
+        short = rev_parse(tree, "--short", "HEAD")
+        head = rev_parse(REPO, "--short", "HEAD")
         print(
             f"baseline {rev} = {short}; current = {head} (+ working tree); {rounds} rounds, "
             "alternating",

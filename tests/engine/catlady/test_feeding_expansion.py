@@ -56,6 +56,21 @@ def plain(options):
     return [repr(o) for o in options]
 
 
+def options_both_ways(holdings, edition):
+    """The options of ``holdings`` from the current search and from the frozen one, each
+    worked out afresh."""
+    feeding_expansion._cached.cache_clear()
+    reference_feeding_expansion._cached.cache_clear()
+    new = options_for(holdings, edition)
+    old = reference_feeding_expansion.options_for(
+        reference_feeding_expansion.Holdings(
+            **{f: getattr(holdings, f) for f in holdings.__dataclass_fields__}
+        ),
+        edition,
+    )
+    return new, old
+
+
 def test_options_match_for_each_players_holdings():
     """The options themselves (not just the chosen one), for every tableau seen."""
     from engine.catlady.scoring_expansion import _holdings
@@ -65,15 +80,7 @@ def test_options_match_for_each_players_holdings():
         edition = state.game.edition
         for tableau in state.tableaux():
             holdings = _holdings(tableau, edition)
-            feeding_expansion._cached.cache_clear()
-            reference_feeding_expansion._cached.cache_clear()
-            new = options_for(holdings, edition)
-            old = reference_feeding_expansion.options_for(
-                reference_feeding_expansion.Holdings(
-                    **{f: getattr(holdings, f) for f in holdings.__dataclass_fields__}
-                ),
-                edition,
-            )
+            new, old = options_both_ways(holdings, edition)
             assert plain(new) == plain(old)
             seen += 1
     assert seen > 50
@@ -118,14 +125,6 @@ def test_options_match_on_random_holdings_of_five_to_nine_cats():
     for _ in range(160):
         holdings = random_holdings(rng, edition, rng.randint(5, 9))
         abilities.update(c.ability for c in holdings.cats)
-        feeding_expansion._cached.cache_clear()
-        reference_feeding_expansion._cached.cache_clear()
-        new = options_for(holdings, edition)
-        old = reference_feeding_expansion.options_for(
-            reference_feeding_expansion.Holdings(
-                **{f: getattr(holdings, f) for f in holdings.__dataclass_fields__}
-            ),
-            edition,
-        )
+        new, old = options_both_ways(holdings, edition)
         assert plain(new) == plain(old), [c.name for c in holdings.cats]
     assert len(abilities) > 20  # every kind of ability was met
