@@ -333,12 +333,13 @@ class _Bound:
     the options found are the same. Each cat is counted at the most it can be worth fed
     (its ability at the largest count it could read: every cat of its colour, every token,
     every toy...), and at ``hungry_best`` unfed; the treats add what they gain over hunger
-    for as many hungry cats as there are treats; toys, catnip and boxes at their most. The cats still to decide share the tokens left:
-    ``vp_later[d][left]`` is their most VP (a 0/1 knapsack of what feeding each gains over
-    unfed, weighed by the least food it can eat, food types ignored) and ``fed_later[d][left]``
-    the most of them that could be fed. Costumes, toys, catnip and multicoloured cats are
-    counted as if every cat not left hungry were fed (and the hungry got treats), and the
-    leftover as if the cats still to decide ate all they could."""
+    for as many hungry cats as there are treats; toys, catnip and boxes at their most. The
+    cats still to decide share the tokens left: ``vp_later[d][left]`` is their most VP (a
+    0/1 knapsack of what feeding each gains over unfed, weighed by the least food it can
+    eat, food types ignored) and ``fed_later[d][left]`` the most of them that could be fed.
+    Costumes, toys, catnip and multicoloured cats are counted as if every cat not left
+    hungry were fed (and the hungry got treats), and the leftover as if the cats still to
+    decide ate all they could."""
 
     fed_best: tuple[int, ...]  # per cat index: the most it is worth fed normally
     hungry_best: tuple[int, ...]  # per cat index: hungry (the treats are in vp_later)
