@@ -9,11 +9,14 @@ import django_filters
 from django.db import models
 from django.db.models import QuerySet
 from django_filters.rest_framework import DjangoFilterBackend, FilterSet
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework.exceptions import ValidationError
 from rest_framework.filters import OrderingFilter
 from rest_framework.request import Request
 
 
+@extend_schema_field(OpenApiTypes.BOOL)  # a choice of two strings to the schema otherwise
 class StrictBooleanFilter(django_filters.TypedChoiceFilter):
     """`true` or `false`; django-filter's BooleanFilter reads anything else as "no filter"."""
 

@@ -70,3 +70,15 @@ def test_bounds_are_in_the_schema(openapi):
     assert limits["limit"]["minimum"] == 1 and limits["offset"]["minimum"] == 0
     tournament = openapi["components"]["schemas"]["TournamentRequest"]
     assert {"name", "format", "table_size", "entrants"} <= set(tournament["required"])
+
+
+def test_boolean_filters_are_plain_booleans(openapi):
+    """`?rated=true`: a boolean, not a boolean whose allowed values are strings."""
+    for path, method, operation in _operations(openapi):
+        for parameter in operation.get("parameters", []):
+            schema = parameter.get("schema", {})
+            if schema.get("type") == "boolean":
+                assert "enum" not in schema, (method, path, parameter["name"])
+    games = {p["name"]: p["schema"] for p in openapi["paths"]["/api/games/"]["get"]["parameters"]}
+    assert games["rated"] == {"type": "boolean"}
+
