@@ -81,4 +81,3 @@ def test_boolean_filters_are_plain_booleans(openapi):
                 assert "enum" not in schema, (method, path, parameter["name"])
     games = {p["name"]: p["schema"] for p in openapi["paths"]["/api/games/"]["get"]["parameters"]}
     assert games["rated"] == {"type": "boolean"}
-
