@@ -269,19 +269,20 @@ class _Layout:
     fixed_suffix: tuple[tuple[int, ...], ...] | None
 
 
+def _search_order(c: _Cat) -> tuple[int, tuple[int, ...], int, int]:
+    """Wild-makers first (they change what is feasible for everyone after), then fixed
+    eaters, chosen-type eaters, one-type ranges; "any food" eaters at the end. Plain cats
+    with the same needs come together, the most valuable first."""
+    first = 0 if c.ability == "food_as_wild" else 1
+    group = first if c.model == _FIXED else 2 + c.model
+    return (group, c.needs if c.ability is None else (), -c.vp, c.index)
+
+
 @lru_cache(maxsize=4096)
 def _layout(edition: Edition, cats: tuple[CatSpec, ...]) -> _Layout:
     compiled = tuple(_compile(c, i, edition) for i, c in enumerate(cats))
 
-    # Search order: wild-makers first (they change what is feasible for everyone after),
-    # then fixed eaters, chosen-type eaters, one-type ranges; "any food" eaters at the end.
-    # Plain cats with the same needs come together, the most valuable first.
-    def order(c: _Cat) -> tuple[int, tuple[int, ...], int, int]:
-        first = 0 if c.ability == "food_as_wild" else 1
-        group = first if c.model == _FIXED else 2 + c.model
-        return (group, c.needs if c.ability is None else (), -c.vp, c.index)
-
-    ordered = sorted(compiled, key=order)
+    ordered = sorted(compiled, key=_search_order)
     searched = tuple(c for c in ordered if c.model != _ANY)
     colour_blind = not any(c.ability in ("per_colour_fed", "colour_sets") for c in compiled)
     twin = [-1] * len(searched)
@@ -299,8 +300,17 @@ def _layout(edition: Edition, cats: tuple[CatSpec, ...]) -> _Layout:
     fixed_suffix = None
     if all(c.model == _FIXED for c in searched):
         rows = [(0,) * len(edition.foods)]
-        for cat in reversed(searched):
-            rows.append(tuple(a + b for a, b in zip(rows[-1], cat.needs, strict=True)))
+        if len(edition.foods) == 3:  # every edition so far: written out, it runs per tableau
+            s0 = s1 = s2 = 0
+            for cat in reversed(searched):
+                n0, n1, n2 = cat.needs
+                s0 += n0
+                s1 += n1
+                s2 += n2
+                rows.append((s0, s1, s2))
+        else:
+            for cat in reversed(searched):
+                rows.append(tuple(a + b for a, b in zip(rows[-1], cat.needs, strict=True)))
         fixed_suffix = tuple(reversed(rows))
     return _Layout(
         compiled,
