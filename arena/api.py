@@ -6,6 +6,9 @@ one-line reason (the rule of the web pages, through the same selectors).
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.core.files.uploadedfile import UploadedFile
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
@@ -16,6 +19,7 @@ from rest_framework.response import Response
 
 from arena import selectors, services
 from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat, Tournament
+from arena.runner import MAX_BOT_BYTES
 from config.api_parsers import BoundedJSONParser
 from engine import registered_games
 from engine.strategies import names as builtin_names
@@ -25,11 +29,12 @@ ID_PATTERN = r"[0-9]+"
 MAX_ID = 2**63 - 1
 
 
-def _source_from(validated: dict) -> str | bytes:
-    upload = validated.get("file")
+def _source_from(validated: dict[str, Any]) -> str | bytes:
+    upload: UploadedFile[bytes] | None = validated.get("file")
     if upload is not None:
-        return upload.read(services.MAX_BOT_BYTES + 1)
-    source = validated.get("source")
+        head: bytes = upload.read(MAX_BOT_BYTES + 1)  # the stubs type File.read as Any
+        return head
+    source: str | None = validated.get("source")
     if not source:
         raise serializers.ValidationError(
             {"source": ["Send the bot as `source` text or a `file`."]}
@@ -41,7 +46,8 @@ class BotVersionSerializer(serializers.ModelSerializer):
     """A version as anyone sees it: the rejection is cut to its one public line."""
 
     bot = serializers.CharField(source="bot.name", read_only=True)
-    rejection = serializers.SerializerMethodField()
+    # A field of the owner's serializer below replaces it.
+    rejection: serializers.Field[Any, Any, Any, Any] = serializers.SerializerMethodField()
 
     class Meta:
         model = BotVersion
@@ -81,12 +87,20 @@ class BotCreateSerializer(serializers.Serializer):
         choices=_game_choices(), default="cat-lady", help_text="The game the bot plays."
     )
     description = serializers.CharField(required=False, allow_blank=True, default="")
-    source = serializers.CharField(required=False, trim_whitespace=False)
+    # DRF's serializer metaclass pops declared fields out of the class, so this never shadows
+    # Field.source (str | None); the stubs cannot say so.
+    source = serializers.CharField(  # type: ignore[assignment]
+        required=False, trim_whitespace=False
+    )
     file = serializers.FileField(required=False)
 
 
 class UploadSerializer(serializers.Serializer):
-    source = serializers.CharField(required=False, trim_whitespace=False)
+    # DRF's serializer metaclass pops declared fields out of the class, so this never shadows
+    # Field.source (str | None); the stubs cannot say so.
+    source = serializers.CharField(  # type: ignore[assignment]
+        required=False, trim_whitespace=False
+    )
     file = serializers.FileField(required=False)
 
 

@@ -42,11 +42,21 @@ class VersionUploadForm(forms.Form):
     )
 
     def apply_service_errors(self, error: ValidationError) -> None:
-        """Put a service's refusal beside the field it is about (the source is the file)."""
-        for key, messages in error.message_dict.items():
-            field_name = {"source": "file"}.get(key, key)
-            for message in messages:
-                self.add_error(field_name if field_name in self.fields else None, message)
+        _apply_service_errors(self, error)
+
+
+def _apply_service_errors(form: forms.Form, error: ValidationError) -> None:
+    """Put a service's refusal beside the field it is about (the source is the file)."""
+    for key, messages in error.message_dict.items():
+        field_name = {"source": "file"}.get(key, key)
+        for message in messages:
+            form.add_error(field_name if field_name in form.fields else None, message)
+
+
+def _choice_field(form: forms.Form, name: str) -> forms.ChoiceField:
+    field = form.fields[name]
+    assert isinstance(field, forms.ChoiceField)  # declared as one on the form's class
+    return field
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -141,7 +151,7 @@ class ChallengeForm(forms.Form):
     def __init__(self, *args, user, versions: list[BotVersion], **kwargs):
         super().__init__(*args, **kwargs)
         self.versions = {v.pk: v for v in versions}
-        self.fields["edition"].choices = [("", "The game's default")] + [
+        _choice_field(self, "edition").choices = [("", "The game's default")] + [
             (s.edition, s.label.rsplit(",", 1)[0]) for s in _unique_editions() if s.playable
         ]
         choices = seat_choices(user, versions)
@@ -160,7 +170,8 @@ class ChallengeForm(forms.Form):
         return [self["edition"], self["shared_goals"], self["solitaire"]]
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what Form.clean returns
         game = data.get("game")
         seats: list[tuple[str, SeatInput]] = []
         for number in range(1, MAX_SEATS + 1):
@@ -272,12 +283,15 @@ class TournamentForm(forms.Form):
     def __init__(self, *args, user, versions: list[BotVersion], **kwargs):
         super().__init__(*args, **kwargs)
         self.versions = {v.pk: v for v in versions}
-        self.fields["entrants"].choices = [(str(v.pk), _version_label(v, user)) for v in versions]
+        _choice_field(self, "entrants").choices = [
+            (str(v.pk), _version_label(v, user)) for v in versions
+        ]
 
     def entrant_versions(self) -> list[BotVersion]:
         return [self.versions[int(pk)] for pk in self.cleaned_data["entrants"]]
 
-    apply_service_errors = VersionUploadForm.apply_service_errors
+    def apply_service_errors(self, error: ValidationError) -> None:
+        _apply_service_errors(self, error)
 
 
 class PlayForm(forms.Form):
@@ -306,11 +320,12 @@ class PlayForm(forms.Form):
         super().__init__(*args, **kwargs)
         grouped = [("", "—")] + [(game_label(game), choices) for game, choices in opponents.items()]
         for name in self.OPPONENTS:
-            self.fields[name].choices = grouped
+            _choice_field(self, name).choices = grouped
         self.game_of = {value: game for game, choices in opponents.items() for value, _ in choices}
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what Form.clean returns
         players, game = data.get("players"), data.get("game")
         if players is None or game is None:
             return data

@@ -96,7 +96,8 @@ def _labels(
 ) -> list[str]:
     """The engine's short text for each move, with card names where the game shows cards by
     number (a person reads "bet 7 — Demo Affection 1", a bot reads the number)."""
-    cards = observation.get("cards") if isinstance(observation.get("cards"), dict) else {}
+    shown = observation.get("cards")
+    cards: dict[str, Any] = shown if isinstance(shown, dict) else {}
     named = []
     for action, label in zip(legal, labels, strict=True):
         card = cards.get(str(action.get("card"))) if "card" in action else None

@@ -254,6 +254,7 @@ def bot_rating_series(bot: Bot) -> list[tuple[str, list[tuple[dt.datetime, float
     points: dict[int, list[tuple[dt.datetime, float]]] = defaultdict(list)
     for ladder_id, finished_at, rating in rows[: CHART_POINTS_PER_LADDER * len(ladders)]:
         if len(points[ladder_id]) < CHART_POINTS_PER_LADDER:
+            assert finished_at is not None and rating is not None  # the filter excludes nulls
             points[ladder_id].append((finished_at, rating))
     return [
         (f"{ladders[pk]} players", list(reversed(points[pk])))
@@ -312,7 +313,9 @@ def owned_seats(match: Match, user: Any) -> set[int]:
     """The seats of ``match`` whose bot ``user`` owns (empty for visitors)."""
     if not getattr(user, "is_authenticated", False):
         return set()
-    return {s.seat for s in match.seats.all() if s.version_id and owns_bot(s.version.bot, user)}
+    return {
+        s.seat for s in match.seats.all() if s.version is not None and owns_bot(s.version.bot, user)
+    }
 
 
 # The validation service writes "<n> fault(s) in the validation match; the first, at step <s>:

@@ -371,7 +371,7 @@ def match_record(*, match_id: int, log: dict[str, Any]) -> bool:
     match.infra_failure = ""
     if match.kind == Match.Kind.VALIDATION:
         _settle_validation(seats, log)
-    elif match.ladder_id is not None:
+    elif match.ladder is not None:
         _rate_ladder_match(match.ladder, seats)
     elif match.kind == Match.Kind.LIVE and not match.options:
         _rate_play_pool(match, seats)
@@ -542,18 +542,20 @@ def _rate_ladder_match(ladder: Ladder, seats: list[MatchSeat]) -> None:
             ladder=ladder, version_id__in=[s.version_id for s in seats if s.version_id]
         )
     }
-    rated = [s for s in seats if s.version_id in entries]
+    rated = [
+        (s, entries[s.version_id])
+        for s in seats
+        if s.version_id is not None and s.version_id in entries
+    ]
     if len(rated) >= 2:
         changes = rate_game(
-            [Seat(s.version_id, entries[s.version_id].rating, s.rank) for s in rated],
-            ladder.k_factor,
+            [Seat(e.version_id, e.rating, _rank(s)) for s, e in rated], ladder.k_factor
         )
-        for seat, change in zip(rated, changes, strict=True):
+        for (seat, entry), change in zip(rated, changes, strict=True):
             seat.rating_before = change.rating_before
             seat.rating_after = change.rating_after
-            entries[seat.version_id].rating = change.rating_after
-    for seat in rated:
-        entry = entries[seat.version_id]
+            entry.rating = change.rating_after
+    for seat, entry in rated:
         entry.games += 1
         won = seat.rank == 1 and not seat.forfeited
         entry.wins += int(won)
@@ -563,6 +565,12 @@ def _rate_ladder_match(ladder: Ladder, seats: list[MatchSeat]) -> None:
     LadderEntry.objects.bulk_update(
         entries.values(), ["rating", "games", "wins", "forfeits", "seat_record"]
     )
+
+
+def _rank(seat: MatchSeat) -> int:
+    # match_record ranks every seat before it rates a match.
+    assert seat.rank is not None
+    return seat.rank
 
 
 PLAY_POOL_K = 24.0
@@ -588,7 +596,7 @@ def _rate_play_pool(match: Match, seats: list[MatchSeat]) -> None:
         )
         entries.append(entry)
     changes = rate_game(
-        [Seat(i, e.rating, s.rank) for i, (s, e) in enumerate(zip(seats, entries, strict=True))],
+        [Seat(i, e.rating, _rank(s)) for i, (s, e) in enumerate(zip(seats, entries, strict=True))],
         PLAY_POOL_K,
     )
     for seat, entry, change in zip(seats, entries, changes, strict=True):
@@ -791,6 +799,7 @@ def _points(
     )
     for match_id, version_id, rank in seats.values_list("match_id", "version_id", "rank"):
         n = sizes[match_id]
+        assert rank is not None  # match_record ranks every seat of a finished match
         points[version_id] += (n - rank) / (n - 1)
     return points
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -163,23 +164,21 @@ def match_detail(request, pk: int):
         pk=pk,
     )
     seats = list(match.seats.all())
-    for seat in seats:
-        seat.rating_delta = (
-            None
-            if seat.rating_after is None or seat.rating_before is None
-            else seat.rating_after - seat.rating_before
-        )
     owned = selectors.owned_seats(match, request.user)
     replay = None
     stderr: list[tuple[int, str]] = []
     faults: list[tuple[int, list]] = []
     if match.log is not None:
-        replay = _replay_of(match)
-        for seat in sorted(owned):
-            text = (match.log.get("stderr") or [""] * len(seats))[seat] or ""
-            stderr.append((seat, text))
-            faults.append((seat, (match.log.get("faults") or [[]] * len(seats))[seat]))
+        replay = _replay_of(match, match.log)
+        for index in sorted(owned):
+            text = (match.log.get("stderr") or [""] * len(seats))[index] or ""
+            stderr.append((index, text))
+            faults.append((index, (match.log.get("faults") or [[]] * len(seats))[index]))
     names = [seat.label for seat in seats]
+    has_feeding = False
+    if replay:
+        sheet = replay["result"].get("score_sheet") or {}
+        has_feeding = any("feeding" in p for p in sheet.get("players", []))
     return render(
         request,
         "arena/match.html",
@@ -190,11 +189,7 @@ def match_detail(request, pk: int):
             "moves": _moves_with_names(replay, names) if replay else [],
             "score_rows": _score_rows(replay, names) if replay else [],
             "score_categories": _score_categories(replay) if replay else [],
-            "has_feeding": bool(replay)
-            and any(
-                "feeding" in p
-                for p in (replay["result"].get("score_sheet") or {}).get("players", [])
-            ),
+            "has_feeding": has_feeding,
             "owned": owned,
             "owner_stderr": stderr,
             "owner_faults": faults,
@@ -206,14 +201,15 @@ def match_detail(request, pk: int):
 REPLAY_CACHE_SECONDS = 24 * 3600
 
 
-def _replay_of(match: Match) -> dict:
-    """The match's replay, built once per process and day: a finished match's log never
-    changes, and an expansion game's replay can take a good part of a second to build."""
+def _replay_of(match: Match, log: dict[str, Any]) -> dict[str, Any]:
+    """The replay of ``match``, whose log is ``log``, built once per process and day: a
+    finished match's log never changes, and an expansion game's replay can take a good part of
+    a second to build."""
     finished = match.finished_at.timestamp() if match.finished_at else 0
     key = f"arena:{REPLAY_SCHEMA}:{match.pk}:{finished}"
-    replay = cache.get(key)
+    replay: dict[str, Any] | None = cache.get(key)
     if replay is None:
-        replay = build_replay(match.log)
+        replay = build_replay(log)
         cache.set(key, replay, REPLAY_CACHE_SECONDS)
     return replay
 
