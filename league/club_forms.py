@@ -128,7 +128,8 @@ class LeagueCreateForm(LeagueSettingsForm):
     ]
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what Form.clean returns
         if data.get("slug") in RESERVED_SLUGS:
             self.add_error("slug", f"{data['slug']!r} is reserved; choose another address.")
         if not data.get("slug") and data.get("name"):
@@ -161,7 +162,9 @@ class InvitationForm(forms.Form):
 
     def __init__(self, *args, guests, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = guests
+        player = self.fields["player"]
+        assert isinstance(player, forms.ModelChoiceField)  # declared as one above
+        player.queryset = guests
 
 
 class SeasonStartForm(forms.Form):

@@ -4,6 +4,7 @@ the change log, and CSV exports. Views parse and check who may act; services wri
 from __future__ import annotations
 
 import csv
+from typing import TYPE_CHECKING
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -26,6 +27,9 @@ from league.club_forms import (
 from league.models import Invitation, League, Membership, Player, Season
 from league.permissions import can_organise, can_view, role_in
 from league.rating_systems import ELO
+
+if TYPE_CHECKING:
+    from _csv import Writer  # what csv.writer returns; the module names no type for it
 
 AUDIT_PER_PAGE = 50
 _SETTINGS = (
@@ -311,7 +315,7 @@ def audit(request, slug):
     return render(request, "league/club/audit.html", {"league": league, "page": page})
 
 
-def _csv_response(filename: str) -> tuple[HttpResponse, csv.writer]:
+def _csv_response(filename: str) -> tuple[HttpResponse, Writer]:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response, csv.writer(response)
