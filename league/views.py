@@ -169,6 +169,16 @@ def _score_pad(game, participants) -> list[tuple[str, list]] | None:
     return [(label, [p.result[key] for p in participants]) for key, label in _CAT_LADY_PAD]
 
 
+def _rating_points(player: Player, league: League) -> list[tuple[dt.datetime, float]]:
+    points = []
+    for day, time, rating in selectors.rating_history(player=player, league=league).values_list(
+        "game__played_on", "game__played_time", "rating_after"
+    ):
+        assert rating is not None  # rating_history keeps the games with a rating after
+        points.append((dt.datetime.combine(day, time or dt.time(0)), rating))
+    return points
+
+
 def player_detail(request, player_id):
     player = get_object_or_404(Player, pk=player_id)
     visible = League.objects.visible_to(request.user)
@@ -183,18 +193,7 @@ def player_detail(request, player_id):
         if chosen is None:
             raise Http404("This player has no games in that league.")
     shown = [chosen] if chosen else leagues
-    series = [
-        (
-            league.name,
-            [
-                (dt.datetime.combine(day, time or dt.time(0)), rating)
-                for day, time, rating in selectors.rating_history(
-                    player=player, league=league
-                ).values_list("game__played_on", "game__played_time", "rating_after")
-            ],
-        )
-        for league in shown
-    ]
+    series = [(league.name, _rating_points(player, league)) for league in shown]
     chart = charts.rating_chart(series, title=f"{player.name}'s rating over time")
     standings = selectors.player_standings(player=player, leagues=shown)
     opponents = selectors.head_to_head(player=player, leagues=shown)
@@ -293,15 +292,19 @@ def _check_table(seat_forms: list[SeatForm], problems: _Problems) -> None:
 
 def _error_links(game_form: GameForm, seat_forms: list[SeatForm]) -> list[tuple[str, str, str]]:
     """(field id, where, message) for the error summary, so each problem links to its field."""
-    links = []
-    for where, form in [("", game_form)] + [(f"Player {f.index + 1}", f) for f in seat_forms]:
+    links: list[tuple[str, str, str]] = []
+    # (where, the anchor of its form-wide errors, the form)
+    places: list[tuple[str, str, GameForm | SeatForm]] = [("", "entry-top", game_form)]
+    places += [(f"Player {f.index + 1}", f"seat-{f.index + 1}", f) for f in seat_forms]
+    for where, top, form in places:
         for name, errors in form.errors.items():
             if name == "__all__":
-                anchor, label = f"seat-{form.index + 1}" if where else "entry-top", where
+                anchor, label = top, where
             else:
                 anchor = form[name].auto_id
                 label = f"{where}, {form[name].label}" if where else str(form[name].label)
-            links.extend((anchor, label, message) for message in errors)
+            # An ErrorList yields each error's text (the stubs say ValidationError too).
+            links.extend((anchor, label, str(message)) for message in errors)
     return links
 
 
@@ -379,8 +382,9 @@ def _evaluate(setup, game_form, seat_forms, names, problems) -> tuple[list[dict]
     ]
     pad = []
     if scored is not None:
+        # scored.players are the seats' scores, in the order of `seats`
         pad = [
-            (result_entry.pad_label(key), [s.score.breakdown[key] for s in seats])
+            (result_entry.pad_label(key), [p.breakdown[key] for p in scored.players])
             for key in scored.players[0].breakdown
         ]
     preview = Preview(
