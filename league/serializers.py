@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -23,10 +25,14 @@ from league.services import CONFIRMATION_DAYS_RANGE, ParticipantInput
 # Ids are PostgreSQL bigints: a larger number can name nothing, so it is refused as a bad value.
 MAX_ID = 2**63 - 1
 
+# The catalogue's serializers below have fields named `label` and `required`, which the stubs
+# take for Field's own attributes of those names. DRF's serializer metaclass pops declared
+# fields out of the class, so they shadow nothing: hence the targeted ignores.
+
 
 class CatalogueEditionSerializer(serializers.Serializer):
     key = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     rated = serializers.BooleanField()
@@ -36,9 +42,9 @@ class CatalogueEditionSerializer(serializers.Serializer):
 
 class CatalogueFieldSerializer(serializers.Serializer):
     name = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]
     type = serializers.ChoiceField(choices=["int", "bool", "choice"])
-    required = serializers.BooleanField()
+    required = serializers.BooleanField()  # type: ignore[assignment]
     minimum = serializers.IntegerField(required=False)
     choices = serializers.ListField(child=serializers.CharField(), required=False)
     help = serializers.CharField(required=False)
@@ -102,7 +108,7 @@ class LeagueSerializer(serializers.ModelSerializer):
         # results become final is set on an existing league (PATCH).
         read_only_fields = ["rating_system", "created_at", "confirmation", "confirmation_days"]
         # Uniqueness is checked by the service, with the same message for API and admin.
-        extra_kwargs = {"slug": {"validators": []}}
+        extra_kwargs: dict[str, dict[str, Any]] = {"slug": {"validators": []}}
 
 
 class LeagueUpdateSerializer(serializers.ModelSerializer):
