@@ -9,6 +9,7 @@ holdings when a Cat Lady table is scored by the engine.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 from django import forms
 from django.forms.utils import flatatt
@@ -22,6 +23,7 @@ from league.catalogue import GameType, ResultField, get_game
 from league.models import League, Player
 
 TOTALS = "totals"
+_F = TypeVar("_F", bound=forms.Field)
 
 
 class FastSelect(forms.Select):
@@ -43,6 +45,13 @@ class FastSelect(forms.Select):
 
 
 CARDS_PREFIX = "cards:"
+
+
+def _field(form: forms.Form, name: str, kind: type[_F]) -> _F:
+    """The form's field ``name``, declared as a ``kind`` (which the stubs cannot tell)."""
+    field = form.fields[name]
+    assert isinstance(field, kind)
+    return field
 
 
 @dataclass(frozen=True)
@@ -80,7 +89,7 @@ class LeagueChoiceForm(forms.Form):
 
     def __init__(self, *args, leagues, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["league"].queryset = leagues
+        _field(self, "league", forms.ModelChoiceField).queryset = leagues
 
 
 def _deck_label(deck: result_entry.Deck) -> str:
@@ -111,10 +120,13 @@ class SetupForm(forms.Form):
 
     def __init__(self, *args, league: League, **kwargs):
         super().__init__(*args, **kwargs)
-        self.league = league
+        # Not self.league: that name is the form's hidden field (the league's slug).
+        self.chosen_league = league
         self.game = get_game(league.game)
         self.fields["league"].initial = league.slug
-        self.fields["edition"].choices = [(e.key, _edition_label(e)) for e in self.game.editions]
+        _field(self, "edition", forms.ChoiceField).choices = [
+            (e.key, _edition_label(e)) for e in self.game.editions
+        ]
         self.fields["edition"].initial = self.game.editions[0].key
         low = min(e.min_players for e in self.game.editions)
         high = max(e.max_players for e in self.game.editions)
@@ -136,11 +148,12 @@ class SetupForm(forms.Form):
                 "With cards and food, the calculator works out every player's score and the "
                 "best feeding, and shows the score pad before anything is saved."
             )
-        self.fields["mode"].choices = choices
+        _field(self, "mode", forms.ChoiceField).choices = choices
         self.fields["mode"].initial = f"{CARDS_PREFIX}base" if "base" in self.decks else TOTALS
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what Form.clean returns
         edition_key, players, mode = data.get("edition"), data.get("players"), data.get("mode")
         if edition_key is None:
             return data
@@ -172,7 +185,7 @@ class SetupForm(forms.Form):
         assert self.is_valid()
         mode = self.cleaned_data["mode"]
         return Setup(
-            league=self.league,
+            league=self.chosen_league,
             game=self.game,
             edition=self.game.edition(self.cleaned_data["edition"]),
             players=self.cleaned_data["players"],
@@ -191,20 +204,23 @@ def _span(edition: CatalogueEdition) -> str:
 
 def _catalogue_field(field: ResultField) -> forms.Field:
     """A Django form field for one of the league catalogue's result fields."""
-    common = {"label": field.label, "required": field.required, "help_text": field.help}
     if field.kind == "int":
         return forms.IntegerField(
             min_value=field.minimum,
             widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-            **common,
+            label=field.label,
+            required=field.required,
+            help_text=field.help,
         )
     if field.kind == "bool":
-        return forms.BooleanField(**{**common, "required": False})
+        return forms.BooleanField(label=field.label, required=False, help_text=field.help)
     if field.kind == "choice":
         return forms.TypedChoiceField(
             choices=[("", "—")] + [(c, c.replace("_", " ")) for c in field.choices],
             empty_value=None,
-            **common,
+            label=field.label,
+            required=field.required,
+            help_text=field.help,
         )
     raise AssertionError(f"unknown field kind {field.kind}")
 
@@ -253,11 +269,13 @@ class SeatForm(forms.Form):
     player = forms.TypedChoiceField(label="Player", coerce=int, empty_value=None, widget=FastSelect)
     seat = forms.IntegerField(label="Seat")  # bounds set per table below
 
-    def __init__(self, *args, setup: Setup, index: int, members: list[Player], **kwargs):
-        super().__init__(*args, prefix=f"seat{index + 1}", **kwargs)
+    def __init__(
+        self, data=None, files=None, *, setup: Setup, index: int, members: list[Player], **kwargs
+    ):
+        super().__init__(data, files, prefix=f"seat{index + 1}", **kwargs)
         self.setup = setup
         self.index = index
-        self.fields["player"].choices = [("", "Choose a player")] + [
+        _field(self, "player", forms.ChoiceField).choices = [("", "Choose a player")] + [
             (p.pk, p.name) for p in members
         ]
         self.fields["seat"] = forms.IntegerField(
