@@ -10,7 +10,7 @@ import datetime as dt
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Case, Count, Max, Prefetch, Q, QuerySet, When
 
@@ -27,6 +27,11 @@ from arena.models import (
     Tournament,
 )
 from engine.strategies import names as strategy_names
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from django.contrib.auth.models import User
 
 RECENT_MATCHES = 15
 FAULT_REPORT_MATCHES = 10
@@ -554,7 +559,7 @@ def live_opponents() -> dict[str, list[tuple[str, str]]]:
     return found
 
 
-def live_games_of(user, *, limit: int = 20) -> list[Match]:
+def live_games_of(user: User, *, limit: int = 20) -> list[Match]:
     """A person's live matches, unfinished first, then the newest."""
     matches = Match.objects.filter(kind=Match.Kind.LIVE, live_seats__user=user).order_by(
         Case(When(status__in=[Match.Status.QUEUED, Match.Status.RUNNING], then=0), default=1),
@@ -573,11 +578,14 @@ def play_pool(*, game: str, players: int, limit: int = 50) -> list[PlayRating]:
     )
 
 
-def play_ratings_of(*, user=None, versions=None) -> list[PlayRating]:
+def play_ratings_of(
+    *, user: User | None = None, versions: Iterable[BotVersion] | None = None
+) -> list[PlayRating]:
     """A person's ratings against bots, or bot versions' ratings against people."""
     ratings = PlayRating.objects.select_related("user", "version__bot")
     if user is not None:
         ratings = ratings.filter(user=user)
     else:
+        assert versions is not None  # callers give one of the two
         ratings = ratings.filter(version__in=versions)
     return list(ratings.order_by("game", "players"))

@@ -22,7 +22,7 @@ import random
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -48,6 +48,9 @@ from config.celery import app as celery_app
 from engine.strategies import names as strategy_names
 from ratings.elo import Seat, rate_game
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
 logger = logging.getLogger(__name__)
 
 VALIDATION_OPPONENT = "random"
@@ -60,7 +63,7 @@ class SeatInput:
 
     version: BotVersion | None = None
     builtin: str = ""
-    player: Any = None  # a user
+    player: User | None = None
 
 
 def _enqueue(match: Match) -> None:
@@ -139,7 +142,7 @@ def game_label(game: str) -> str:
 
 @transaction.atomic
 def bot_create(
-    *, owner, name: str, source: str | bytes, description: str = "", game: str = "cat-lady"
+    *, owner: User, name: str, source: str | bytes, description: str = "", game: str = "cat-lady"
 ) -> Bot:
     check_game(game)
     if Bot.objects.filter(name=name).exists():
@@ -151,7 +154,7 @@ def bot_create(
 
 
 @transaction.atomic
-def version_upload(*, bot: Bot, source: str | bytes, by) -> BotVersion:
+def version_upload(*, bot: Bot, source: str | bytes, by: User) -> BotVersion:
     """Store a new immutable version and queue its validation match against a house bot."""
     text = check_source(source)
     bot = Bot.objects.select_for_update().get(pk=bot.pk)
@@ -212,7 +215,7 @@ def versions_failed_by_the_arena() -> list[BotVersion]:
 
 
 @transaction.atomic
-def version_revalidate(*, version: BotVersion, by=None) -> Match:
+def version_revalidate(*, version: BotVersion, by: User | None = None) -> Match:
     """Play a new validation match for ``version``, which waits (validating) meanwhile."""
     version = BotVersion.objects.select_for_update().select_related("bot").get(pk=version.pk)
     version.status = BotVersion.Status.VALIDATING
@@ -241,7 +244,7 @@ def match_create(
     tournament: Tournament | None = None,
     tournament_round: int | None = None,
     duplicate_set: str = "",
-    requested_by=None,
+    requested_by: User | AnonymousUser | None = None,
     game: str = "cat-lady",
     options: dict[str, Any] | None = None,
 ) -> Match:
@@ -303,7 +306,7 @@ def match_create(
 def challenge_create(
     *,
     seats: Sequence[SeatInput],
-    by,
+    by: User,
     seed: int | None = None,
     game: str | None = None,
     options: dict[str, Any] | None = None,
@@ -688,7 +691,7 @@ def ladder_tick(*, backlog: int = 4) -> int:
 def tournament_start(
     *,
     name: str,
-    organiser,
+    organiser: User,
     entrants: Sequence[BotVersion],
     table_size: int,
     format: str,
