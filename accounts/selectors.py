@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db.models import Prefetch
 
@@ -11,12 +12,15 @@ from arena.models import Bot, BotVersion
 from league import selectors as league_selectors
 from league.models import Player
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
-def tokens(*, user) -> list[ApiToken]:
+
+def tokens(*, user: User) -> list[ApiToken]:
     return list(ApiToken.objects.filter(user=user))
 
 
-def bots(*, user) -> list[Bot]:
+def bots(*, user: User) -> list[Bot]:
     return list(
         Bot.objects.filter(owner=user)
         .select_related("active_version")
@@ -32,7 +36,7 @@ class AccountOverview:
     tokens: list[ApiToken]
 
 
-def overview(*, user) -> AccountOverview:
+def overview(*, user: User) -> AccountOverview:
     return AccountOverview(
         player=Player.objects.filter(user=user).first(),
         leagues=league_selectors.user_leagues(user=user),

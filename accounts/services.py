@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from accounts.models import ApiToken
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 MAX_TOKENS_PER_USER = 20
 KEY_BYTES = 30  # 40 characters of URL-safe base64
@@ -20,7 +24,7 @@ def key_digest(key: str) -> str:
 
 
 @transaction.atomic
-def token_create(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
+def token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     """A new token and its key; the key is not stored and cannot be shown again."""
     name = name.strip()
     errors: dict[str, list[str]] = {}

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
@@ -16,9 +18,27 @@ from arena import selectors as arena_selectors
 from league import confirmation_selectors
 from league import services as league_services
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
-def _page(request, *, name_form=None, token_form=None, new_key=None, status=200):
-    overview = selectors.overview(user=request.user)
+
+def _you(request: HttpRequest) -> User:
+    """The person on a @login_required page: every page here is one."""
+    user = request.user
+    assert user.is_authenticated
+    return user
+
+
+def _page(
+    request: HttpRequest,
+    *,
+    name_form: DisplayNameForm | None = None,
+    token_form: TokenCreateForm | None = None,
+    new_key: dict[str, str] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    you = _you(request)
+    overview = selectors.overview(user=you)
     response = render(
         request,
         "accounts/account.html",
@@ -31,9 +51,9 @@ def _page(request, *, name_form=None, token_form=None, new_key=None, status=200)
             ),
             "token_form": token_form or TokenCreateForm(),
             "new_key": new_key,
-            "live_games": arena_selectors.live_games_of(request.user, limit=5),
-            "play_ratings": arena_selectors.play_ratings_of(user=request.user),
-            "waiting_for_you": confirmation_selectors.waiting_for(user=request.user),
+            "live_games": arena_selectors.live_games_of(you, limit=5),
+            "play_ratings": arena_selectors.play_ratings_of(user=you),
+            "waiting_for_you": confirmation_selectors.waiting_for(user=you),
         },
         status=status,
     )
@@ -42,25 +62,22 @@ def _page(request, *, name_form=None, token_form=None, new_key=None, status=200)
 
 
 @login_required
-def account(request):
+def account(request: HttpRequest) -> HttpResponse:
     return _page(request)
 
 
 @login_required
 @require_POST
-def display_name(request):
-    player = selectors.overview(user=request.user).player
+def display_name(request: HttpRequest) -> HttpResponse:
+    you = _you(request)
+    player = selectors.overview(user=you).player
     form = DisplayNameForm(request.POST, player=player)
     if form.is_valid():
         try:
             if player is None:
-                league_services.player_create(
-                    name=form.cleaned_data["name"], user=request.user, by=request.user
-                )
+                league_services.player_create(name=form.cleaned_data["name"], user=you, by=you)
             else:
-                league_services.player_rename(
-                    player=player, name=form.cleaned_data["name"], by=request.user
-                )
+                league_services.player_rename(player=player, name=form.cleaned_data["name"], by=you)
         except ValidationError as exc:
             for message in exc.message_dict.get("name", exc.messages):
                 form.add_error("name", message)
@@ -72,11 +89,11 @@ def display_name(request):
 
 @login_required
 @require_POST
-def token_create(request):
+def token_create(request: HttpRequest) -> HttpResponse:
     form = TokenCreateForm(request.POST)
     if form.is_valid():
         try:
-            token, key = services.token_create(user=request.user, name=form.cleaned_data["name"])
+            token, key = services.token_create(user=_you(request), name=form.cleaned_data["name"])
         except ValidationError as exc:
             for message in exc.message_dict.get("name", exc.messages):
                 form.add_error("name", message)
@@ -88,10 +105,11 @@ def token_create(request):
 
 @login_required
 @require_POST
-def token_revoke(request, token_id: int):
-    token = ApiToken.objects.filter(pk=token_id, user=request.user).first()
+def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    you = _you(request)
+    token = ApiToken.objects.filter(pk=token_id, user=you).first()
     if token is None:
         raise Http404("No such token.")
-    services.token_revoke(token=token, by=request.user)
+    services.token_revoke(token=token, by=you)
     messages.success(request, f"Token “{token.name}” revoked; programs using it are refused now.")
     return redirect("accounts:home")

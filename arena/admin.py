@@ -2,12 +2,14 @@ from django.contrib import admin
 
 from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat, Tournament
 
+_VERSION_FIELDS = ("number", "status", "sha256", "size", "created_at")
+
 
 class BotVersionInline(admin.TabularInline):
     model = BotVersion
     extra = 0
-    fields = ["number", "status", "sha256", "size", "created_at"]
-    readonly_fields = fields
+    fields = _VERSION_FIELDS
+    readonly_fields = _VERSION_FIELDS
     can_delete = False
 
     def has_add_permission(self, request, obj=None):

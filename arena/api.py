@@ -6,16 +6,23 @@ one-line reason (the rule of the web pages, through the same selectors).
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import UploadedFile
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from arena import selectors, services
 from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat, Tournament
+from arena.runner import MAX_BOT_BYTES
 from config.api_parsers import BoundedJSONParser
 from engine import registered_games
 from engine.strategies import names as builtin_names
@@ -25,11 +32,20 @@ ID_PATTERN = r"[0-9]+"
 MAX_ID = 2**63 - 1
 
 
-def _source_from(validated: dict) -> str | bytes:
-    upload = validated.get("file")
+def _logged_in(request: Request) -> User:
+    """Who makes a write: the permission classes (IsAuthenticatedOrReadOnly, IsAuthenticated)
+    let no visitor write."""
+    user = request.user
+    assert isinstance(user, User)  # not AnonymousUser
+    return user
+
+
+def _source_from(validated: dict[str, Any]) -> str | bytes:
+    upload: UploadedFile[bytes] | None = validated.get("file")
     if upload is not None:
-        return upload.read(services.MAX_BOT_BYTES + 1)
-    source = validated.get("source")
+        head: bytes = upload.read(MAX_BOT_BYTES + 1)  # the stubs type File.read as Any
+        return head
+    source: str | None = validated.get("source")
     if not source:
         raise serializers.ValidationError(
             {"source": ["Send the bot as `source` text or a `file`."]}
@@ -37,11 +53,12 @@ def _source_from(validated: dict) -> str | bytes:
     return source
 
 
-class BotVersionSerializer(serializers.ModelSerializer):
+class BotVersionSerializer(serializers.ModelSerializer[BotVersion]):
     """A version as anyone sees it: the rejection is cut to its one public line."""
 
     bot = serializers.CharField(source="bot.name", read_only=True)
-    rejection = serializers.SerializerMethodField()
+    # A field of the owner's serializer below replaces it.
+    rejection: serializers.Field[Any, Any, Any, Any] = serializers.SerializerMethodField()
 
     class Meta:
         model = BotVersion
@@ -60,7 +77,7 @@ class BotVersionOwnerSerializer(BotVersionSerializer):
         fields = [*BotVersionSerializer.Meta.fields, "source"]
 
 
-class BotSerializer(serializers.ModelSerializer):
+class BotSerializer(serializers.ModelSerializer[Bot]):
     owner = serializers.CharField(source="owner.username", read_only=True)
     active_version = BotVersionSerializer(read_only=True)
 
@@ -73,7 +90,7 @@ def _game_choices() -> list[str]:
     return sorted({name for name, _ in registered_games()})
 
 
-class BotCreateSerializer(serializers.Serializer):
+class BotCreateSerializer(serializers.Serializer[Any]):
     """`source` or `file`: one of them is needed."""
 
     name = serializers.SlugField(max_length=60)
@@ -81,23 +98,31 @@ class BotCreateSerializer(serializers.Serializer):
         choices=_game_choices(), default="cat-lady", help_text="The game the bot plays."
     )
     description = serializers.CharField(required=False, allow_blank=True, default="")
-    source = serializers.CharField(required=False, trim_whitespace=False)
+    # DRF's serializer metaclass pops declared fields out of the class, so this never shadows
+    # Field.source (str | None); the stubs cannot say so.
+    source = serializers.CharField(  # type: ignore[assignment]
+        required=False, trim_whitespace=False
+    )
     file = serializers.FileField(required=False)
 
 
-class UploadSerializer(serializers.Serializer):
-    source = serializers.CharField(required=False, trim_whitespace=False)
+class UploadSerializer(serializers.Serializer[Any]):
+    # DRF's serializer metaclass pops declared fields out of the class, so this never shadows
+    # Field.source (str | None); the stubs cannot say so.
+    source = serializers.CharField(  # type: ignore[assignment]
+        required=False, trim_whitespace=False
+    )
     file = serializers.FileField(required=False)
 
 
 class IsOwnerOrReadOnly(permissions.BasePermission):
-    def has_object_permission(self, request, view, obj) -> bool:
+    def has_object_permission(self, request: Request, view: APIView, obj: Any) -> bool:
         if request.method in permissions.SAFE_METHODS:
             return True
         return selectors.owns_bot(obj, request.user)
 
 
-class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Bot]):
     """Bots. POST creates a bot with its first version; versions/ uploads a new version."""
 
     queryset = Bot.objects.select_related("owner", "active_version", "active_version__bot")
@@ -108,11 +133,11 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
     lookup_value_regex = ID_PATTERN
 
     @extend_schema(request=BotCreateSerializer, responses={201: BotSerializer})
-    def create(self, request):
+    def create(self, request: Request) -> Response:
         data = BotCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         bot = services.bot_create(
-            owner=request.user,
+            owner=_logged_in(request),
             name=data.validated_data["name"],
             description=data.validated_data["description"],
             source=_source_from(data.validated_data),
@@ -131,7 +156,7 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
         methods=["POST"], request=UploadSerializer, responses={201: BotVersionOwnerSerializer}
     )
     @action(detail=True, methods=["get", "post"], pagination_class=None)
-    def versions(self, request, pk=None):
+    def versions(self, request: Request, pk: str | None = None) -> Response:
         bot = self.get_object()
         owner = selectors.owns_bot(bot, request.user)
         if request.method == "GET":
@@ -142,13 +167,13 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
         data = UploadSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         version = services.version_upload(
-            bot=bot, source=_source_from(data.validated_data), by=request.user
+            bot=bot, source=_source_from(data.validated_data), by=_logged_in(request)
         )
         version.refresh_from_db()
         return Response(BotVersionOwnerSerializer(version).data, status=status.HTTP_201_CREATED)
 
 
-class MatchSeatSerializer(serializers.ModelSerializer):
+class MatchSeatSerializer(serializers.ModelSerializer[MatchSeat]):
     bot = serializers.CharField(source="label", read_only=True)
 
     class Meta:
@@ -167,7 +192,7 @@ class MatchSeatSerializer(serializers.ModelSerializer):
         ]
 
 
-class MatchSerializer(serializers.ModelSerializer):
+class MatchSerializer(serializers.ModelSerializer[Match]):
     seats = MatchSeatSerializer(many=True, read_only=True)
 
     class Meta:
@@ -193,7 +218,7 @@ class MatchSerializer(serializers.ModelSerializer):
         ]
 
 
-class ChallengeSerializer(serializers.Serializer):
+class ChallengeSerializer(serializers.Serializer[Any]):
     seats = serializers.ListField(
         child=serializers.CharField(),
         min_length=2,
@@ -215,7 +240,9 @@ class ChallengeSerializer(serializers.Serializer):
     )
 
 
-class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class MatchViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Match]
+):
     queryset = Match.objects.prefetch_related("seats__version__bot").defer("log")
     serializer_class = MatchSerializer
     filterset_fields = [
@@ -230,11 +257,12 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     @extend_schema(request=ChallengeSerializer, responses={201: MatchSerializer})
     @action(detail=False, methods=["post"], permission_classes=[permissions.IsAuthenticated])
-    def challenge(self, request):
+    def challenge(self, request: Request) -> Response:
         """Request a match between active bot versions and/or house bots."""
         data = ChallengeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        seats, errors = [], {}
+        seats: list[services.SeatInput] = []
+        errors: dict[str, list[str]] = {}
         for index, entry in enumerate(data.validated_data["seats"]):
             if entry in builtin_names():
                 seats.append(services.SeatInput(builtin=entry))
@@ -254,7 +282,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             raise serializers.ValidationError(errors)
         match = services.challenge_create(
             seats=seats,
-            by=request.user,
+            by=_logged_in(request),
             seed=data.validated_data.get("seed"),
             game=data.validated_data.get("game"),
             options=data.validated_data.get("options"),
@@ -263,7 +291,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     @extend_schema(responses={200: dict})
     @action(detail=True, methods=["get"])
-    def log(self, request, pk=None):
+    def log(self, request: Request, pk: str | None = None) -> Response:
         """The match log (schema catleague.match-log/1), replayable with the engine. Stderr and
         fault texts (`reason`) are null except for the seats whose bot you own."""
         match = get_object_or_404(Match.objects.prefetch_related("seats__version__bot"), pk=pk)
@@ -277,7 +305,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         return response
 
 
-class LadderEntrySerializer(serializers.ModelSerializer):
+class LadderEntrySerializer(serializers.ModelSerializer[LadderEntry]):
     bot = serializers.CharField(source="version.bot.name")
     version_number = serializers.IntegerField(source="version.number")
     provisional = serializers.BooleanField()
@@ -297,7 +325,7 @@ class LadderEntrySerializer(serializers.ModelSerializer):
         ]
 
 
-class LadderSerializer(serializers.ModelSerializer):
+class LadderSerializer(serializers.ModelSerializer[Ladder]):
     class Meta:
         model = Ladder
         fields = [
@@ -312,14 +340,16 @@ class LadderSerializer(serializers.ModelSerializer):
         ]
 
 
-class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class LadderViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Ladder]
+):
     queryset = Ladder.objects.all()
     serializer_class = LadderSerializer
     lookup_value_regex = ID_PATTERN
 
     @extend_schema(responses=LadderEntrySerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)
-    def standings(self, request, pk=None):
+    def standings(self, request: Request, pk: str | None = None) -> Response:
         ladder = self.get_object()
         entries = (
             ladder.entries.filter(version__status=BotVersion.Status.ACTIVE)
@@ -329,7 +359,7 @@ class LadderViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.G
         return Response(LadderEntrySerializer(entries, many=True).data)
 
 
-class TournamentSerializer(serializers.ModelSerializer):
+class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     entrants = serializers.PrimaryKeyRelatedField(queryset=BotVersion.objects.all(), many=True)
     table_size = serializers.IntegerField(
         min_value=2, max_value=6, help_text="Bots per table; the game decides the range."
@@ -362,13 +392,13 @@ class TournamentSerializer(serializers.ModelSerializer):
         read_only_fields = ["current_round", "status", "created_at"]
 
 
-class TournamentPointsSerializer(serializers.Serializer):
+class TournamentPointsSerializer(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     bot = serializers.CharField()
     points = serializers.FloatField()
 
 
-class TournamentRoundSerializer(serializers.Serializer):
+class TournamentRoundSerializer(serializers.Serializer[Any]):
     round = serializers.IntegerField()
     standings = TournamentPointsSerializer(many=True)
 
@@ -378,7 +408,7 @@ class TournamentPlacingSerializer(TournamentPointsSerializer):
     final_points = serializers.FloatField(allow_null=True)
 
 
-class TournamentStandingsSerializer(serializers.Serializer):
+class TournamentStandingsSerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(choices=Tournament.Status.choices)
     rounds = TournamentRoundSerializer(many=True)
     final = TournamentPointsSerializer(many=True, allow_null=True)
@@ -391,20 +421,20 @@ class TournamentViewSet(
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
-    viewsets.GenericViewSet,
+    viewsets.GenericViewSet[Tournament],
 ):
     queryset = Tournament.objects.prefetch_related("entrants")
     serializer_class = TournamentSerializer
     lookup_value_regex = ID_PATTERN
 
-    def perform_create(self, serializer):
+    def perform_create(self, serializer: serializers.BaseSerializer[Tournament]) -> None:
         serializer.instance = services.tournament_start(
-            organiser=self.request.user, **serializer.validated_data
+            organiser=_logged_in(self.request), **serializer.validated_data
         )
 
     @extend_schema(responses=TournamentStandingsSerializer)
     @action(detail=True, methods=["get"])
-    def standings(self, request, pk=None):
+    def standings(self, request: Request, pk: str | None = None) -> Response:
         """Points after each regular round (a win is 1, last place 0, in between shared
         evenly), the final table's result when there is one, and the places."""
         tournament = self.get_object()

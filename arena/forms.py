@@ -3,7 +3,7 @@ that make a bot acceptable live in ``arena.services`` and come back as field err
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -11,9 +11,13 @@ from django.core.exceptions import ValidationError
 from arena.models import BotVersion, Tournament
 from arena.runner import MAX_BOT_BYTES
 from arena.services import SeatInput, game_label
-from engine import play_setups, registered_games
+from engine import PlaySetup, play_setups, registered_games
 from engine.registry import DEFAULT_GAME
 from engine.strategies import names as strategy_names
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+    from django.forms.boundfield import BoundField
 
 BOT_FILE_HELP = (
     f"One Python file (standard library only), at most {MAX_BOT_BYTES // 1024} KiB, defining "
@@ -26,12 +30,13 @@ class BotFileField(forms.FileField):
     """Reads the uploaded file's bytes, one byte past the limit so the service can say how
     big is too big without reading a huge upload into memory."""
 
-    def clean(self, data, initial=None):
+    def clean(self, data: Any, initial: Any = None) -> bytes | None:
         upload = super().clean(data, initial)
         if upload is None:
             return None
         upload.seek(0)
-        return upload.read(MAX_BOT_BYTES + 1)
+        head: bytes = upload.read(MAX_BOT_BYTES + 1)  # the stubs type File.read as Any
+        return head
 
 
 class VersionUploadForm(forms.Form):
@@ -42,11 +47,21 @@ class VersionUploadForm(forms.Form):
     )
 
     def apply_service_errors(self, error: ValidationError) -> None:
-        """Put a service's refusal beside the field it is about (the source is the file)."""
-        for key, messages in error.message_dict.items():
-            field_name = {"source": "file"}.get(key, key)
-            for message in messages:
-                self.add_error(field_name if field_name in self.fields else None, message)
+        _apply_service_errors(self, error)
+
+
+def _apply_service_errors(form: forms.Form, error: ValidationError) -> None:
+    """Put a service's refusal beside the field it is about (the source is the file)."""
+    for key, messages in error.message_dict.items():
+        field_name = {"source": "file"}.get(key, key)
+        for message in messages:
+            form.add_error(field_name if field_name in form.fields else None, message)
+
+
+def _choice_field(form: forms.Form, name: str) -> forms.ChoiceField:
+    field = form.fields[name]
+    assert isinstance(field, forms.ChoiceField)  # declared as one on the form's class
+    return field
 
 
 def game_choices() -> list[tuple[str, str]]:
@@ -84,12 +99,12 @@ HOUSE_PREFIX = "house:"
 VERSION_PREFIX = "version:"
 
 
-def _version_label(version: BotVersion, user) -> str:
+def _version_label(version: BotVersion, user: User) -> str:
     who = "yours" if version.bot.owner_id == user.pk else f"by {version.bot.owner.username}"
     return f"{version.bot.name} v{version.number} ({who}, {version.bot.game})"
 
 
-def seat_choices(user, versions: list[BotVersion]) -> list[tuple[str, Any]]:
+def seat_choices(user: User, versions: list[BotVersion]) -> list[tuple[str, Any]]:
     houses = [
         (f"{HOUSE_PREFIX}{game}:{name}", f"House bot: {name} ({game})")
         for game, _ in sorted(registered_games())
@@ -138,10 +153,10 @@ class ChallengeForm(forms.Form):
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
-    def __init__(self, *args, user, versions: list[BotVersion], **kwargs):
+    def __init__(self, *args: Any, user: User, versions: list[BotVersion], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.versions = {v.pk: v for v in versions}
-        self.fields["edition"].choices = [("", "The game's default")] + [
+        _choice_field(self, "edition").choices = [("", "The game's default")] + [
             (s.edition, s.label.rsplit(",", 1)[0]) for s in _unique_editions() if s.playable
         ]
         choices = seat_choices(user, versions)
@@ -153,14 +168,15 @@ class ChallengeForm(forms.Form):
                 error_messages={"required": "A match needs at least two seats."},
             )
 
-    def seat_fields(self):
+    def seat_fields(self) -> list[BoundField]:
         return [self[f"seat{n}"] for n in range(1, MAX_SEATS + 1)]
 
-    def option_fields(self):
+    def option_fields(self) -> list[BoundField]:
         return [self["edition"], self["shared_goals"], self["solitaire"]]
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data  # what Form.clean returns
         game = data.get("game")
         seats: list[tuple[str, SeatInput]] = []
         for number in range(1, MAX_SEATS + 1):
@@ -217,8 +233,8 @@ class ChallengeForm(forms.Form):
                 self.add_error(field_name, message)
 
 
-def _unique_editions():
-    seen: dict[str, Any] = {}
+def _unique_editions() -> list[PlaySetup]:
+    seen: dict[str, PlaySetup] = {}
     for setup in play_setups():
         seen.setdefault(setup.edition, setup)
     return list(seen.values())
@@ -269,15 +285,18 @@ class TournamentForm(forms.Form):
     )
     field_order = ["name", "format", "table_size", "rounds", "final_size", "seed", "entrants"]
 
-    def __init__(self, *args, user, versions: list[BotVersion], **kwargs):
+    def __init__(self, *args: Any, user: User, versions: list[BotVersion], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.versions = {v.pk: v for v in versions}
-        self.fields["entrants"].choices = [(str(v.pk), _version_label(v, user)) for v in versions]
+        _choice_field(self, "entrants").choices = [
+            (str(v.pk), _version_label(v, user)) for v in versions
+        ]
 
     def entrant_versions(self) -> list[BotVersion]:
         return [self.versions[int(pk)] for pk in self.cleaned_data["entrants"]]
 
-    apply_service_errors = VersionUploadForm.apply_service_errors
+    def apply_service_errors(self, error: ValidationError) -> None:
+        _apply_service_errors(self, error)
 
 
 class PlayForm(forms.Form):
@@ -302,15 +321,18 @@ class PlayForm(forms.Form):
     opponent_5 = forms.ChoiceField(label="Opponent 5", required=False)
     OPPONENTS = ("opponent_1", "opponent_2", "opponent_3", "opponent_4", "opponent_5")
 
-    def __init__(self, *args, opponents: dict[str, list[tuple[str, str]]], **kwargs) -> None:
+    def __init__(
+        self, *args: Any, opponents: dict[str, list[tuple[str, str]]], **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         grouped = [("", "—")] + [(game_label(game), choices) for game, choices in opponents.items()]
         for name in self.OPPONENTS:
-            self.fields[name].choices = grouped
+            _choice_field(self, name).choices = grouped
         self.game_of = {value: game for game, choices in opponents.items() for value, _ in choices}
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data  # what Form.clean returns
         players, game = data.get("players"), data.get("game")
         if players is None or game is None:
             return data

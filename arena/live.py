@@ -16,7 +16,7 @@ import datetime as dt
 import random
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -28,6 +28,9 @@ from arena.models import LiveSeat, Match
 from arena.replay import seat_view
 from arena.services import SeatInput, check_game, match_create
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
 # How often a waiting worker looks for the person's answer, and beats the match's heartbeat.
 POLL_S = 0.2
 HEARTBEAT_S = 5.0
@@ -37,14 +40,14 @@ LOG_LINES = 40
 @transaction.atomic
 def live_create(
     *,
-    user,
+    user: User | AnonymousUser,
     game: str,
     seats: Sequence[SeatInput | None],
     seed: int | None = None,
     options: dict[str, Any] | None = None,
 ) -> Match:
     """Start a live match: ``seats`` in table order, ``None`` where the person sits (once)."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         raise ValidationError({"seats": ["Log in to take a seat."]})
     check_game(game)
     if sum(seat is None for seat in seats) != 1:
@@ -75,7 +78,7 @@ def live_create(
 
 
 @transaction.atomic
-def live_answer(*, match: Match, user, step: int, index: int) -> LiveSeat:
+def live_answer(*, match: Match, user: User, step: int, index: int) -> LiveSeat:
     """The person's move for ``step``: one of the legal actions they were shown, by index."""
     seat = LiveSeat.objects.select_for_update().filter(match=match, user=user).first()
     if seat is None:
@@ -96,7 +99,8 @@ def _labels(
 ) -> list[str]:
     """The engine's short text for each move, with card names where the game shows cards by
     number (a person reads "bet 7 — Demo Affection 1", a bot reads the number)."""
-    cards = observation.get("cards") if isinstance(observation.get("cards"), dict) else {}
+    shown = observation.get("cards")
+    cards: dict[str, Any] = shown if isinstance(shown, dict) else {}
     named = []
     for action, label in zip(legal, labels, strict=True):
         card = cards.get(str(action.get("card"))) if "card" in action else None
@@ -123,7 +127,7 @@ class DatabaseHumanSeat:
         timeout_s: float,
     ) -> dict[str, Any] | None:
         live = LiveSeat.objects.get(match_id=self.match_id, seat=self.seat)
-        replayed = live.moves.get(str(step))
+        replayed: dict[str, Any] | None = live.moves.get(str(step))
         if replayed is not None and replayed.get("index", -1) < len(legal):
             return replayed  # answered before the worker was lost: the match is being replayed
         # The board words moves for people (seats counted from 1) where the game does so.

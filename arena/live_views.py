@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -26,6 +27,16 @@ from arena.live import live_answer, live_create
 from arena.models import BotVersion, LiveSeat, Match
 from arena.sandbox import Limits
 from arena.services import SeatInput, default_limits, game_label
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+def _you(request: HttpRequest) -> User:
+    """The person on a @login_required page."""
+    user = request.user
+    assert user.is_authenticated
+    return user
 
 
 @login_required
@@ -46,7 +57,7 @@ def play(request: HttpRequest) -> HttpResponse:
             _errors_to_form(form, error, you)
         else:
             return redirect("arena:play-table", pk=match.pk)
-    pools = sorted({(r.game, r.players) for r in selectors.play_ratings_of(user=request.user)})
+    pools = sorted({(r.game, r.players) for r in selectors.play_ratings_of(user=_you(request))})
     return render(
         request,
         "arena/play.html",
@@ -56,8 +67,8 @@ def play(request: HttpRequest) -> HttpResponse:
             "opponent_fields": [form[name] for name in PlayForm.OPPONENTS],
             "move_limit": _duration(settings.ARENA_HUMAN_MOVE_S),
             "max_faults": Limits.from_json(default_limits()).max_faults,
-            "games": selectors.live_games_of(request.user),
-            "ratings": selectors.play_ratings_of(user=request.user),
+            "games": selectors.live_games_of(_you(request)),
+            "ratings": selectors.play_ratings_of(user=_you(request)),
             "pools": [
                 (
                     game_label(game),
@@ -197,7 +208,7 @@ def table_move(request: HttpRequest, pk: int) -> JsonResponse:
             status=400,
         )
     try:
-        live_answer(match=match, user=request.user, step=step, index=index)
+        live_answer(match=match, user=_you(request), step=step, index=index)
     except ValidationError as error:
         return JsonResponse(
             {

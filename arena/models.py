@@ -260,6 +260,12 @@ class MatchSeat(models.Model):
     def is_person(self) -> bool:
         return not self.version_id and not self.builtin
 
+    @property
+    def rating_delta(self) -> float | None:
+        if self.rating_before is None or self.rating_after is None:
+            return None
+        return self.rating_after - self.rating_before
+
 
 class LiveSeat(models.Model):
     """What the person in one seat of a live match sees and answers.
@@ -355,6 +361,6 @@ class PlayRating(models.Model):
 
     @property
     def name(self) -> str:
-        if self.user_id:
+        if self.user is not None:
             return self.user.username
         return str(self.version) if self.version_id else f"house:{self.builtin}"

@@ -10,7 +10,7 @@ import datetime as dt
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Case, Count, Max, Prefetch, Q, QuerySet, When
 
@@ -27,6 +27,11 @@ from arena.models import (
     Tournament,
 )
 from engine.strategies import names as strategy_names
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from django.contrib.auth.models import User
 
 RECENT_MATCHES = 15
 FAULT_REPORT_MATCHES = 10
@@ -254,6 +259,7 @@ def bot_rating_series(bot: Bot) -> list[tuple[str, list[tuple[dt.datetime, float
     points: dict[int, list[tuple[dt.datetime, float]]] = defaultdict(list)
     for ladder_id, finished_at, rating in rows[: CHART_POINTS_PER_LADDER * len(ladders)]:
         if len(points[ladder_id]) < CHART_POINTS_PER_LADDER:
+            assert finished_at is not None and rating is not None  # the filter excludes nulls
             points[ladder_id].append((finished_at, rating))
     return [
         (f"{ladders[pk]} players", list(reversed(points[pk])))
@@ -312,7 +318,9 @@ def owned_seats(match: Match, user: Any) -> set[int]:
     """The seats of ``match`` whose bot ``user`` owns (empty for visitors)."""
     if not getattr(user, "is_authenticated", False):
         return set()
-    return {s.seat for s in match.seats.all() if s.version_id and owns_bot(s.version.bot, user)}
+    return {
+        s.seat for s in match.seats.all() if s.version is not None and owns_bot(s.version.bot, user)
+    }
 
 
 # The validation service writes "<n> fault(s) in the validation match; the first, at step <s>:
@@ -551,7 +559,7 @@ def live_opponents() -> dict[str, list[tuple[str, str]]]:
     return found
 
 
-def live_games_of(user, *, limit: int = 20) -> list[Match]:
+def live_games_of(user: User, *, limit: int = 20) -> list[Match]:
     """A person's live matches, unfinished first, then the newest."""
     matches = Match.objects.filter(kind=Match.Kind.LIVE, live_seats__user=user).order_by(
         Case(When(status__in=[Match.Status.QUEUED, Match.Status.RUNNING], then=0), default=1),
@@ -570,11 +578,14 @@ def play_pool(*, game: str, players: int, limit: int = 50) -> list[PlayRating]:
     )
 
 
-def play_ratings_of(*, user=None, versions=None) -> list[PlayRating]:
+def play_ratings_of(
+    *, user: User | None = None, versions: Iterable[BotVersion] | None = None
+) -> list[PlayRating]:
     """A person's ratings against bots, or bot versions' ratings against people."""
     ratings = PlayRating.objects.select_related("user", "version__bot")
     if user is not None:
         ratings = ratings.filter(user=user)
     else:
+        assert versions is not None  # callers give one of the two
         ratings = ratings.filter(version__in=versions)
     return list(ratings.order_by("game", "players"))

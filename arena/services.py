@@ -22,7 +22,7 @@ import random
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -48,6 +48,9 @@ from config.celery import app as celery_app
 from engine.strategies import names as strategy_names
 from ratings.elo import Seat, rate_game
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
 logger = logging.getLogger(__name__)
 
 VALIDATION_OPPONENT = "random"
@@ -60,7 +63,7 @@ class SeatInput:
 
     version: BotVersion | None = None
     builtin: str = ""
-    player: Any = None  # a user
+    player: User | None = None
 
 
 def _enqueue(match: Match) -> None:
@@ -139,7 +142,7 @@ def game_label(game: str) -> str:
 
 @transaction.atomic
 def bot_create(
-    *, owner, name: str, source: str | bytes, description: str = "", game: str = "cat-lady"
+    *, owner: User, name: str, source: str | bytes, description: str = "", game: str = "cat-lady"
 ) -> Bot:
     check_game(game)
     if Bot.objects.filter(name=name).exists():
@@ -151,7 +154,7 @@ def bot_create(
 
 
 @transaction.atomic
-def version_upload(*, bot: Bot, source: str | bytes, by) -> BotVersion:
+def version_upload(*, bot: Bot, source: str | bytes, by: User) -> BotVersion:
     """Store a new immutable version and queue its validation match against a house bot."""
     text = check_source(source)
     bot = Bot.objects.select_for_update().get(pk=bot.pk)
@@ -212,7 +215,7 @@ def versions_failed_by_the_arena() -> list[BotVersion]:
 
 
 @transaction.atomic
-def version_revalidate(*, version: BotVersion, by=None) -> Match:
+def version_revalidate(*, version: BotVersion, by: User | None = None) -> Match:
     """Play a new validation match for ``version``, which waits (validating) meanwhile."""
     version = BotVersion.objects.select_for_update().select_related("bot").get(pk=version.pk)
     version.status = BotVersion.Status.VALIDATING
@@ -241,7 +244,7 @@ def match_create(
     tournament: Tournament | None = None,
     tournament_round: int | None = None,
     duplicate_set: str = "",
-    requested_by=None,
+    requested_by: User | AnonymousUser | None = None,
     game: str = "cat-lady",
     options: dict[str, Any] | None = None,
 ) -> Match:
@@ -303,7 +306,7 @@ def match_create(
 def challenge_create(
     *,
     seats: Sequence[SeatInput],
-    by,
+    by: User,
     seed: int | None = None,
     game: str | None = None,
     options: dict[str, Any] | None = None,
@@ -371,7 +374,7 @@ def match_record(*, match_id: int, log: dict[str, Any]) -> bool:
     match.infra_failure = ""
     if match.kind == Match.Kind.VALIDATION:
         _settle_validation(seats, log)
-    elif match.ladder_id is not None:
+    elif match.ladder is not None:
         _rate_ladder_match(match.ladder, seats)
     elif match.kind == Match.Kind.LIVE and not match.options:
         _rate_play_pool(match, seats)
@@ -542,18 +545,20 @@ def _rate_ladder_match(ladder: Ladder, seats: list[MatchSeat]) -> None:
             ladder=ladder, version_id__in=[s.version_id for s in seats if s.version_id]
         )
     }
-    rated = [s for s in seats if s.version_id in entries]
+    rated = [
+        (s, entries[s.version_id])
+        for s in seats
+        if s.version_id is not None and s.version_id in entries
+    ]
     if len(rated) >= 2:
         changes = rate_game(
-            [Seat(s.version_id, entries[s.version_id].rating, s.rank) for s in rated],
-            ladder.k_factor,
+            [Seat(e.version_id, e.rating, _rank(s)) for s, e in rated], ladder.k_factor
         )
-        for seat, change in zip(rated, changes, strict=True):
+        for (seat, entry), change in zip(rated, changes, strict=True):
             seat.rating_before = change.rating_before
             seat.rating_after = change.rating_after
-            entries[seat.version_id].rating = change.rating_after
-    for seat in rated:
-        entry = entries[seat.version_id]
+            entry.rating = change.rating_after
+    for seat, entry in rated:
         entry.games += 1
         won = seat.rank == 1 and not seat.forfeited
         entry.wins += int(won)
@@ -563,6 +568,12 @@ def _rate_ladder_match(ladder: Ladder, seats: list[MatchSeat]) -> None:
     LadderEntry.objects.bulk_update(
         entries.values(), ["rating", "games", "wins", "forfeits", "seat_record"]
     )
+
+
+def _rank(seat: MatchSeat) -> int:
+    # match_record ranks every seat before it rates a match.
+    assert seat.rank is not None
+    return seat.rank
 
 
 PLAY_POOL_K = 24.0
@@ -588,7 +599,7 @@ def _rate_play_pool(match: Match, seats: list[MatchSeat]) -> None:
         )
         entries.append(entry)
     changes = rate_game(
-        [Seat(i, e.rating, s.rank) for i, (s, e) in enumerate(zip(seats, entries, strict=True))],
+        [Seat(i, e.rating, _rank(s)) for i, (s, e) in enumerate(zip(seats, entries, strict=True))],
         PLAY_POOL_K,
     )
     for seat, entry, change in zip(seats, entries, changes, strict=True):
@@ -680,7 +691,7 @@ def ladder_tick(*, backlog: int = 4) -> int:
 def tournament_start(
     *,
     name: str,
-    organiser,
+    organiser: User,
     entrants: Sequence[BotVersion],
     table_size: int,
     format: str,
@@ -791,6 +802,7 @@ def _points(
     )
     for match_id, version_id, rank in seats.values_list("match_id", "version_id", "rank"):
         n = sizes[match_id]
+        assert rank is not None  # match_record ranks every seat of a finished match
         points[version_id] += (n - rank) / (n - 1)
     return points
 

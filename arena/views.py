@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
@@ -25,8 +26,18 @@ from arena.models import Bot, BotVersion, Ladder, Match, Tournament
 from arena.replay import REPLAY_SCHEMA, build_replay
 from ratings.charts import rating_chart
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
-def home(request):
+
+def _you(request: HttpRequest) -> User:
+    """The person on a @login_required page."""
+    user = request.user
+    assert user.is_authenticated
+    return user
+
+
+def home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "arena/home.html",
@@ -43,7 +54,7 @@ def home(request):
 LADDER_PAGE_SIZE = 100
 
 
-def ladder_detail(request, pk: int):
+def ladder_detail(request: HttpRequest, pk: int) -> HttpResponse:
     ladder = get_object_or_404(Ladder, pk=pk)
     # Positions come from the whole ladder; a page shows LADDER_PAGE_SIZE of them.
     page = Paginator(selectors.ladder_standings(ladder), LADDER_PAGE_SIZE).get_page(
@@ -66,18 +77,20 @@ def ladder_detail(request, pk: int):
 
 
 @require_http_methods(["GET", "POST"])
-def bot_detail(request, name: str):
+def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
     bot = get_object_or_404(Bot.objects.select_related("owner", "active_version"), name=name)
     owner = selectors.owns_bot(bot, request.user)
     form = VersionUploadForm()
     if request.method == "POST":
         if not owner:
             raise PermissionDenied("Only the bot's owner may upload versions.")
+        user = request.user
+        assert user.is_authenticated  # owns_bot is false for visitors
         form = VersionUploadForm(request.POST, request.FILES)
         if form.is_valid():
             try:
                 version = services.version_upload(
-                    bot=bot, source=form.cleaned_data["file"], by=request.user
+                    bot=bot, source=form.cleaned_data["file"], by=user
                 )
             except ValidationError as exc:
                 form.apply_service_errors(exc)
@@ -112,7 +125,7 @@ def bot_detail(request, name: str):
     return render(request, "arena/bot.html", context, status=400 if form.errors else 200)
 
 
-def version_source(request, name: str, number: int):
+def version_source(request: HttpRequest, name: str, number: int) -> HttpResponse:
     version = get_object_or_404(
         BotVersion.objects.select_related("bot"), bot__name=name, number=number
     )
@@ -124,14 +137,14 @@ def version_source(request, name: str, number: int):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def bot_create(request):
+def bot_create(request: HttpRequest) -> HttpResponse:
     form = BotCreateForm()
     if request.method == "POST":
         form = BotCreateForm(request.POST, request.FILES)
         if form.is_valid():
             try:
                 bot = services.bot_create(
-                    owner=request.user,
+                    owner=_you(request),
                     name=form.cleaned_data["name"],
                     description=form.cleaned_data["description"],
                     source=form.cleaned_data["file"],
@@ -155,7 +168,7 @@ def _starter_source() -> str:
     return (Path(__file__).resolve().parent / "botkit" / "starter_bot.py").read_text()
 
 
-def match_detail(request, pk: int):
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(
         Match.objects.select_related("ladder", "tournament").prefetch_related(
             "seats__version__bot"
@@ -163,23 +176,21 @@ def match_detail(request, pk: int):
         pk=pk,
     )
     seats = list(match.seats.all())
-    for seat in seats:
-        seat.rating_delta = (
-            None
-            if seat.rating_after is None or seat.rating_before is None
-            else seat.rating_after - seat.rating_before
-        )
     owned = selectors.owned_seats(match, request.user)
     replay = None
     stderr: list[tuple[int, str]] = []
-    faults: list[tuple[int, list]] = []
+    faults: list[tuple[int, list[Any]]] = []
     if match.log is not None:
-        replay = _replay_of(match)
-        for seat in sorted(owned):
-            text = (match.log.get("stderr") or [""] * len(seats))[seat] or ""
-            stderr.append((seat, text))
-            faults.append((seat, (match.log.get("faults") or [[]] * len(seats))[seat]))
+        replay = _replay_of(match, match.log)
+        for index in sorted(owned):
+            text = (match.log.get("stderr") or [""] * len(seats))[index] or ""
+            stderr.append((index, text))
+            faults.append((index, (match.log.get("faults") or [[]] * len(seats))[index]))
     names = [seat.label for seat in seats]
+    has_feeding = False
+    if replay:
+        sheet = replay["result"].get("score_sheet") or {}
+        has_feeding = any("feeding" in p for p in sheet.get("players", []))
     return render(
         request,
         "arena/match.html",
@@ -190,11 +201,7 @@ def match_detail(request, pk: int):
             "moves": _moves_with_names(replay, names) if replay else [],
             "score_rows": _score_rows(replay, names) if replay else [],
             "score_categories": _score_categories(replay) if replay else [],
-            "has_feeding": bool(replay)
-            and any(
-                "feeding" in p
-                for p in (replay["result"].get("score_sheet") or {}).get("players", [])
-            ),
+            "has_feeding": has_feeding,
             "owned": owned,
             "owner_stderr": stderr,
             "owner_faults": faults,
@@ -206,19 +213,20 @@ def match_detail(request, pk: int):
 REPLAY_CACHE_SECONDS = 24 * 3600
 
 
-def _replay_of(match: Match) -> dict:
-    """The match's replay, built once per process and day: a finished match's log never
-    changes, and an expansion game's replay can take a good part of a second to build."""
+def _replay_of(match: Match, log: dict[str, Any]) -> dict[str, Any]:
+    """The replay of ``match``, whose log is ``log``, built once per process and day: a
+    finished match's log never changes, and an expansion game's replay can take a good part of
+    a second to build."""
     finished = match.finished_at.timestamp() if match.finished_at else 0
     key = f"arena:{REPLAY_SCHEMA}:{match.pk}:{finished}"
-    replay = cache.get(key)
+    replay: dict[str, Any] | None = cache.get(key)
     if replay is None:
-        replay = build_replay(match.log)
+        replay = build_replay(log)
         cache.set(key, replay, REPLAY_CACHE_SECONDS)
     return replay
 
 
-def _moves_with_names(replay: dict, names: list[str]) -> list[dict]:
+def _moves_with_names(replay: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
     return [
         {
             **move,
@@ -230,7 +238,7 @@ def _moves_with_names(replay: dict, names: list[str]) -> list[dict]:
     ]
 
 
-def _score_rows(replay: dict, names: list[str]) -> list[dict]:
+def _score_rows(replay: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
     """The final score pad: one row per seat, the breakdown and each cat's feeding."""
     sheet = replay["result"].get("score_sheet") or {}
     rows = []
@@ -263,7 +271,7 @@ SCORE_LABELS = {
 }
 
 
-def _score_categories(replay: dict) -> list[tuple[str, str]]:
+def _score_categories(replay: dict[str, Any]) -> list[tuple[str, str]]:
     sheet = replay["result"].get("score_sheet") or {}
     keys = [
         key
@@ -275,13 +283,15 @@ def _score_categories(replay: dict) -> list[tuple[str, str]]:
     return [(key, SCORE_LABELS.get(key, key.replace("_", " ").capitalize())) for key in keys]
 
 
-def _page_data(replay: dict, names: list[str], owned: set[int], match: Match) -> dict:
+def _page_data(
+    replay: dict[str, Any], names: list[str], owned: set[int], match: Match
+) -> dict[str, Any]:
     """What replay.js reads: the replay plus the seat names. Fault reasons stay out: they can
     quote a bot's error text, which only its owner sees (in the page, not in this data)."""
     return {**replay, "names": names, "owned": sorted(owned), "match": match.pk}
 
 
-def matches_list(request):
+def matches_list(request: HttpRequest) -> HttpResponse:
     status = request.GET.get("status") or None
     if status not in (None, *Match.Status.values):
         status = None
@@ -300,7 +310,7 @@ def matches_list(request):
     )
 
 
-def tournament_detail(request, pk: int):
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament.objects.select_related("organiser"), pk=pk)
     return render(
         request,
@@ -322,7 +332,7 @@ TOURNAMENT_REFRESH_SECONDS = 10
 
 
 @login_required
-def my_bots(request):
+def my_bots(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "arena/my_bots.html",
@@ -335,11 +345,12 @@ def my_bots(request):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def challenge_new(request):
-    versions = selectors.challenge_candidates(request.user)
+def challenge_new(request: HttpRequest) -> HttpResponse:
+    user = _you(request)
+    versions = selectors.challenge_candidates(user)
     form = ChallengeForm(
         request.POST or None,
-        user=request.user,
+        user=user,
         versions=versions,
         initial={"seat1": request.GET.get("seat1", "")},
     )
@@ -347,7 +358,7 @@ def challenge_new(request):
         try:
             match = services.challenge_create(
                 seats=form.seats,
-                by=request.user,
+                by=user,
                 seed=form.cleaned_data.get("seed"),
                 game=form.cleaned_data["game"],
                 options=form.options() or None,
@@ -374,15 +385,16 @@ def challenge_new(request):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def tournament_new(request):
-    versions = selectors.challenge_candidates(request.user)
-    form = TournamentForm(request.POST or None, user=request.user, versions=versions)
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    user = _you(request)
+    versions = selectors.challenge_candidates(user)
+    form = TournamentForm(request.POST or None, user=user, versions=versions)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             tournament = services.tournament_start(
                 name=data["name"],
-                organiser=request.user,
+                organiser=user,
                 entrants=form.entrant_versions(),
                 table_size=data["table_size"],
                 format=data["format"],

@@ -7,6 +7,7 @@ import json
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpResponseRedirect
@@ -133,8 +134,8 @@ class GameAdmin(admin.ModelAdmin):
         "updated_at",
     ]
 
-    def get_form(self, request, obj=None, **kwargs):
-        form = super().get_form(request, obj, **kwargs)
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
         if obj is not None:
             form.base_fields["league"].disabled = True
         return form
@@ -187,7 +188,8 @@ class GameAdmin(admin.ModelAdmin):
         ModelForm = self.get_form(request, obj, change=obj is not None)
         form = ModelForm(request.POST, request.FILES, instance=obj)
         form_valid = form.is_valid()
-        formsets, inline_instances = self._create_formsets(
+        # ModelAdmin's own helper for the inline formsets: private, so django-stubs omit it.
+        formsets, inline_instances = self._create_formsets(  # type: ignore[attr-defined]
             request, obj or Game(), change=obj is not None
         )
         if form_valid and all(fs.is_valid() for fs in formsets):
@@ -217,9 +219,11 @@ class GameAdmin(admin.ModelAdmin):
                 return HttpResponseRedirect(
                     f"../{game.pk}/change/" if obj is None else request.path
                 )
-        admin_form = admin.helpers.AdminForm(
+        admin_form = helpers.AdminForm(
             form,
-            list(self.get_fieldsets(request, obj)),
+            # Django's changeform_view passes get_fieldsets() the same way; django-stubs type
+            # AdminForm's parameter more narrowly than get_fieldsets' result.
+            list(self.get_fieldsets(request, obj)),  # type: ignore[arg-type]
             self.get_prepopulated_fields(request, obj),
             self.get_readonly_fields(request, obj),
             model_admin=self,
@@ -235,7 +239,7 @@ class GameAdmin(admin.ModelAdmin):
             "to_field": None,
             "media": self.media + admin_form.media,
             "inline_admin_formsets": inline_formsets,
-            "errors": admin.helpers.AdminErrorList(form, formsets),
+            "errors": helpers.AdminErrorList(form, formsets),
             "preserved_filters": self.get_preserved_filters(request),
         }
         context.update(extra_context or {})

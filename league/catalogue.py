@@ -228,8 +228,6 @@ def _cat_lady_rank(
     return competition_ranks([(r["total_vp"], r.get("fed_cats") or 0) for r in results])
 
 
-_signed = {"minimum": None}
-
 CAT_LADY = GameType(
     key="cat-lady",
     name="Cat Lady",
@@ -248,12 +246,12 @@ CAT_LADY = GameType(
             required=False,
             help="Needed when total VP ties: the tie-break.",
         ),
-        ResultField("fed_cats_vp", "Fed cats VP", "int", required=False, **_signed),
+        ResultField("fed_cats_vp", "Fed cats VP", "int", required=False, minimum=None),
         ResultField("toys_vp", "Toys VP", "int", required=False),
-        ResultField("costumes_vp", "Costumes VP", "int", required=False, **_signed),
-        ResultField("catnip_vp", "Catnip VP", "int", required=False, **_signed),
+        ResultField("costumes_vp", "Costumes VP", "int", required=False, minimum=None),
+        ResultField("catnip_vp", "Catnip VP", "int", required=False, minimum=None),
         ResultField("vp_tokens_vp", "VP tokens VP", "int", required=False),
-        ResultField("food_penalty_vp", "Food penalty VP", "int", required=False, **_signed),
+        ResultField("food_penalty_vp", "Food penalty VP", "int", required=False, minimum=None),
     ),
     game_fields=(
         ResultField(

@@ -4,9 +4,11 @@ They parse input; the rules live in `league.services` and come back as field err
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -85,7 +87,7 @@ class LeagueSettingsPageForm(LeagueSettingsForm):
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
-    def clean_confirmation(self):
+    def clean_confirmation(self) -> str | None:
         return self.cleaned_data["confirmation"] or None
 
 
@@ -127,8 +129,9 @@ class LeagueCreateForm(LeagueSettingsForm):
         "rating_system",
     ]
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data  # what Form.clean returns
         if data.get("slug") in RESERVED_SLUGS:
             self.add_error("slug", f"{data['slug']!r} is reserved; choose another address.")
         if not data.get("slug") and data.get("name"):
@@ -159,9 +162,11 @@ class InvitationForm(forms.Form):
         help_text="A link for one guest lets that person take over the guest and its games.",
     )
 
-    def __init__(self, *args, guests, **kwargs):
+    def __init__(self, *args: Any, guests: QuerySet[Player], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].queryset = guests
+        player = self.fields["player"]
+        assert isinstance(player, forms.ModelChoiceField)  # declared as one above
+        player.queryset = guests
 
 
 class SeasonStartForm(forms.Form):
@@ -175,7 +180,7 @@ class SeasonStartForm(forms.Form):
         help_text="You can close a season early.",
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         # Its own ids: the settings form on the same page also has a "name" field.
         kwargs.setdefault("auto_id", "id_season_%s")
         super().__init__(*args, **kwargs)

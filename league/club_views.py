@@ -4,12 +4,14 @@ the change log, and CSV exports. Views parse and check who may act; services wri
 from __future__ import annotations
 
 import csv
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -27,6 +29,11 @@ from league.models import Invitation, League, Membership, Player, Season
 from league.permissions import can_organise, can_view, role_in
 from league.rating_systems import ELO
 
+if TYPE_CHECKING:
+    from _csv import Writer  # what csv.writer returns; the module names no type for it
+
+    from django.contrib.auth.models import User
+
 AUDIT_PER_PAGE = 50
 _SETTINGS = (
     "name",
@@ -39,7 +46,14 @@ _SETTINGS = (
 )
 
 
-def _league(request, slug: str, *, organise: bool = False) -> League:
+def _you(request: HttpRequest) -> User:
+    """The person on a @login_required page."""
+    user = request.user
+    assert user.is_authenticated
+    return user
+
+
+def _league(request: HttpRequest, slug: str, *, organise: bool = False) -> League:
     league = get_object_or_404(League, slug=slug)
     if not can_view(league, request.user):
         raise Http404("No such league.")  # a private league is not admitted to exist
@@ -49,7 +63,7 @@ def _league(request, slug: str, *, organise: bool = False) -> League:
 
 
 @login_required
-def league_create(request):
+def league_create(request: HttpRequest) -> HttpResponse:
     form = LeagueCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -58,7 +72,7 @@ def league_create(request):
                 name=data["name"],
                 slug=data["slug"],
                 game=data["game"],
-                by=request.user,
+                by=_you(request),
                 description=data["description"],
                 is_public=data["is_public"],
                 k_factor=data["k_factor"],
@@ -79,13 +93,13 @@ def league_create(request):
 
 
 @login_required
-def league_settings(request, slug):
+def league_settings(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(request, slug, organise=True)
     initial = _settings(league)
     form = LeagueSettingsPageForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            services.league_update(league=league, by=request.user, **form.cleaned_data)
+            services.league_update(league=league, by=_you(request), **form.cleaned_data)
         except ValidationError as exc:
             apply_service_errors(form, exc)
         else:
@@ -99,11 +113,17 @@ def league_settings(request, slug):
     return _settings_page(request, league, form=form)
 
 
-def _settings(league: League) -> dict:
+def _settings(league: League) -> dict[str, Any]:
     return {name: getattr(league, name) for name in _SETTINGS}
 
 
-def _settings_page(request, league, *, form=None, season_form=None):
+def _settings_page(
+    request: HttpRequest,
+    league: League,
+    *,
+    form: LeagueSettingsPageForm | None = None,
+    season_form: SeasonStartForm | None = None,
+) -> HttpResponse:
     status = 400 if (form and form.errors) or (season_form and season_form.errors) else 200
     return render(
         request,
@@ -120,12 +140,12 @@ def _settings_page(request, league, *, form=None, season_form=None):
 
 @login_required
 @require_POST
-def season_start(request, slug):
+def season_start(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(request, slug, organise=True)
     form = SeasonStartForm(request.POST)
     if form.is_valid():
         try:
-            season = services.season_create(league=league, by=request.user, **form.cleaned_data)
+            season = services.season_create(league=league, by=_you(request), **form.cleaned_data)
         except ValidationError as exc:
             apply_service_errors(form, exc)
         else:
@@ -136,11 +156,11 @@ def season_start(request, slug):
 
 @login_required
 @require_POST
-def season_close(request, slug, season_id):
+def season_close(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     league = _league(request, slug, organise=True)
     season = get_object_or_404(Season, pk=season_id, league=league)
     try:
-        services.season_close(season=season, by=request.user)
+        services.season_close(season=season, by=_you(request))
     except ValidationError as exc:
         for message in exc.messages:
             messages.error(request, message)
@@ -152,11 +172,18 @@ def season_close(request, slug, season_id):
 # --- members and invitations ---------------------------------------------------------------
 
 
-def _guests(league: League):
+def _guests(league: League) -> QuerySet[Player]:
     return Player.objects.filter(memberships__league=league, user__isnull=True).order_by("name")
 
 
-def _members_page(request, league, *, guest_form=None, invitation_form=None, new_invitation=None):
+def _members_page(
+    request: HttpRequest,
+    league: League,
+    *,
+    guest_form: GuestForm | None = None,
+    invitation_form: InvitationForm | None = None,
+    new_invitation: Invitation | None = None,
+) -> HttpResponse:
     organiser = can_organise(league, request.user)
     status = 400 if any(f is not None and f.errors for f in (guest_form, invitation_form)) else 200
     return render(
@@ -176,19 +203,19 @@ def _members_page(request, league, *, guest_form=None, invitation_form=None, new
     )
 
 
-def members(request, slug):
+def members(request: HttpRequest, slug: str) -> HttpResponse:
     return _members_page(request, _league(request, slug))
 
 
 @login_required
 @require_POST
-def guest_add(request, slug):
+def guest_add(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(request, slug, organise=True)
     form = GuestForm(request.POST)
     if form.is_valid():
         try:
             membership = services.guest_add(
-                league=league, name=form.cleaned_data["name"], by=request.user
+                league=league, name=form.cleaned_data["name"], by=_you(request)
             )
         except ValidationError as exc:
             apply_service_errors(form, exc)
@@ -200,12 +227,12 @@ def guest_add(request, slug):
 
 @login_required
 @require_POST
-def member_role(request, slug, membership_id):
+def member_role(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
     league = _league(request, slug, organise=True)
     membership = get_object_or_404(Membership, pk=membership_id, league=league)
     try:
         updated = services.member_set_role(
-            membership=membership, role=request.POST.get("role", ""), by=request.user
+            membership=membership, role=request.POST.get("role", ""), by=_you(request)
         )
     except ValidationError as exc:
         for message in exc.messages:
@@ -218,11 +245,11 @@ def member_role(request, slug, membership_id):
 
 @login_required
 @require_POST
-def member_remove(request, slug, membership_id):
+def member_remove(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
     league = _league(request, slug, organise=True)
     membership = get_object_or_404(Membership, pk=membership_id, league=league)
     try:
-        services.member_remove(membership=membership, by=request.user)
+        services.member_remove(membership=membership, by=_you(request))
     except ValidationError as exc:
         for message in exc.messages:
             messages.error(request, message)
@@ -233,13 +260,13 @@ def member_remove(request, slug, membership_id):
 
 @login_required
 @require_POST
-def invitation_create(request, slug):
+def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(request, slug, organise=True)
     form = InvitationForm(request.POST, guests=_guests(league))
     if form.is_valid():
         try:
             invitation = services.invitation_create(
-                league=league, by=request.user, player=form.cleaned_data["player"]
+                league=league, by=_you(request), player=form.cleaned_data["player"]
             )
         except ValidationError as exc:
             apply_service_errors(form, exc)
@@ -250,15 +277,15 @@ def invitation_create(request, slug):
 
 @login_required
 @require_POST
-def invitation_revoke(request, slug, invitation_id):
+def invitation_revoke(request: HttpRequest, slug: str, invitation_id: int) -> HttpResponse:
     league = _league(request, slug, organise=True)
     invitation = get_object_or_404(Invitation, pk=invitation_id, league=league)
-    services.invitation_revoke(invitation=invitation, by=request.user)
+    services.invitation_revoke(invitation=invitation, by=_you(request))
     messages.success(request, "Invitation withdrawn: its link no longer works.")
     return redirect("league:members", slug=league.slug)
 
 
-def invitation(request, token):
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """The page an invitation link opens: who invites you to what; accept to join.
 
     A visitor without an account is sent to sign up (or log in) and comes back here; with
@@ -303,7 +330,7 @@ def invitation(request, token):
 
 
 @login_required
-def audit(request, slug):
+def audit(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(request, slug, organise=True)
     page = Paginator(selectors.audit_entries(league=league), AUDIT_PER_PAGE).get_page(
         request.GET.get("page")
@@ -311,13 +338,13 @@ def audit(request, slug):
     return render(request, "league/club/audit.html", {"league": league, "page": page})
 
 
-def _csv_response(filename: str) -> tuple[HttpResponse, csv.writer]:
+def _csv_response(filename: str) -> tuple[HttpResponse, Writer]:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response, csv.writer(response)
 
 
-def export_games(request, slug):
+def export_games(request: HttpRequest, slug: str) -> HttpResponse:
     """One row per player per game, oldest first: what a spreadsheet wants."""
     league = _league(request, slug)
     response, writer = _csv_response(f"{league.slug}-games.csv")
@@ -362,7 +389,7 @@ def export_games(request, slug):
     return response
 
 
-def export_standings(request, slug):
+def export_standings(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(request, slug)
     season = None
     if request.GET.get("season"):

@@ -8,9 +8,13 @@ holdings when a Cat Lady table is scored by the engine.
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django import forms
+from django.db.models import QuerySet
 from django.forms.utils import flatatt
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
@@ -21,14 +25,28 @@ from league.catalogue import Edition as CatalogueEdition
 from league.catalogue import GameType, ResultField, get_game
 from league.models import League, Player
 
+if TYPE_CHECKING:
+    from django.core.files.uploadedfile import UploadedFile
+    from django.forms.boundfield import BoundField
+    from django.forms.renderers import BaseRenderer
+    from django.utils.datastructures import MultiValueDict
+    from django.utils.safestring import SafeString
+
 TOTALS = "totals"
+_F = TypeVar("_F", bound=forms.Field)
 
 
 class FastSelect(forms.Select):
     """A <select> written in Python: Django renders each <option> through a template, which
     takes about 50 ms for a league of 500 members in four seats."""
 
-    def render(self, name, value, attrs=None, renderer=None):
+    def render(
+        self,
+        name: str,
+        value: Any,
+        attrs: dict[str, Any] | None = None,
+        renderer: BaseRenderer | None = None,
+    ) -> SafeString:
         final = self.build_attrs(self.attrs, {**(attrs or {}), "name": name})
         chosen = "" if value is None else str(value)
         options = format_html_join(
@@ -43,6 +61,13 @@ class FastSelect(forms.Select):
 
 
 CARDS_PREFIX = "cards:"
+
+
+def _field(form: forms.Form, name: str, kind: type[_F]) -> _F:
+    """The form's field ``name``, declared as a ``kind`` (which the stubs cannot tell)."""
+    field = form.fields[name]
+    assert isinstance(field, kind)
+    return field
 
 
 @dataclass(frozen=True)
@@ -78,9 +103,9 @@ class LeagueChoiceForm(forms.Form):
         error_messages={"invalid_choice": "Choose one of the leagues you can log games in."},
     )
 
-    def __init__(self, *args, leagues, **kwargs):
+    def __init__(self, *args: Any, leagues: QuerySet[League], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["league"].queryset = leagues
+        _field(self, "league", forms.ModelChoiceField).queryset = leagues
 
 
 def _deck_label(deck: result_entry.Deck) -> str:
@@ -109,12 +134,15 @@ class SetupForm(forms.Form):
     players = forms.IntegerField(label="Number of players")  # bounds set per game below
     mode = forms.ChoiceField(label="Results", widget=forms.RadioSelect)
 
-    def __init__(self, *args, league: League, **kwargs):
+    def __init__(self, *args: Any, league: League, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.league = league
+        # Not self.league: that name is the form's hidden field (the league's slug).
+        self.chosen_league = league
         self.game = get_game(league.game)
         self.fields["league"].initial = league.slug
-        self.fields["edition"].choices = [(e.key, _edition_label(e)) for e in self.game.editions]
+        _field(self, "edition", forms.ChoiceField).choices = [
+            (e.key, _edition_label(e)) for e in self.game.editions
+        ]
         self.fields["edition"].initial = self.game.editions[0].key
         low = min(e.min_players for e in self.game.editions)
         high = max(e.max_players for e in self.game.editions)
@@ -136,11 +164,12 @@ class SetupForm(forms.Form):
                 "With cards and food, the calculator works out every player's score and the "
                 "best feeding, and shows the score pad before anything is saved."
             )
-        self.fields["mode"].choices = choices
+        _field(self, "mode", forms.ChoiceField).choices = choices
         self.fields["mode"].initial = f"{CARDS_PREFIX}base" if "base" in self.decks else TOTALS
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data  # what Form.clean returns
         edition_key, players, mode = data.get("edition"), data.get("players"), data.get("mode")
         if edition_key is None:
             return data
@@ -172,7 +201,7 @@ class SetupForm(forms.Form):
         assert self.is_valid()
         mode = self.cleaned_data["mode"]
         return Setup(
-            league=self.league,
+            league=self.chosen_league,
             game=self.game,
             edition=self.game.edition(self.cleaned_data["edition"]),
             players=self.cleaned_data["players"],
@@ -191,20 +220,23 @@ def _span(edition: CatalogueEdition) -> str:
 
 def _catalogue_field(field: ResultField) -> forms.Field:
     """A Django form field for one of the league catalogue's result fields."""
-    common = {"label": field.label, "required": field.required, "help_text": field.help}
     if field.kind == "int":
         return forms.IntegerField(
             min_value=field.minimum,
             widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
-            **common,
+            label=field.label,
+            required=field.required,
+            help_text=field.help,
         )
     if field.kind == "bool":
-        return forms.BooleanField(**{**common, "required": False})
+        return forms.BooleanField(label=field.label, required=False, help_text=field.help)
     if field.kind == "choice":
         return forms.TypedChoiceField(
             choices=[("", "—")] + [(c, c.replace("_", " ")) for c in field.choices],
             empty_value=None,
-            **common,
+            label=field.label,
+            required=field.required,
+            help_text=field.help,
         )
     raise AssertionError(f"unknown field kind {field.kind}")
 
@@ -222,7 +254,7 @@ class GameForm(forms.Form):
     place = forms.CharField(label="Where", max_length=120, required=False)
     notes = forms.CharField(label="Notes", required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
-    def __init__(self, *args, setup: Setup, **kwargs):
+    def __init__(self, *args: Any, setup: Setup, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.setup = setup
         self.fields["played_on"].initial = timezone.localdate()
@@ -233,13 +265,13 @@ class GameForm(forms.Form):
             self.fields[field.name] = _catalogue_field(field)
             self.detail_names.append(field.name)
 
-    def clean_played_on(self):
-        played_on = self.cleaned_data["played_on"]
+    def clean_played_on(self) -> dt.date:
+        played_on: dt.date = self.cleaned_data["played_on"]
         if played_on > timezone.localdate():
             raise forms.ValidationError("A game cannot be played in the future.")
         return played_on
 
-    def details(self) -> dict:
+    def details(self) -> dict[str, Any]:
         return {
             name: self.cleaned_data[name]
             for name in self.detail_names
@@ -253,11 +285,20 @@ class SeatForm(forms.Form):
     player = forms.TypedChoiceField(label="Player", coerce=int, empty_value=None, widget=FastSelect)
     seat = forms.IntegerField(label="Seat")  # bounds set per table below
 
-    def __init__(self, *args, setup: Setup, index: int, members: list[Player], **kwargs):
-        super().__init__(*args, prefix=f"seat{index + 1}", **kwargs)
+    def __init__(
+        self,
+        data: Mapping[str, Any] | None = None,
+        files: MultiValueDict[str, UploadedFile[Any]] | None = None,
+        *,
+        setup: Setup,
+        index: int,
+        members: list[Player],
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(data, files, prefix=f"seat{index + 1}", **kwargs)
         self.setup = setup
         self.index = index
-        self.fields["player"].choices = [("", "Choose a player")] + [
+        _field(self, "player", forms.ChoiceField).choices = [("", "Choose a player")] + [
             (p.pk, p.name) for p in members
         ]
         self.fields["seat"] = forms.IntegerField(
@@ -307,7 +348,7 @@ class SeatForm(forms.Form):
                 )
                 self.count_fields.append(f)
 
-    def grouped_counts(self) -> list[tuple[str, list]]:
+    def grouped_counts(self) -> list[tuple[str, list[BoundField]]]:
         """The holdings' fields by group, for the template: food, toys, other cards."""
         titles = {"food": "Food tokens left", "toys": "Toys", "counts": "Other cards and tokens"}
         return [
@@ -316,10 +357,10 @@ class SeatForm(forms.Form):
             if any(f.group == group for f in self.count_fields)
         ]
 
-    def result_fields(self) -> list:
+    def result_fields(self) -> list[BoundField]:
         return [self[name] for name in self.result_names]
 
-    def result(self) -> dict:
+    def result(self) -> dict[str, Any]:
         return {
             name: self.cleaned_data[name]
             for name in self.result_names

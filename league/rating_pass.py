@@ -78,6 +78,17 @@ _UPDATE_COLUMNS = (
     "mu_after",
     "sigma_after",
 )
+# The values of `_UPDATE_COLUMNS`, and a participant's id with them.
+_Values = tuple[
+    float | None,
+    float | None,
+    float | None,
+    float | None,
+    float | None,
+    float | None,
+    float | None,
+    float | None,
+]
 _Update = tuple[
     int,
     float | None,
@@ -91,7 +102,7 @@ _Update = tuple[
 ]
 
 
-def _play_key(game: Game) -> tuple:
+def _play_key(game: Game) -> tuple[dt.date, bool, dt.time, str, int]:
     # Mirrors GameQuerySet.in_play_order(): a missing time sorts first.
     return (
         game.played_on,
@@ -196,8 +207,8 @@ def _games_of(league: League, player_ids: Iterable[int]) -> dict[int, list[_Play
         )
     )
     played: dict[int, list[_Played]] = defaultdict(list)
-    for player_id, *values in rows:
-        played[player_id].append(_Played(*values))
+    for row in rows:
+        played[row[0]].append(_Played(*row[1:]))
     return played
 
 
@@ -271,7 +282,7 @@ def rebuild_from(league: League, start: dt.date, *, also_players: Iterable[int] 
     return games_rated
 
 
-def _values(change: Rated) -> tuple[float | None, ...]:
+def _values(change: Rated) -> _Values:
     """A change as the values of `_UPDATE_COLUMNS`."""
     return (
         change.before.rating,
@@ -337,7 +348,9 @@ def refresh_standings(
     existing = {
         r.player_id: r for r in PlayerRating.objects.filter(league=league, player_id__in=ids)
     }
-    to_create, to_update, seen = [], [], set()
+    to_create: list[PlayerRating] = []
+    to_update: list[PlayerRating] = []
+    seen: set[int] = set()
     for player_id in sorted(ids):
         games = played.get(player_id)
         if not games:

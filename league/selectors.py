@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.postgres.aggregates import ArrayAgg
 from django.core.cache import cache
@@ -40,6 +42,9 @@ from league.models import (
     Season,
 )
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
 _PLAY_ORDER_ASC = (
     "game__played_on",
     F("game__played_time").asc(nulls_first=True),
@@ -68,11 +73,13 @@ class StandingRow:
     last_played_on: dt.date | None
 
 
-def _positioned(rows: list[dict], league: League) -> list[StandingRow]:
+def _positioned(rows: Iterable[Mapping[str, Any]], league: League) -> list[StandingRow]:
     # Highest rating first; equal ratings share a position, then by name for a stable order.
-    rows.sort(key=lambda r: (-round(r["rating"], 6), r["player_name"].lower(), r["player_id"]))
+    ordered = sorted(
+        rows, key=lambda r: (-round(r["rating"], 6), r["player_name"].lower(), r["player_id"])
+    )
     result: list[StandingRow] = []
-    for index, row in enumerate(rows):
+    for index, row in enumerate(ordered):
         if result and round(result[-1].rating, 6) == round(row["rating"], 6):
             position = result[-1].position
         else:
@@ -132,7 +139,7 @@ def standings(*, league: League, season: Season | None = None) -> list[StandingR
                 league_version(league),
             )
         )
-        rows = cache.get(key)
+        rows: list[StandingRow] | None = cache.get(key)
         if rows is None:
             rows = _standings(league=league, season=season)
             cache.set(key, rows, SEASON_STANDINGS_SECONDS)
@@ -172,20 +179,22 @@ def _standings(*, league: League, season: Season | None) -> list[StandingRow]:
             last_played_on=Max("game__played_on"),
         )
     )
+    with_ends: Iterable[Mapping[str, Any]]
     if connection.vendor == "postgresql":
         ends = _season_ends_postgresql(aggregated)
-        aggregated = aggregated.annotate(rating_end=ends["end"], rating_start=ends["start"])
+        with_ends = aggregated.annotate(rating_end=ends["end"], rating_start=ends["start"])
     else:
-        aggregated = _with_season_ends_by_window(aggregated, league, season)
+        with_ends = _with_season_ends_by_window(aggregated, league, season)
     rated_overall = dict(
         PlayerRating.objects.filter(league=league).values_list("player_id", "rated_games")
     )
-    rows = []
-    for r in aggregated:
+    season_rows: list[dict[str, Any]] = []
+    for row in with_ends:
+        r = dict(row)
         rating_end, rating_start = r.pop("rating_end"), r.pop("rating_start")
         rating = rating_end if rating_end is not None else league.initial_rating
         start = rating_start if rating_start is not None else rating
-        rows.append(
+        season_rows.append(
             {
                 **r,
                 "rating": rating,
@@ -193,7 +202,7 @@ def _standings(*, league: League, season: Season | None) -> list[StandingRow]:
                 "rated_games": rated_overall.get(r["player_id"], 0),
             }
         )
-    return _positioned(rows, league)
+    return _positioned(season_rows, league)
 
 
 class _FirstElement(Func):
@@ -203,7 +212,7 @@ class _FirstElement(Func):
     output_field = FloatField()
 
 
-def _season_ends_postgresql(aggregated) -> dict[str, Func]:
+def _season_ends_postgresql(aggregated: Iterable[Mapping[str, Any]]) -> dict[str, Func]:
     """Each player's rating after their last rated game of the season and before their first,
     computed in the same GROUP BY as the counts: one pass over the season's rows instead of a
     second query with two window sorts (450 ms -> about 200 ms for 25,000 games)."""
@@ -214,7 +223,9 @@ def _season_ends_postgresql(aggregated) -> dict[str, Func]:
     }
 
 
-def _with_season_ends_by_window(aggregated, league: League, season: Season) -> list[dict]:
+def _with_season_ends_by_window(
+    aggregated: Iterable[Mapping[str, Any]], league: League, season: Season
+) -> list[dict[str, Any]]:
     # Each player's first and last rated game of the season, in one pass with window functions
     # (a correlated subquery per player re-reads the player's season for each value).
     ranked = (
@@ -314,7 +325,8 @@ def head_to_head(
         .exclude(player=player)
         .values_list("game_id", "player_id", "player__name", "rank")
     )
-    tally: dict[int, list] = defaultdict(lambda: ["", 0, 0, 0, 0])
+    # opponent id -> [name, games, ahead, behind, level]
+    tally: dict[int, list[Any]] = defaultdict(lambda: ["", 0, 0, 0, 0])
     for game_id, opponent_id, name, rank in others:
         row = tally[opponent_id]
         row[0] = name
@@ -350,30 +362,33 @@ class LeagueSummary:
 
 def league_summaries(*, leagues: QuerySet[League]) -> list[LeagueSummary]:
     """Each league with its number of games and rated players and the last day played."""
-    leagues = list(leagues)
+    listed = list(leagues)
     counts = {
         row["league_id"]: row
-        for row in Game.objects.filter(league__in=leagues)
+        for row in Game.objects.filter(league__in=listed)
         .order_by()
         .values("league_id")
         .annotate(games=Count("id"), last_played_on=Max("played_on"))
     }
     players = dict(
-        PlayerRating.objects.filter(league__in=leagues)
+        PlayerRating.objects.filter(league__in=listed)
         .order_by()
         .values("league_id")
         .annotate(n=Count("id"))
         .values_list("league_id", "n")
     )
-    return [
-        LeagueSummary(
-            league=league,
-            games=counts.get(league.pk, {}).get("games", 0),
-            players=players.get(league.pk, 0),
-            last_played_on=counts.get(league.pk, {}).get("last_played_on"),
+    summaries = []
+    for league in listed:
+        count = counts.get(league.pk)  # None: no games yet
+        summaries.append(
+            LeagueSummary(
+                league=league,
+                games=count["games"] if count else 0,
+                players=players.get(league.pk, 0),
+                last_played_on=count["last_played_on"] if count else None,
+            )
         )
-        for league in leagues
-    ]
+    return summaries
 
 
 # Newest first: exactly the reverse of the play order (`GameQuerySet.in_play_order`). On
@@ -429,7 +444,7 @@ def game_detail(*, game_id: int) -> Game | None:
     )
 
 
-def visible_players(*, user) -> QuerySet[Player]:
+def visible_players(*, user: User | AnonymousUser) -> QuerySet[Player]:
     """The players `user` may see: themselves, and whoever plays in or belongs to a league the
     user may see (the rule of the player page: someone only in private leagues stays hidden)."""
     leagues = League.objects.visible_to(user)
@@ -543,7 +558,7 @@ class UserLeague:
     player_name: str
 
 
-def user_leagues(*, user) -> list[UserLeague]:
+def user_leagues(*, user: User) -> list[UserLeague]:
     rows = (
         Membership.objects.filter(player__user=user)
         .select_related("league", "player")

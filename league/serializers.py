@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -23,10 +27,14 @@ from league.services import CONFIRMATION_DAYS_RANGE, ParticipantInput
 # Ids are PostgreSQL bigints: a larger number can name nothing, so it is refused as a bad value.
 MAX_ID = 2**63 - 1
 
+# The catalogue's serializers below have fields named `label` and `required`, which the stubs
+# take for Field's own attributes of those names. DRF's serializer metaclass pops declared
+# fields out of the class, so they shadow nothing: hence the targeted ignores.
 
-class CatalogueEditionSerializer(serializers.Serializer):
+
+class CatalogueEditionSerializer(serializers.Serializer[Any]):
     key = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
     rated = serializers.BooleanField()
@@ -34,17 +42,17 @@ class CatalogueEditionSerializer(serializers.Serializer):
     card_data_status = serializers.CharField(allow_null=True)
 
 
-class CatalogueFieldSerializer(serializers.Serializer):
+class CatalogueFieldSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]
     type = serializers.ChoiceField(choices=["int", "bool", "choice"])
-    required = serializers.BooleanField()
+    required = serializers.BooleanField()  # type: ignore[assignment]
     minimum = serializers.IntegerField(required=False)
     choices = serializers.ListField(child=serializers.CharField(), required=False)
     help = serializers.CharField(required=False)
 
 
-class CatalogueGameSerializer(serializers.Serializer):
+class CatalogueGameSerializer(serializers.Serializer[Any]):
     """One game of /api/catalogue/ (the answer is a list of these)."""
 
     key = serializers.CharField()
@@ -54,7 +62,7 @@ class CatalogueGameSerializer(serializers.Serializer):
     game_fields = CatalogueFieldSerializer(many=True)
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class PlayerSerializer(serializers.ModelSerializer[Player]):
     username = serializers.CharField(
         source="user.username",
         read_only=True,
@@ -69,7 +77,7 @@ class PlayerSerializer(serializers.ModelSerializer):
         read_only_fields = ["created_at"]
 
 
-class LeagueSerializer(serializers.ModelSerializer):
+class LeagueSerializer(serializers.ModelSerializer[League]):
     game = serializers.ChoiceField(choices=sorted(GAMES), default="cat-lady")
     k_factor = serializers.FloatField(
         min_value=K_FACTOR_RANGE[0], max_value=K_FACTOR_RANGE[1], default=32.0
@@ -102,10 +110,10 @@ class LeagueSerializer(serializers.ModelSerializer):
         # results become final is set on an existing league (PATCH).
         read_only_fields = ["rating_system", "created_at", "confirmation", "confirmation_days"]
         # Uniqueness is checked by the service, with the same message for API and admin.
-        extra_kwargs = {"slug": {"validators": []}}
+        extra_kwargs: dict[str, dict[str, Any]] = {"slug": {"validators": []}}
 
 
-class LeagueUpdateSerializer(serializers.ModelSerializer):
+class LeagueUpdateSerializer(serializers.ModelSerializer[League]):
     provisional_games = serializers.IntegerField(
         min_value=PROVISIONAL_GAMES_RANGE[0], max_value=PROVISIONAL_GAMES_RANGE[1], required=False
     )
@@ -126,7 +134,7 @@ class LeagueUpdateSerializer(serializers.ModelSerializer):
         ]
 
 
-class MembershipSerializer(serializers.ModelSerializer):
+class MembershipSerializer(serializers.ModelSerializer[Membership]):
     player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     player_name = serializers.CharField(source="player.name", read_only=True)
 
@@ -134,23 +142,23 @@ class MembershipSerializer(serializers.ModelSerializer):
         model = Membership
         fields = ["id", "player", "player_name", "role", "joined_at"]
         read_only_fields = ["joined_at"]
-        validators: list = []
+        validators: list[Any] = []
 
 
-class SeasonSerializer(serializers.ModelSerializer):
+class SeasonSerializer(serializers.ModelSerializer[Season]):
     class Meta:
         model = Season
         fields = ["id", "name", "starts_on", "ends_on"]
-        validators: list = []
+        validators: list[Any] = []
 
 
-class ParticipantInputSerializer(serializers.Serializer):
+class ParticipantInputSerializer(serializers.Serializer[Any]):
     player = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     seat = serializers.IntegerField(required=False, min_value=1, max_value=32767)
     result = serializers.DictField(help_text="The game's result fields; see /api/catalogue/.")
 
 
-def participant_inputs(rows) -> list[ParticipantInput]:
+def participant_inputs(rows: Iterable[Mapping[str, Any]]) -> list[ParticipantInput]:
     """`ParticipantInputSerializer` rows, validated, as the services take them."""
     return [
         ParticipantInput(player_id=row["player"], seat=row.get("seat"), result=row["result"])
@@ -158,7 +166,7 @@ def participant_inputs(rows) -> list[ParticipantInput]:
     ]
 
 
-class ParticipantSerializer(serializers.ModelSerializer):
+class ParticipantSerializer(serializers.ModelSerializer[Participant]):
     player_name = serializers.CharField(source="player.name", read_only=True)
     rating_delta = serializers.FloatField(read_only=True, allow_null=True)
 
@@ -180,24 +188,24 @@ class ParticipantSerializer(serializers.ModelSerializer):
 
 
 @extend_schema_field(OpenApiTypes.INT)
-class VisibleLeagueField(serializers.PrimaryKeyRelatedField):
+class VisibleLeagueField(serializers.PrimaryKeyRelatedField[League]):
     """A league the requesting user may see: any other id is answered like one that does not
     exist, so a refusal never tells that a private league is there."""
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[League]:
         return League.objects.visible_to(self.context["request"].user)
 
 
 @extend_schema_field(OpenApiTypes.INT)
-class VisibleSeasonField(serializers.PrimaryKeyRelatedField):
-    def get_queryset(self):
+class VisibleSeasonField(serializers.PrimaryKeyRelatedField[Season]):
+    def get_queryset(self) -> QuerySet[Season]:
         return Season.objects.filter(
             league__in=League.objects.visible_to(self.context["request"].user)
         )
 
 
 # Both game serializers need the request in their context (`context={"request": request}`).
-class GameWriteSerializer(serializers.Serializer):
+class GameWriteSerializer(serializers.Serializer[Any]):
     league = VisibleLeagueField()
     game = serializers.CharField(required=False, max_length=40)
     edition = serializers.CharField(required=False, max_length=40)
@@ -210,7 +218,7 @@ class GameWriteSerializer(serializers.Serializer):
     participants = ParticipantInputSerializer(many=True, allow_empty=False)
 
 
-class GameEditSerializer(serializers.Serializer):
+class GameEditSerializer(serializers.Serializer[Any]):
     edition = serializers.CharField(required=False, max_length=40)
     played_on = serializers.DateField(required=False)
     played_time = serializers.TimeField(required=False, allow_null=True)
@@ -221,7 +229,7 @@ class GameEditSerializer(serializers.Serializer):
     participants = ParticipantInputSerializer(many=True, allow_empty=False, required=False)
 
 
-class GameSerializer(serializers.ModelSerializer):
+class GameSerializer(serializers.ModelSerializer[Game]):
     participants = ParticipantSerializer(many=True, read_only=True)
     logged_by = serializers.CharField(
         source="logged_by.username", read_only=True, default=None, allow_null=True
@@ -251,11 +259,11 @@ class GameSerializer(serializers.ModelSerializer):
         read_only_fields = ["status", "confirmed_at"]
 
 
-class DisputeSerializer(serializers.Serializer):
+class DisputeSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField(max_length=2000, help_text="What is wrong with the result.")
 
 
-class GameDisputeSerializer(serializers.ModelSerializer):
+class GameDisputeSerializer(serializers.ModelSerializer[GameDispute]):
     game = serializers.IntegerField(
         source="game_id", allow_null=True, help_text="null once the game is deleted."
     )
@@ -283,14 +291,14 @@ class GameDisputeSerializer(serializers.ModelSerializer):
         extra_kwargs = {"resolution": {"help_text": "Empty while the dispute is open."}}
 
 
-class DisputeResolveSerializer(serializers.Serializer):
+class DisputeResolveSerializer(serializers.Serializer[Any]):
     delete = serializers.BooleanField(
         default=False, help_text="Delete the game (ratings are rebuilt) rather than confirm it."
     )
     note = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
 
 
-class StandingSerializer(serializers.Serializer):
+class StandingSerializer(serializers.Serializer[Any]):
     position = serializers.IntegerField()
     player_id = serializers.IntegerField()
     player_name = serializers.CharField()
@@ -303,7 +311,7 @@ class StandingSerializer(serializers.Serializer):
     last_played_on = serializers.DateField(allow_null=True)
 
 
-class RatingHistorySerializer(serializers.ModelSerializer):
+class RatingHistorySerializer(serializers.ModelSerializer[Participant]):
     game = serializers.IntegerField(source="game_id")
     league = serializers.IntegerField(source="game.league_id")
     played_on = serializers.DateField(source="game.played_on")
@@ -325,7 +333,7 @@ class RatingHistorySerializer(serializers.ModelSerializer):
         ]
 
 
-class AuditEntrySerializer(serializers.ModelSerializer):
+class AuditEntrySerializer(serializers.ModelSerializer[AuditEntry]):
     user = serializers.CharField(
         source="user.username", read_only=True, default=None, allow_null=True
     )

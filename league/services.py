@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -61,6 +61,12 @@ class _Errors:
             raise ValidationError(self.fields)
 
 
+def _account(user: AbstractBaseUser | None) -> User | None:
+    """The login `user` is, for a foreign key; None for nobody, or a visitor (the untyped views
+    may pass an AnonymousUser). Catleague's logins are django.contrib.auth's User."""
+    return user if isinstance(user, User) else None
+
+
 def record_audit(
     *,
     league: League | None,
@@ -73,7 +79,7 @@ def record_audit(
     in the caller's transaction so it exists exactly when the change does."""
     AuditEntry.objects.create(
         league=league,
-        user=user if user is not None and user.is_authenticated else None,
+        user=_account(user),
         action=action,
         object_type=type(obj).__name__,
         object_id=obj.pk,
@@ -92,7 +98,7 @@ def lock_league(league: League) -> League:
 
 @transaction.atomic
 def player_create(
-    *, name: str, user: AbstractBaseUser | None = None, by: AbstractBaseUser | None = None
+    *, name: str, user: User | None = None, by: AbstractBaseUser | None = None
 ) -> Player:
     name = name.strip()
     if not name:
@@ -104,7 +110,7 @@ def player_create(
     player = Player.objects.create(
         name=name,
         user=user,
-        created_by=by if by is not None and by.is_authenticated else None,
+        created_by=_account(by),
     )
     record_audit(
         league=None, user=by, action=AuditEntry.Action.CREATE, obj=player, changes={"name": name}
@@ -132,7 +138,7 @@ def player_rename(*, player: Player, name: str, by: AbstractBaseUser) -> Player:
     return player
 
 
-def player_for_user(user: AbstractBaseUser) -> Player:
+def player_for_user(user: User) -> Player:
     """The player of a login, created on first use with the login's username."""
     player = Player.objects.filter(user=user).first()
     if player is not None:
@@ -150,7 +156,7 @@ def league_create(
     name: str,
     slug: str,
     game: str = "cat-lady",
-    by: AbstractBaseUser,
+    by: User,
     description: str = "",
     is_public: bool = True,
     k_factor: float = 32.0,
@@ -203,13 +209,14 @@ def league_create(
 def _may_join(player: Player, by: AbstractBaseUser | None) -> bool:
     """A player joins a league only by their own consent, or as a guest (no login) that the
     person adding them entered themselves. An organiser cannot pull in someone else."""
-    if by is None or not by.is_authenticated:
+    account = _account(by)
+    if account is None:
         return False
-    if by.is_superuser:
+    if account.is_superuser:
         return True
     if player.user_id is not None:
-        return player.user_id == by.pk
-    return player.created_by_id == by.pk
+        return player.user_id == account.pk
+    return player.created_by_id == account.pk
 
 
 @transaction.atomic
@@ -387,7 +394,7 @@ def _check_rating_system(key: str, errors: _Errors) -> None:
 
 @transaction.atomic
 def invitation_create(
-    *, league: League, by: AbstractBaseUser, player: Player | None = None, days: int | None = None
+    *, league: League, by: User, player: Player | None = None, days: int | None = None
 ) -> Invitation:
     """A link to join `league`; with `player`, for the one person who takes over that guest."""
     if player is not None:
@@ -440,7 +447,7 @@ def invitation_problem(invitation: Invitation) -> str | None:
 
 
 @transaction.atomic
-def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Membership:
+def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
     """The invitee joins, by their own consent. A guest invitation gives them that guest player
     and its games; their own player, if they had one without games, gives way to it."""
     invitation = (
@@ -454,7 +461,7 @@ def invitation_accept(*, invitation: Invitation, user: AbstractBaseUser) -> Memb
         raise ValidationError({"invitation": [problem]})
     own = Player.objects.filter(user=user).first()
     if invitation.player is not None:
-        guest = Player.objects.select_for_update().get(pk=invitation.player_id)
+        guest = Player.objects.select_for_update().get(pk=invitation.player.pk)
         if guest.user_id is not None:
             raise ValidationError({"invitation": [f"{guest} already belongs to an account."]})
         if own is not None:
@@ -733,7 +740,7 @@ def game_record(
         details=checked.details,
         rated=checked.rated,
         content_key=_content_key(league, checked),
-        logged_by=logged_by if logged_by is not None and logged_by.is_authenticated else None,
+        logged_by=_account(logged_by),
         status=_status_when_logged(league, logged_by),
     )
     _write_participants(record, checked)
@@ -895,7 +902,7 @@ def games_import(
             rated=checked.rated,
             content_key=_content_key(league, checked),
             bgstats_uuid=game.bgstats_uuid,
-            logged_by=logged_by if logged_by is not None and logged_by.is_authenticated else None,
+            logged_by=_account(logged_by),
         )
         _write_participants(record, checked)
         players.update(p.pk for p, _, _, _ in checked.participants)
@@ -921,7 +928,7 @@ def ratings_rebuild(
     report = rating_pass.rebuild_all(league)
     AuditEntry.objects.create(
         league=league,
-        user=by if by is not None and by.is_authenticated else None,
+        user=_account(by),
         action=AuditEntry.Action.REBUILD,
         object_type="League",
         object_id=league.pk,
@@ -946,11 +953,12 @@ def _status_when_logged(league: League, logged_by: AbstractBaseUser | None) -> s
 
 
 def _organises(league: League, user: AbstractBaseUser | None) -> bool:
-    if user is None or not user.is_authenticated:
+    account = _account(user)
+    if account is None:
         return False
     return (
-        bool(user.is_superuser)
-        or league.memberships.filter(player__user=user, role=Membership.Role.ORGANISER).exists()
+        bool(account.is_superuser)
+        or league.memberships.filter(player__user=account, role=Membership.Role.ORGANISER).exists()
     )
 
 
@@ -989,7 +997,7 @@ def _make_final(league: League, game: Game) -> None:
 
 
 @transaction.atomic
-def game_confirm(*, game: Game, by: AbstractBaseUser) -> Game:
+def game_confirm(*, game: Game, by: User) -> Game:
     """A participant with a login (or an organiser) confirms a game that waits for it.
 
     The game is rated as soon as the league's rule is met: one other participant, all of them,
@@ -1030,7 +1038,7 @@ def game_confirm(*, game: Game, by: AbstractBaseUser) -> Game:
 
 
 @transaction.atomic
-def game_dispute(*, game: Game, by: AbstractBaseUser, reason: str) -> GameDispute:
+def game_dispute(*, game: Game, by: User, reason: str) -> GameDispute:
     """A participant says a game waiting for confirmation is wrong; organisers resolve it."""
     league = lock_league(game.league)
     game = Game.objects.select_for_update().get(pk=game.pk)
@@ -1060,7 +1068,7 @@ def game_dispute(*, game: Game, by: AbstractBaseUser, reason: str) -> GameDisput
 
 @transaction.atomic
 def dispute_resolve(
-    *, dispute: GameDispute, by: AbstractBaseUser, delete: bool = False, note: str = ""
+    *, dispute: GameDispute, by: User, delete: bool = False, note: str = ""
 ) -> GameDispute:
     """An organiser settles a dispute: the game stands (as recorded, or as they corrected it
     since) and is rated, or it is deleted."""

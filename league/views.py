@@ -7,15 +7,18 @@ import datetime as dt
 import hashlib
 import hmac
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.paginator import Paginator
-from django.http import Http404
+from django.core.paginator import Page, Paginator
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
@@ -34,17 +37,31 @@ from league.models import Game, League, Membership, NightTable, Participant, Pla
 from league.permissions import can_log_games, can_organise, can_view
 from ratings import charts
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+    from engine import PlayerScore
+
+_T = TypeVar("_T")
+
 GAMES_PER_PAGE = 20
 # Opponents listed on a player page unless all are asked for (most shared games first).
 HEAD_TO_HEAD_SHOWN = 25
 
 
-def _page(request, items, per_page: int):
+def _you(request: HttpRequest) -> User:
+    """The person on a @login_required page."""
+    user = request.user
+    assert user.is_authenticated
+    return user
+
+
+def _page(request: HttpRequest, items: QuerySet[Any, _T] | Sequence[_T], per_page: int) -> Page[_T]:
     """One page of `items`; a missing, bad or out-of-range ?page= shows the nearest page."""
     return Paginator(items, per_page).get_page(request.GET.get("page"))
 
 
-def league_list(request):
+def league_list(request: HttpRequest) -> HttpResponse:
     leagues = League.objects.visible_to(request.user).order_by("name")
     return render(
         request,
@@ -53,13 +70,13 @@ def league_list(request):
     )
 
 
-def _my_player_id(user) -> int | None:
+def _my_player_id(user: User | AnonymousUser) -> int | None:
     if not user.is_authenticated:
         return None
     return Player.objects.filter(user=user).values_list("pk", flat=True).first()
 
 
-def _visible_league(request, slug: str) -> League:
+def _visible_league(request: HttpRequest, slug: str) -> League:
     league = get_object_or_404(League, slug=slug)
     if not can_view(league, request.user):
         # A private league is not admitted to exist for those who may not see it.
@@ -67,7 +84,7 @@ def _visible_league(request, slug: str) -> League:
     return league
 
 
-def league_detail(request, slug):
+def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     league = _visible_league(request, slug)
     season = None
     raw_season = request.GET.get("season", "")
@@ -95,7 +112,7 @@ def league_detail(request, slug):
     )
 
 
-def game_detail(request, slug, game_id):
+def game_detail(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     league = _visible_league(request, slug)
     game = selectors.game_detail(game_id=game_id)
     if game is None or game.league_id != league.pk:
@@ -133,7 +150,7 @@ class RatingExplanation:
         return self.ahead + self.level / 2
 
 
-def _explanations(game, participants) -> list[RatingExplanation]:
+def _explanations(game: Game, participants: list[Participant]) -> list[RatingExplanation]:
     rated = [p for p in participants if p.rating_after is not None]
     return [
         RatingExplanation(
@@ -158,7 +175,7 @@ _CAT_LADY_PAD = (
 )
 
 
-def _score_pad(game, participants) -> list[tuple[str, list]] | None:
+def _score_pad(game: Game, participants: list[Participant]) -> list[tuple[str, list[Any]]] | None:
     """Cat Lady's score-pad lines, when every player's categories were recorded."""
     if game.game != "cat-lady" or not participants:
         return None
@@ -169,7 +186,17 @@ def _score_pad(game, participants) -> list[tuple[str, list]] | None:
     return [(label, [p.result[key] for p in participants]) for key, label in _CAT_LADY_PAD]
 
 
-def player_detail(request, player_id):
+def _rating_points(player: Player, league: League) -> list[tuple[dt.datetime, float]]:
+    points = []
+    for day, time, rating in selectors.rating_history(player=player, league=league).values_list(
+        "game__played_on", "game__played_time", "rating_after"
+    ):
+        assert rating is not None  # rating_history keeps the games with a rating after
+        points.append((dt.datetime.combine(day, time or dt.time(0)), rating))
+    return points
+
+
+def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id)
     visible = League.objects.visible_to(request.user)
     leagues = selectors.player_leagues(player=player, leagues=visible)
@@ -183,18 +210,7 @@ def player_detail(request, player_id):
         if chosen is None:
             raise Http404("This player has no games in that league.")
     shown = [chosen] if chosen else leagues
-    series = [
-        (
-            league.name,
-            [
-                (dt.datetime.combine(day, time or dt.time(0)), rating)
-                for day, time, rating in selectors.rating_history(
-                    player=player, league=league
-                ).values_list("game__played_on", "game__played_time", "rating_after")
-            ],
-        )
-        for league in shown
-    ]
+    series = [(league.name, _rating_points(player, league)) for league in shown]
     chart = charts.rating_chart(series, title=f"{player.name}'s rating over time")
     standings = selectors.player_standings(player=player, leagues=shown)
     opponents = selectors.head_to_head(player=player, leagues=shown)
@@ -220,7 +236,7 @@ def player_detail(request, player_id):
 # --- result entry ------------------------------------------------------------------------------
 
 
-def _loggable_leagues(user):
+def _loggable_leagues(user: User) -> QuerySet[League]:
     if user.is_superuser:
         return League.objects.order_by("name")
     return League.objects.filter(
@@ -293,19 +309,29 @@ def _check_table(seat_forms: list[SeatForm], problems: _Problems) -> None:
 
 def _error_links(game_form: GameForm, seat_forms: list[SeatForm]) -> list[tuple[str, str, str]]:
     """(field id, where, message) for the error summary, so each problem links to its field."""
-    links = []
-    for where, form in [("", game_form)] + [(f"Player {f.index + 1}", f) for f in seat_forms]:
+    links: list[tuple[str, str, str]] = []
+    # (where, the anchor of its form-wide errors, the form)
+    places: list[tuple[str, str, GameForm | SeatForm]] = [("", "entry-top", game_form)]
+    places += [(f"Player {f.index + 1}", f"seat-{f.index + 1}", f) for f in seat_forms]
+    for where, top, form in places:
         for name, errors in form.errors.items():
             if name == "__all__":
-                anchor, label = f"seat-{form.index + 1}" if where else "entry-top", where
+                anchor, label = top, where
             else:
                 anchor = form[name].auto_id
                 label = f"{where}, {form[name].label}" if where else str(form[name].label)
-            links.extend((anchor, label, message) for message in errors)
+            # An ErrorList yields each error's text (the stubs say ValidationError too).
+            links.extend((anchor, label, str(message)) for message in errors)
     return links
 
 
-def _failed(request, context, problems, game_form, seat_forms):
+def _failed(
+    request: HttpRequest,
+    context: dict[str, Any],
+    problems: _Problems,
+    game_form: GameForm,
+    seat_forms: list[SeatForm],
+) -> HttpResponse:
     context["error_links"] = _error_links(game_form, seat_forms)
     context["error_count"] = len(problems.messages) + len(context["error_links"])
     return render(request, "league/result_entry.html", context, status=400)
@@ -316,8 +342,8 @@ class PreviewSeat:
     name: str
     seat: int
     rank: int
-    result: dict
-    score: object | None  # engine.catlady.scoring.PlayerScore when cards were scored
+    result: dict[str, Any]
+    score: PlayerScore | None  # when cards were scored
 
 
 @dataclass(frozen=True)
@@ -339,7 +365,13 @@ def _digest(setup: Setup, game_form: GameForm, seat_forms: list[SeatForm]) -> st
     return hmac.new(settings.SECRET_KEY.encode(), canonical.encode(), hashlib.sha256).hexdigest()
 
 
-def _evaluate(setup, game_form, seat_forms, names, problems) -> tuple[list[dict], Preview] | None:
+def _evaluate(
+    setup: Setup,
+    game_form: GameForm,
+    seat_forms: list[SeatForm],
+    names: list[str],
+    problems: _Problems,
+) -> tuple[list[dict[str, Any]], Preview] | None:
     """Score (cards) or take (totals) every seat's result, rank the table with the league's
     catalogue, and return the results with their preview; None when something is wrong."""
     order = sorted(range(len(seat_forms)), key=lambda i: seat_forms[i].cleaned_data["seat"])
@@ -379,8 +411,9 @@ def _evaluate(setup, game_form, seat_forms, names, problems) -> tuple[list[dict]
     ]
     pad = []
     if scored is not None:
+        # scored.players are the seats' scores, in the order of `seats`
         pad = [
-            (result_entry.pad_label(key), [s.score.breakdown[key] for s in seats])
+            (result_entry.pad_label(key), [p.breakdown[key] for p in scored.players])
             for key in scored.players[0].breakdown
         ]
     preview = Preview(
@@ -393,9 +426,9 @@ def _evaluate(setup, game_form, seat_forms, names, problems) -> tuple[list[dict]
 
 
 @login_required
-def log_game(request):
-    leagues = _loggable_leagues(request.user)
-    context: dict = {"step": "league"}
+def log_game(request: HttpRequest) -> HttpResponse:
+    leagues = _loggable_leagues(_you(request))
+    context: dict[str, Any] = {"step": "league"}
     if not leagues.exists():
         return render(request, "league/result_entry.html", {"step": "no-league"}, status=403)
     league = None
@@ -458,7 +491,7 @@ class Entry:
     table: NightTable | None = None
 
 
-def _setup_form(request, entry: Entry) -> SetupForm:
+def _setup_form(request: HttpRequest, entry: Entry) -> SetupForm:
     if "mode" in request.GET:
         return SetupForm(request.GET, league=entry.league)
     if entry.editing is not None:
@@ -470,7 +503,9 @@ def _setup_form(request, entry: Entry) -> SetupForm:
     return SetupForm(None, league=entry.league)
 
 
-def _start_values(request, entry: Entry, game_form: GameForm, seat_forms: list[SeatForm]):
+def _start_values(
+    request: HttpRequest, entry: Entry, game_form: GameForm, seat_forms: list[SeatForm]
+) -> None:
     """What an unsent form starts with: the game being corrected, the night's table, or the
     logger in the first seat."""
     if entry.editing is not None:
@@ -480,12 +515,18 @@ def _start_values(request, entry: Entry, game_form: GameForm, seat_forms: list[S
         for form, player_id in zip(seat_forms, nights.table_setup(entry.table), strict=False):
             form.initial.update({"player": player_id, "seat": form.index + 1})
     else:
-        me = Player.objects.filter(user=request.user, memberships__league=entry.league).first()
+        me = Player.objects.filter(user=_you(request), memberships__league=entry.league).first()
         if me is not None:
             seat_forms[0].initial["player"] = me.pk
 
 
-def _checked(game_form, seat_forms, setup, members, problems):
+def _checked(
+    game_form: GameForm,
+    seat_forms: list[SeatForm],
+    setup: Setup,
+    members: list[Player],
+    problems: _Problems,
+) -> tuple[list[dict[str, Any]], Preview] | None:
     """Every field valid, each player and seat once, and the table scored and ranked: the
     results and their preview, or None (the errors are on the forms and in `problems`)."""
     valid = game_form.is_valid() & all([f.is_valid() for f in seat_forms])
@@ -499,7 +540,9 @@ def _checked(game_form, seat_forms, setup, members, problems):
     return _evaluate(setup, game_form, seat_forms, names, problems)
 
 
-def _game_values(setup: Setup, game_form: GameForm, seat_forms: list[SeatForm], results) -> dict:
+def _game_values(
+    setup: Setup, game_form: GameForm, seat_forms: list[SeatForm], results: list[dict[str, Any]]
+) -> dict[str, Any]:
     return {
         "edition": setup.edition.key,
         "played_on": game_form.cleaned_data["played_on"],
@@ -518,17 +561,17 @@ def _game_values(setup: Setup, game_form: GameForm, seat_forms: list[SeatForm], 
     }
 
 
-def _save(request, entry: Entry, values: dict) -> Game:
+def _save(request: HttpRequest, entry: Entry, values: dict[str, Any]) -> Game:
     """Record the game through the service that fits; raises ValidationError."""
     if entry.editing is not None:
         # The season follows the (possibly new) date, as when the game was first logged.
-        return services.game_edit(game=entry.editing, by=request.user, season=None, **values)
+        return services.game_edit(game=entry.editing, by=_you(request), season=None, **values)
     if entry.table is not None:
-        return nights.table_game_record(table=entry.table, logged_by=request.user, **values)
-    return services.game_record(league=entry.league, logged_by=request.user, **values)
+        return nights.table_game_record(table=entry.table, logged_by=_you(request), **values)
+    return services.game_record(league=entry.league, logged_by=_you(request), **values)
 
 
-def _saved(request, entry: Entry, game: Game):
+def _saved(request: HttpRequest, entry: Entry, game: Game) -> HttpResponse:
     if entry.editing is not None:
         messages.success(request, "Game corrected and ratings rebuilt.")
     elif game.status != Game.Status.CONFIRMED:
@@ -544,12 +587,12 @@ def _saved(request, entry: Entry, game: Game):
     return redirect("league:game", slug=entry.league.slug, game_id=game.pk)
 
 
-def result_form(request, entry: Entry):
+def result_form(request: HttpRequest, entry: Entry) -> HttpResponse:
     """The result form's steps: setup (edition, players, how results are entered), the table,
     a preview, then save — which records exactly what was previewed."""
     league = entry.league
     setup_form = _setup_form(request, entry)
-    context: dict = {
+    context: dict[str, Any] = {
         "editing": entry.editing,
         "table": entry.table,
         "league": league,
@@ -600,7 +643,7 @@ def result_form(request, entry: Entry):
     return _saved(request, entry, game)
 
 
-def _organised_game(request, slug: str, game_id: int) -> tuple[League, Game]:
+def _organised_game(request: HttpRequest, slug: str, game_id: int) -> tuple[League, Game]:
     league = _visible_league(request, slug)
     game = get_object_or_404(Game, pk=game_id, league=league)
     if not can_organise(league, request.user):
@@ -609,7 +652,7 @@ def _organised_game(request, slug: str, game_id: int) -> tuple[League, Game]:
 
 
 @login_required
-def game_edit(request, slug, game_id):
+def game_edit(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     league, game = _organised_game(request, slug, game_id)
     here = reverse("league:game-edit", args=[league.slug, game.pk])
     return result_form(request, Entry(league=league, here=here, editing=game))
@@ -617,10 +660,10 @@ def game_edit(request, slug, game_id):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def game_delete(request, slug, game_id):
+def game_delete(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     league, game = _organised_game(request, slug, game_id)
     if request.method == "POST":
-        services.game_delete(game=game, by=request.user)
+        services.game_delete(game=game, by=_you(request))
         messages.success(request, "Game deleted and ratings rebuilt.")
         return redirect("league:detail", slug=league.slug)
     return render(request, "league/game_delete.html", {"league": league, "game": game})
