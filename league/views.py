@@ -498,7 +498,8 @@ def _setup_form(request: HttpRequest, entry: Entry) -> SetupForm:
         return SetupForm(_edit_setup(entry.editing), league=entry.league)
     if entry.table is not None:
         # The table's edition and size, chosen; the way results are entered is the player's.
-        initial = {"edition": entry.table.round.night.edition, "players": entry.table.seats.count()}
+        edition = nights.entry_values(entry.table.round.night)["edition"]
+        initial = {"edition": edition, "players": entry.table.seats.count()}
         return SetupForm(None, league=entry.league, initial=initial)
     return SetupForm(None, league=entry.league)
 

@@ -131,6 +131,19 @@ def test_draw_then_enter_a_tables_result_prefilled_with_its_seats(as_user, night
     assert again.status_code == 302 and again.url.endswith(f"/games/{table.game_id}/")
 
 
+def test_a_tables_form_starts_from_the_nights_entry_values(as_user, night, monkeypatch):
+    """The page takes a table's edition where the API does (``nights.entry_values``)."""
+    as_user("olive").post(f"/leagues/tuesday/nights/{night.pk}/draw/")
+    table = NightTable.objects.get(round__night=night, number=1)
+    monkeypatch.setattr(
+        nights, "entry_values", lambda n: {"edition": "premium", "played_on": DAY, "place": ""}
+    )
+    setup = page(
+        as_user("mia").get(f"/leagues/tuesday/nights/{night.pk}/tables/{table.pk}/result/")
+    )
+    assert re.search(r'<input[^>]*value="premium"[^>]*checked', setup)
+
+
 def test_a_player_not_drawn_to_the_table_is_refused_beside_their_row(
     as_user, users, league, night, players
 ):
