@@ -155,7 +155,8 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
     @extend_schema(
         methods=["POST"], request=UploadSerializer, responses={201: BotVersionOwnerSerializer}
     )
-    @action(detail=True, methods=["get", "post"], pagination_class=None)
+    # Its own list, without the bot list's filters (see league/api.py's PlayerViewSet).
+    @action(detail=True, methods=["get", "post"], pagination_class=None, filter_backends=[])
     def versions(self, request: Request, pk: str | None = None) -> Response:
         bot = self.get_object()
         owner = selectors.owns_bot(bot, request.user)
@@ -348,7 +349,7 @@ class LadderViewSet(
     lookup_value_regex = ID_PATTERN
 
     @extend_schema(responses=LadderEntrySerializer(many=True))
-    @action(detail=True, methods=["get"], pagination_class=None)
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def standings(self, request: Request, pk: str | None = None) -> Response:
         ladder = self.get_object()
         entries = (

@@ -123,7 +123,9 @@ class PlayerViewSet(
             raise PermissionDenied("Only the player themselves or staff may rename a player.")
         serializer.save()
 
-    @action(detail=True, methods=["get"])
+    # An object's own lists read their own parameters, never the filters of the list the
+    # object is in (filter_backends=[]): those would only narrow which object is found.
+    @action(detail=True, methods=["get"], filter_backends=[])
     def ratings(self, request, pk=None):
         """Rating history: every rated game with ratings before/after and expected vs actual."""
         player = self.get_object()
@@ -196,7 +198,7 @@ class LeagueViewSet(
             by=_logged_in(self.request), **serializer.validated_data
         )
 
-    @action(detail=True, methods=["get", "post"])
+    @action(detail=True, methods=["get", "post"], filter_backends=[])
     def members(self, request, pk=None):
         """List members. Organisers add a guest they created (a player without a login) or
         change a member's role with {"player", "role"}; people with an account join by
@@ -229,7 +231,7 @@ class LeagueViewSet(
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     # The whole table (one row per player) or the whole list of seasons: never paginated.
-    @action(detail=True, methods=["get"], pagination_class=None)
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def standings(self, request, pk=None):
         league = self.get_object()
         season = None
@@ -240,7 +242,7 @@ class LeagueViewSet(
         rows = selectors.standings(league=league, season=season)
         return Response(StandingSerializer(rows, many=True).data)
 
-    @action(detail=True, methods=["get", "post"], pagination_class=None)
+    @action(detail=True, methods=["get", "post"], pagination_class=None, filter_backends=[])
     def seasons(self, request, pk=None):
         league = self.get_object()
         if request.method == "GET":
@@ -252,7 +254,7 @@ class LeagueViewSet(
         season = services.season_create(league=league, by=request.user, **serializer.validated_data)
         return Response(SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
 
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], filter_backends=[])
     def audit(self, request, pk=None):
         """Every change in this league: who, when, what. Organisers only."""
         league = self.get_object()

@@ -81,3 +81,23 @@ def test_boolean_filters_are_plain_booleans(openapi):
                 assert "enum" not in schema, (method, path, parameter["name"])
     games = {p["name"]: p["schema"] for p in openapi["paths"]["/api/games/"]["get"]["parameters"]}
     assert games["rated"] == {"type": "boolean"}
+
+
+# What one object's extra actions read from the query string: their own parameters (and
+# the page of a paginated list), never the filters of the list they hang from.
+ACTION_PARAMETERS = {
+    ("/api/leagues/{id}/members/", "get"): {"limit", "offset"},
+    ("/api/leagues/{id}/audit/", "get"): {"limit", "offset"},
+    ("/api/leagues/{id}/standings/", "get"): {"season"},
+    ("/api/leagues/{id}/seasons/", "get"): set(),
+    ("/api/players/{id}/ratings/", "get"): {"league", "limit", "offset"},
+    ("/api/arena/bots/{id}/versions/", "get"): set(),
+    ("/api/arena/ladders/{id}/standings/", "get"): set(),
+}
+
+
+@pytest.mark.parametrize(("path", "method"), sorted(ACTION_PARAMETERS))
+def test_object_actions_advertise_only_their_own_parameters(openapi, path, method):
+    parameters = openapi["paths"][path][method].get("parameters", [])
+    query = {p["name"] for p in parameters if p["in"] == "query"}
+    assert query == ACTION_PARAMETERS[(path, method)]
