@@ -347,6 +347,7 @@ class _Bound:
     fed_later: tuple[tuple[int, ...], ...]  # [depth][tokens left]
     count_later: tuple[int, ...]  # [depth]: the cats from there on, by cat count
     treat_fed: int  # the most cat count the treats can feed
+    treat_vp: int  # what a cat fed a treat is worth
     bonus: int  # the largest Hemingway bonus (0 without one)
     multicoloured: int
     treats: int
@@ -389,8 +390,12 @@ class _Bound:
             v + copied if c.spec.ability == "copy_fed_cat_vp" else v
             for c, v in zip(cats, fed_best, strict=True)
         ]
-        gains = [fed - unfed for fed, unfed in zip(fed_best, hungry_best, strict=True)]
-        vp_later = _knapsack(order, weight, hungry_best, gains, most.extras + treat_bonus, width)
+        unfed = list(hungry_best)
+        gains = [fed - hungry for fed, hungry in zip(fed_best, hungry_best, strict=True)]
+        for i, plate in search.fixed.items():  # kept from Scrappy's first feeding, as it was
+            unfed[i] = {FED: fed_best[i], TREAT: s.treat_fed_vp}.get(plate.mode, hungry_best[i])
+            gains[i] = 0
+        vp_later = _knapsack(order, weight, unfed, gains, most.extras + treat_bonus, width)
         bonus = max(
             [0]
             + [
@@ -411,6 +416,7 @@ class _Bound:
             fed_later=fed_later,
             count_later=tuple(count_later),
             treat_fed=most.treat_fed,
+            treat_vp=s.treat_fed_vp,
             bonus=bonus,
             multicoloured=most.multicoloured,
             treats=search.treats,
@@ -426,7 +432,8 @@ class _Bound:
         )
 
     def decide(self, decided: _Decided, cat: _Cat, plate: Plate) -> _Decided:
-        """``decided`` once ``cat`` gets ``plate`` (fed normally, or hungry for now)."""
+        """``decided`` once ``cat`` gets ``plate``: fed normally, hungry for now, or fed a
+        treat already (a plate kept from Scrappy's first feeding)."""
         vp, fed, hungry, multi, catnip, costumes, toys, rest = decided
         i = cat.index
         if plate.mode == FED:
@@ -435,6 +442,12 @@ class _Bound:
             catnip += plate.catnip
             if plate.rest:
                 rest += self.tokens if plate.cap is None else plate.cap - plate.any
+        elif plate.mode == TREAT:
+            vp += self.treat_vp
+            fed += cat.cat_count
+            catnip += self.catnip_added[i]
+            costumes += self.costumes_added[i]
+            toys += self.toys_added[i]
         else:
             vp += self.hungry_best[i]
             hungry += cat.cat_count

@@ -9,7 +9,9 @@ feeding plans, choices and notes included.
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from collections import Counter
 from unittest import mock
 
 import pytest
@@ -122,9 +124,29 @@ def test_options_match_on_random_holdings_of_five_to_nine_cats():
     edition = load_game(options={"edition": "box-of-treats-placeholder"}).edition
     rng = random.Random(15)
     abilities = set()
+    seconds = 0
     for _ in range(160):
         holdings = random_holdings(rng, edition, rng.randint(5, 9))
         abilities.update(c.ability for c in holdings.cats)
         new, old = options_both_ways(holdings, edition)
         assert plain(new) == plain(old), [c.name for c in holdings.cats]
+        if old and any(p.mode == "hungry" for p in old[0].plates):
+            # Scrappy's second feeding: the fed keep their plates (treats too), the hungry
+            # may eat what is left and what is borrowed.
+            again = dataclasses.replace(
+                holdings,
+                fixed=tuple((k, p) for k, p in enumerate(old[0].plates) if p.mode != "hungry"),
+                food_items=tuple(
+                    sorted(
+                        (
+                            Counter(old[0].leftover_food)
+                            + Counter({rng.choice(["chicken", "tuna", "milk"]): rng.randint(1, 3)})
+                        ).items()
+                    )
+                ),
+            )
+            seconds += 1
+            new, old = options_both_ways(again, edition)
+            assert plain(new) == plain(old), ("again", [c.name for c in holdings.cats])
     assert len(abilities) > 20  # every kind of ability was met
+    assert seconds > 40
