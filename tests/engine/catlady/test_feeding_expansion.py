@@ -150,3 +150,18 @@ def test_options_match_on_random_holdings_of_five_to_nine_cats():
             assert plain(new) == plain(old), ("again", [c.name for c in holdings.cats])
     assert len(abilities) > 20  # every kind of ability was met
     assert seconds > 40
+
+
+def test_a_plan_kept_only_for_its_catnip_is_not_cut():
+    """Macak counts as a catnip: feeding him instead of Lily is worth less but holds one
+    more catnip, so both plans are options (catnip is compared across players). The
+    bound must count the catnip a plan below could still hold."""
+    edition = load_game(options={"edition": "box-of-treats-placeholder"}).edition
+    holdings = Holdings(
+        cats=tuple(edition.cat(n) for n in ("Shadow", "Sox", "Lily", "Macak", "Jazz")),
+        food_items=(("chicken", 2), ("milk", 1)),
+        toys=(0,) * len(edition.toy_types),
+    )
+    new, old = options_both_ways(holdings, edition)
+    assert plain(new) == plain(old)
+    assert len({o.catnip for o in new}) == 2
