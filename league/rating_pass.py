@@ -78,7 +78,7 @@ _UPDATE_COLUMNS = (
     "mu_after",
     "sigma_after",
 )
-# The values of `_UPDATE_COLUMNS`, and a participant's id with them.
+# The values of `_UPDATE_COLUMNS`; an update is a participant's id with them.
 _Values = tuple[
     float | None,
     float | None,
@@ -89,17 +89,7 @@ _Values = tuple[
     float | None,
     float | None,
 ]
-_Update = tuple[
-    int,
-    float | None,
-    float | None,
-    float | None,
-    float | None,
-    float | None,
-    float | None,
-    float | None,
-    float | None,
-]
+_Update = tuple[int, *_Values]
 
 
 def _play_key(game: Game) -> tuple[dt.date, bool, dt.time, str, int]:
