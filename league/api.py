@@ -42,6 +42,7 @@ from league.serializers import (
     RatingHistorySerializer,
     SeasonSerializer,
     StandingSerializer,
+    game_data,
     participant_inputs,
 )
 
@@ -310,7 +311,7 @@ class GameViewSet(viewsets.ModelViewSet):
             **values,
         )
         return Response(
-            GameSerializer(selectors.games_for().get(pk=game.pk)).data,
+            game_data(game),
             status=status.HTTP_201_CREATED,
         )
 
@@ -324,7 +325,7 @@ class GameViewSet(viewsets.ModelViewSet):
         if "participants" in values:
             values["participants"] = participant_inputs(values["participants"])
         game = services.game_edit(game=game, by=request.user, **values)
-        return Response(GameSerializer(selectors.games_for().get(pk=game.pk)).data)
+        return Response(game_data(game))
 
     def destroy(self, request, *args, **kwargs):
         services.game_delete(game=self.get_object(), by=request.user)
@@ -344,7 +345,7 @@ class GameViewSet(viewsets.ModelViewSet):
         """Confirm a result that waits for confirmation (another participant, or an organiser);
         the game is rated once the league's rule is met. `status` says where it stands."""
         game = services.game_confirm(game=self._participating(request), by=request.user)
-        return Response(GameSerializer(selectors.games_for().get(pk=game.pk)).data)
+        return Response(game_data(game))
 
     @extend_schema(request=DisputeSerializer, responses=GameSerializer)
     @action(detail=True, methods=["post"])
@@ -355,7 +356,7 @@ class GameViewSet(viewsets.ModelViewSet):
         data = DisputeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.game_dispute(game=game, by=request.user, reason=data.validated_data["reason"])
-        return Response(GameSerializer(selectors.games_for().get(pk=game.pk)).data)
+        return Response(game_data(game))
 
 
 class DisputeFilter(StrictFilterSet):

@@ -23,6 +23,7 @@ from league.serializers import (
     GameSerializer,
     GameWriteSerializer,
     VisibleLeagueField,
+    game_data,
     participant_inputs,
 )
 
@@ -260,6 +261,6 @@ class NightViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             **values,
         )
         return Response(
-            GameSerializer(selectors.games_for().get(pk=game.pk)).data,
+            game_data(game),
             status=status.HTTP_201_CREATED,
         )

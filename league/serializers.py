@@ -10,6 +10,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from league import selectors
 from league.catalogue import GAMES
 from league.models import (
     AuditEntry,
@@ -257,6 +258,12 @@ class GameSerializer(serializers.ModelSerializer[Game]):
             "participants",
         ]
         read_only_fields = ["status", "confirmed_at"]
+
+
+def game_data(game: Game) -> Any:
+    """``game`` as the API shows it, read again with what :class:`GameSerializer` needs
+    (after a write, the instance in hand lacks its related rows)."""
+    return GameSerializer(selectors.games_for().get(pk=game.pk)).data
 
 
 class DisputeSerializer(serializers.Serializer[Any]):
