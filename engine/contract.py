@@ -84,7 +84,9 @@ class GameState(Protocol):
     def is_terminal(self) -> bool: ...
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may know, as JSON: the only view a bot gets."""
+        """What ``seat`` may know, as JSON: the only view a bot gets. Treat the lists and
+        dicts inside as read-only: a game may share them between observations (Cat Lady
+        does, and refuses changes); copy one to change it."""
         ...
 
     def full_view(self) -> dict[str, Any]:

@@ -23,6 +23,9 @@ __all__ = ["NEXT_CARDS_SHOWN", "RUNNING_SCORE_BUDGET_S", "replay_frames"]
 
 # How many of the next deck cards the full view shows (the whole deck would bloat the page).
 NEXT_CARDS_SHOWN = 9
+# Tableau keys a replay leaves out: the card catalogue names every key, and hand cards say
+# their kind and toy.
+_DERIVED = frozenset({"cat_names", "toys", "costumes", "catnip"})
 # Time the running score of every position may take when a replay is built.
 RUNNING_SCORE_BUDGET_S = 0.15
 
@@ -39,10 +42,11 @@ def replay_frames(game: Game, states: Sequence[State]) -> dict[str, Any]:
         shared, own = split_views(observations)
         for key in ("current_player", "phase", "turn"):
             shared.pop(key, None)  # the frame says these once
-        for tableau in shared.get("tableaux", []):
-            # The card catalogue names every key, and hand cards say their kind and toy.
-            for derived in ("cat_names", "toys", "costumes", "catnip"):
-                tableau.pop(derived, None)
+        if "tableaux" in shared:
+            shared["tableaux"] = [
+                {key: value for key, value in tableau.items() if key not in _DERIVED}
+                for tableau in shared["tableaux"]
+            ]
         hidden = _cat_lady_hidden(state)
         keys.update(k for k in shared.get("grid", []) if k)
         keys.update(hidden["next_cards"])

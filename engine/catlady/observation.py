@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from engine.catlady import rules
 from engine.catlady.actions import _LINE_TEXT, Line
 from engine.errors import EngineError
+from engine.readonly import ReadOnlyDict, ReadOnlyList, freeze
 
 if TYPE_CHECKING:
     from engine.catlady.game import Game, State
@@ -34,10 +35,11 @@ OBSERVATION_SCHEMA = "catleague.engine-observation/1"
 def observe(state: State, seat: int) -> dict[str, Any]:
     """The JSON observation of ``seat`` (see the module docstring and docs/engine.md).
 
-    The parts that did not change since the last observation of a state of the same deal
-    (tableaux, grid, unseen and discarded cards) are not worked out again, only copied from
-    a memo those states share, which is what makes one observation per decision cheap.
-    The caller owns what it gets: changing it changes no other observation.
+    The dict is the caller's own; every list and dict inside it is read-only
+    (:mod:`engine.readonly`): the parts that did not change since the last observation of
+    a state of the same deal (options, tableaux, grid, unseen and discarded cards) are
+    neither worked out again nor copied, only handed out again from a memo those states
+    share, which is what makes one observation per decision cheap. Copy a part to change it.
 
     Raises :class:`EngineError` for a seat that is not in the game.
     """
@@ -53,28 +55,30 @@ def observe(state: State, seat: int) -> dict[str, Any]:
         "version": game.version,
         "edition": game.edition.name,
         "data_version": game.edition.version,
-        "options": memo.copy_options(),
+        "options": memo.options,
         "players": game.num_players,
         "seat": seat,
         "current_player": state._current,
         "phase": rules.PHASE_NAMES[state._phase],
         "turn": state._turn,
         "token": None if state._token < 0 else _LINE_TEXT[state._token],
-        "grid": memo.grid(state._grid).copy(),
-        "strays": memo.strays(state._strays_up).copy(),
+        "grid": memo.grid(state._grid),
+        "strays": memo.strays(state._strays_up),
         "vp_tokens_left": state._vp_left,
         "deck_size": len(state._deck) - state._pos,
         "removed_unseen": len(state._removed),
-        "unseen": memo.unseen(state._deck, state._pos, state._removed).copy(),
-        "discard": memo.discard(state._discard).copy(),
-        "tableaux": [_copy_tableau(t) for t in memo.tableaux(state)],
-        "legal_actions": (
-            [str(a) for a in state.legal_actions()] if state._current == seat else []
-        ),
+        "unseen": memo.unseen(state._deck, state._pos, state._removed),
+        "discard": memo.discard(state._discard),
+        "tableaux": memo.tableaux(state),
+        "legal_actions": memo.legal_actions(state) if state._current == seat else _NONE,
     }
     if state._expansion is not None:
-        obs.update(_expansion_view(state))
+        obs.update(freeze(_expansion_view(state)))
     return obs
+
+
+# The legal actions of a seat that is not to move.
+_NONE = ReadOnlyList()
 
 
 def full_view(state: State) -> dict[str, Any]:
@@ -92,38 +96,13 @@ def full_view(state: State) -> dict[str, Any]:
     """
     keys = state.game._card_keys
     strays = state.game.edition.strays
-    view = dict(observe(state, max(state._current, 0)))
+    view = observe(state, max(state._current, 0))
     view["seat"] = None
-    view["legal_actions"] = [str(a) for a in state.legal_actions()]
-    view["deck"] = [keys[card] for card in state._deck[state._pos :]]
-    view["removed"] = sorted(keys[card] for card in state._removed)
-    view["strays_face_down"] = [strays[s].name for s in state._strays_hidden]
+    view["legal_actions"] = ReadOnlyList([str(a) for a in state.legal_actions()])
+    view["deck"] = ReadOnlyList([keys[card] for card in state._deck[state._pos :]])
+    view["removed"] = ReadOnlyList(sorted(keys[card] for card in state._removed))
+    view["strays_face_down"] = ReadOnlyList([strays[s].name for s in state._strays_hidden])
     return view
-
-
-def _json_copy(value: Any) -> Any:
-    """A copy of a JSON value sharing nothing changeable with it (the game's options hold
-    nested dicts: the scoring settings)."""
-    if isinstance(value, dict):
-        return {key: _json_copy(inner) for key, inner in value.items()}
-    if isinstance(value, list):
-        return [_json_copy(inner) for inner in value]
-    return value
-
-
-def _copy_tableau(tableau: dict[str, Any]) -> dict[str, Any]:
-    """A tableau view's copy, its lists and dicts copied too (written out: it runs for every
-    seat of every observation)."""
-    copy = tableau.copy()
-    copy["cats"] = copy["cats"].copy()
-    copy["cat_names"] = copy["cat_names"].copy()
-    copy["strays"] = copy["strays"].copy()
-    copy["food"] = copy["food"].copy()
-    copy["hand"] = copy["hand"].copy()
-    copy["toys"] = copy["toys"].copy()
-    if "boxes" in copy:
-        copy["boxes"] = copy["boxes"].copy()
-    return copy
 
 
 class _ViewMemo:
@@ -131,57 +110,43 @@ class _ViewMemo:
     branches share the memo), each with the object it was built from. A part is reused
     only while a state holds that very object (states never change theirs), so any state
     of the deal may use the memo in any order; the unseen cards are updated from the last
-    deck position when the deck has only moved on. Parts are never handed out:
-    :func:`observe` copies them. Each part is one (source, view) tuple, replaced whole."""
+    deck position when the deck has only moved on. Parts are read-only, so
+    :func:`observe` hands them out as they are. Each part is one (source, view) tuple,
+    replaced whole."""
 
-    __slots__ = (
-        "game",
-        "options",
-        "nested_options",
-        "_grid",
-        "_strays",
-        "_unseen",
-        "_discard",
-        "_tableaux",
-    )
+    __slots__ = ("game", "options", "_grid", "_strays", "_unseen", "_discard", "_tableaux")
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.options: dict[str, Any] = _json_copy(dict(game.options))
-        self.nested_options = tuple(
-            key for key, value in self.options.items() if isinstance(value, dict | list)
+        self.options: ReadOnlyDict = freeze(dict(game.options))
+        self._grid: tuple[object, ReadOnlyList] = (None, ReadOnlyList())
+        self._strays: tuple[object, ReadOnlyList] = (None, ReadOnlyList())
+        self._unseen: tuple[object, int, object, ReadOnlyDict] = (None, 0, None, ReadOnlyDict())
+        self._discard: tuple[object, ReadOnlyDict] = (None, ReadOnlyDict())
+        # The players tuple the list was built from, the list, and per seat its view.
+        self._tableaux: tuple[object, ReadOnlyList, list[tuple[object, ReadOnlyDict]]] = (
+            None,
+            ReadOnlyList(),
+            [(None, ReadOnlyDict())] * game.num_players,
         )
-        self._grid: tuple[object, list[str | None]] = (None, [])
-        self._strays: tuple[object, list[str]] = (None, [])
-        self._unseen: tuple[object, int, object, dict[str, int]] = (None, 0, None, {})
-        self._discard: tuple[object, dict[str, int]] = (None, {})
-        self._tableaux: list[tuple[object, dict[str, Any]]] = [(None, {})] * game.num_players
 
-    def copy_options(self) -> dict[str, Any]:
-        """The game's options, the caller's own: only the nested values (the scoring
-        settings) are copied in depth."""
-        options = self.options.copy()
-        for key in self.nested_options:
-            options[key] = _json_copy(options[key])
-        return options
-
-    def grid(self, grid: tuple[int | None, ...]) -> list[str | None]:
+    def grid(self, grid: tuple[int | None, ...]) -> ReadOnlyList:
         source, view = self._grid
         if grid is not source:
             keys = self.game._card_keys
-            view = [None if card is None else keys[card] for card in grid]
+            view = ReadOnlyList([None if card is None else keys[card] for card in grid])
             self._grid = (grid, view)
         return view
 
-    def strays(self, strays_up: tuple[int, ...]) -> list[str]:
+    def strays(self, strays_up: tuple[int, ...]) -> ReadOnlyList:
         source, view = self._strays
         if strays_up is not source:
             names = self.game.edition.strays
-            view = [names[s].name for s in strays_up]
+            view = ReadOnlyList([names[s].name for s in strays_up])
             self._strays = (strays_up, view)
         return view
 
-    def unseen(self, deck: tuple[int, ...], pos: int, removed: tuple[int, ...]) -> dict[str, int]:
+    def unseen(self, deck: tuple[int, ...], pos: int, removed: tuple[int, ...]) -> ReadOnlyDict:
         """The deck and the removed cards as a multiset, in key order."""
         old_deck, old_pos, old_removed, view = self._unseen
         if deck is old_deck and removed is old_removed and pos == old_pos:
@@ -189,19 +154,20 @@ class _ViewMemo:
         if deck is old_deck and removed is old_removed and pos > old_pos:
             # Only the cards drawn since leave the multiset: keys only go, so order holds.
             keys = self.game._card_keys
-            view = dict(view)
+            counts = dict(view)
             for card in deck[old_pos:pos]:
                 key = keys[card]
-                if view[key] == 1:
-                    del view[key]
+                if counts[key] == 1:
+                    del counts[key]
                 else:
-                    view[key] -= 1
+                    counts[key] -= 1
+            view = ReadOnlyDict(counts)
         else:
             view = _multiset(self.game, deck[pos:] + removed)
         self._unseen = (deck, pos, removed, view)
         return view
 
-    def discard(self, discard: tuple[int, ...]) -> dict[str, int]:
+    def discard(self, discard: tuple[int, ...]) -> ReadOnlyDict:
         old, view = self._discard
         if discard is old:
             return view
@@ -209,9 +175,10 @@ class _ViewMemo:
             keys = self.game._card_keys
             added = [keys[card] for card in discard[len(old) :]]
             if all(key in view for key in added):  # key order holds
-                view = dict(view)
+                counts = dict(view)
                 for key in added:
-                    view[key] += 1
+                    counts[key] += 1
+                view = ReadOnlyDict(counts)
             else:
                 view = _multiset(self.game, discard)
         else:
@@ -219,25 +186,30 @@ class _ViewMemo:
         self._discard = (discard, view)
         return view
 
-    def tableaux(self, state: State) -> list[dict[str, Any]]:
-        known = self._tableaux
-        views = []
-        for seat, player in enumerate(state._players):
-            source, view = known[seat]
-            if player is not source:
-                view = _tableau(state, seat)
-                known[seat] = (player, view)
-            views.append(view)
+    def tableaux(self, state: State) -> ReadOnlyList:
+        players = state._players
+        source, views, known = self._tableaux
+        if players is source:
+            return views
+        known = list(known)
+        for seat, player in enumerate(players):
+            if player is not known[seat][0]:
+                known[seat] = (player, _tableau(state, seat))
+        views = ReadOnlyList([view for _, view in known])
+        self._tableaux = (players, views, known)
         return views
 
+    def legal_actions(self, state: State) -> ReadOnlyList:
+        return ReadOnlyList([str(a) for a in state.legal_actions()])
 
-def _multiset(game: Game, cards: tuple[int, ...]) -> dict[str, int]:
+
+def _multiset(game: Game, cards: tuple[int, ...]) -> ReadOnlyDict:
     """Card keys and how many of each, in key order."""
     rank = game._key_rank
     counts = [0] * len(game._sorted_keys)
     for card in cards:
         counts[rank[card]] += 1
-    return {key: n for key, n in zip(game._sorted_keys, counts, strict=True) if n}
+    return ReadOnlyDict({key: n for key, n in zip(game._sorted_keys, counts, strict=True) if n})
 
 
 def _expansion_view(state: State) -> dict[str, Any]:
@@ -284,7 +256,7 @@ def _expansion_view(state: State) -> dict[str, Any]:
     return result
 
 
-def _tableau(state: State, seat: int) -> dict[str, Any]:
+def _tableau(state: State, seat: int) -> ReadOnlyDict:
     game = state.game
     deck = game.edition.deck
     keys = game._card_keys
@@ -302,12 +274,12 @@ def _tableau(state: State, seat: int) -> dict[str, Any]:
             catnip += 1
     tableau = {
         "seat": seat,
-        "cats": [keys[c] for c in player.cats],
-        "cat_names": [game._card_names[c] for c in player.cats],
-        "strays": [game.edition.strays[s].name for s in player.strays],
-        "food": dict(zip(game.food_tokens, player.food, strict=True)),
-        "hand": sorted([keys[c] for c in player.hand]),
-        "toys": toys,
+        "cats": ReadOnlyList([keys[c] for c in player.cats]),
+        "cat_names": ReadOnlyList([game._card_names[c] for c in player.cats]),
+        "strays": ReadOnlyList([game.edition.strays[s].name for s in player.strays]),
+        "food": ReadOnlyDict(zip(game.food_tokens, player.food, strict=True)),
+        "hand": ReadOnlyList(sorted([keys[c] for c in player.hand])),
+        "toys": ReadOnlyDict(toys),
         "costumes": costumes,
         "catnip": catnip,
         "lost_cats": player.lost_cats,
@@ -317,11 +289,11 @@ def _tableau(state: State, seat: int) -> dict[str, Any]:
     if state._expansion is not None:
         tableau.update(
             {
-                "boxes": [keys[c] for c in player.boxes],
+                "boxes": ReadOnlyList([keys[c] for c in player.boxes]),
                 "cat_brushes": player.brushes,
                 "laser_pointers": player.lasers,
                 "shopping_bags": player.bags,
                 "cat_player": seat == game.cat_player_seat,
             }
         )
-    return tableau
+    return ReadOnlyDict(tableau)

@@ -5,6 +5,7 @@ search bots do)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections import Counter
@@ -75,29 +76,46 @@ def test_sibling_branches_never_see_each_others_parts() -> None:
             state = rng.choice(children)
 
 
-def _vandalise(value) -> None:
-    """Change every list and dict inside an observation, as a careless caller might."""
+def _vandalise(value) -> int:
+    """Try to change every list and dict inside an observation, as a careless caller might;
+    how many refused."""
+    refused = 0
     if isinstance(value, dict):
         for inner in list(value.values()):
-            _vandalise(inner)
-        value.clear()
-        value["changed"] = True
+            refused += _vandalise(inner)
+        for change in (value.clear, lambda: value.update(changed=True), lambda: value.pop("x")):
+            with pytest.raises(TypeError, match="read-only"):
+                change()
+            refused += 1
     elif isinstance(value, list):
         for inner in value:
-            _vandalise(inner)
-        value.append("changed")
+            refused += _vandalise(inner)
+        for change in (lambda: value.append("changed"), value.clear, value.sort):
+            with pytest.raises(TypeError, match="read-only"):
+                change()
+            refused += 1
+    return refused
 
 
-def test_changing_an_observation_changes_no_other() -> None:
-    """The arena's replay pops keys from the tableaux it is given: what a caller does to its
-    observation must not reach the next one (parts are memoised between states)."""
+def test_an_observations_parts_are_read_only_and_its_copies_are_the_callers() -> None:
+    """Parts are shared between observations (memoised between states), so every list and
+    dict inside one refuses changes, and stays as it was; the observation dict itself and
+    copies of its parts are the caller's (the arena's replay trims tableaux it is given)."""
     for options in ({"players": 4}, {"players": 6, "edition": PH}):
         game = load_game(options=options)
         rng = random.Random(5)
         state = game.new_initial_state(5)
         while not state.is_terminal():
             for seat in range(game.num_players):
-                _vandalise(observe(state, seat))
+                obs = observe(state, seat)
+                assert sum(_vandalise(part) for part in obs.values()) > 10
+                _same(state, seat)
+                obs["seat"] = "mine"
+                hand = obs["tableaux"][seat]["hand"].copy()
+                hand.append("changed")
+                trimmed = copy.deepcopy(obs["tableaux"])
+                trimmed[0].pop("cats")
+                trimmed[0]["food"]["wild"] = 99
                 _same(state, seat)
             state = state.apply(rng.choice(state.legal_actions()))
 
