@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from engine.catlady.cards import CardKind, CatSpec, Edition, normalise_name
@@ -39,6 +39,7 @@ from engine.catlady.scorepad import (
     DEFAULT_RULES,
     CatFeeding,
     GameScore,
+    Plates,
     PlayerScore,
     ScoringRules,
     Tableau,
@@ -147,7 +148,9 @@ def score_game(
     players = []
     for i, (t, (line, total, option, bonus)) in enumerate(zip(tableaux, rows, strict=True)):
         rank = 1 + sum(1 for k in keys if k > keys[i])
-        feeding, leftover = _describe_feeding(cats[i], option, bonus, t.food, edition)
+        # Taken now: the tableau's food dict is the caller's, and may change before it is read.
+        food = dict(t.food)
+        plates = Plates(partial(_describe_feeding, cats[i], option, bonus, food, edition))
         players.append(
             PlayerScore(
                 name=t.name,
@@ -155,8 +158,7 @@ def score_game(
                 fed_cat_count=option.fed,
                 rank=rank,
                 leftover_food=option.leftover,
-                leftover=leftover,
-                feeding=feeding,
+                plates=plates,
                 catnip_counted=option.catnip,
                 fed_cats=line["fed_cats"],
                 toys=line["toys"],

@@ -30,6 +30,7 @@ from engine.catlady.feeding_expansion import FED, HUNGRY, TREAT, Holdings, Optio
 from engine.catlady.scorepad import (
     CatFeeding,
     GameScore,
+    Plates,
     PlayerScore,
     ScoringRules,
     Tableau,
@@ -461,8 +462,7 @@ def score_expansion(
                 fed_cat_count=option.fed,
                 rank=rank,
                 leftover_food=penalty_leftovers[i],
-                leftover=dict(option.leftover_food),
-                feeding=tuple(feeding),
+                plates=Plates.known(feeding, dict(option.leftover_food)),
                 catnip_counted=option.catnip,
                 extra_lines=extra,
                 choices=tuple(notes),
