@@ -26,6 +26,7 @@ from engine.readonly import ReadOnlyDict, ReadOnlyList, freeze
 
 if TYPE_CHECKING:
     from engine.catlady.game import Game, State
+    from engine.catlady.model import PlayerState
 
 __all__ = ["OBSERVATION_SCHEMA", "full_view", "observe"]
 
@@ -124,7 +125,9 @@ class _ViewMemo:
         self._unseen: tuple[object, int, object, ReadOnlyDict] = (None, 0, None, ReadOnlyDict())
         self._discard: tuple[object, ReadOnlyDict] = (None, ReadOnlyDict())
         # The players tuple the list was built from, the list, and per seat its view.
-        self._tableaux: tuple[object, ReadOnlyList, list[tuple[object, ReadOnlyDict]]] = (
+        self._tableaux: tuple[
+            object, ReadOnlyList, list[tuple[PlayerState | None, ReadOnlyDict]]
+        ] = (
             None,
             ReadOnlyList(),
             [(None, ReadOnlyDict())] * game.num_players,
@@ -193,8 +196,9 @@ class _ViewMemo:
             return views
         known = list(known)
         for seat, player in enumerate(players):
-            if player is not known[seat][0]:
-                known[seat] = (player, _tableau(state, seat))
+            before, seen = known[seat]
+            if player is not before:
+                known[seat] = (player, _tableau(state, seat, before, seen))
         views = ReadOnlyList([view for _, view in known])
         self._tableaux = (players, views, known)
         return views
@@ -256,30 +260,40 @@ def _expansion_view(state: State) -> dict[str, Any]:
     return result
 
 
-def _tableau(state: State, seat: int) -> ReadOnlyDict:
+def _tableau(
+    state: State, seat: int, before: PlayerState | None, seen: ReadOnlyDict
+) -> ReadOnlyDict:
+    """The tableau view of ``seat``. ``seen`` is the view last built for that seat, from
+    ``before``: the parts built from holdings the player still has (the very same tuple:
+    a move changes one or two of them) are taken from it rather than built again."""
     game = state.game
-    deck = game.edition.deck
     keys = game._card_keys
     player = state._players[seat]
-    toys = dict.fromkeys(game.edition.toy_types, 0)
-    costumes = catnip = 0
-    for card in player.hand:
-        spec = deck[card]
-        kind = game._kind_codes[card]
-        if kind == rules.TOY:
-            toys[spec.toy] += 1  # type: ignore[index]
-        elif kind == rules.COSTUME:
-            costumes += 1
-        elif kind == rules.CATNIP:
-            catnip += 1
+    if before is not None and player.cats is before.cats:
+        cats, cat_names = seen["cats"], seen["cat_names"]
+    else:
+        cats = ReadOnlyList([keys[c] for c in player.cats])
+        cat_names = ReadOnlyList([game._card_names[c] for c in player.cats])
+    if before is not None and player.hand is before.hand:
+        hand, toys, costumes, catnip = seen["hand"], seen["toys"], seen["costumes"], seen["catnip"]
+    else:
+        hand, toys, costumes, catnip = _hand(game, player.hand)
     tableau = {
         "seat": seat,
-        "cats": ReadOnlyList([keys[c] for c in player.cats]),
-        "cat_names": ReadOnlyList([game._card_names[c] for c in player.cats]),
-        "strays": ReadOnlyList([game.edition.strays[s].name for s in player.strays]),
-        "food": ReadOnlyDict(zip(game.food_tokens, player.food, strict=True)),
-        "hand": ReadOnlyList(sorted([keys[c] for c in player.hand])),
-        "toys": ReadOnlyDict(toys),
+        "cats": cats,
+        "cat_names": cat_names,
+        "strays": (
+            seen["strays"]
+            if before is not None and player.strays is before.strays
+            else ReadOnlyList([game.edition.strays[s].name for s in player.strays])
+        ),
+        "food": (
+            seen["food"]
+            if before is not None and player.food is before.food
+            else ReadOnlyDict(zip(game.food_tokens, player.food, strict=True))
+        ),
+        "hand": hand,
+        "toys": toys,
         "costumes": costumes,
         "catnip": catnip,
         "lost_cats": player.lost_cats,
@@ -297,3 +311,21 @@ def _tableau(state: State, seat: int) -> ReadOnlyDict:
             }
         )
     return ReadOnlyDict(tableau)
+
+
+def _hand(game: Game, hand: tuple[int, ...]) -> tuple[ReadOnlyList, ReadOnlyDict, int, int]:
+    """A hand's card keys (sorted), toys by type, costumes and catnip."""
+    deck = game.edition.deck
+    kinds = game._kind_codes
+    toys = dict.fromkeys(game.edition.toy_types, 0)
+    costumes = catnip = 0
+    for card in hand:
+        kind = kinds[card]
+        if kind == rules.TOY:
+            toys[deck[card].toy] += 1  # type: ignore[index]
+        elif kind == rules.COSTUME:
+            costumes += 1
+        elif kind == rules.CATNIP:
+            catnip += 1
+    keys = game._card_keys
+    return ReadOnlyList(sorted([keys[c] for c in hand])), ReadOnlyDict(toys), costumes, catnip
