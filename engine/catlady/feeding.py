@@ -678,25 +678,23 @@ class _Search:
         self.meal_cache: dict[tuple[int, int], Meal] = {}
 
     def _fits3(self, x0: int, x1: int, x2: int, convert: int) -> bool:
-        """``_feasible`` for three food types."""
+        """``_feasible`` for three food types. The surplus that Moonbeam's conversions draw
+        on is summed only when the wilds alone fall short and she is fed."""
         h0 = self.h0
         h1 = self.h1
         h2 = self.h2
-        short = spare = 0
-        if x0 > h0:
-            short = x0 - h0
-        else:
-            spare = h0 - x0
-        if x1 > h1:
-            short += x1 - h1
-        else:
-            spare += h1 - x1
-        if x2 > h2:
-            short += x2 - h2
-        else:
-            spare += h2 - x2
+        short = (
+            (x0 - h0 if x0 > h0 else 0) + (x1 - h1 if x1 > h1 else 0) + (x2 - h2 if x2 > h2 else 0)
+        )
         wild = self.wild
-        return short <= wild or short <= wild + (convert if convert < spare else spare)
+        if short <= wild:
+            return True
+        if not convert:
+            return False
+        spare = (
+            (h0 - x0 if h0 > x0 else 0) + (h1 - x1 if h1 > x1 else 0) + (h2 - x2 if h2 > x2 else 0)
+        )
+        return short <= wild + (convert if convert < spare else spare)
 
     def _meal3(self, t: int, amount: int) -> Meal:
         meal = self.meal_cache.get((t, amount))
