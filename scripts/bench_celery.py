@@ -13,8 +13,11 @@ DATABASE_URL names the server and a scratch database (default
 postgres://postgres@127.0.0.1:5432/catleague_bench_celery), DROPPED and re-created here, so its
 name must contain "bench", and dropped at the end, also after an error or Ctrl-C, unless
 --keep-db. CELERY_BROKER_URL defaults to redis://127.0.0.1:6379/15; the benchmark uses a queue
-of its own and removes it at the end. Run it as root on a machine with bubblewrap (or set
-ARENA_SANDBOX_MODE) so the workers use the real sandbox.
+of its own and a worker named after it, and at the end, however it ends, removes from that
+Redis database what they left there (the queue, kombu's `_kombu.binding*` entries for it and
+for the worker's pidbox, messages a killed worker left unacknowledged: benchlib.clean_redis),
+and nothing else: no other key, no other database, never FLUSHDB or FLUSHALL. Run it as root
+on a machine with bubblewrap (or set ARENA_SANDBOX_MODE) so the workers use the real sandbox.
 
     .venv/bin/python scripts/bench_celery.py --baseline 6375dd5 --rounds 3
     .venv/bin/python scripts/bench_celery.py --matches 20 --baseline 6375dd5 --rounds 1
@@ -145,6 +148,8 @@ def _start_worker(queue: str, concurrency: int) -> subprocess.Popen:
             queue,
             "-c",
             str(concurrency),
+            "-n",
+            f"{queue}@%h",  # its pidbox queue carries the run's name (clean_redis)
             "--without-heartbeat",
             "--without-mingle",
             "--without-gossip",
@@ -268,9 +273,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         return _run(args, queue)
     finally:
         try:
-            import redis
-
-            redis.Redis.from_url(broker_url).delete(queue)
+            benchlib.clean_redis(broker_url, queue)
         finally:
             if not args.keep_db:
                 _drop_database(database)

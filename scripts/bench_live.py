@@ -16,8 +16,12 @@ asserts nothing.
 DATABASE_URL names a scratch database (default postgres://postgres@127.0.0.1:5432/
 catleague_bench_live), DROPPED and re-created here, so its name must contain "bench", and
 dropped at the end, also after an error or Ctrl-C, unless --keep-db. CELERY_BROKER_URL
-defaults to redis://127.0.0.1:6379/15; the benchmark uses a queue of its own. Run it as root
-with bubblewrap so the bots use the real sandbox.
+defaults to redis://127.0.0.1:6379/15; the benchmark uses a queue of its own and a worker
+named after it, and at the end, however it ends, removes from that Redis database what they
+left there (the queue, kombu's `_kombu.binding*` entries for it and for the worker's pidbox,
+messages a stopped worker left unacknowledged: benchlib.clean_redis), and nothing else: no
+other key, no other database, never FLUSHDB or FLUSHALL. Run it as root with bubblewrap so
+the bots use the real sandbox.
 
     .venv/bin/python scripts/bench_live.py --baseline 82beeb7 --rounds 3
     .venv/bin/python scripts/bench_live.py --games 1,2 --think-ms 50 --baseline 82beeb7 --rounds 1
@@ -198,6 +202,8 @@ def _measure(games: int, think_s: float, queue: str, version) -> dict[str, float
             "threads",
             "-c",
             str(games),
+            "-n",
+            f"{queue}@%h",  # its pidbox queue carries the run's name (clean_redis)
             "--without-heartbeat",
             "--without-mingle",
             "--without-gossip",
@@ -322,9 +328,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         return _run(args, counts, queue)
     finally:
         try:
-            import redis
-
-            redis.Redis.from_url(broker_url).delete(queue)
+            benchlib.clean_redis(broker_url, queue)
         finally:
             if not args.keep_db:
                 _drop_database(database)

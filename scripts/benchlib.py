@@ -13,7 +13,9 @@ so baseline and current never share data or migrations.
 
 Nothing a benchmark creates outlives it unless asked: it drops its scratch database at the
 end, also after an error or Ctrl-C (a comparison both trees', and it removes the baseline's
-worktree; ``--keep-db`` keeps the databases, ``drop_databases`` drops them).
+worktree; ``--keep-db`` keeps the databases, ``drop_databases`` drops them). A benchmark
+with a Celery worker removes what its run left in its Redis database (``clean_redis``), and
+nothing else.
 """
 
 from __future__ import annotations
@@ -123,7 +125,7 @@ def baseline_worktree(rev: str) -> Iterator[Path]:
             path.parent.rmdir()
 
 
-# --- scratch databases ----------------------------------------------------------------------
+# --- scratch databases and Redis keys -------------------------------------------------------
 
 
 def scratch_database_name(url: str) -> str:
@@ -170,6 +172,95 @@ def drop_databases(urls: Iterable[str]) -> None:
                 )
         except psycopg.Error as error:
             print(f"could not drop the scratch database {name}: {error}", file=sys.stderr)
+
+
+# kombu's Redis transport: a queue is a list (plus one per priority, suffixed with SEP and the
+# priority), an exchange's bindings a set ``_kombu.binding.<exchange>`` of
+# "routing key SEP pattern SEP queue" (also ``_kombu.binding_permanent.<exchange>``), expiring
+# bindings (the workers' pidbox) have a deadline in the sorted set ``_kombu.binding_deadlines``,
+# and a message being worked on waits in the hash ``unacked`` (indexed in ``unacked_index``).
+_KOMBU_SEP = b"\x06\x16"
+# The exchanges every Celery worker binds whatever its queues: its mailbox, replies, events.
+_SHARED_EXCHANGES = ("celery.pidbox", "reply.celery.pidbox", "celeryev")
+# Remove the deadline of each binding table (ARGV) that no longer exists, atomically, so a
+# worker binding it again at that moment keeps its deadline.
+_FORGET_DEADLINES = """
+local removed = 0
+for _, exchange in ipairs(ARGV) do
+    if redis.call('EXISTS', '_kombu.binding.' .. exchange) == 0
+            and redis.call('EXISTS', '_kombu.binding_permanent.' .. exchange) == 0 then
+        removed = removed + redis.call('ZREM', KEYS[1], exchange)
+    end
+end
+return removed
+"""
+
+
+def clean_redis(broker_url: str, token: str) -> list[str]:
+    """Remove from the Redis database of ``broker_url`` what one benchmark run of Celery left
+    there, and nothing else; print and return what was removed. Call it once the run's
+    worker has stopped. A failure is reported on stderr, not raised (this runs in finally
+    blocks, where an exception would hide the one being handled).
+
+    ``token`` names the run: a random string that is part of each queue's name and of its
+    worker's node name (``-n TOKEN@%h``, so the worker's pidbox queue carries it too). Removed:
+    every key whose name contains it (the queues and their priority lists, their binding
+    tables, the worker's pidbox queue); in the sets every worker shares
+    (``_kombu.binding.celery.pidbox``...), only the members naming it; messages of its queues
+    left unacknowledged by a killed worker; and the deadline of a binding table the run used
+    that no longer exists (the worker deletes its table on shutdown but not the deadline). Keys
+    of other runs and other databases are never touched: no FLUSHDB, no FLUSHALL.
+    """
+    import redis
+
+    if len(token) < 8:
+        raise ValueError(f"clean_redis: token {token!r} is too short to be the run's own")
+    mark = token.encode()
+    removed: list[str] = []
+
+    def name(key: bytes) -> str:  # kombu's separator is two control characters
+        return key.decode(errors="replace").encode("unicode_escape").decode()
+
+    client = redis.Redis.from_url(broker_url)
+    kwargs = client.connection_pool.connection_kwargs
+    where = f"{kwargs.get('host', '?')}:{kwargs.get('port', '?')} db {kwargs.get('db', 0)}"
+    try:
+        for key in list(client.scan_iter(match=f"*{token}*", count=1000)):
+            removed += [name(key)] * client.delete(key)
+        for key in list(client.scan_iter(match="_kombu.binding*", count=1000)):
+            if client.type(key) != b"set":
+                continue
+            ours = [m for m in client.smembers(key) if mark in m.rsplit(_KOMBU_SEP, 1)[-1]]
+            if ours:
+                client.srem(key, *ours)
+                removed.append(f"{len(ours)} binding(s) in {name(key)}")
+        unacked = []
+        if client.type("unacked") == b"hash":
+            for tag, payload in client.hscan_iter("unacked"):
+                with contextlib.suppress(ValueError, TypeError):
+                    _message, exchange, routing_key = json.loads(payload)
+                    if token in f"{exchange}\n{routing_key}":
+                        unacked.append(tag)
+        if unacked:
+            client.hdel("unacked", *unacked)
+            client.zrem("unacked_index", *unacked)
+            removed.append(f"{len(unacked)} unacknowledged message(s)")
+        deadlines = "_kombu.binding_deadlines"
+        exchanges = [
+            m
+            for m in (client.zrange(deadlines, 0, -1) if client.type(deadlines) == b"zset" else [])
+            if mark in m or m.decode(errors="replace") in _SHARED_EXCHANGES
+        ]
+        if exchanges and client.eval(_FORGET_DEADLINES, 1, deadlines, *exchanges):
+            removed.append(f"stale deadline(s) in {deadlines}")
+    except redis.RedisError as error:
+        done = f" (removed: {', '.join(removed)})" if removed else ""
+        print(f"could not clean Redis {where} of {token}: {error!r}{done}", file=sys.stderr)
+        return removed
+    finally:
+        client.close()
+    print(f"removed from Redis {where}: {', '.join(removed) or 'nothing'}", flush=True)
+    return removed
 
 
 def without(argv: Sequence[str], *options: str) -> list[str]:
