@@ -309,11 +309,11 @@ def _let_clean_up(process: subprocess.Popen[str]) -> None:
     (``_interrupt_once``), so one that Ctrl-C at a terminal reached too is not disturbed."""
     print(" interrupted; waiting for the worker to clean up", file=sys.stderr, flush=True)
     process.send_signal(signal.SIGINT)
-    try:
-        process.wait(timeout=WORKER_GRACE_S)
+    try:  # reading its output meanwhile, so that a full pipe cannot block its clean-up
+        process.communicate(timeout=WORKER_GRACE_S)
     except subprocess.TimeoutExpired:
         process.kill()
-        process.wait()
+        process.communicate()
 
 
 def _interrupt_once(signum: int, frame: object) -> None:
