@@ -1,12 +1,13 @@
 #!/usr/bin/env python
 """Benchmark the arena's pages: render time of every page type over a large arena.
 
-Builds, in a database of its own (created here and dropped at the end): 300 bots by 60 owners,
-each with one to three versions, on the three Cat Lady ladders; 100,000 finished ladder
-matches over a year with their seats and rating changes; 20 Swiss tournaments with a final
-table. The newest 2,000 matches carry real match logs (played by the runner with house bots,
-2 to 4 seats); older ones keep their seats and ratings but no log. Then every arena page is
-requested through the real HTTP stack (django.test.Client) and timed:
+Builds, in a database of its own (created here and dropped at the end, also after an error or
+Ctrl-C, unless --keep-db): 300 bots by 60 owners, each with one to three versions, on the three
+Cat Lady ladders; 100,000 finished ladder matches over a year with their seats and rating
+changes; 20 Swiss tournaments with a final table. The newest 2,000 matches carry real match
+logs (played by the runner with house bots, 2 to 4 seats); older ones keep their seats and
+ratings but no log. Then every arena page is requested through the real HTTP stack
+(django.test.Client) and timed:
 
     .venv/bin/python scripts/bench_arena_pages.py              # the full size, a few minutes
     .venv/bin/python scripts/bench_arena_pages.py --matches 5000 --requests 10   # a smoke run
@@ -25,8 +26,9 @@ later one). Timings are wall-clock and noisy on a shared machine.
 baseline and the current code (each a subprocess working in its own tree, importing that
 tree's `arena`, `config`, `engine`...; scripts/benchlib.py), then prints the medians of every
 figure, the speed-ups and the machine. The baseline builds its arena in a database of its
-own: the DATABASE_URL name with `_base_` and the baseline commit appended (dropped at the end
-like the other). 6375dd5 (main when the engine work began) is the baseline for the README.
+own: the DATABASE_URL name with `_base_` and the baseline commit appended. Every run builds its
+arena afresh; the comparison drops both databases when it ends, however it ends, unless
+--keep-db. 6375dd5 (main when the engine work began) is the baseline for the README.
 """
 
 from __future__ import annotations
@@ -41,7 +43,6 @@ import random
 import statistics
 import sys
 import time
-import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -57,7 +58,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import benchlib  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/catleague_bench_arena"
-PROTECTED = {"catleague", "test_catleague", "postgres", "template0", "template1"}
+PROTECTED = benchlib.PROTECTED_DATABASES
 TARGET_P95_MS = 300.0
 
 
@@ -65,17 +66,11 @@ TARGET_P95_MS = 300.0
 
 
 def _database_name(url: str) -> str:
-    name = urllib.parse.urlsplit(url).path.lstrip("/")
-    if not name or name in PROTECTED or "bench" not in name:
-        sys.exit(
-            f"bench_arena_pages: refusing to drop and re-create database {name!r}; "
-            "use a scratch database whose name contains 'bench'."
-        )
-    return name
+    return benchlib.scratch_database_name(url)
 
 
 def _maintenance_url(url: str) -> str:
-    return urllib.parse.urlunsplit(urllib.parse.urlsplit(url)._replace(path="/postgres"))
+    return benchlib.maintenance_url(url)
 
 
 def _recreate_database(url: str) -> None:
@@ -88,15 +83,7 @@ def _recreate_database(url: str) -> None:
 
 
 def _drop_database(url: str) -> None:
-    from django.db import connections
-
-    connections.close_all()
-    with psycopg.connect(_maintenance_url(url), autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-                sql.Identifier(_database_name(url))
-            )
-        )
+    benchlib.drop_databases([url])
 
 
 # --- figures --------------------------------------------------------------------------------
@@ -542,26 +529,34 @@ def main() -> int:
     parser.add_argument("--tournaments", type=int, default=20)
     parser.add_argument("--requests", type=int, default=30, help="Requests per page")
     parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--keep", action="store_true", help="Keep the database afterwards")
+    benchlib.add_keep_db_argument(parser, "--keep")
     benchlib.add_baseline_arguments(parser, default_rounds=3)
     args = parser.parse_args()
-    return benchlib.run(__file__, args, measure, report, kind, in_tree=True) or 0
+    return (
+        benchlib.run(__file__, args, measure, report, kind, in_tree=True, database=database_url)
+        or 0
+    )
+
+
+def database_url(tree: str | None) -> str:
+    """The scratch database of ``tree`` (None: this repository)."""
+    return benchlib.tree_database_url(os.environ.get("DATABASE_URL", DEFAULT_URL), tree)
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """Every figure of one run, in the database of the tree on ``sys.path``."""
-    url = benchlib.tree_database_url(os.environ.get("DATABASE_URL", DEFAULT_URL), args.tree)
-    _database_name(url)
-    _recreate_database(url)
-    os.environ["DATABASE_URL"] = url
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    import django
-
-    django.setup()
+    url = database_url(args.tree)
+    _database_name(url)  # refused before anything is created
     try:
+        _recreate_database(url)
+        os.environ["DATABASE_URL"] = url
+        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+        import django
+
+        django.setup()
         return run(args, url)
     finally:
-        if not args.keep:
+        if not args.keep_db:
             _drop_database(url)
 
 

@@ -11,9 +11,13 @@ overhead, not the bots' thinking. Prints figures; asserts nothing.
 
 DATABASE_URL names the server and a scratch database (default
 postgres://postgres@127.0.0.1:5432/catleague_bench_celery), DROPPED and re-created here, so its
-name must contain "bench". CELERY_BROKER_URL defaults to redis://127.0.0.1:6379/15; the
-benchmark uses a queue of its own and deletes it at the end. Run it as root on a machine
-with bubblewrap (or set ARENA_SANDBOX_MODE) so the workers use the real sandbox.
+name must contain "bench", and dropped at the end, also after an error or Ctrl-C, unless
+--keep-db. CELERY_BROKER_URL defaults to redis://127.0.0.1:6379/15; the benchmark uses a queue
+of its own and a worker named after it, and at the end, however it ends, removes from that
+Redis database what they left there (the queue, kombu's `_kombu.binding*` entries for it and
+for the worker's pidbox, messages a killed worker left unacknowledged: benchlib.clean_redis),
+and nothing else: no other key, no other database, never FLUSHDB or FLUSHALL. Run it as root
+on a machine with bubblewrap (or set ARENA_SANDBOX_MODE) so the workers use the real sandbox.
 
     .venv/bin/python scripts/bench_celery.py --baseline 6375dd5 --rounds 3
     .venv/bin/python scripts/bench_celery.py --matches 20 --baseline 6375dd5 --rounds 1
@@ -23,8 +27,9 @@ baseline and the current code (each a subprocess working in its own tree, import
 tree's `arena`, `config`, `engine`..., and starting that tree's Celery worker;
 scripts/benchlib.py), then prints the medians of every figure, the speed-ups and the machine.
 The baseline uses a database of its own: the DATABASE_URL name with `_base_` and the
-baseline commit appended (dropped at the end like the other), and a queue of its own on the
-same broker. 6375dd5 (main when the engine work began) is the baseline for the README.
+baseline commit appended, and a queue of its own on the same broker. Every run builds its
+database afresh; the comparison drops both databases when it ends, however it ends, unless
+--keep-db. 6375dd5 (main when the engine work began) is the baseline for the README.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import benchlib  # noqa: E402
-from bench_league import _drop_database, _recreate_database  # noqa: E402
+from bench_league import _database_name, _drop_database, _recreate_database  # noqa: E402
 
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/catleague_bench_celery"
 DEFAULT_BROKER = "redis://127.0.0.1:6379/15"
@@ -143,6 +148,8 @@ def _start_worker(queue: str, concurrency: int) -> subprocess.Popen:
             queue,
             "-c",
             str(concurrency),
+            "-n",
+            f"{queue}@%h",  # its pidbox queue carries the run's name (clean_redis)
             "--without-heartbeat",
             "--without-mingle",
             "--without-gossip",
@@ -238,25 +245,42 @@ def main() -> None:
         default=os.cpu_count() or 2,
         help="worker processes (default: one per core)",
     )
-    parser.add_argument("--keep", action="store_true", help="keep the scratch database")
+    benchlib.add_keep_db_argument(parser, "--keep")
     benchlib.add_baseline_arguments(parser, default_rounds=3)
     args = parser.parse_args()
     if args.matches < 1 or args.concurrency < 1:
         parser.error("--matches and --concurrency must be at least 1")
-    benchlib.run(__file__, args, measure, report, kind, in_tree=True)
+    benchlib.run(__file__, args, measure, report, kind, in_tree=True, database=database_url)
+
+
+def database_url(tree: str | None) -> str:
+    """The scratch database of ``tree`` (None: this repository)."""
+    url = os.environ.get("DATABASE_URL", DEFAULT_DATABASE)
+    if "bench" not in url.rsplit("/", 1)[-1]:
+        url = DEFAULT_DATABASE  # never the development or test database
+    return benchlib.tree_database_url(url, tree)
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """Every figure of one run, with the tree on ``sys.path`` and its Celery worker."""
-    database_url = os.environ.get("DATABASE_URL", DEFAULT_DATABASE)
-    if "bench" not in database_url.rsplit("/", 1)[-1]:
-        database_url = DEFAULT_DATABASE  # never the development or test database
-    database_url = benchlib.tree_database_url(database_url, args.tree)
+    database = database_url(args.tree)
+    _database_name(database)  # refused before anything is created
     broker_url = os.environ.get("CELERY_BROKER_URL") or DEFAULT_BROKER
     queue = f"bench-{uuid.uuid4().hex[:8]}"
-    _recreate_database(database_url)
-    _configure(database_url, broker_url, queue)
+    try:
+        _recreate_database(database)
+        _configure(database, broker_url, queue)
+        return _run(args, queue)
+    finally:
+        try:
+            benchlib.clean_redis(broker_url, queue)
+        finally:
+            if not args.keep_db:
+                _drop_database(database)
 
+
+def _run(args: argparse.Namespace, queue: str) -> dict[str, Any]:
+    """Migrate, start the worker, time the matches, stop the worker."""
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
@@ -275,11 +299,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             worker.wait(timeout=30)
         except subprocess.TimeoutExpired:
             worker.kill()
-        import redis
-
-        redis.Redis.from_url(broker_url).delete(queue)
-        if not args.keep:
-            _drop_database(database_url)
+            worker.wait()
 
 
 if __name__ == "__main__":

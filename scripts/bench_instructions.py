@@ -16,7 +16,11 @@ Workloads, all from seeded random play through the public API:
 * ``raw``: complete random 4-player Cat Lady games, scoring included;
 * ``bot``: the same through the bot protocol, one observation per decision;
 * ``expansion``: scoring the end states of random 6-player Box of Treats placeholder games;
-* ``cantankerous``: 4 greedy bots playing Cantankerous Cats (demo deck).
+* ``cantankerous``: 4 greedy bots playing Cantankerous Cats (demo deck);
+* ``cantankerous-raw``: complete random 4-player Cantankerous Cats games (demo deck), the
+  first figure of scripts/bench_cantankerous.py;
+* ``cantankerous-bot``: the same through the bot protocol (the ``random`` strategy in
+  ``play_match``, one observation per decision), its second figure.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import benchlib  # noqa: E402
 
-WORKLOADS = ("raw", "bot", "expansion", "cantankerous")
+WORKLOADS = ("raw", "bot", "expansion", "cantankerous", "cantankerous-raw", "cantankerous-bot")
 
 
 def run_workload(name: str, games: int) -> None:
@@ -63,12 +67,21 @@ def run_workload(name: str, games: int) -> None:
         if os.environ.get("BENCH_SCORE") == "1":  # only scoring is counted (see count)
             for state in states:
                 state.score()
+    elif name == "cantankerous-raw":  # as scripts/bench_cantankerous.py plays them
+        cats = load_game("cantankerous-cats", options={"players": 4, "variant": "standard"})
+        rng = random.Random(0)
+        for seed in range(games):
+            state = cats.new_initial_state(seed)
+            while not state.is_terminal():
+                state = state.apply(rng.choice(state.legal_actions()))
+            state.result()
     else:
         from engine.strategies import get
         from engine.strategies.match import play_match
 
         cats = load_game("cantankerous-cats", options={"players": 4, "variant": "standard"})
-        bots = [get("greedy", game="cantankerous-cats")] * 4
+        strategy = "random" if name == "cantankerous-bot" else "greedy"
+        bots = [get(strategy, game="cantankerous-cats")] * 4
         for seed in range(games):
             play_match(cats, bots, seed)
 
@@ -127,14 +140,14 @@ def main() -> None:
     print(f"{args.games} games a workload; instructions a game (valgrind --tool=callgrind)")
     if not args.baseline:
         for name in names:
-            print(f"{name:14} {count(benchlib.REPO, name, args.games) / 1e6:10.2f} M")
+            print(f"{name:16} {count(benchlib.REPO, name, args.games) / 1e6:10.2f} M")
         return
     with benchlib.baseline_worktree(args.baseline) as tree:
-        print(f"{'workload':14} {'baseline':>10} {'current':>10}  ratio (baseline / current)")
+        print(f"{'workload':16} {'baseline':>10} {'current':>10}  ratio (baseline / current)")
         for name in names:
             old = count(tree, name, args.games)
             new = count(benchlib.REPO, name, args.games)
-            print(f"{name:14} {old / 1e6:9.2f}M {new / 1e6:9.2f}M  {old / new:5.2f}x")
+            print(f"{name:16} {old / 1e6:9.2f}M {new / 1e6:9.2f}M  {old / new:5.2f}x")
 
 
 if __name__ == "__main__":

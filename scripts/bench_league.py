@@ -2,7 +2,8 @@
 """Benchmark the league on PostgreSQL: full rebuild, logged games, standings and history reads.
 
 Builds one Cat Lady league of 500 players and 100,000 games in a database of its own
-(created here and dropped at the end), then prints the figures the README quotes:
+(created here and dropped at the end, also after an error or Ctrl-C; --keep-db keeps it), then
+prints the figures the README quotes:
 
     .venv/bin/python scripts/bench_league.py            # the full size, a few minutes
     .venv/bin/python scripts/bench_league.py --games 5000 --logged 20 --requests 20  # a smoke run
@@ -24,8 +25,9 @@ Timings are wall-clock on whatever machine runs this: they are noisy on a shared
 baseline and the current code (each a subprocess working in its own tree, importing that
 tree's `league`, `config`...; scripts/benchlib.py), then prints the medians of every figure,
 the speed-ups and the machine. The baseline builds its league in a database of its own: the
-DATABASE_URL name with `_base_` and the baseline commit appended (dropped at the end like
-the other). 6375dd5 (main when the engine work began) is the baseline for the README.
+DATABASE_URL name with `_base_` and the baseline commit appended. Every run builds its league
+afresh; the comparison drops both databases when it ends, however it ends, unless --keep-db.
+6375dd5 (main when the engine work began) is the baseline for the README.
 """
 
 from __future__ import annotations
@@ -40,7 +42,6 @@ import random
 import statistics
 import sys
 import time
-import urllib.parse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -57,7 +58,7 @@ import benchlib  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/catleague_bench"
 # Databases this script must never drop, whatever DATABASE_URL says.
-PROTECTED = {"catleague", "test_catleague", "postgres", "template0", "template1"}
+PROTECTED = benchlib.PROTECTED_DATABASES
 
 TARGET_REBUILD_S = 20.0
 TARGET_LOGGED_MS = 50.0
@@ -68,17 +69,11 @@ TARGET_STANDINGS_P95_MS = 100.0
 
 
 def _database_name(url: str) -> str:
-    name = urllib.parse.urlsplit(url).path.lstrip("/")
-    if not name or name in PROTECTED or "bench" not in name:
-        sys.exit(
-            f"bench_league: refusing to drop and re-create database {name!r}; "
-            "use a scratch database whose name contains 'bench'."
-        )
-    return name
+    return benchlib.scratch_database_name(url)
 
 
 def _maintenance_url(url: str) -> str:
-    return urllib.parse.urlunsplit(urllib.parse.urlsplit(url)._replace(path="/postgres"))
+    return benchlib.maintenance_url(url)
 
 
 def _recreate_database(url: str) -> None:
@@ -91,14 +86,7 @@ def _recreate_database(url: str) -> None:
 
 
 def _drop_database(url: str) -> None:
-    from django.db import connections
-
-    connections.close_all()
-    name = _database_name(url)
-    with psycopg.connect(_maintenance_url(url), autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-        )
+    benchlib.drop_databases([url])
 
 
 # --- figures --------------------------------------------------------------------------------
@@ -414,25 +402,34 @@ def main() -> int:
     )
     parser.add_argument("--requests", type=int, default=200, help="Requests per endpoint")
     parser.add_argument("--seed", type=int, default=2024)
-    parser.add_argument("--keep", action="store_true", help="Keep the database afterwards")
+    benchlib.add_keep_db_argument(parser, "--keep")
     benchlib.add_baseline_arguments(parser, default_rounds=3)
     args = parser.parse_args()
-    return benchlib.run(__file__, args, measure, report, kind, in_tree=True) or 0
+    return (
+        benchlib.run(__file__, args, measure, report, kind, in_tree=True, database=database_url)
+        or 0
+    )
+
+
+def database_url(tree: str | None) -> str:
+    """The scratch database of ``tree`` (None: this repository)."""
+    return benchlib.tree_database_url(os.environ.get("DATABASE_URL", DEFAULT_URL), tree)
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """Every figure of one run, in the database of the tree on ``sys.path``."""
-    url = benchlib.tree_database_url(os.environ.get("DATABASE_URL", DEFAULT_URL), args.tree)
-    _recreate_database(url)
-    os.environ["DATABASE_URL"] = url
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    import django
-
-    django.setup()
+    url = database_url(args.tree)
+    _database_name(url)  # refused before anything is created
     try:
+        _recreate_database(url)
+        os.environ["DATABASE_URL"] = url
+        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+        import django
+
+        django.setup()
         return run(args, url)
     finally:
-        if not args.keep:
+        if not args.keep_db:
             _drop_database(url)
 
 
@@ -447,8 +444,8 @@ def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
     print(f"Catleague league benchmark, {dt.datetime.now():%Y-%m-%d %H:%M}")
     print(
         f"  python {platform.python_version()}, {platform.system()} {platform.machine()}, "
-        f"{os.cpu_count()} CPUs, database {_database_name(url)} (dropped at the end"
-        f"{' unless --keep' if not args.keep else ': KEPT'})"
+        f"{os.cpu_count()} CPUs, database {_database_name(url)} "
+        f"({'KEPT at the end (--keep-db)' if args.keep_db else 'dropped at the end'})"
     )
     ok = True
     with stopwatch("migrations"):

@@ -14,9 +14,14 @@ asserts nothing.
     .venv/bin/python scripts/bench_live.py [--games 1,8,32] [--think-ms 500]
 
 DATABASE_URL names a scratch database (default postgres://postgres@127.0.0.1:5432/
-catleague_bench_live), DROPPED and re-created here, so its name must contain "bench".
-CELERY_BROKER_URL defaults to redis://127.0.0.1:6379/15; the benchmark uses a queue of its
-own. Run it as root with bubblewrap so the bots use the real sandbox.
+catleague_bench_live), DROPPED and re-created here, so its name must contain "bench", and
+dropped at the end, also after an error or Ctrl-C, unless --keep-db. CELERY_BROKER_URL
+defaults to redis://127.0.0.1:6379/15; the benchmark uses a queue of its own and a worker
+named after it, and at the end, however it ends, removes from that Redis database what they
+left there (the queue, kombu's `_kombu.binding*` entries for it and for the worker's pidbox,
+messages a stopped worker left unacknowledged: benchlib.clean_redis), and nothing else: no
+other key, no other database, never FLUSHDB or FLUSHALL. Run it as root with bubblewrap so
+the bots use the real sandbox.
 
     .venv/bin/python scripts/bench_live.py --baseline 82beeb7 --rounds 3
     .venv/bin/python scripts/bench_live.py --games 1,2 --think-ms 50 --baseline 82beeb7 --rounds 1
@@ -27,9 +32,10 @@ tree's `arena`, `config`, `engine`..., and starting that tree's live worker;
 scripts/benchlib.py), then prints the medians of every figure and the machine. Only the waits
 (an answer to the next question) are speed and get a ratio; memory and games are counts. The
 baseline uses a database of its own: the DATABASE_URL name with `_base_` and the baseline
-commit appended (dropped at the end like the other), and a queue of its own. The baseline
-can be no older than 82beeb7, where live matches (`arena.live`) begin: 6375dd5, main when the
-engine work began, has none.
+commit appended, and a queue of its own. Every run builds its database afresh; the comparison
+drops both databases when it ends, however it ends, unless --keep-db. The baseline can be no
+older than 82beeb7, where live matches (`arena.live`) begin: 6375dd5, main when the engine
+work began, has none.
 """
 
 from __future__ import annotations
@@ -51,7 +57,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import benchlib  # noqa: E402
-from bench_league import _drop_database, _recreate_database  # noqa: E402
+from bench_league import _database_name, _drop_database, _recreate_database  # noqa: E402
 
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/catleague_bench_live"
 DEFAULT_BROKER = "redis://127.0.0.1:6379/15"
@@ -196,6 +202,8 @@ def _measure(games: int, think_s: float, queue: str, version) -> dict[str, float
             "threads",
             "-c",
             str(games),
+            "-n",
+            f"{queue}@%h",  # its pidbox queue carries the run's name (clean_redis)
             "--without-heartbeat",
             "--without-mingle",
             "--without-gossip",
@@ -255,6 +263,7 @@ def _measure(games: int, think_s: float, queue: str, version) -> dict[str, float
             worker.wait(timeout=30)
         except subprocess.TimeoutExpired:
             worker.kill()
+            worker.wait()
     peak = max(samples, default=(0, 0, 0, 0, 0), key=lambda s: s[0] + s[3])
     return {
         "games": games,
@@ -287,27 +296,46 @@ def main() -> None:
         "--games", default="1,8,32", help="comma-separated numbers of simultaneous live games"
     )
     parser.add_argument("--think-ms", type=int, default=500, help="a person's time per move")
+    benchlib.add_keep_db_argument(parser)
     benchlib.add_baseline_arguments(parser, default_rounds=3)
     args = parser.parse_args()
-    benchlib.run(__file__, args, measure, report, kind, in_tree=True)
+    benchlib.run(__file__, args, measure, report, kind, in_tree=True, database=database_url)
 
 
 def report(args: argparse.Namespace, figures: dict[str, Any]) -> None:
     """Nothing more: ``measure`` prints each row as its games finish."""
 
 
+def database_url(tree: str | None) -> str:
+    """The scratch database of ``tree`` (None: this repository)."""
+    url = os.environ.get("DATABASE_URL", DEFAULT_DATABASE)
+    if "bench" not in url.rsplit("/", 1)[-1]:
+        url = DEFAULT_DATABASE  # never the development or test database
+    return benchlib.tree_database_url(url, tree)
+
+
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """Every figure of one run, with the tree on ``sys.path`` and its live worker; the rows
     are printed as they come (keys ``g{N}_...`` for N simultaneous games)."""
     counts = [int(n) for n in args.games.split(",") if n.strip()]
-    database_url = os.environ.get("DATABASE_URL", DEFAULT_DATABASE)
-    if "bench" not in database_url.rsplit("/", 1)[-1]:
-        database_url = DEFAULT_DATABASE  # never the development or test database
-    database_url = benchlib.tree_database_url(database_url, args.tree)
+    database = database_url(args.tree)
+    _database_name(database)  # refused before anything is created
     broker_url = os.environ.get("CELERY_BROKER_URL") or DEFAULT_BROKER
     queue = f"bench-live-{uuid.uuid4().hex[:8]}"
-    _recreate_database(database_url)
-    _configure(database_url, broker_url, queue)
+    try:
+        _recreate_database(database)
+        _configure(database, broker_url, queue)
+        return _run(args, counts, queue)
+    finally:
+        try:
+            benchlib.clean_redis(broker_url, queue)
+        finally:
+            if not args.keep_db:
+                _drop_database(database)
+
+
+def _run(args: argparse.Namespace, counts: list[int], queue: str) -> dict[str, Any]:
+    """Migrate, then one row of figures per number of simultaneous games."""
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
@@ -323,22 +351,16 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         f"{'bots RSS':>9} {'bots PSS':>9} {'wait p50':>9} {'p95':>7}"
     )
     figures: dict[str, Any] = {}
-    try:
-        for games in counts:
-            r = _measure(games, args.think_ms / 1000, queue, version)
-            figures |= {f"g{games}_{key}": value for key, value in r.items() if key != "games"}
-            per_game = (r["worker_rss_mb"] - r["idle_rss_mb"] + r["bots_pss_mb"]) / games
-            print(
-                f"{r['games']:>5} {r['finished']:>5} {r['worker_rss_mb']:>9.0f}MB "
-                f"{r['idle_rss_mb']:>5.0f}MB {per_game:>7.1f}MB {r['bots_rss_mb']:>7.0f}MB "
-                f"{r['bots_pss_mb']:>7.0f}MB {r['wait_ms_median']:>7.0f}ms "
-                f"{r['wait_ms_p95']:>5.0f}ms  ({r['bot_processes']} sandbox processes)"
-            )
-    finally:
-        import redis
-
-        redis.Redis.from_url(broker_url).delete(queue)
-        _drop_database(database_url)
+    for games in counts:
+        r = _measure(games, args.think_ms / 1000, queue, version)
+        figures |= {f"g{games}_{key}": value for key, value in r.items() if key != "games"}
+        per_game = (r["worker_rss_mb"] - r["idle_rss_mb"] + r["bots_pss_mb"]) / games
+        print(
+            f"{r['games']:>5} {r['finished']:>5} {r['worker_rss_mb']:>9.0f}MB "
+            f"{r['idle_rss_mb']:>5.0f}MB {per_game:>7.1f}MB {r['bots_rss_mb']:>7.0f}MB "
+            f"{r['bots_pss_mb']:>7.0f}MB {r['wait_ms_median']:>7.0f}ms "
+            f"{r['wait_ms_p95']:>5.0f}ms  ({r['bot_processes']} sandbox processes)"
+        )
     return figures
 
 

@@ -1,15 +1,18 @@
 #!/usr/bin/env python
 """Time the league's web pages on the 100,000-game benchmark league (target: < 300 ms each).
 
-    .venv/bin/python scripts/bench_pages.py                 # build the data once, then reuse it
-    .venv/bin/python scripts/bench_pages.py --requests 20   # fewer requests per page
-    .venv/bin/python scripts/bench_pages.py --rebuild       # drop and build the data again
+    .venv/bin/python scripts/bench_pages.py                 # build the data, time, drop it
+    .venv/bin/python scripts/bench_pages.py --keep-db       # keep the data for the next run
+    .venv/bin/python scripts/bench_pages.py --requests 20 --keep-db   # reuse it, fewer requests
+    .venv/bin/python scripts/bench_pages.py --rebuild --keep-db   # build the kept data again
 
 The data is the league of scripts/bench_league.py (500 players, 100,000 Cat Lady games over four
 years, seasons per year), built with its `build_league` and rated by `services.ratings_rebuild`,
 in a PostgreSQL database of its own. BENCH_PAGES_DATABASE_URL names it (default
-postgres://postgres@127.0.0.1:5432/catleague_bench_pages); its name must contain "bench". The
-database is KEPT, so later runs reuse it (building takes a few minutes); --drop drops it at the end.
+postgres://postgres@127.0.0.1:5432/catleague_bench_pages); its name must contain "bench". A run
+reuses the database when it already holds the league at the requested size, and DROPS it at the
+end, also after an error or Ctrl-C, unless --keep-db keeps it for later runs (building takes a
+few minutes at the full size). --drop, the old way to ask for the drop, is still accepted.
 
 Each page is requested through Django's test Client (the whole stack: middleware, view, selectors,
 template), as a visitor for the public pages and as a league member for the result form, after a
@@ -24,9 +27,11 @@ whatever machine runs this and are noisy on a shared box.
 baseline and the current code (each a subprocess working in its own tree, importing that
 tree's `league`, `config`...; scripts/benchlib.py), then prints the medians of every figure,
 the speed-ups and the machine. The baseline's league lives in a database of its own, the
-BENCH_PAGES_DATABASE_URL name with `_base_` and the baseline commit appended, built by the
-baseline's first run and KEPT like the other (--drop drops both after every run, so each run
-builds again). 6375dd5 (main when the engine work began) is the baseline for the README.
+BENCH_PAGES_DATABASE_URL name with `_base_` and the baseline commit appended. Each tree's
+first run builds its league and the later rounds reuse it; when the comparison ends, however it
+ends, both databases are DROPPED unless --keep-db keeps them (a later comparison with the same
+baseline commit then reuses both). 6375dd5 (main when the engine work began) is the baseline
+for the README.
 """
 
 from __future__ import annotations
@@ -344,32 +349,43 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=50, help="Timed requests per page")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--rebuild", action="store_true", help="Build the data again")
-    parser.add_argument("--drop", action="store_true", help="Drop the database at the end")
+    benchlib.add_keep_db_argument(parser)
+    # What --drop asked for is now the default: it is accepted for old command lines and does
+    # nothing (--keep-db decides).
+    parser.add_argument("--drop", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--markdown", action="store_true", help="Also print a Markdown table")
     benchlib.add_baseline_arguments(parser, default_rounds=3)
     args = parser.parse_args()
-    return benchlib.run(__file__, args, measure, report, kind, in_tree=True) or 0
+    return (
+        benchlib.run(__file__, args, measure, report, kind, in_tree=True, database=database_url)
+        or 0
+    )
+
+
+def database_url(tree: str | None) -> str:
+    """The scratch database of ``tree`` (None: this repository)."""
+    url = os.environ.get("BENCH_PAGES_DATABASE_URL", DEFAULT_URL)
+    if not re.search(r"bench", urllib.parse.urlsplit(url).path):
+        sys.exit("bench_pages: the database name must contain 'bench'")
+    return benchlib.tree_database_url(url, tree)
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """Every figure of one run, in the database of the tree on ``sys.path``."""
-    url = os.environ.get("BENCH_PAGES_DATABASE_URL", DEFAULT_URL)
-    if not re.search(r"bench", urllib.parse.urlsplit(url).path):
-        sys.exit("bench_pages: the database name must contain 'bench'")
-    url = benchlib.tree_database_url(url, args.tree)
+    url = database_url(args.tree)
     bench_league._database_name(url)  # refuses protected names
-    if not _database_exists(url):
-        _create_database(url)
-    os.environ["DATABASE_URL"] = url
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,localhost")
-    import django
-
-    django.setup()
     try:
+        if not _database_exists(url):
+            _create_database(url)
+        os.environ["DATABASE_URL"] = url
+        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+        os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,localhost")
+        import django
+
+        django.setup()
         return run(args, url)
     finally:
-        if args.drop:
+        if not args.keep_db:
             bench_league._drop_database(url)
 
 

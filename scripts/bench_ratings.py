@@ -3,7 +3,8 @@
 
 Runs on the demo league (league/demo.py, 40 games) and on the benchmark league of
 scripts/bench_league.py (500 players, 100,000 Cat Lady games loaded with COPY), in a scratch
-database of its own (created here and dropped at the end):
+database of its own (created here and dropped at the end, also after an error or Ctrl-C,
+unless --keep-db):
 
     .venv/bin/python scripts/bench_ratings.py                 # the full size, several minutes
     .venv/bin/python scripts/bench_ratings.py --games 5000    # a smoke run
@@ -26,7 +27,7 @@ skill that moves their VP (28 + 5 × skill + luck of σ 6), so a rating system h
 find; it is the one whose prediction figures compare the systems. Its "hidden skill" line
 orders players by the skills themselves: the ceiling that luck leaves any rating.
 
-DATABASE_URL names the server and the scratch database (default
+BENCH_DATABASE_URL names the server and the scratch database (default
 postgres://postgres@127.0.0.1:5432/catleague_ratings_bench); its name must contain "bench".
 
     .venv/bin/python scripts/bench_ratings.py --baseline 0710452 --baseline-rounds 3
@@ -39,7 +40,8 @@ every figure and the machine: the rebuild and maths times get ratios, the predic
 are counts (they are not speed). ``--baseline-rounds N`` is the number of runs of each (this
 script's own ``--rounds`` stays the rebuilds per system within a run). The baseline uses a
 database of its own: the BENCH_DATABASE_URL name with `_base_` and the baseline commit
-appended (dropped at the end like the other). The baseline can be no older than 0710452, this
+appended. Every run builds its leagues afresh; the comparison drops both databases when it
+ends, however it ends, unless --keep-db. The baseline can be no older than 0710452, this
 script's first commit: OpenSkill (`league.rating_systems`) arrived in 151df3f, and before
 0710452 `bgstats_uuid` had no database default, so the bulk load of `bench_league` fails;
 6375dd5, main when the engine work began, has neither.
@@ -327,6 +329,7 @@ def main() -> int:
     parser.add_argument(
         "--skilled-games", type=int, default=5000, help="Games of the league with hidden skills"
     )
+    benchlib.add_keep_db_argument(parser)
     benchlib.add_baseline_arguments(parser, rounds_option="--baseline-rounds", default_rounds=3)
     args = parser.parse_args()
     return (
@@ -338,25 +341,32 @@ def main() -> int:
             kind,
             in_tree=True,
             rounds_option="--baseline-rounds",
+            database=database_url,
         )
         or 0
     )
 
 
+def database_url(tree: str | None) -> str:
+    """The scratch database of ``tree`` (None: this repository)."""
+    return benchlib.tree_database_url(os.environ.get("BENCH_DATABASE_URL", DEFAULT_URL), tree)
+
+
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """Every figure of one run, in the database of the tree on ``sys.path``."""
-    url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_URL)
-    url = benchlib.tree_database_url(url, args.tree)
-    bench_league._recreate_database(url)
-    os.environ["DATABASE_URL"] = url
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    import django
-
-    django.setup()
+    url = database_url(args.tree)
+    bench_league._database_name(url)  # refused before anything is created
     try:
+        bench_league._recreate_database(url)
+        os.environ["DATABASE_URL"] = url
+        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+        import django
+
+        django.setup()
         return run(args)
     finally:
-        bench_league._drop_database(url)
+        if not args.keep_db:
+            bench_league._drop_database(url)
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:

@@ -10,6 +10,12 @@ The benchmarks of the Django project (league, pages, arena, Celery) run their wo
 tree as its working directory and import everything (``config``, ``league``, ``arena``,
 ``engine``...) from it; each tree gets a scratch database of its own (``tree_database_url``),
 so baseline and current never share data or migrations.
+
+Nothing a benchmark creates outlives it unless asked: it drops its scratch database at the
+end, also after an error or Ctrl-C (a comparison both trees', and it removes the baseline's
+worktree; ``--keep-db`` keeps the databases, ``drop_databases`` drops them). A benchmark
+with a Celery worker removes what its run left in its Redis database (``clean_redis``), and
+nothing else.
 """
 
 from __future__ import annotations
@@ -19,19 +25,25 @@ import contextlib
 import json
 import os
 import platform
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.parse
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 # The line of a worker's output that carries its figures (anything else it prints is chatter).
 JSON_MARK = "benchlib-figures: "
+# Databases no benchmark may drop, whatever its URL says (a scratch name contains "bench").
+PROTECTED_DATABASES = {"catleague", "test_catleague", "postgres", "template0", "template1"}
+# After Ctrl-C, how long a worker gets to run its finally blocks (drop its database, stop
+# its Celery worker, clean its Redis keys) before it is killed.
+WORKER_GRACE_S = 90
 _tree = REPO
 
 
@@ -97,15 +109,158 @@ def baseline_worktree(rev: str) -> Iterator[Path]:
     """A temporary detached git worktree of ``rev``, removed afterwards."""
     commit = rev_parse(REPO, "--verify", f"{rev}^{{commit}}")
     path = Path(tempfile.mkdtemp(prefix="bench-baseline-")) / "tree"
-    subprocess.run(
-        ["git", "worktree", "add", "--detach", "--quiet", str(path), commit], cwd=REPO, check=True
-    )
     try:
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", "--quiet", str(path), commit],
+            cwd=REPO,
+            check=True,
+        )
         yield path
     finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(path)], cwd=REPO, check=False)
+        if path.exists():
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(path)], cwd=REPO, check=False
+            )
         with contextlib.suppress(OSError):
             path.parent.rmdir()
+
+
+# --- scratch databases and Redis keys -------------------------------------------------------
+
+
+def scratch_database_name(url: str) -> str:
+    """The database name of ``url``, if it is a scratch one a benchmark may drop and create
+    (it contains "bench" and is none of ``PROTECTED_DATABASES``); else exit."""
+    name = urllib.parse.urlsplit(url).path.lstrip("/")
+    if not name or name in PROTECTED_DATABASES or "bench" not in name:
+        sys.exit(
+            f"refusing to drop or re-create database {name!r}; "
+            "use a scratch database whose name contains 'bench'."
+        )
+    return name
+
+
+def maintenance_url(url: str) -> str:
+    """``url`` with the server's ``postgres`` database, from which others are created and
+    dropped."""
+    return urllib.parse.urlunsplit(urllib.parse.urlsplit(url)._replace(path="/postgres"))
+
+
+def drop_databases(urls: Iterable[str]) -> None:
+    """Drop each scratch database of ``urls`` that exists, first closing this process's
+    Django connections; connections of other processes are ended (``WITH (FORCE)``).
+
+    Every name is checked (``scratch_database_name``) before any is dropped. A drop that
+    fails is reported on stderr and the others are still tried: this runs in ``finally``
+    blocks, where an exception would hide the one being handled.
+    """
+    import psycopg
+    from psycopg import sql
+
+    urls = list(dict.fromkeys(urls))
+    names = [scratch_database_name(url) for url in urls]
+    if "django.db" in sys.modules:
+        with contextlib.suppress(Exception):  # settings that never loaded: nothing is open
+            from django.db import connections
+
+            connections.close_all()
+    for url, name in zip(urls, names, strict=True):
+        try:
+            with psycopg.connect(maintenance_url(url), autocommit=True) as conn:
+                conn.execute(
+                    sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+                )
+        except psycopg.Error as error:
+            print(f"could not drop the scratch database {name}: {error}", file=sys.stderr)
+
+
+# kombu's Redis transport: a queue is a list (plus one per priority, suffixed with SEP and the
+# priority), an exchange's bindings a set ``_kombu.binding.<exchange>`` of
+# "routing key SEP pattern SEP queue" (also ``_kombu.binding_permanent.<exchange>``), expiring
+# bindings (the workers' pidbox) have a deadline in the sorted set ``_kombu.binding_deadlines``,
+# and a message being worked on waits in the hash ``unacked`` (indexed in ``unacked_index``).
+_KOMBU_SEP = b"\x06\x16"
+# The exchanges every Celery worker binds whatever its queues: its mailbox, replies, events.
+_SHARED_EXCHANGES = ("celery.pidbox", "reply.celery.pidbox", "celeryev")
+# Remove the deadline of each binding table (ARGV) that no longer exists, atomically, so a
+# worker binding it again at that moment keeps its deadline.
+_FORGET_DEADLINES = """
+local removed = 0
+for _, exchange in ipairs(ARGV) do
+    if redis.call('EXISTS', '_kombu.binding.' .. exchange) == 0
+            and redis.call('EXISTS', '_kombu.binding_permanent.' .. exchange) == 0 then
+        removed = removed + redis.call('ZREM', KEYS[1], exchange)
+    end
+end
+return removed
+"""
+
+
+def clean_redis(broker_url: str, token: str) -> list[str]:
+    """Remove from the Redis database of ``broker_url`` what one benchmark run of Celery left
+    there, and nothing else; print and return what was removed. Call it once the run's
+    worker has stopped. A failure is reported on stderr, not raised (this runs in finally
+    blocks, where an exception would hide the one being handled).
+
+    ``token`` names the run: a random string that is part of each queue's name and of its
+    worker's node name (``-n TOKEN@%h``, so the worker's pidbox queue carries it too). Removed:
+    every key whose name contains it (the queues and their priority lists, their binding
+    tables, the worker's pidbox queue); in the sets every worker shares
+    (``_kombu.binding.celery.pidbox``...), only the members naming it; messages of its queues
+    left unacknowledged by a killed worker; and the deadline of a binding table the run used
+    that no longer exists (the worker deletes its table on shutdown but not the deadline). Keys
+    of other runs and other databases are never touched: no FLUSHDB, no FLUSHALL.
+    """
+    import redis
+
+    if len(token) < 8:
+        raise ValueError(f"clean_redis: token {token!r} is too short to be the run's own")
+    mark = token.encode()
+    removed: list[str] = []
+
+    def name(key: bytes) -> str:  # kombu's separator is two control characters
+        return key.decode(errors="replace").encode("unicode_escape").decode()
+
+    client = redis.Redis.from_url(broker_url)
+    kwargs = client.connection_pool.connection_kwargs
+    where = f"{kwargs.get('host', '?')}:{kwargs.get('port', '?')} db {kwargs.get('db', 0)}"
+    try:
+        for key in list(client.scan_iter(match=f"*{token}*", count=1000)):
+            removed += [name(key)] * client.delete(key)
+        for key in list(client.scan_iter(match="_kombu.binding*", count=1000)):
+            if client.type(key) != b"set":
+                continue
+            ours = [m for m in client.smembers(key) if mark in m.rsplit(_KOMBU_SEP, 1)[-1]]
+            if ours:
+                client.srem(key, *ours)
+                removed.append(f"{len(ours)} binding(s) in {name(key)}")
+        unacked = []
+        if client.type("unacked") == b"hash":
+            for tag, payload in client.hscan_iter("unacked"):
+                with contextlib.suppress(ValueError, TypeError):
+                    _message, exchange, routing_key = json.loads(payload)
+                    if token in f"{exchange}\n{routing_key}":
+                        unacked.append(tag)
+        if unacked:
+            client.hdel("unacked", *unacked)
+            client.zrem("unacked_index", *unacked)
+            removed.append(f"{len(unacked)} unacknowledged message(s)")
+        deadlines = "_kombu.binding_deadlines"
+        exchanges = [
+            m
+            for m in (client.zrange(deadlines, 0, -1) if client.type(deadlines) == b"zset" else [])
+            if mark in m or m.decode(errors="replace") in _SHARED_EXCHANGES
+        ]
+        if exchanges and client.eval(_FORGET_DEADLINES, 1, deadlines, *exchanges):
+            removed.append(f"stale deadline(s) in {deadlines}")
+    except redis.RedisError as error:
+        done = f" (removed: {', '.join(removed)})" if removed else ""
+        print(f"could not clean Redis {where} of {token}: {error!r}{done}", file=sys.stderr)
+        return removed
+    finally:
+        client.close()
+    print(f"removed from Redis {where}: {', '.join(removed) or 'nothing'}", flush=True)
+    return removed
 
 
 def without(argv: Sequence[str], *options: str) -> list[str]:
@@ -126,19 +281,47 @@ def _worker(
     """One worker run of ``script`` on the tree ``where``: its figures."""
     begun = time.perf_counter()
     print(f"  {label} ...", end="", file=sys.stderr, flush=True)
-    done = subprocess.run(
+    with subprocess.Popen(
         [sys.executable, script, "--worker-json", "--tree", str(where), *argv],
         cwd=where if in_tree else None,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-    )
+    ) as process:
+        try:
+            stdout, stderr = process.communicate()
+        except KeyboardInterrupt:
+            _let_clean_up(process)
+            raise
     print(f" {time.perf_counter() - begun:.0f} s", file=sys.stderr, flush=True)
-    lines = done.stdout.splitlines()
+    lines = stdout.splitlines()
     marked = [line for line in lines if line.startswith(JSON_MARK)]
-    if done.returncode != 0 or not (marked or lines):
-        tail = "\n".join((done.stdout + done.stderr).splitlines()[-40:])
-        sys.exit(f"{label}: the worker on {where} exited with {done.returncode}:\n{tail}")
+    if process.returncode != 0 or not (marked or lines):
+        tail = "\n".join((stdout + stderr).splitlines()[-40:])
+        sys.exit(f"{label}: the worker on {where} exited with {process.returncode}:\n{tail}")
     return json.loads(marked[-1].removeprefix(JSON_MARK) if marked else lines[-1])
+
+
+def _let_clean_up(process: subprocess.Popen[str]) -> None:
+    """After Ctrl-C, pass the interrupt on to a worker (an interrupt may have been sent to
+    this process alone) and give it the time to run its finally blocks (subprocess.run would
+    kill it a quarter of a second later). A worker takes only its first interrupt
+    (``_interrupt_once``), so one that Ctrl-C at a terminal reached too is not disturbed."""
+    print(" interrupted; waiting for the worker to clean up", file=sys.stderr, flush=True)
+    process.send_signal(signal.SIGINT)
+    try:  # reading its output meanwhile, so that a full pipe cannot block its clean-up
+        process.communicate(timeout=WORKER_GRACE_S)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+
+
+def _interrupt_once(signum: int, frame: object) -> None:
+    """A worker's SIGINT handler: the first interrupt stops the run (its finally blocks then
+    drop the database and stop the Celery worker), later ones are ignored so as not to
+    interrupt that clean-up."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
 
 
 def _number(value: Any) -> bool:
@@ -153,6 +336,8 @@ def compare(
     describe: Callable[[str], str],
     *,
     in_tree: bool = False,
+    database: Callable[[str | None], str] | None = None,
+    keep_db: bool = False,
 ) -> None:
     """Run ``script --worker-json --tree T argv`` alternately on the baseline and the current
     tree, ``rounds`` times each, then print every figure's medians and their ratio.
@@ -162,6 +347,11 @@ def compare(
     Values that are not numbers (labels for the worker's own report) are left out. With
     ``in_tree`` each worker runs with its tree as the working directory. A progress line per
     run goes to stderr.
+
+    ``database(tree)`` is the URL of the scratch database a worker uses for ``tree`` (None:
+    this repository), for benchmarks that have one. The workers then get ``--keep-db``, so
+    that later rounds may reuse what the first built, and the comparison drops both trees'
+    databases when it ends, however it ends, unless ``keep_db``.
     """
     script = str(Path(script).resolve())  # the worker may start in another directory
     print(f"machine: {machine()}")
@@ -173,12 +363,21 @@ def compare(
             "alternating",
             flush=True,
         )
+        scratch = [database(str(tree)), database(None)] if database else []
+        if scratch:
+            names = ", ".join(scratch_database_name(url) for url in scratch)
+            print(f"scratch databases: {names} ({'KEPT' if keep_db else 'dropped at the end'})")
+            argv = [*argv, "--keep-db"]
         runs: dict[str, list[dict[str, Any]]] = {"baseline": [], "current": []}
-        for round_ in range(1, rounds + 1):
-            for label, where in (("baseline", tree), ("current", REPO)):
-                runs[label].append(
-                    _worker(script, argv, where, in_tree, f"{label} run {round_}/{rounds}")
-                )
+        try:
+            for round_ in range(1, rounds + 1):
+                for label, where in (("baseline", tree), ("current", REPO)):
+                    runs[label].append(
+                        _worker(script, argv, where, in_tree, f"{label} run {round_}/{rounds}")
+                    )
+        finally:
+            if scratch and not keep_db:
+                drop_databases(scratch)
     print(f"machine after the runs: {machine()}")
     keys = [
         k
@@ -220,6 +419,19 @@ def add_baseline_arguments(
     parser.add_argument("--tree", help=argparse.SUPPRESS)
 
 
+def add_keep_db_argument(parser: argparse.ArgumentParser, *aliases: str) -> None:
+    """``--keep-db`` (and ``aliases``, the option's older names): keep the scratch
+    database(s) instead of dropping them at the end."""
+    parser.add_argument(
+        "--keep-db",
+        *aliases,
+        dest="keep_db",
+        action="store_true",
+        help="keep the scratch database (with --baseline, both trees'); by default it is "
+        "dropped at the end, also after an error or Ctrl-C",
+    )
+
+
 def run(
     script: str,
     args: argparse.Namespace,
@@ -229,16 +441,30 @@ def run(
     *,
     in_tree: bool = False,
     rounds_option: str = "--rounds",
+    database: Callable[[str | None], str] | None = None,
 ) -> int | None:
     """One benchmark run: compared with ``--baseline``, as a worker's JSON, or reported.
 
     Returns what ``report`` returns (an exit status, or None); a worker and a comparison
-    return None. ``in_tree``: run workers in their tree (see ``compare``).
+    return None. ``in_tree``: run workers in their tree; ``database``: the scratch database
+    of a tree, which a comparison drops at the end unless ``args.keep_db`` (see ``compare``;
+    a single run's ``measure`` drops its own).
     """
     if args.baseline and not args.worker_json:  # (an abbreviated --baseline reaches workers)
         argv = without(sys.argv[1:], "--baseline", rounds_option)
-        compare(script, argv, args.baseline, args.baseline_rounds, describe, in_tree=in_tree)
+        compare(
+            script,
+            argv,
+            args.baseline,
+            args.baseline_rounds,
+            describe,
+            in_tree=in_tree,
+            database=database,
+            keep_db=getattr(args, "keep_db", False),
+        )
         return None
+    if args.worker_json and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupt_once)
     use_tree(args.tree)
     figures = measure(args)
     if args.worker_json:
