@@ -1,6 +1,7 @@
 """Every write of a game night: open it, who is present, guests, drawing rounds, and the league
 game entered for a table. The seating itself is `league.table_draw` (pure code); this module
-feeds it what the night knows and stores what it drew.
+feeds it what the night knows and stores what it drew; who may play a table's game is
+`league.night_seating`.
 
 Each service is atomic and locks the night's league row first, like `league.services`.
 """
@@ -17,7 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from league import night_selectors, services
+from league import night_seating, night_selectors, services
 from league.catalogue import get_game
 from league.models import (
     AuditEntry,
@@ -265,53 +266,6 @@ def round_undo(*, night: GameNight, by: AbstractBaseUser) -> None:
     latest.delete()
 
 
-def table_setup(table: NightTable) -> list[int]:
-    """The table's players in seat order (the starter in seat 1), for the result form."""
-    return list(table.seats.order_by("seat").values_list("player_id", flat=True))
-
-
-def _names(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def _check_seated(table: NightTable, participants: Sequence[services.ParticipantInput]) -> None:
-    """A table's game is played by exactly the people drawn to it: nobody from another table,
-    from those sitting out or from outside the night, and nobody seated left out. Who plays
-    changes between rounds only (`attendance_set`, a guest, `round_undo` and a new draw)."""
-    seated = table_setup(table)
-    ids = [p.player_id for p in participants]
-    players = Player.objects.in_bulk(set(ids) | set(seated))
-    elsewhere = dict(
-        NightSeat.objects.filter(table__round=table.round, player_id__in=ids)
-        .exclude(table=table)
-        .values_list("player_id", "table__number")
-    )
-    resting = set(table.round.sitting_out.filter(pk__in=ids).values_list("pk", flat=True))
-    where = f"table {table.number} of round {table.round.number}"
-    errors: dict[str, list[str]] = {}
-    for index, player_id in enumerate(ids):
-        if player_id in seated:
-            continue
-        player = players.get(player_id)
-        if player is None:
-            message = f"There is no player with id {player_id}."
-        elif player_id in elsewhere:
-            message = f"{player} sat at table {elsewhere[player_id]}, not at {where}."
-        elif player_id in resting:
-            message = f"{player} sat out round {table.round.number}."
-        else:
-            message = f"{player} was not drawn to {where}."
-        errors[f"participants.{index}.player"] = [message]
-    missing = [players[player_id].name for player_id in seated if player_id not in ids]
-    if missing:
-        errors["participants"] = [
-            f"Everyone drawn to {where} is in its result: {_names(missing)} "
-            f"{'is' if len(missing) == 1 else 'are'} missing."
-        ]
-    if errors:
-        raise ValidationError(errors)
-
-
 @transaction.atomic
 def table_game_record(
     *,
@@ -330,7 +284,7 @@ def table_game_record(
         raise ValidationError(
             {"table": [f"Table {table.number}'s result is already entered (game {table.game_id})."]}
         )
-    _check_seated(table, participants)
+    night_seating.check_seated(table, [p.player_id for p in participants])
     values.setdefault("place", night.place)
     game = services.game_record(
         league=night.league, logged_by=logged_by, participants=participants, **values

@@ -26,6 +26,7 @@ from django.views.decorators.http import require_http_methods
 from league import (
     confirmation_selectors,
     confirmation_views,
+    night_seating,
     nights,
     result_entry,
     selectors,
@@ -513,7 +514,9 @@ def _start_values(
         _edit_initial(entry.editing, game_form, seat_forms)
     elif entry.table is not None:
         game_form.initial.update(nights.entry_values(entry.table.round.night))
-        for form, player_id in zip(seat_forms, nights.table_setup(entry.table), strict=False):
+        for form, player_id in zip(
+            seat_forms, night_seating.table_setup(entry.table), strict=False
+        ):
             form.initial.update({"player": player_id, "seat": form.index + 1})
     else:
         me = Player.objects.filter(user=_you(request), memberships__league=entry.league).first()

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from league import nights, services
+from league import night_seating, nights, services
 from league.models import GameNight, NightTable, Player
 from tests.e2e.conftest import log_in, screenshot
 
@@ -71,9 +71,11 @@ def test_organiser_runs_a_two_round_night_of_seven_from_a_phone(
 
     page.get_by_role("button", name="Draw round 2").click()
     expect(page.get_by_text("Round 2 drawn.")).to_be_visible()
-    first_round = [set(nights.table_setup(t)) for t in NightTable.objects.filter(round__number=1)]
+    first_round = [
+        set(night_seating.table_setup(t)) for t in NightTable.objects.filter(round__number=1)
+    ]
     for table in NightTable.objects.filter(round__number=2):
-        assert not any(set(nights.table_setup(table)) <= before for before in first_round)
+        assert not any(set(night_seating.table_setup(table)) <= before for before in first_round)
     expect(page.get_by_role("button", name="Undo round 2 (no results yet)")).to_be_visible()
     enter_table(page, 2, 1)
     expect(page.get_by_role("button", name="Undo round 2 (no results yet)")).to_have_count(0)
@@ -101,8 +103,8 @@ def test_a_player_from_another_table_is_refused_beside_their_row(
     )
     drawn = nights.round_draw(night=night, by=users["olive"])
     first, second = drawn.tables.get(number=1), drawn.tables.get(number=2)
-    stranger = Player.objects.get(pk=nights.table_setup(second)[0])
-    left_out = Player.objects.get(pk=nights.table_setup(first)[3])
+    stranger = Player.objects.get(pk=night_seating.table_setup(second)[0])
+    left_out = Player.objects.get(pk=night_seating.table_setup(first)[3])
     page = phone_page
     log_in(page, "mia", "pw-123456789")
     page.goto(f"/leagues/tuesday/nights/{night.pk}/")

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from league import nights, services
+from league import night_seating, nights, services
 from league.models import Game, GameNight, League, NightTable, Player
 from tests.league.conftest import record
 from tests.league.test_pages_entry import field_errors, page, previewed
@@ -98,7 +98,7 @@ def test_draw_then_enter_a_tables_result_prefilled_with_its_seats(as_user, night
     client = as_user("olive")
     client.post(f"/leagues/tuesday/nights/{night.pk}/draw/")
     table = NightTable.objects.get(round__night=night, number=1)
-    seated = nights.table_setup(table)
+    seated = night_seating.table_setup(table)
     assert len(seated) == 4
     html = page(client.get(f"/leagues/tuesday/nights/{night.pk}/"))
     assert "Enter result" in html and "How round 1 was drawn" in html and "starts" in html
@@ -149,7 +149,7 @@ def test_a_player_not_drawn_to_the_table_is_refused_beside_their_row(
 ):
     as_user("olive").post(f"/leagues/tuesday/nights/{night.pk}/draw/")
     table = NightTable.objects.get(round__night=night, number=1)
-    seated = nights.table_setup(table)
+    seated = night_seating.table_setup(table)
     # Uma is a member of the league who is not here tonight.
     uma = services.guest_add(league=league, name="Uma", by=users["olive"]).player
     left_out = Player.objects.get(pk=seated[-1])

@@ -8,7 +8,7 @@ import itertools
 import pytest
 from django.core.exceptions import ValidationError
 
-from league import night_selectors, nights, services
+from league import night_seating, night_selectors, nights, services
 from league.models import (
     AuditEntry,
     Game,
@@ -39,7 +39,7 @@ def open_night(league, users, present, **extra):
 
 def enter(table, users, by="olive"):
     """Enter the table's game: seat 1 wins, then in seat order."""
-    ids = nights.table_setup(table)
+    ids = night_seating.table_setup(table)
     participants = [
         services.ParticipantInput(
             player_id=pid, seat=seat, result={"total_vp": 30 - seat, "fed_cats": 3}
@@ -77,10 +77,10 @@ def test_second_round_keeps_tonights_tablemates_apart_and_rotates_the_starter(us
         enter(table, users)
     second = nights.round_draw(night=night, by=users["olive"])
     view = night_selectors.night_view(night=night)
-    round_one = [set(nights.table_setup(t)) for t in first.tables.all()]
-    starters_one = {nights.table_setup(t)[0] for t in first.tables.all()}
+    round_one = [set(night_seating.table_setup(t)) for t in first.tables.all()]
+    starters_one = {night_seating.table_setup(t)[0] for t in first.tables.all()}
     for table in second.tables.all():
-        seated = nights.table_setup(table)
+        seated = night_seating.table_setup(table)
         # 7 people in tables of 4 and 3 twice: some pairs must meet again, but never a table
         # that is a whole table of round one.
         assert not any(set(seated) <= before for before in round_one)
@@ -194,7 +194,7 @@ def test_tonights_points_share_each_table_by_finishing_order(users, league, seve
     table = drawn.tables.get(number=1)
     enter(table, users)
     view = night_selectors.night_view(night=night)
-    seated = nights.table_setup(table)
+    seated = night_seating.table_setup(table)
     points = {s.player_id: s.points for s in view.standings}
     assert [points[pid] for pid in seated] == pytest.approx([1, 2 / 3, 1 / 3, 0])
     assert view.standings[0].player_id == seated[0]
@@ -259,7 +259,7 @@ def test_a_player_from_another_table_is_refused_and_nothing_is_written(users, le
     drawn = nights.round_draw(night=night, by=users["olive"])
     first, second = drawn.tables.get(number=1), drawn.tables.get(number=2)
     enter(first, users)  # ratings exist: the refusal below must leave them as they are
-    there, here = nights.table_setup(first), nights.table_setup(second)
+    there, here = night_seating.table_setup(first), night_seating.table_setup(second)
     assert len(there) == 4 and len(here) == 3
     (stranger,), (left_out,) = names(there[:1]), names(here[2:])
     errors = refused(second, users, [*here[:2], there[0]])
@@ -275,7 +275,7 @@ def test_someone_not_drawn_tonight_is_refused_at_a_full_table(users, league, sev
     night = open_night(league, users, seven)
     table = nights.round_draw(night=night, by=users["olive"]).tables.get(number=2)
     absent = services.guest_add(league=league, name="Uma", by=users["olive"]).player
-    errors = refused(table, users, [*nights.table_setup(table), absent.pk])
+    errors = refused(table, users, [*night_seating.table_setup(table), absent.pk])
     assert errors == {"participants.3.player": ["Uma was not drawn to table 2 of round 1."]}
 
 
@@ -284,7 +284,7 @@ def test_someone_sitting_out_the_round_is_refused(users, league, seven):
     drawn = nights.round_draw(night=night, by=users["olive"])
     (resting,) = drawn.sitting_out.all()
     table = drawn.tables.get()
-    seated = nights.table_setup(table)
+    seated = night_seating.table_setup(table)
     errors = refused(table, users, [resting.pk, *seated[1:]])
     assert errors["participants.0.player"] == [f"{resting} sat out round 1."]
     assert errors["participants"] == [
@@ -295,7 +295,7 @@ def test_someone_sitting_out_the_round_is_refused(users, league, seven):
 def test_everyone_drawn_to_the_table_is_in_its_result(users, league, seven):
     night = open_night(league, users, seven)
     table = nights.round_draw(night=night, by=users["olive"]).tables.get(number=1)
-    seated = nights.table_setup(table)
+    seated = night_seating.table_setup(table)
     missing = names(seated[2:])
     errors = refused(table, users, seated[:2])
     assert errors == {
@@ -309,7 +309,7 @@ def test_everyone_drawn_to_the_table_is_in_its_result(users, league, seven):
 def test_the_same_players_in_other_seats_are_the_tables_players(users, league, seven):
     night = open_night(league, users, seven)
     table = nights.round_draw(night=night, by=users["olive"]).tables.get(number=1)
-    reordered = list(reversed(nights.table_setup(table)))
+    reordered = list(reversed(night_seating.table_setup(table)))
     game = nights.table_game_record(
         table=table, logged_by=users["olive"], participants=results(reordered), played_on=TODAY
     )
@@ -320,7 +320,7 @@ def test_someone_who_leaves_during_a_round_still_plays_its_game(users, league, s
     """Leaving counts from the next round drawn: the game being played is the table's."""
     night = open_night(league, users, seven)
     table = nights.round_draw(night=night, by=users["olive"]).tables.get(number=1)
-    seated = nights.table_setup(table)
+    seated = night_seating.table_setup(table)
     leaving = Player.objects.get(pk=seated[-1])
     nights.attendance_set(night=night, player=leaving, present=False, by=users["olive"])
     assert refused(table, users, seated[:-1])["participants"]
