@@ -1,5 +1,7 @@
-"""Who plays at a night's table: exactly the people drawn to it, as `league.nights` checks when
-a table's result is entered. Only models below it: `league.services` may ask it too.
+"""Who plays at a night's table: exactly the people drawn to it. Every write of a table's game
+checks it here: `league.nights` when the result is entered, `league.services.game_edit` when
+the game is corrected (on the page, in the API or in the admin). Only models below it, so that
+both `league.services` and `league.nights` use it.
 """
 
 from __future__ import annotations
@@ -8,7 +10,7 @@ from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
 
-from league.models import NightSeat, NightTable, Player
+from league.models import Game, NightSeat, NightTable, Player
 
 
 def table_setup(table: NightTable) -> list[int]:
@@ -16,8 +18,10 @@ def table_setup(table: NightTable) -> list[int]:
     return list(table.seats.order_by("seat").values_list("player_id", flat=True))
 
 
-def _names(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+def table_of(game: Game) -> NightTable | None:
+    """The night's table whose result ``game`` is, with its round and night; None for a game
+    logged on its own."""
+    return NightTable.objects.select_related("round__night").filter(game_id=game.pk).first()
 
 
 def check_seated(table: NightTable, ids: Sequence[int]) -> None:
@@ -27,6 +31,30 @@ def check_seated(table: NightTable, ids: Sequence[int]) -> None:
 
     ``ids`` are the result's players in the order of its participants, whose index each error
     names (``participants.2.player``); raises `ValidationError`."""
+    errors = _seating_errors(table, ids)
+    if errors:
+        raise ValidationError(errors)
+
+
+def check_correction(game: Game, ids: Sequence[int]) -> None:
+    """A correction of a table's game keeps its players, the ones drawn to the table (their
+    results and seats may change): `check_seated`, saying why first. Nothing to check for a
+    game that is no table's."""
+    table = table_of(game)
+    if table is None:
+        return
+    errors = _seating_errors(table, ids)
+    if errors:
+        errors["participants"] = [
+            f"This game was played at table {table.number} of round {table.round.number} on the "
+            f"night of {table.round.night.played_on}: a correction keeps the players drawn to "
+            "that table (their results and seats may change).",
+            *errors.get("participants", []),
+        ]
+        raise ValidationError(errors)
+
+
+def _seating_errors(table: NightTable, ids: Sequence[int]) -> dict[str, list[str]]:
     seated = table_setup(table)
     players = Player.objects.in_bulk(set(ids) | set(seated))
     elsewhere = dict(
@@ -56,5 +84,8 @@ def check_seated(table: NightTable, ids: Sequence[int]) -> None:
             f"Everyone drawn to {where} is in its result: {_names(missing)} "
             f"{'is' if len(missing) == 1 else 'are'} missing."
         ]
-    if errors:
-        raise ValidationError(errors)
+    return errors
+
+
+def _names(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"

@@ -21,7 +21,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from league import rating_pass
+from league import night_seating, rating_pass
 from league.catalogue import ResultError, check_results, get_game
 from league.models import (
     AuditEntry,
@@ -772,9 +772,13 @@ def game_edit(
     notes: str | None = None,
     details: Mapping[str, Any] | None = None,
 ) -> Game:
-    """Change a recorded game; ratings from the earlier of its old and new dates are rebuilt."""
+    """Change a recorded game; ratings from the earlier of its old and new dates are rebuilt.
+
+    The game of a night's table keeps its players (`night_seating.check_correction`)."""
     league = lock_league(game.league)
     game = Game.objects.select_for_update().get(pk=game.pk)
+    if participants is not None:
+        night_seating.check_correction(game, [p.player_id for p in participants])
     before = _snapshot(game)
     current = [
         ParticipantInput(player_id=p.player_id, seat=p.seat, result=p.result)

@@ -395,6 +395,61 @@ def test_a_tables_result_names_the_players_drawn_to_it(api, league, players, nig
     assert client.post(result, result_body(second), format="json").status_code == 201
 
 
+def test_a_tables_game_keeps_its_players_when_corrected(api, users, league, players, night_id):
+    client = api("olive")
+    (table,) = client.post(f"/api/nights/{night_id}/draw/").json()["rounds"][0]["tables"]
+    entered = client.post(
+        f"/api/nights/{night_id}/tables/{table['id']}/result/", result_body(table), format="json"
+    )
+    assert entered.status_code == 201
+    game = f"/api/games/{entered.json()['id']}/"
+    uma = services.guest_add(league=league, name="Uma", by=users["olive"]).player
+
+    def written():
+        return (
+            client.get(game).json(),
+            sorted(league.ratings.values_list("player_id", "rating", "games_played")),
+            AuditEntry.objects.count(),
+        )
+
+    before = written()
+    kept = (
+        "This game was played at table 1 of round 1 on the night of 2026-11-20: a correction "
+        "keeps the players drawn to that table (their results and seats may change)."
+    )
+    left_out = table["seats"][3]["player_name"]
+    swapped = result_body(table, notes="Fixed")
+    swapped["participants"][3]["player"] = uma.pk
+    for send in (client.patch, client.put):
+        response = send(game, swapped, format="json")
+        assert response.status_code == 400, send
+        assert response.json()["error"] == "validation_error"
+        assert response.json()["fields"] == {
+            "participants.3.player": ["Uma was not drawn to table 1 of round 1."],
+            "participants": [
+                kept,
+                f"Everyone drawn to table 1 of round 1 is in its result: {left_out} is missing.",
+            ],
+        }
+    fewer = result_body(table)
+    fewer["participants"] = fewer["participants"][:3]
+    response = client.patch(game, fewer, format="json")
+    assert response.status_code == 400
+    assert list(response.json()["fields"]) == ["participants"]
+    assert written() == before
+
+    # The same players in other seats, with other results; or another field alone.
+    reseated = result_body(table)
+    for row in reseated["participants"]:
+        row["seat"] = 5 - row["seat"]
+    response = client.patch(game, reseated, format="json")
+    assert response.status_code == 200, response.json()
+    by_seat = sorted(response.json()["participants"], key=lambda p: p["seat"])
+    assert [p["player"] for p in by_seat] == [s["player"] for s in reversed(table["seats"])]
+    response = client.put(game, {"notes": "Recounted"}, format="json")
+    assert response.status_code == 200 and response.json()["notes"] == "Recounted"
+
+
 def test_a_table_of_another_night_or_an_unseen_night_is_not_found(api, users, league, night_id):
     client = api("olive")
     (table,) = client.post(f"/api/nights/{night_id}/draw/").json()["rounds"][0]["tables"]

@@ -175,6 +175,81 @@ def test_a_player_not_drawn_to_the_table_is_refused_beside_their_row(
     assert table.game is None
 
 
+def table_game(users, night):
+    """Round 1 drawn and its table's game entered: seat 1 wins, then in seat order."""
+    table = nights.round_draw(night=night, by=users["olive"]).tables.get()
+    participants = [
+        services.ParticipantInput(player_id=pid, seat=seat, result={"total_vp": 40 - seat})
+        for seat, pid in enumerate(night_seating.table_setup(table), start=1)
+    ]
+    game = nights.table_game_record(
+        table=table, logged_by=users["mia"], participants=participants, played_on=DAY
+    )
+    return table, game
+
+
+def correction(player_ids, scores):
+    data = {"played_on": "2026-11-20", "place": "", "notes": "Recounted"}
+    for index, (player_id, vp) in enumerate(zip(player_ids, scores, strict=True), start=1):
+        data |= {
+            f"seat{index}-player": player_id,
+            f"seat{index}-seat": index,
+            f"seat{index}-total_vp": vp,
+            f"seat{index}-fed_cats": 3,
+        }
+    return data
+
+
+def test_correcting_a_tables_game_with_someone_else_is_refused_beside_their_row(
+    as_user, users, league, night
+):
+    table, game = table_game(users, night)
+    seated = night_seating.table_setup(table)
+    uma = services.guest_add(league=league, name="Uma", by=users["olive"]).player
+    left_out = Player.objects.get(pk=seated[-1])
+    before = list(game.participants.order_by("seat").values_list("player_id", "score"))
+    client = as_user("olive")
+    url = (
+        f"/leagues/tuesday/games/{game.pk}/edit/?league=tuesday&edition=base&players=4&mode=totals"
+    )
+    data = correction([*seated[:-1], uma.pk], [30, 31, 32, 33])
+    digest = previewed(client, url, data)
+    response = client.post(url, {**data, "action": "save", "previewed": digest})
+    assert response.status_code == 400
+    html = page(response)
+    assert field_errors(html, "id_seat4-player") == ["Uma was not drawn to table 1 of round 1."]
+    assert "a correction keeps the players drawn to that table" in html
+    assert f"Everyone drawn to table 1 of round 1 is in its result: {left_out} is missing." in html
+    game.refresh_from_db()
+    assert game.notes == ""
+    assert list(game.participants.order_by("seat").values_list("player_id", "score")) == before
+    assert not game.participants.filter(player=uma).exists()
+
+
+def test_a_tables_game_is_corrected_with_its_players_in_other_seats(as_user, users, night):
+    table, game = table_game(users, night)
+    reordered = list(reversed(night_seating.table_setup(table)))
+    client = as_user("olive")
+    url = (
+        f"/leagues/tuesday/games/{game.pk}/edit/?league=tuesday&edition=base&players=4&mode=totals"
+    )
+    data = correction(reordered, [20, 35, 25, 30])
+    digest = previewed(client, url, data)
+    response = client.post(url, {**data, "action": "save", "previewed": digest})
+    assert response.status_code == 302 and response.url == f"/leagues/tuesday/games/{game.pk}/"
+    game.refresh_from_db()
+    assert game.notes == "Recounted"
+    rows = game.participants.order_by("seat").values_list("player_id", "score", "rank")
+    assert list(rows) == [
+        (reordered[0], 20, 4),
+        (reordered[1], 35, 1),
+        (reordered[2], 25, 3),
+        (reordered[3], 30, 2),
+    ]
+    table.refresh_from_db()
+    assert table.game_id == game.pk
+
+
 def test_people_leave_and_guests_arrive_from_the_night_page(as_user, night, players):
     client = as_user("olive")
     response = client.post(

@@ -224,26 +224,26 @@ def results(ids):
     ]
 
 
-def refused(table, users, ids) -> dict[str, list[str]]:
-    """Enter ``ids`` as the table's players: the refusal's errors, having checked that nothing
-    was written (no game, no participant, no rating, no change log entry)."""
-    before = (
-        Game.objects.count(),
-        Participant.objects.count(),
+def written() -> tuple:
+    """What a refused write leaves as it was: the games, their seats and results, the ratings
+    and the change log."""
+    return (
+        sorted(Game.objects.values_list("pk", "played_on", "notes")),
+        sorted(Participant.objects.values_list("game_id", "player_id", "seat", "score", "rank")),
         sorted(PlayerRating.objects.values_list("player_id", "rating", "games_played")),
         AuditEntry.objects.count(),
     )
+
+
+def refused(table, users, ids) -> dict[str, list[str]]:
+    """Enter ``ids`` as the table's players: the refusal's errors, having checked that nothing
+    was written (no game, no participant, no rating, no change log entry)."""
+    before = written()
     with pytest.raises(ValidationError) as caught:
         nights.table_game_record(
             table=table, logged_by=users["olive"], participants=results(ids), played_on=TODAY
         )
-    after = (
-        Game.objects.count(),
-        Participant.objects.count(),
-        sorted(PlayerRating.objects.values_list("player_id", "rating", "games_played")),
-        AuditEntry.objects.count(),
-    )
-    assert after == before
+    assert written() == before
     table.refresh_from_db()
     assert table.game is None
     return caught.value.message_dict
@@ -326,3 +326,75 @@ def test_someone_who_leaves_during_a_round_still_plays_its_game(users, league, s
     assert refused(table, users, seated[:-1])["participants"]
     game = enter(table, users)
     assert game.participants.filter(player=leaving).exists()
+
+
+# --- a correction of a table's game keeps its players ------------------------------------------
+
+KEPT = (
+    "This game was played at table {table} of round 1 on the night of 2026-11-20: a correction "
+    "keeps the players drawn to that table (their results and seats may change)."
+)
+
+
+def refused_correction(game, users, ids) -> dict[str, list[str]]:
+    """Correct ``game`` to have ``ids`` as its players: the refusal's errors, having checked
+    that nothing was written."""
+    before = written()
+    with pytest.raises(ValidationError) as caught:
+        services.game_edit(game=game, by=users["olive"], participants=results(ids), notes="Fixed")
+    assert written() == before
+    return caught.value.message_dict
+
+
+def test_a_correction_cannot_put_someone_from_another_table_in_a_tables_game(users, league, seven):
+    night = open_night(league, users, seven)
+    drawn = nights.round_draw(night=night, by=users["olive"])
+    first, second = drawn.tables.get(number=1), drawn.tables.get(number=2)
+    game = enter(first, users)
+    enter(second, users)
+    there, here = night_seating.table_setup(first), night_seating.table_setup(second)
+    (stranger,), (left_out,) = names(here[:1]), names(there[3:])
+    errors = refused_correction(game, users, [*there[:3], here[0]])
+    assert errors == {
+        "participants.3.player": [f"{stranger} sat at table 2, not at table 1 of round 1."],
+        "participants": [
+            KEPT.format(table=1),
+            f"Everyone drawn to table 1 of round 1 is in its result: {left_out} is missing.",
+        ],
+    }
+
+
+def test_a_correction_cannot_add_or_leave_out_a_player_of_a_tables_game(users, league, seven):
+    night = open_night(league, users, seven)
+    table = nights.round_draw(night=night, by=users["olive"]).tables.get(number=2)
+    game = enter(table, users)
+    seated = night_seating.table_setup(table)
+    absent = services.guest_add(league=league, name="Uma", by=users["olive"]).player
+    assert refused_correction(game, users, [*seated, absent.pk]) == {
+        "participants.3.player": ["Uma was not drawn to table 2 of round 1."],
+        "participants": [KEPT.format(table=2)],
+    }
+    (left_out,) = names(seated[2:])
+    assert refused_correction(game, users, seated[:2]) == {
+        "participants": [
+            KEPT.format(table=2),
+            f"Everyone drawn to table 2 of round 1 is in its result: {left_out} is missing.",
+        ]
+    }
+
+
+def test_a_correction_keeping_a_tables_players_changes_their_seats_and_results(
+    users, league, seven
+):
+    night = open_night(league, users, seven)
+    table = nights.round_draw(night=night, by=users["olive"]).tables.get(number=1)
+    game = enter(table, users)
+    reordered = list(reversed(night_seating.table_setup(table)))
+    corrected = services.game_edit(
+        game=game, by=users["olive"], participants=results(reordered), notes="Recounted"
+    )
+    rows = corrected.participants.order_by("seat")
+    assert [(p.player_id, p.rank) for p in rows] == [(pid, n) for n, pid in enumerate(reordered, 1)]
+    assert services.game_edit(game=game, by=users["olive"], place="Club room").place == "Club room"
+    table.refresh_from_db()
+    assert table.game_id == game.pk
