@@ -1,7 +1,7 @@
 """Who plays at a night's table: exactly the people drawn to it. Every write of a table's game
 checks it here: `league.nights` when the result is entered, `league.services.game_edit` when
-the game is corrected (on the page, in the API or in the admin). Only models below it, so that
-both `league.services` and `league.nights` use it.
+the game is corrected (on the page, in the API or in the admin); the result form's preview
+asks first. Only models below it, so that both `league.services` and `league.nights` use it.
 """
 
 from __future__ import annotations

@@ -575,6 +575,16 @@ def _save(request: HttpRequest, entry: Entry, values: dict[str, Any]) -> Game:
     return services.game_record(league=entry.league, logged_by=_you(request), **values)
 
 
+def _check_seating(entry: Entry, participants: list[services.ParticipantInput]) -> None:
+    """A night table's game is played by the people drawn to it: the preview checks it as Save
+    does (`_save`'s services), so that the error shows before anything is previewed."""
+    ids = [p.player_id for p in participants]
+    if entry.editing is not None:
+        night_seating.check_correction(entry.editing, ids)
+    elif entry.table is not None:
+        night_seating.check_seated(entry.table, ids)
+
+
 def _saved(request: HttpRequest, entry: Entry, game: Game) -> HttpResponse:
     if entry.editing is not None:
         messages.success(request, "Game corrected and ratings rebuilt.")
@@ -598,6 +608,8 @@ def result_form(request: HttpRequest, entry: Entry) -> HttpResponse:
     setup_form = _setup_form(request, entry)
     context: dict[str, Any] = {
         "editing": entry.editing,
+        # A correction of a night table's game keeps its players: the page says so.
+        "editing_table": night_seating.table_of(entry.editing) if entry.editing else None,
         "table": entry.table,
         "league": league,
         "setup_form": setup_form,
@@ -631,6 +643,12 @@ def result_form(request: HttpRequest, entry: Entry) -> HttpResponse:
     if evaluated is None:
         return _failed(request, context, problems, game_form, seat_forms)
     results, preview = evaluated
+    values = _game_values(setup, game_form, seat_forms, results)
+    try:
+        _check_seating(entry, values["participants"])
+    except ValidationError as exc:
+        _place_errors(exc.message_dict, game_form, seat_forms, problems)
+        return _failed(request, context, problems, game_form, seat_forms)
     digest = _digest(setup, game_form, seat_forms)
     context.update({"preview": preview, "digest": digest})
     if request.POST.get("action") != "save":
@@ -639,7 +657,7 @@ def result_form(request: HttpRequest, entry: Entry) -> HttpResponse:
         context["changed_since_preview"] = True
         return render(request, "league/result_entry.html", context)
     try:
-        game = _save(request, entry, _game_values(setup, game_form, seat_forms, results))
+        game = _save(request, entry, values)
     except ValidationError as exc:
         _place_errors(exc.message_dict, game_form, seat_forms, problems)
         context.pop("preview")
