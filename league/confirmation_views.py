@@ -45,11 +45,17 @@ class ConfirmationState:
     resolve_form: ResolveForm
 
 
-def state_for(request, game: Game) -> ConfirmationState:
+def state_for(request, game: Game, *, organiser: bool) -> ConfirmationState | None:
+    """None for a confirmed game: its page says nothing about confirmation, so nothing is read.
+    ``organiser`` is whether the visitor organises the game's league (the page knows already);
+    the game's participants are read with their players (`selectors.game_detail` has them)."""
+    if game.status == Game.Status.CONFIRMED:
+        return None
     user = request.user
-    organiser = can_organise(game.league, user)
     waiting = game.status == Game.Status.PENDING
-    participant = user.is_authenticated and game.participants.filter(player__user=user).exists()
+    participant = user.is_authenticated and any(
+        p.player.user_id == user.pk for p in game.participants.all()
+    )
     already = user.is_authenticated and game.confirmations.filter(user=user).exists()
     dispute = game.disputes.filter(resolved_at__isnull=True).select_related("raised_by").first()
     return ConfirmationState(

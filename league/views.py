@@ -119,6 +119,7 @@ def game_detail(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     if game is None or game.league_id != league.pk:
         raise Http404("No such game in this league.")
     participants = list(game.participants.all())
+    organiser = can_organise(league, request.user)
     return render(
         request,
         "league/game_detail.html",
@@ -129,8 +130,8 @@ def game_detail(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
             "rated": any(p.rating_after is not None for p in participants),
             "explanations": _explanations(game, participants),
             "breakdown": _score_pad(game, participants),
-            "can_organise": can_organise(league, request.user),
-            "confirmation": confirmation_views.state_for(request, game),
+            "can_organise": organiser,
+            "confirmation": confirmation_views.state_for(request, game, organiser=organiser),
         },
     )
 

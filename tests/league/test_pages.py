@@ -170,6 +170,33 @@ def test_game_page_shows_results_rating_changes_and_why(client, league, players,
     assert "Score pad" in page and "Costumes -2 6" in page and "Total 30 22" in page
 
 
+@pytest.mark.parametrize(
+    ("confirmation", "who", "queries"),
+    [
+        # The league, the game, its participants with their players, the logger's player.
+        ("none", None, 4),
+        # ... and, while the result waits, its open dispute and who confirmed it so far.
+        ("another", None, 6),
+        # ... and the session, the login, its role in the league and its player (the page's
+        # header); whether they played this game and confirmed it already; who is asked.
+        ("another", "ned", 12),
+    ],
+)
+def test_game_page_reads_the_database_a_fixed_number_of_times(
+    client, league, players, users, django_assert_num_queries, confirmation, who, queries
+):
+    League.objects.filter(pk=league.pk).update(confirmation=confirmation)
+    league.refresh_from_db()
+    cast = [(players[name], 30 - i, 3) for i, name in enumerate(("mia", "ned", "pat", "olive"))]
+    game = record(league, users["mia"], D, *cast)
+    if who is not None:
+        client.force_login(users[who])
+    with django_assert_num_queries(queries):
+        page = html(client.get(f"/leagues/tuesday/games/{game.pk}/"))
+    assert "Waiting for confirmation" in page if confirmation != "none" else "Waiting" not in page
+    assert ("Confirm this result" in page) == (who == "ned")
+
+
 def test_game_page_of_another_league_is_not_found(client, league, players, users):
     other = services.league_create(name="Friday", slug="friday", game="cat-lady", by=users["olive"])
     game = record(league, users["olive"], D, (players["mia"], 30, 5), (players["ned"], 2, 1))
