@@ -57,7 +57,9 @@ def state_for(request, game: Game, *, organiser: bool) -> ConfirmationState | No
         p.player.user_id == user.pk for p in game.participants.all()
     )
     already = user.is_authenticated and game.confirmations.filter(user=user).exists()
-    dispute = game.disputes.filter(resolved_at__isnull=True).select_related("raised_by").first()
+    dispute = (
+        game.disputes.filter(resolved_at__isnull=True).select_related("raised_by__player").first()
+    )
     return ConfirmationState(
         game=game,
         confirmed_by=confirmation_selectors.confirmed_by(game=game),

@@ -434,10 +434,11 @@ def latest_games(*, leagues: QuerySet[League] | list[League], limit: int) -> lis
 
 
 def game_detail(*, game_id: int) -> Game | None:
-    """One game with its league, season and participants in finishing order (then seat)."""
+    """One game with its league, season, who logged it (with their player, whose name the page
+    shows) and participants in finishing order (then seat)."""
     participants = Participant.objects.select_related("player").order_by("rank", "seat")
     return (
-        Game.objects.select_related("league", "season", "logged_by")
+        Game.objects.select_related("league", "season", "logged_by__player")
         .prefetch_related(Prefetch("participants", queryset=participants))
         .filter(pk=game_id)
         .first()

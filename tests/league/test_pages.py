@@ -173,13 +173,13 @@ def test_game_page_shows_results_rating_changes_and_why(client, league, players,
 @pytest.mark.parametrize(
     ("confirmation", "who", "queries"),
     [
-        # The league, the game, its participants with their players, the logger's player.
-        ("none", None, 4),
+        # The league, the game (with its logger's player), its participants with theirs.
+        ("none", None, 3),
         # ... and, while the result waits, its open dispute and who confirmed it so far.
-        ("another", None, 6),
+        ("another", None, 5),
         # ... and the session, the login, its role in the league and its player (the page's
-        # header); whether they played this game and confirmed it already; who is asked.
-        ("another", "ned", 12),
+        # header); whether they confirmed it already; who is asked to.
+        ("another", "ned", 11),
     ],
 )
 def test_game_page_reads_the_database_a_fixed_number_of_times(
