@@ -1011,8 +1011,15 @@ def game_confirm(*, game: Game, by: User) -> Game:
     as_organiser = _organises(league, by)
     if game.status == Game.Status.CONFIRMED:
         raise ValidationError({"game": ["This game is already confirmed."]})
-    if game.status == Game.Status.DISPUTED and not as_organiser:
-        raise ValidationError({"game": ["This game is disputed: an organiser resolves it."]})
+    if game.status == Game.Status.DISPUTED:
+        if not as_organiser:
+            raise ValidationError({"game": ["This game is disputed: an organiser resolves it."]})
+        # An organiser confirming a disputed game settles the dispute: the result stands as
+        # recorded (or as corrected since), and the dispute no longer waits to be settled.
+        dispute = game.disputes.filter(resolved_at__isnull=True).first()
+        if dispute is not None:
+            dispute_resolve(dispute=dispute, by=by)
+            return Game.objects.get(pk=game.pk)
     if not as_organiser:
         if by.pk not in confirmers(game):
             message = (

@@ -156,6 +156,22 @@ def test_a_dispute_waits_for_an_organiser_who_confirms_or_deletes(users, league,
         services.dispute_resolve(dispute=dispute, by=users["olive"])
 
 
+def test_an_organisers_confirmation_of_a_disputed_game_settles_its_dispute(users, league, players):
+    set_rule(league, users, League.Confirmation.ANOTHER)
+    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    dispute = services.game_dispute(game=game, by=users["ned"], reason="I had 24 VP, not 20")
+    services.game_confirm(game=game, by=users["olive"])
+    game.refresh_from_db()
+    dispute.refresh_from_db()
+    assert game.status == Game.Status.CONFIRMED
+    assert rating(league, players["mia"]) > 1500
+    assert dispute.resolution == GameDispute.Resolution.CONFIRMED
+    assert dispute.resolved_by == users["olive"] and dispute.resolved_at is not None
+    assert not GameDispute.objects.filter(league=league, resolved_at__isnull=True).exists()
+    with pytest.raises(ValidationError, match="already confirmed"):
+        services.game_confirm(game=game, by=users["olive"])
+
+
 def test_a_disputed_game_can_be_deleted(users, league, players):
     set_rule(league, users, League.Confirmation.ANOTHER)
     game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
