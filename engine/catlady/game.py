@@ -565,21 +565,10 @@ class State(BaseState[Game]):
         game = self.game
         edition = game.edition
         deck = edition.deck
-        toy_types = edition.toy_types
-        kinds = game._kind_codes
         ext = self._expansion
         result = []
         for seat, player in enumerate(self._players):
-            toys = dict.fromkeys(toy_types, 0)
-            costumes = catnip = 0
-            for card in player.hand:
-                kind = kinds[card]
-                if kind == rules.TOY:
-                    toys[deck[card].toy] += 1  # type: ignore[index]
-                elif kind == rules.COSTUME:
-                    costumes += 1
-                elif kind == rules.CATNIP:
-                    catnip += 1
+            toys, costumes, catnip = rules.hand_counts(game, player.hand)
             cats = tuple(game.card_name(c) for c in player.cats)
             cats += tuple(edition.strays[s].name for s in player.strays)
             extra: dict[str, Any] = {}

@@ -315,17 +315,6 @@ def _tableau(
 
 def _hand(game: Game, hand: tuple[int, ...]) -> tuple[ReadOnlyList, ReadOnlyDict, int, int]:
     """A hand's card keys (sorted), toys by type, costumes and catnip."""
-    deck = game.edition.deck
-    kinds = game._kind_codes
-    toys = dict.fromkeys(game.edition.toy_types, 0)
-    costumes = catnip = 0
-    for card in hand:
-        kind = kinds[card]
-        if kind == rules.TOY:
-            toys[deck[card].toy] += 1  # type: ignore[index]
-        elif kind == rules.COSTUME:
-            costumes += 1
-        elif kind == rules.CATNIP:
-            catnip += 1
+    toys, costumes, catnip = rules.hand_counts(game, hand)
     keys = game._card_keys
     return ReadOnlyList(sorted([keys[c] for c in hand])), ReadOnlyDict(toys), costumes, catnip

@@ -63,6 +63,7 @@ __all__ = [
     "PLACE_TOKEN",
     "apply",
     "check",
+    "hand_counts",
     "legal_actions",
     "setup",
 ]
@@ -227,6 +228,24 @@ def _line_value(state: State, line: Line, kind: str) -> int:
         tokens = sum(sum(game._food_gains[c]) for c in cards if c is not None)
         return tokens if tokens >= 2 else 0
     raise AssertionError(kind)  # pragma: no cover - the data is checked
+
+
+def hand_counts(game: Game, hand: Sequence[int]) -> tuple[dict[str, int], int, int]:
+    """What a hand holds that scores: toys by type (every type, 0 included), costumes and
+    catnip (the tableau scoring reads and the tableau an observation shows)."""
+    deck = game.edition.deck
+    kinds = game._kind_codes
+    toys = dict.fromkeys(game.edition.toy_types, 0)
+    costumes = catnip = 0
+    for card in hand:
+        kind = kinds[card]
+        if kind == TOY:
+            toys[deck[card].toy] += 1  # type: ignore[index]
+        elif kind == COSTUME:
+            costumes += 1
+        elif kind == CATNIP:
+            catnip += 1
+    return toys, costumes, catnip
 
 
 def legal_actions(state: State) -> list[Action]:
