@@ -35,6 +35,7 @@ database afresh; the comparison drops both databases when it ends, however it en
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import subprocess
@@ -267,16 +268,11 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     _database_name(database)  # refused before anything is created
     broker_url = os.environ.get("CELERY_BROKER_URL") or DEFAULT_BROKER
     queue = f"bench-{uuid.uuid4().hex[:8]}"
-    try:
+    drop = None if args.keep_db else functools.partial(_drop_database, database)
+    with benchlib.cleaned_up(broker_url, queue, drop):
         _recreate_database(database)
         _configure(database, broker_url, queue)
         return _run(args, queue)
-    finally:
-        try:
-            benchlib.clean_redis(broker_url, queue)
-        finally:
-            if not args.keep_db:
-                _drop_database(database)
 
 
 def _run(args: argparse.Namespace, queue: str) -> dict[str, Any]:

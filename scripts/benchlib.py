@@ -263,6 +263,21 @@ def clean_redis(broker_url: str, token: str) -> list[str]:
     return removed
 
 
+@contextlib.contextmanager
+def cleaned_up(broker_url: str, token: str, drop: Callable[[], None] | None) -> Iterator[None]:
+    """On the way out of the block, also on error or Ctrl-C: what the run named ``token``
+    left in Redis removed (:func:`clean_redis`), then ``drop`` called (its scratch
+    database dropped; None when ``--keep-db`` keeps it)."""
+    try:
+        yield
+    finally:
+        try:
+            clean_redis(broker_url, token)
+        finally:
+            if drop is not None:
+                drop()
+
+
 def without(argv: Sequence[str], *options: str) -> list[str]:
     """``argv`` less each of ``options`` and its value (``--option value`` or
     ``--option=value``)."""
