@@ -731,6 +731,7 @@ class _Search:
         self.type_sensitive = bool(holdings.boxes) or any(
             c.spec.ability in _TYPE_SENSITIVE for c in self.cats
         )
+        self.allocation_reads = self._allocation_reads()
         # The plates of a cat left hungry or fed a treat: the same for every cat and plan.
         self.hungry = _eating(HUNGRY, (0,) * self.n)
         self.treated = _eating(TREAT, (0,) * self.n, treat=1)
@@ -1074,7 +1075,20 @@ class _Search:
         best: tuple[_Tally, list[Plate]] | None = None
         # Every plate not given "any food" eats the same in each allocation: build it once.
         eating = [p if p.eaten else self._eaten_as_typed(p) for p in plates]
+        # Allocations that differ only in what no ability reads tally the same, and only a
+        # strictly better one replaces the best: each reading is tallied once.
+        # (Not when an eater's own ability reads its meal: Truffle given "any food" counts
+        # the type she ate most of, which no card does yet.)
+        tallied: set[tuple[object, ...]] = set()
+        once = self.type_sensitive and not any(
+            index in self.allocation_reads[2] for index, _ in fixed_any
+        )
         for allocation in self._allocations(fixed_any, rem, wild, convert):
+            if once:
+                read = self._read_of_allocation(fixed_any, plates, allocation)
+                if read in tallied:
+                    continue
+                tallied.add(read)
             final = list(eating)
             for (index, _), split in zip(fixed_any, allocation, strict=True):
                 p = plates[index]
@@ -1099,6 +1113,44 @@ class _Search:
         if self._refused(tally, self.tokens - used_food - treats):
             return
         self._add(self._option(tally, self._leftover(final, treats, used_food)))
+
+    def _allocation_reads(self) -> tuple[tuple[int, ...], bool, frozenset[int]]:
+        """What the abilities and boxes read of the types "any food" eaters are given: the
+        food types whose totals count (per food used, food sets), whether it matters which
+        types each eater ate some of (food-type cats, Truffle's "eats that food", boxes that
+        want a food), and the cats whose own ability reads their whole meal (Truffle
+        counts the type she ate most of)."""
+        foods = self.edition.foods
+        totals: set[int] = set()
+        masks = any(box.food is not None for box in self.h.boxes)
+        meals: set[int] = set()
+        for c in self.cats:
+            ability, p = c.spec.ability, c.spec.params
+            if ability == "food_sets_used":
+                totals.update(range(self.n))
+            elif ability == "per_food_used" and str(p["food"]) != "any":
+                totals.add(foods.index(str(p["food"])))
+            elif ability == "per_food_type_cat":
+                masks = True
+            elif ability == "per_other_fed_cat_eating_food":
+                masks = True
+                meals.add(c.index)
+        return tuple(sorted(totals)), masks, frozenset(meals)
+
+    def _read_of_allocation(
+        self,
+        eaters: list[tuple[int, int]],
+        plates: list[Plate],
+        allocation: tuple[tuple[int, ...], ...],
+    ) -> tuple[object, ...]:
+        """What a plan's tally reads of one allocation (see :meth:`_allocation_reads`)."""
+        totals, masks, _ = self.allocation_reads
+        read: list[object] = [tuple(sum(split[t] for split in allocation) for t in totals)]
+        if masks:
+            for (index, _), split in zip(eaters, allocation, strict=True):
+                typed = plates[index].typed
+                read.append(tuple(a + b > 0 for a, b in zip(typed, split, strict=True)))
+        return tuple(read)
 
     def _eaten_as_typed(self, plate: Plate) -> Plate:
         known = self.eaten_plates.get(plate)
