@@ -740,6 +740,10 @@ class _Search:
         self.leftovers: dict[tuple[tuple[int, ...], int], dict[str, int]] = {}
         self.treat_choices: dict[tuple[int, ...], list[tuple[_Cat, ...]]] = {}
         self.eaten_plates: dict[Plate, Plate] = {}
+        self.allocations: dict[
+            tuple[tuple[tuple[int, int], ...], tuple[int, ...], int, int],
+            list[tuple[tuple[int, ...], ...]],
+        ] = {}
         self.counts_colours = any(
             c.spec.ability in ("per_colour_fed", "colour_sets") for c in self.cats
         )
@@ -1165,7 +1169,17 @@ class _Search:
 
         A type the eaters want more of than is left is paid with wilds, then with Moonbeam's
         unused conversions of food nobody else eats (Cow may eat a milk turned into chicken).
+        Many plans of a search leave the same eaters the same food: listed once for them.
         """
+        key = (tuple(eaters), tuple(rem), wild, convert)
+        known = self.allocations.get(key)
+        if known is None:
+            known = self.allocations[key] = self._allocations_of(eaters, list(rem), wild, convert)
+        return known
+
+    def _allocations_of(
+        self, eaters: list[tuple[int, int]], rem: list[int], wild: int, convert: int
+    ) -> list[tuple[tuple[int, ...], ...]]:
         if not eaters:
             return [()]
         if not self.type_sensitive:
