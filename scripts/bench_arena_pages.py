@@ -48,7 +48,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import psycopg
 from psycopg import sql
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,34 +55,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import benchlib  # noqa: E402
+from bench_league import _database_name, scratch_django  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/catleague_bench_arena"
 PROTECTED = benchlib.PROTECTED_DATABASES
 TARGET_P95_MS = 300.0
-
-
-# --- the scratch database -------------------------------------------------------------------
-
-
-def _database_name(url: str) -> str:
-    return benchlib.scratch_database_name(url)
-
-
-def _maintenance_url(url: str) -> str:
-    return benchlib.maintenance_url(url)
-
-
-def _recreate_database(url: str) -> None:
-    name = _database_name(url)
-    with psycopg.connect(_maintenance_url(url), autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-        )
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-
-
-def _drop_database(url: str) -> None:
-    benchlib.drop_databases([url])
 
 
 # --- figures --------------------------------------------------------------------------------
@@ -540,24 +516,14 @@ def main() -> int:
 
 def database_url(tree: str | None) -> str:
     """The scratch database of ``tree`` (None: this repository)."""
-    return benchlib.tree_database_url(os.environ.get("DATABASE_URL", DEFAULT_URL), tree)
+    return benchlib.scratch_database_url("DATABASE_URL", DEFAULT_URL, tree)
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """Every figure of one run, in the database of the tree on ``sys.path``."""
     url = database_url(args.tree)
-    _database_name(url)  # refused before anything is created
-    try:
-        _recreate_database(url)
-        os.environ["DATABASE_URL"] = url
-        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-        import django
-
-        django.setup()
+    with scratch_django(url, keep=args.keep_db):
         return run(args, url)
-    finally:
-        if not args.keep_db:
-            _drop_database(url)
 
 
 if __name__ == "__main__":

@@ -413,13 +413,21 @@ def main() -> int:
 
 def database_url(tree: str | None) -> str:
     """The scratch database of ``tree`` (None: this repository)."""
-    return benchlib.tree_database_url(os.environ.get("DATABASE_URL", DEFAULT_URL), tree)
+    return benchlib.scratch_database_url("DATABASE_URL", DEFAULT_URL, tree)
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """Every figure of one run, in the database of the tree on ``sys.path``."""
     url = database_url(args.tree)
-    _database_name(url)  # refused before anything is created
+    with scratch_django(url, keep=args.keep_db):
+        return run(args, url)
+
+
+@contextmanager
+def scratch_django(url: str, *, keep: bool) -> Iterator[None]:
+    """Django set up on a new, empty scratch database ``url``, dropped on the way out (also
+    on error or Ctrl-C) unless ``keep``. A name without "bench" is refused first."""
+    _database_name(url)
     try:
         _recreate_database(url)
         os.environ["DATABASE_URL"] = url
@@ -427,9 +435,9 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         import django
 
         django.setup()
-        return run(args, url)
+        yield
     finally:
-        if not args.keep_db:
+        if not keep:
             _drop_database(url)
 
 

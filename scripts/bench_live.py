@@ -309,10 +309,7 @@ def report(args: argparse.Namespace, figures: dict[str, Any]) -> None:
 
 def database_url(tree: str | None) -> str:
     """The scratch database of ``tree`` (None: this repository)."""
-    url = os.environ.get("DATABASE_URL", DEFAULT_DATABASE)
-    if "bench" not in url.rsplit("/", 1)[-1]:
-        url = DEFAULT_DATABASE  # never the development or test database
-    return benchlib.tree_database_url(url, tree)
+    return benchlib.scratch_database_url("DATABASE_URL", DEFAULT_DATABASE, tree, fall_back=True)
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:

@@ -104,6 +104,18 @@ def tree_database_url(url: str, tree: str | None) -> str:
     return urllib.parse.urlunsplit(parts._replace(path="/" + name))
 
 
+def scratch_database_url(
+    variable: str, default: str, tree: str | None, *, fall_back: bool = False
+) -> str:
+    """The scratch database of ``tree`` (None: this repository): the URL in the environment
+    ``variable``, else ``default``; with ``fall_back``, ``default`` too when the named
+    database's name lacks "bench" (never the development or test database)."""
+    url = os.environ.get(variable, default)
+    if fall_back and "bench" not in url.rsplit("/", 1)[-1]:
+        url = default
+    return tree_database_url(url, tree)
+
+
 @contextlib.contextmanager
 def baseline_worktree(rev: str) -> Iterator[Path]:
     """A temporary detached git worktree of ``rev``, removed afterwards."""
