@@ -22,6 +22,8 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.api_parsers import RequestTooLarge
+
 API_PREFIX = "/api/"
 
 
@@ -37,12 +39,6 @@ class ErrorSerializer(serializers.Serializer[Any]):
         required=False,
         help_text="Validation errors only: messages per field, nested fields as dotted paths.",
     )
-
-
-class RequestTooLarge(exceptions.APIException):
-    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "The request body is too large."
-    default_code = "request_too_large"
 
 
 def _flatten(errors: Any, prefix: str = "") -> dict[str, list[str]]:

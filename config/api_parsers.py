@@ -13,10 +13,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
-from rest_framework.exceptions import ParseError
+from rest_framework import status
+from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import JSONParser
 
-from config.api_errors import RequestTooLarge
+
+class RequestTooLarge(APIException):
+    """A body over the size limit: 413, in the API's error shape (config.api_errors)."""
+
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+    default_code = "request_too_large"
+
 
 # No request of this API nests deeper than about six levels (a game's participants' results).
 MAX_JSON_DEPTH = 32
