@@ -246,59 +246,69 @@ def _describe_feeding(
 
 
 def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
+    """Refuse a score sheet no real game of ``edition`` could produce, naming the field."""
     n = len(tableaux)
     if n not in edition.player_counts:
         raise ScoreInputError(
             f"players: {n} players given; the {edition.name} edition is played by "
             f"{', '.join(map(str, edition.supported_players))} players"
         )
-    names = [t.name for t in tableaux]
     for i, t in enumerate(tableaux):
-        where = f"players[{i}]"
-        if not isinstance(t.name, str) or not t.name.strip():
-            raise ScoreInputError(f"{where}.name: a player needs a name")
-        if names.index(t.name) != i:
-            raise ScoreInputError(f"{where}.name: {t.name!r} is used by two players")
-        for k, cat in enumerate(t.cats):
-            if not edition.has_cat(cat):
-                raise ScoreInputError(f"{where}.cats[{k}]: unknown cat {cat!r}")
-        for token, amount in t.food.items():
-            if token not in edition.food_tokens:
-                raise ScoreInputError(
-                    f"{where}.food.{token}: unknown food; use {', '.join(edition.food_tokens)}"
-                )
-            _check_count(amount, f"{where}.food.{token}")
-        for toy, amount in t.toys.items():
-            if toy not in edition.toy_types:
-                raise ScoreInputError(
-                    f"{where}.toys.{toy}: unknown toy; use {', '.join(edition.toy_types)}"
-                )
-            _check_count(amount, f"{where}.toys.{toy}")
-        for name in (*_COUNT_FIELDS, *_BOX_OF_TREATS_COUNT_FIELDS):
-            _check_count(getattr(t, name), f"{where}.{name}")
-        if (t.boxes or any(getattr(t, f) for f in _BOX_OF_TREATS_COUNT_FIELDS)) and not (
-            edition.kinds
-            & {CardKind.BOX, CardKind.CAT_BRUSH, CardKind.LASER_POINTER, CardKind.SHOPPING_BAG}
-        ):
-            raise ScoreInputError(
-                f"{where}: boxes, cat brushes, laser pointers and shopping "
-                f"bags are Box of Treats cards; the {edition.name} edition "
-                "has none"
-            )
-        if (t.cat_player or t.starting_cards) and edition.solitaire is None:
-            raise ScoreInputError(
-                f"{where}.cat_player: the {edition.name} edition has no solitaire cards"
-            )
-        if t.cat_player and i != n - 1:
-            raise ScoreInputError(
-                f"{where}.cat_player: the cat player is the last of the two players"
-            )
-
+        _check_player(i, t, tableaux, edition)
     # The cat player's starting cards are not deck cards: check the deck part only.
     extra_strays = sum(starting_effects(t, edition).get("extra_strays", 0) for t in tableaux)
-    tableaux = [_without_starting_cards(t, edition) for t in tableaux]
+    deck_part = [_without_starting_cards(t, edition) for t in tableaux]
+    strays_taken = _check_cats_dealt(deck_part, edition, extra_strays)
+    _check_supply(deck_part, edition, strays_taken)
+
+
+def _check_player(i: int, t: Tableau, tableaux: Sequence[Tableau], edition: Edition) -> None:
+    """One player's sheet on its own: a name of its own, known cards and tokens, counts."""
+    n = len(tableaux)
+    where = f"players[{i}]"
+    if not isinstance(t.name, str) or not t.name.strip():
+        raise ScoreInputError(f"{where}.name: a player needs a name")
+    if [u.name for u in tableaux].index(t.name) != i:
+        raise ScoreInputError(f"{where}.name: {t.name!r} is used by two players")
+    for k, cat in enumerate(t.cats):
+        if not edition.has_cat(cat):
+            raise ScoreInputError(f"{where}.cats[{k}]: unknown cat {cat!r}")
+    for token, amount in t.food.items():
+        if token not in edition.food_tokens:
+            raise ScoreInputError(
+                f"{where}.food.{token}: unknown food; use {', '.join(edition.food_tokens)}"
+            )
+        _check_count(amount, f"{where}.food.{token}")
+    for toy, amount in t.toys.items():
+        if toy not in edition.toy_types:
+            raise ScoreInputError(
+                f"{where}.toys.{toy}: unknown toy; use {', '.join(edition.toy_types)}"
+            )
+        _check_count(amount, f"{where}.toys.{toy}")
+    for name in (*_COUNT_FIELDS, *_BOX_OF_TREATS_COUNT_FIELDS):
+        _check_count(getattr(t, name), f"{where}.{name}")
+    if (t.boxes or any(getattr(t, f) for f in _BOX_OF_TREATS_COUNT_FIELDS)) and not (
+        edition.kinds
+        & {CardKind.BOX, CardKind.CAT_BRUSH, CardKind.LASER_POINTER, CardKind.SHOPPING_BAG}
+    ):
+        raise ScoreInputError(
+            f"{where}: boxes, cat brushes, laser pointers and shopping "
+            f"bags are Box of Treats cards; the {edition.name} edition "
+            "has none"
+        )
+    if (t.cat_player or t.starting_cards) and edition.solitaire is None:
+        raise ScoreInputError(
+            f"{where}.cat_player: the {edition.name} edition has no solitaire cards"
+        )
+    if t.cat_player and i != n - 1:
+        raise ScoreInputError(f"{where}.cat_player: the cat player is the last of the two players")
+
+
+def _check_cats_dealt(tableaux: Sequence[Tableau], edition: Edition, extra_strays: int) -> int:
+    """No cat held more often than the deck for this many players has it, and no more strays
+    than are dealt face up. Returns the number of strays taken."""
+    n = len(tableaux)
     copies = edition.copies(n)
-    limits = _limits(edition, n)
     by_key: dict[str, int] = {}
     strays_taken = 0
     for i, t in enumerate(tableaux):
@@ -321,6 +331,16 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
             f"players[*].cats: {strays_taken} stray cats taken, but only "
             f"{setup.strays_dealt} are dealt face up"
         )
+    return strays_taken
+
+
+def _check_supply(tableaux: Sequence[Tableau], edition: Edition, strays_taken: int) -> None:
+    """All players together hold no more cards and tokens than the game has: each kind of
+    card against the deck for this many players, food against what can be gained, lost cats
+    against those held, traded and paid for strays."""
+    n = len(tableaux)
+    copies = edition.copies(n)
+    limits = _limits(edition, n)
 
     def limit_of(kind: str) -> int:
         return limits.get(f"kind:{kind}", 0)
