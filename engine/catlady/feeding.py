@@ -457,25 +457,25 @@ class _Search:
         )
         if not any(rule):
             return None
-        most = [0] * (len(self.searched) + 1)
-        for d in range(len(self.searched) - 1, -1, -1):
-            cat = self.searched[d]
-            eats = (
-                sum(cat.needs)
-                if cat.model == _FIXED
-                else (cat.hi if cat.hi is not None else self.total)
-            )
-            most[d] = most[d + 1] + eats
-        return rule, tuple(most), eater.lo
+        return rule, tuple(self._most_eaten()), eater.lo
 
-    def _bounds(self) -> _Bound | None:
-        """The most each cat could be worth, for :meth:`_dfs3`'s branch and bound; None when a
-        cat has an ability this module cannot bound."""
+    def _most_eaten(self) -> list[int]:
+        """Per search depth, the most tokens the cats from there on can eat."""
+        searched = self.searched
+        most = [0] * (len(searched) + 1)
+        for d in range(len(searched) - 1, -1, -1):
+            c = searched[d]
+            eats = sum(c.needs) if c.model == _FIXED else (c.hi if c.hi is not None else self.total)
+            most[d] = most[d + 1] + eats
+        return most
+
+    def _most_worth(self) -> tuple[dict[int, int], dict[int, int], int, int] | None:
+        """Per cat (by index) the most it is worth fed; per ranged eater (Waffle, Cow) her VP
+        per food; the most a "most fed cats" bonus adds; the catnip Macak counts. None when
+        a cat has an ability this module cannot bound."""
         n = len(self.cats)
-        unfed = self.scoring.unfed_cat_vp
         colours = self.edition.colours
-        eaters = self.eaters_any
-        top: dict[int, int] = {}  # per cat: the most it is worth fed
+        top: dict[int, int] = {}
         per_food: dict[int, int] = {}  # per ranged eater: VP per food (Waffle, Cow)
         bonus = 0
         extra_catnip = 0
@@ -510,23 +510,48 @@ class _Search:
             else:
                 return None
             top[c.index] = vp
-        # Catnip VP is a flat part plus a part per fed cat: counted as ``flat`` once and
-        # ``per_fed`` with every cat fed (catnip_vp <= flat + per_fed * fed for the counts
-        # that can happen: the cards, with or without Macak's).
-        rows = [
-            self.scoring.catnip_vp(k, 0)
-            for k in (self.catnip_cards, self.catnip_cards + extra_catnip)
-        ]
-        flat = max(rows)
+        return top, per_food, bonus, extra_catnip
+
+    def _catnip_bound(self, extra_catnip: int) -> tuple[int, int]:
+        """Catnip VP as a flat part plus a part per fed cat: ``(flat, per_fed)`` with
+        ``catnip_vp <= flat + per_fed * fed`` for the counts that can happen (the cards, with
+        or without Macak's)."""
+        counts = (self.catnip_cards, self.catnip_cards + extra_catnip)
+        rows = [self.scoring.catnip_vp(k, 0) for k in counts]
         per_fed = max(
-            0,
-            max(
-                self.scoring.catnip_vp(k, 1) - row
-                for k, row in zip(
-                    (self.catnip_cards, self.catnip_cards + extra_catnip), rows, strict=True
-                )
-            ),
+            self.scoring.catnip_vp(k, 1) - row for k, row in zip(counts, rows, strict=True)
         )
+        return max(rows), max(0, per_fed)
+
+    def _can_feed(self) -> list[tuple[int, ...]]:
+        """``[d][left]``: the most cats from depth d on that ``left`` tokens could feed (the
+        smallest meals first; food types ignored, so never too few)."""
+        searched = self.searched
+        table = []
+        for d in range(len(searched) + 1):
+            sizes = sorted(sum(c.needs) if c.model == _FIXED else c.lo for c in searched[d:])
+            row = []
+            for left in range(self.total + 1):
+                count = eaten = 0
+                for size in sizes:
+                    if eaten + size > left:
+                        break
+                    eaten += size
+                    count += 1
+                row.append(count)
+            table.append(tuple(row))
+        return table
+
+    def _bounds(self) -> _Bound | None:
+        """The most each cat could be worth, for :meth:`_dfs3`'s branch and bound; None when a
+        cat has an ability this module cannot bound."""
+        worths = self._most_worth()
+        if worths is None:
+            return None
+        top, per_food, bonus, extra_catnip = worths
+        flat, per_fed = self._catnip_bound(extra_catnip)
+        unfed = self.scoring.unfed_cat_vp
+        eaters = self.eaters_any
         # One uncapped "any food" eater (Cow) is worth her VP per food for everything left:
         # a later cat fed is then worth its VP less what its food would have given her.
         single = len(eaters) == 1 and eaters[0].hi is None
@@ -544,7 +569,7 @@ class _Search:
         searched = self.searched
         depth_count = len(searched)
         prefix = [0] * (depth_count + 1)
-        most = [0] * (depth_count + 1)
+        most = self._most_eaten()
         loss = []
         for d, c in enumerate(searched):
             cat_top = per_fed + (
@@ -554,10 +579,6 @@ class _Search:
             )
             prefix[d + 1] = prefix[d] + max(cat_top, unfed)
             loss.append(max(cat_top, unfed) - unfed)
-        for d in range(depth_count - 1, -1, -1):
-            c = searched[d]
-            eats = sum(c.needs) if c.model == _FIXED else (c.hi if c.hi is not None else self.total)
-            most[d] = most[d + 1] + eats
         # later[d][left]: the cats from depth d on with ``left`` tokens to share. Each is
         # hungry (``unfed``) unless fed, which gains ``worth - unfed`` for its meal's tokens:
         # the best choice of cats whose meals fit in ``left`` tokens (food types ignored, a
@@ -579,21 +600,7 @@ class _Search:
                 row = [worth(c) + value for value in row]
             knapsack.append(tuple(row))
         later = knapsack[::-1]
-        # can_feed[d][left]: the most cats from depth d on that ``left`` tokens could feed
-        # (the smallest meals first; food types ignored, so never too few).
-        can_feed = []
-        for d in range(depth_count + 1):
-            sizes = sorted(sum(c.needs) if c.model == _FIXED else c.lo for c in searched[d:])
-            row = []
-            for left in range(self.total + 1):
-                count = eaten = 0
-                for size in sizes:
-                    if eaten + size > left:
-                        break
-                    eaten += size
-                    count += 1
-                row.append(count)
-            can_feed.append(tuple(row))
+        can_feed = self._can_feed()
         # Per depth and tokens left, the tables above summed once, so that each node of
         # the search reads its bound in two lookups.
         vp_top = []
