@@ -648,6 +648,23 @@ class _Most:
         )
 
 
+def _search_key(c: _Cat) -> tuple[object, ...]:
+    """The order cats are decided in: abilities that must come first, then plain cats
+    (alike ones next to each other, the most valuable first), cats whose worth varies with
+    food last."""
+    variable = c.spec.ability in ("vp_per_food_fed", "per_other_fed_cat_eating_food")
+    plain = c.spec.ability is None
+    return (
+        c.spec.ability not in _FIRST,
+        variable,
+        not plain,
+        c.spec.needs if plain else (),
+        c.spec.needs_any if plain else 0,
+        -(c.spec.vp or 0),
+        c.index,
+    )
+
+
 class _Search:
     def __init__(self, holdings: Holdings, edition: Edition) -> None:
         self.h = holdings
@@ -668,61 +685,9 @@ class _Search:
         self.tokens = sum(int(n) for n in food.values())  # food, wilds and treats
         self.cats = [_compile(c, i, edition) for i, c in enumerate(holdings.cats)]
         self.fixed = dict(holdings.fixed)
-
-        def order(c: _Cat) -> tuple[object, ...]:
-            variable = c.spec.ability in ("vp_per_food_fed", "per_other_fed_cat_eating_food")
-            plain = c.spec.ability is None
-            return (
-                c.spec.ability not in _FIRST,
-                variable,
-                not plain,
-                c.spec.needs if plain else (),
-                c.spec.needs_any if plain else 0,
-                -(c.spec.vp or 0),
-                c.index,
-            )
-
-        self.order = sorted(self.cats, key=order)
-        # Upper bounds of what the cats from each depth on could eat (typed, any), for the
-        # hungry-branch cut: with an unbounded eater (Cow) nothing is ever cut.
-        n = self.n
-        self.later_typed = [[0] * n for _ in range(len(self.order) + 1)]
-        self.later_any = [0] * (len(self.order) + 1)
-        for d in range(len(self.order) - 1, -1, -1):
-            cat = self.order[d]
-            typed = [0] * n
-            any_ = 0
-            for meal in cat.meals:
-                if meal.rest:
-                    any_ = max(any_, self.total if meal.cap is None else meal.cap)
-                any_ = max(any_, meal.any)
-                typed = [max(a, b) for a, b in zip(typed, meal.typed, strict=True)]
-            self.later_typed[d] = [
-                a + b for a, b in zip(self.later_typed[d + 1], typed, strict=True)
-            ]
-            self.later_any[d] = self.later_any[d + 1] + any_
-        # twin[d]: the previous depth holds a plain cat identical in needs, colours and
-        # cat count and worth at least as much; feeding this one while it starves is a
-        # mirror image of the other way round, so it is skipped.
-        # Colours only matter to colour abilities, multicoloured counts and coloured boxes.
-        colour_blind = not any(
-            c.spec.ability in ("per_colour_fed", "colour_sets", "per_multicoloured_fed")
-            for c in self.cats
-        ) and not any(b.colour is not None for b in holdings.boxes)
-        self.twin = [False] * len(self.order)
-        for d in range(1, len(self.order)):
-            a, b = self.order[d - 1].spec, self.order[d].spec
-            self.twin[d] = (
-                a.ability is None
-                and b.ability is None
-                and a.needs == b.needs
-                and a.needs_any == b.needs_any
-                and a.cat_count == b.cat_count
-                and a.stray == b.stray
-                and a.can_fill_box == b.can_fill_box
-                and (colour_blind or (a.colours == b.colours and a.members == b.members))
-                and (a.vp or 0) >= (b.vp or 0)
-            )
+        self.order = sorted(self.cats, key=_search_key)
+        self.later_typed, self.later_any = self._later_bounds()
+        self.twin = self._twins()
         self.sherry = [c.index for c in self.cats if c.spec.ability == "reduce_needs"]
         self.full_mask = sum(
             1 << i for i, c in enumerate(edition.colours) if c.value in ("black", "orange", "white")
@@ -770,6 +735,50 @@ class _Search:
             c.index for c in self.cats if any(m.catnip for m in (*c.meals, *c.reduced_meals))
         ]
         self.toy_cards = sum(holdings.toys)
+
+    def _later_bounds(self) -> tuple[list[list[int]], list[int]]:
+        """Upper bounds of what the cats from each depth on could eat (typed, any), for the
+        hungry-branch cut: with an unbounded eater (Cow) nothing is ever cut."""
+        n = self.n
+        later_typed = [[0] * n for _ in range(len(self.order) + 1)]
+        later_any = [0] * (len(self.order) + 1)
+        for d in range(len(self.order) - 1, -1, -1):
+            cat = self.order[d]
+            typed = [0] * n
+            any_ = 0
+            for meal in cat.meals:
+                if meal.rest:
+                    any_ = max(any_, self.total if meal.cap is None else meal.cap)
+                any_ = max(any_, meal.any)
+                typed = [max(a, b) for a, b in zip(typed, meal.typed, strict=True)]
+            later_typed[d] = [a + b for a, b in zip(later_typed[d + 1], typed, strict=True)]
+            later_any[d] = later_any[d + 1] + any_
+        return later_typed, later_any
+
+    def _twins(self) -> list[bool]:
+        """Per depth: the previous depth holds a plain cat identical in needs, colours and
+        cat count and worth at least as much; feeding this one while it starves is a mirror
+        image of the other way round, so it is skipped."""
+        # Colours only matter to colour abilities, multicoloured counts and coloured boxes.
+        colour_blind = not any(
+            c.spec.ability in ("per_colour_fed", "colour_sets", "per_multicoloured_fed")
+            for c in self.cats
+        ) and not any(b.colour is not None for b in self.h.boxes)
+        twin = [False] * len(self.order)
+        for d in range(1, len(self.order)):
+            a, b = self.order[d - 1].spec, self.order[d].spec
+            twin[d] = (
+                a.ability is None
+                and b.ability is None
+                and a.needs == b.needs
+                and a.needs_any == b.needs_any
+                and a.cat_count == b.cat_count
+                and a.stray == b.stray
+                and a.can_fill_box == b.can_fill_box
+                and (colour_blind or (a.colours == b.colours and a.members == b.members))
+                and (a.vp or 0) >= (b.vp or 0)
+            )
+        return twin
 
     # -- search ---------------------------------------------------------------------------
 

@@ -99,6 +99,52 @@ def build_game(version: str, options: Mapping[str, Any]) -> Game:
     )
 
 
+def _checked_setup(
+    num_players: int,
+    edition: Edition,
+    shared_goals: bool,
+    solitaire: bool,
+    starting_cards: int | None,
+) -> int | None:
+    """Refuse a setup the edition cannot deal (player count, shared goals, solitaire), with an
+    :class:`EngineError` saying why. Returns how many solitaire starting cards are dealt
+    (None outside solitaire)."""
+    if num_players not in edition.player_counts:
+        counts = sorted(edition.supported_players)
+        contiguous = counts == list(range(counts[0], counts[-1] + 1))
+        supported = (
+            f"{counts[0]} to {counts[-1]}"
+            if contiguous and len(counts) > 1
+            else ", ".join(str(n) for n in counts)
+        )
+        raise EngineError(f"{edition.label} is played by {supported} players, not {num_players}")
+    if shared_goals:
+        # RB-BOT: optional with 3 or more players; never with 2 or in solitaire.
+        if num_players < 3 or solitaire:
+            raise EngineError(
+                "shared goals are played with 3 or more players, not in a "
+                "2-player or solitaire game"
+            )
+        if len(edition.goals) < num_players + 2:
+            raise EngineError(
+                f"shared goals with {num_players} players need "
+                f"{num_players + 2} goals; the {edition.name} edition has "
+                f"{len(edition.goals)}"
+            )
+    if solitaire:
+        if edition.solitaire is None:
+            raise EngineError(f"the {edition.name} edition has no solitaire cards")
+        if num_players != 2:
+            raise EngineError("solitaire is you and the cat player: 'players' must be 2")
+        dealt = edition.solitaire.starting_cards_dealt if starting_cards is None else starting_cards
+        if not 0 <= dealt <= len(edition.solitaire.starting_cards):
+            raise EngineError(
+                f"solitaire starting cards: 0-{len(edition.solitaire.starting_cards)}, not {dealt}"
+            )
+        return dealt
+    return starting_cards
+
+
 class Game:
     """One configured game: rules version, player count, card data, options. Immutable.
 
@@ -185,44 +231,9 @@ class Game:
         solitaire: bool = False,
         starting_cards: int | None = None,
     ) -> None:
-        if num_players not in edition.player_counts:
-            counts = sorted(edition.supported_players)
-            contiguous = counts == list(range(counts[0], counts[-1] + 1))
-            supported = (
-                f"{counts[0]} to {counts[-1]}"
-                if contiguous and len(counts) > 1
-                else ", ".join(str(n) for n in counts)
-            )
-            raise EngineError(
-                f"{edition.label} is played by {supported} players, not {num_players}"
-            )
-        if shared_goals:
-            # RB-BOT: optional with 3 or more players; never with 2 or in solitaire.
-            if num_players < 3 or solitaire:
-                raise EngineError(
-                    "shared goals are played with 3 or more players, not in a "
-                    "2-player or solitaire game"
-                )
-            if len(edition.goals) < num_players + 2:
-                raise EngineError(
-                    f"shared goals with {num_players} players need "
-                    f"{num_players + 2} goals; the {edition.name} edition has "
-                    f"{len(edition.goals)}"
-                )
-        if solitaire:
-            if edition.solitaire is None:
-                raise EngineError(f"the {edition.name} edition has no solitaire cards")
-            if num_players != 2:
-                raise EngineError("solitaire is you and the cat player: 'players' must be 2")
-            dealt = (
-                edition.solitaire.starting_cards_dealt if starting_cards is None else starting_cards
-            )
-            if not 0 <= dealt <= len(edition.solitaire.starting_cards):
-                raise EngineError(
-                    f"solitaire starting cards: 0-{len(edition.solitaire.starting_cards)}, "
-                    f"not {dealt}"
-                )
-            starting_cards = dealt
+        starting_cards = _checked_setup(
+            num_players, edition, shared_goals, solitaire, starting_cards
+        )
         set_ = object.__setattr__
         set_(self, "name", name)
         set_(self, "version", version)

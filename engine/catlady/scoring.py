@@ -29,7 +29,7 @@ from dataclasses import replace
 from functools import lru_cache, partial
 from typing import Any
 
-from engine.catlady.cards import CardKind, CatSpec, Edition, normalise_name
+from engine.catlady.cards import CardKind, CatSpec, Edition, ScoringConstants, normalise_name
 from engine.catlady.feeding import FeedingOption, allocate_tokens, feeding_options
 from engine.catlady.model import SHOPPING_BAG_FOOD
 from engine.catlady.scorepad import (
@@ -115,8 +115,6 @@ def score_game(
     choice, settled = _settle(options, rules, consts.most_leftover_food_vp)
     chosen = [opts[c] for opts, c in zip(options, choice, strict=True)]
 
-    most_costumes = max((t.costumes for t in tableaux), default=0)
-    tied_costumes = sum(1 for t in tableaux if t.costumes == most_costumes)
     penalised = penalised_seats([o.leftover for o in chosen], rules)
     most_fed = [
         max((o.fed for j, o in enumerate(chosen) if j != i), default=-1) for i in range(len(chosen))
@@ -125,19 +123,11 @@ def score_game(
     rows = []
     for i, (t, option) in enumerate(zip(tableaux, chosen, strict=True)):
         bonus = option.bonus if option.bonus and option.fed > most_fed[i] else 0
-        if t.costumes == 0:
-            costume_vp = consts.costume_none_vp
-        elif t.costumes == most_costumes:
-            share, rest = divmod(consts.costume_most_vp, tied_costumes)
-            # Open question: a split that is not whole (rounded per ScoringRules.costume_split).
-            costume_vp = share + (1 if rest and rules.costume_split == "up" else 0)
-        else:
-            costume_vp = 0
         catnip_vp = consts.catnip_vp(option.catnip, option.fed)
         line = {
             "fed_cats": option.vp - catnip_vp + bonus,
             "toys": toy_sets_vp([t.toys.get(k, 0) for k in edition.toy_types], consts.toy_set_vp),
-            "costumes": costume_vp,
+            "costumes": _costume_vp(t.costumes, tableaux, consts, rules),
             "catnip": catnip_vp,
             "vp_tokens": consts.vp_token_vp * t.vp_tokens,
             "food_penalty": consts.most_leftover_food_vp if penalised[i] else 0,
@@ -243,6 +233,20 @@ def _describe_feeding(
 
 
 # --- input: validation and parsing ---------------------------------------------------------
+
+
+def _costume_vp(
+    costumes: int, tableaux: Sequence[Tableau], consts: ScoringConstants, rules: ScoringRules
+) -> int:
+    """VP for ``costumes`` costume cards: a penalty for none, the most (shared by a tie)."""
+    if costumes == 0:
+        return consts.costume_none_vp
+    most = max(t.costumes for t in tableaux)
+    if costumes < most:
+        return 0
+    share, rest = divmod(consts.costume_most_vp, sum(1 for t in tableaux if t.costumes == most))
+    # Open question: a split that is not whole (rounded per ScoringRules.costume_split).
+    return share + (1 if rest and rules.costume_split == "up" else 0)
 
 
 def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
