@@ -398,3 +398,62 @@ def test_a_correction_keeping_a_tables_players_changes_their_seats_and_results(
     assert services.game_edit(game=game, by=users["olive"], place="Club room").place == "Club room"
     table.refresh_from_db()
     assert table.game_id == game.pk
+
+
+# --- the same corrections through the admin ----------------------------------------------------
+
+
+def admin_correction(client, game, ids) -> str:
+    """POST the admin's change form of ``game`` with its rows given ``ids`` as players, seat 1
+    winning; the response's HTML (a 302 has none)."""
+    rows = list(game.participants.order_by("seat"))
+    assert len(rows) == len(ids)
+    data = {
+        "league": game.league_id,
+        "edition": game.edition,
+        "played_on": game.played_on.isoformat(),
+        "played_time": "",
+        "season": "",
+        "place": game.place,
+        "notes": "Fixed in the admin",
+        "details": "{}",
+        "participants-TOTAL_FORMS": str(len(rows)),
+        "participants-INITIAL_FORMS": str(len(rows)),
+        "participants-MIN_NUM_FORMS": "0",
+        "participants-MAX_NUM_FORMS": "1000",
+    }
+    for i, (row, pid) in enumerate(zip(rows, ids, strict=True)):
+        data[f"participants-{i}-id"] = str(row.pk)
+        data[f"participants-{i}-game"] = str(game.pk)
+        data[f"participants-{i}-player"] = str(pid)
+        data[f"participants-{i}-seat"] = str(i + 1)
+        data[f"participants-{i}-result"] = f'{{"total_vp": {30 - i}, "fed_cats": 3}}'
+    response = client.post(f"/admin/league/game/{game.pk}/change/", data)
+    return response.content.decode() if response.status_code == 200 else str(response.status_code)
+
+
+def test_the_admin_refuses_a_correction_that_brings_in_someone_from_another_table(
+    client, users, league, seven
+):
+    users["olive"].is_staff = users["olive"].is_superuser = True
+    users["olive"].save()
+    client.force_login(users["olive"])
+    night = open_night(league, users, seven)
+    drawn = nights.round_draw(night=night, by=users["olive"])
+    first, second = drawn.tables.get(number=1), drawn.tables.get(number=2)
+    game = enter(first, users)
+    enter(second, users)
+    there, here = night_seating.table_setup(first), night_seating.table_setup(second)
+    (stranger,) = names(here[:1])
+    before = written()
+
+    page = admin_correction(client, game, [*there[:3], here[0]])
+
+    assert f"{stranger} sat at table 2, not at table 1 of round 1." in page
+    assert "a correction keeps the players drawn to that table" in page
+    assert written() == before
+    # The players drawn there, in another order: a correction the admin saves.
+    assert admin_correction(client, game, there[::-1]) == "302"
+    game.refresh_from_db()
+    assert game.notes == "Fixed in the admin"
+    assert [p.player_id for p in game.participants.order_by("seat")] == there[::-1]
