@@ -346,13 +346,19 @@ def refused_correction(game, users, ids) -> dict[str, list[str]]:
     return caught.value.message_dict
 
 
-def test_a_correction_cannot_put_someone_from_another_table_in_a_tables_game(users, league, seven):
+def both_tables_entered(users, league, seven) -> tuple[Game, list[int], list[int]]:
+    """A night's first round with both tables' games entered: table 1's game and the players
+    drawn to table 1 and table 2, in seat order."""
     night = open_night(league, users, seven)
     drawn = nights.round_draw(night=night, by=users["olive"])
     first, second = drawn.tables.get(number=1), drawn.tables.get(number=2)
     game = enter(first, users)
     enter(second, users)
-    there, here = night_seating.table_setup(first), night_seating.table_setup(second)
+    return game, night_seating.table_setup(first), night_seating.table_setup(second)
+
+
+def test_a_correction_cannot_put_someone_from_another_table_in_a_tables_game(users, league, seven):
+    game, there, here = both_tables_entered(users, league, seven)
     (stranger,), (left_out,) = names(here[:1]), names(there[3:])
     errors = refused_correction(game, users, [*there[:3], here[0]])
     assert errors == {
@@ -438,12 +444,7 @@ def test_the_admin_refuses_a_correction_that_brings_in_someone_from_another_tabl
     users["olive"].is_staff = users["olive"].is_superuser = True
     users["olive"].save()
     client.force_login(users["olive"])
-    night = open_night(league, users, seven)
-    drawn = nights.round_draw(night=night, by=users["olive"])
-    first, second = drawn.tables.get(number=1), drawn.tables.get(number=2)
-    game = enter(first, users)
-    enter(second, users)
-    there, here = night_seating.table_setup(first), night_seating.table_setup(second)
+    game, there, here = both_tables_entered(users, league, seven)
     (stranger,) = names(here[:1])
     before = written()
 
