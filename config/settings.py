@@ -255,6 +255,8 @@ else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(EMBEDDED_QUEUE_DIR),
         "data_folder_out": str(EMBEDDED_QUEUE_DIR),
+        # Its exchange tables: kombu's default is ./control, which is the checkout.
+        "control_folder": str(VAR_DIR / "celery" / "control"),
         "store_processed": False,
         "polling_interval": 0.5,
     }
