@@ -32,8 +32,9 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def _fresh_copy(target: Path) -> None:
-    """The files a clone of this checkout would have (tracked, or new and not ignored)."""
+def _fresh_copy(target: Path) -> set[str]:
+    """The files a clone of this checkout would have (tracked, or new and not ignored); returns
+    their names."""
     listed = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
         cwd=ROOT,
@@ -48,11 +49,14 @@ def _fresh_copy(target: Path) -> None:
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(source.read_bytes())
         dest.chmod(source.stat().st_mode)
+    return {name.decode() for name in filter(None, listed) if (target / name.decode()).is_file()}
 
 
 class Site:
-    def __init__(self, url: str, log: Path) -> None:
+    def __init__(self, url: str, log: Path, clone: Path, copied: set[str]) -> None:
         self.url = url
+        self.clone = clone
+        self.copied = copied
         self.log = log
         self.token = ""
 
@@ -87,7 +91,7 @@ class Site:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     clone = tmp_path_factory.mktemp("fresh-clone")
-    _fresh_copy(clone)
+    copied = _fresh_copy(clone)
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(CONFIGURED)}
     env.update(PORT=str(port))
@@ -102,7 +106,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    site = Site(f"http://127.0.0.1:{port}", log)
+    site = Site(f"http://127.0.0.1:{port}", log, clone, copied)
 
     def up() -> bool:
         if process.poll() is not None:
@@ -118,16 +122,20 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
         print(f"bin/serve answered after {time.monotonic() - started:.0f} s from a fresh copy")
         yield site
     finally:
+        # As a Ctrl-C does: the signal reaches bin/serve's whole process group.
         os.killpg(process.pid, signal.SIGTERM)
         try:
             process.wait(timeout=30)
+            stopped = True
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+            stopped = False
         leftovers = subprocess.run(["pgrep", "-f", str(clone)], capture_output=True, text=True)
         for pid in leftovers.stdout.split():
             os.kill(int(pid), signal.SIGKILL)
         assert not leftovers.stdout.strip(), f"bin/serve left processes behind: {leftovers.stdout}"
+        assert stopped, "bin/serve did not stop within 30 s of SIGTERM"
 
 
 def test_the_starter_bot_uploaded_over_http_is_validated_and_plays_a_ladder_match(site: Site):
@@ -162,3 +170,26 @@ def test_the_starter_bot_uploaded_over_http_is_validated_and_plays_a_ladder_matc
     assert match["sandbox_mode"] in ("bwrap", "bwrap-rootless")
     log = site.call("GET", f"/api/arena/matches/{match['id']}/log/")
     assert log["result"]["ranks"]
+
+
+# What bin/serve may write in the checkout: its virtualenv, data, static files and bytecode.
+WRITTEN_BY_SERVING = (".venv", "var", "staticfiles", "__pycache__")
+
+
+def test_serving_writes_nothing_into_the_checkout_outside_var(site: Site):
+    """Everything the site and its workers keep (SQLite, the embedded broker's queues and
+    exchange tables, logs) lies under var/: the checkout itself stays as cloned."""
+    changed = []
+    for path in site.clone.rglob("*"):
+        name = path.relative_to(site.clone).as_posix()
+        if (
+            not path.is_file()
+            or name == "serve.log"
+            or set(Path(name).parts) & set(WRITTEN_BY_SERVING)
+        ):
+            continue
+        if name not in site.copied:
+            changed.append(f"new: {name}")
+        elif path.read_bytes() != (ROOT / name).read_bytes():
+            changed.append(f"changed: {name}")
+    assert not changed
