@@ -115,6 +115,8 @@ def score_game(
     choice, settled = _settle(options, rules, consts.most_leftover_food_vp)
     chosen = [opts[c] for opts, c in zip(options, choice, strict=True)]
 
+    most_costumes = max((t.costumes for t in tableaux), default=0)
+    tied_costumes = sum(1 for t in tableaux if t.costumes == most_costumes)
     penalised = penalised_seats([o.leftover for o in chosen], rules)
     most_fed = [
         max((o.fed for j, o in enumerate(chosen) if j != i), default=-1) for i in range(len(chosen))
@@ -127,7 +129,7 @@ def score_game(
         line = {
             "fed_cats": option.vp - catnip_vp + bonus,
             "toys": toy_sets_vp([t.toys.get(k, 0) for k in edition.toy_types], consts.toy_set_vp),
-            "costumes": _costume_vp(t.costumes, tableaux, consts, rules),
+            "costumes": _costume_vp(t.costumes, most_costumes, tied_costumes, consts, rules),
             "catnip": catnip_vp,
             "vp_tokens": consts.vp_token_vp * t.vp_tokens,
             "food_penalty": consts.most_leftover_food_vp if penalised[i] else 0,
@@ -232,21 +234,21 @@ def _describe_feeding(
     return tuple(result), {k: v for k, v in leftover.items() if v}
 
 
-# --- input: validation and parsing ---------------------------------------------------------
-
-
 def _costume_vp(
-    costumes: int, tableaux: Sequence[Tableau], consts: ScoringConstants, rules: ScoringRules
+    costumes: int, most: int, tied: int, consts: ScoringConstants, rules: ScoringRules
 ) -> int:
-    """VP for ``costumes`` costume cards: a penalty for none, the most (shared by a tie)."""
+    """VP for ``costumes`` costume cards when the most anyone has is ``most``, had by ``tied``
+    players: a penalty for none, the bonus (shared by a tie) for the most."""
     if costumes == 0:
         return consts.costume_none_vp
-    most = max(t.costumes for t in tableaux)
     if costumes < most:
         return 0
-    share, rest = divmod(consts.costume_most_vp, sum(1 for t in tableaux if t.costumes == most))
+    share, rest = divmod(consts.costume_most_vp, tied)
     # Open question: a split that is not whole (rounded per ScoringRules.costume_split).
     return share + (1 if rest and rules.costume_split == "up" else 0)
+
+
+# --- input: validation and parsing ---------------------------------------------------------
 
 
 def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
@@ -257,8 +259,9 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
             f"players: {n} players given; the {edition.name} edition is played by "
             f"{', '.join(map(str, edition.supported_players))} players"
         )
+    names = [t.name for t in tableaux]
     for i, t in enumerate(tableaux):
-        _check_player(i, t, tableaux, edition)
+        _check_player(i, t, names, edition)
     # The cat player's starting cards are not deck cards: check the deck part only.
     extra_strays = sum(starting_effects(t, edition).get("extra_strays", 0) for t in tableaux)
     deck_part = [_without_starting_cards(t, edition) for t in tableaux]
@@ -266,13 +269,14 @@ def _validate(tableaux: Sequence[Tableau], edition: Edition) -> None:
     _check_supply(deck_part, edition, strays_taken)
 
 
-def _check_player(i: int, t: Tableau, tableaux: Sequence[Tableau], edition: Edition) -> None:
-    """One player's sheet on its own: a name of its own, known cards and tokens, counts."""
-    n = len(tableaux)
+def _check_player(i: int, t: Tableau, names: Sequence[str], edition: Edition) -> None:
+    """Seat ``i``'s sheet on its own (``names``: every player's, in seat order): a name of its
+    own, known cards and tokens, counts."""
+    n = len(names)
     where = f"players[{i}]"
     if not isinstance(t.name, str) or not t.name.strip():
         raise ScoreInputError(f"{where}.name: a player needs a name")
-    if [u.name for u in tableaux].index(t.name) != i:
+    if names.index(t.name) != i:
         raise ScoreInputError(f"{where}.name: {t.name!r} is used by two players")
     for k, cat in enumerate(t.cats):
         if not edition.has_cat(cat):
