@@ -41,6 +41,7 @@ def _fresh_copy(target: Path) -> set[str]:
         check=True,
         capture_output=True,
     ).stdout.split(b"\0")
+    copied = set()
     for name in filter(None, listed):
         source = ROOT / name.decode()
         if not source.is_file():
@@ -49,7 +50,8 @@ def _fresh_copy(target: Path) -> set[str]:
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(source.read_bytes())
         dest.chmod(source.stat().st_mode)
-    return {name.decode() for name in filter(None, listed) if (target / name.decode()).is_file()}
+        copied.add(name.decode())
+    return copied
 
 
 class Site:
