@@ -195,6 +195,13 @@ class MatchSeatSerializer(serializers.ModelSerializer[MatchSeat]):
 
 class MatchSerializer(serializers.ModelSerializer[Match]):
     seats = MatchSeatSerializer(many=True, read_only=True)
+    seed = serializers.SerializerMethodField(
+        help_text="The deal's seed: null until the match, and every other seating of its deal, "
+        "is over (the seed gives away every hidden card)."
+    )
+
+    def get_seed(self, match: Match) -> int | None:
+        return match.seed if match.deal_revealed else None
 
     class Meta:
         model = Match
@@ -244,7 +251,9 @@ class ChallengeSerializer(serializers.Serializer[Any]):
 class MatchViewSet(
     mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Match]
 ):
-    queryset = Match.objects.prefetch_related("seats__version__bot").defer("log")
+    queryset = (
+        Match.objects.with_open_siblings().prefetch_related("seats__version__bot").defer("log")
+    )
     serializer_class = MatchSerializer
     filterset_fields = [
         "kind",
@@ -296,10 +305,14 @@ class MatchViewSet(
         """The match log (schema catleague.match-log/1), replayable with the engine. Stderr and
         fault texts (`reason`) are null except for the seats whose bot you own."""
         match = get_object_or_404(Match.objects.prefetch_related("seats__version__bot"), pk=pk)
-        if match.log is None:
+        if match.log is None or not match.deal_revealed:
+            detail = (
+                f"Match {match.pk} is {match.status}."
+                if match.status in Match.OPEN_STATUSES
+                else f"Match {match.pk}'s deal is still being played at another seating."
+            )
             return Response(
-                {"error": "not_found", "detail": f"Match {match.pk} is {match.status}."},
-                status=status.HTTP_404_NOT_FOUND,
+                {"error": "not_found", "detail": detail}, status=status.HTTP_404_NOT_FOUND
             )
         response = Response(selectors.log_for_viewer(match, request.user))
         response["Content-Disposition"] = f'attachment; filename="match-{match.pk}.json"'
@@ -366,7 +379,14 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         min_value=2, max_value=6, help_text="Bots per table; the game decides the range."
     )
     rounds = serializers.IntegerField(required=False, min_value=1, max_value=20)
-    seed = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
+    seed = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2**31 - 1,
+        allow_null=True,
+        help_text="Every match's seed follows from it: null in answers until the tournament "
+        "is finished.",
+    )
     final_size = serializers.IntegerField(
         required=False,
         default=0,
@@ -391,6 +411,12 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "created_at",
         ]
         read_only_fields = ["current_round", "status", "created_at"]
+
+    def to_representation(self, instance: Tournament) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        if instance.status != Tournament.Status.FINISHED:
+            data["seed"] = None
+        return data
 
 
 class TournamentPointsSerializer(serializers.Serializer[Any]):

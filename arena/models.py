@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 
 
 class Bot(models.Model):
@@ -144,6 +144,19 @@ class Tournament(models.Model):
         return self.final_round is not None and self.current_round == self.final_round
 
 
+class MatchQuerySet(models.QuerySet["Match"]):
+    def with_open_siblings(self) -> MatchQuerySet:
+        """Annotate ``open_siblings``: another match of the same duplicate set (the same deal)
+        is still queued or running, so this one's deal must stay hidden."""
+        return self.annotate(
+            open_siblings=Exists(
+                Match.objects.filter(
+                    duplicate_set=OuterRef("duplicate_set"), status__in=Match.OPEN_STATUSES
+                ).exclude(duplicate_set="")
+            )
+        )
+
+
 class Match(models.Model):
     class Kind(models.TextChoices):
         VALIDATION = "validation", "Validation"
@@ -157,6 +170,8 @@ class Match(models.Model):
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
         FAILED = "failed", "Failed"
+
+    OPEN_STATUSES = (Status.QUEUED, Status.RUNNING)
 
     kind = models.CharField(max_length=20, choices=Kind.choices)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
@@ -197,6 +212,8 @@ class Match(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    objects = MatchQuerySet.as_manager()
+
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name_plural = "matches"
@@ -211,6 +228,26 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"Match {self.pk} ({self.kind}, {self.status})"
+
+    @property
+    def deal_revealed(self) -> bool:
+        """Whether the seed, the log and the replay may be shown to anyone.
+
+        The seed gives the whole deal (``new_initial_state(seed).full_view()``), so it and
+        everything built from it stay hidden, from the owner too, until the match is over and so
+        is every other seating of the same deal. Read ``open_siblings`` from
+        :meth:`MatchQuerySet.with_open_siblings` where it was annotated, else ask the database.
+        """
+        if self.status not in (Match.Status.FINISHED, Match.Status.FAILED):
+            return False
+        if not self.duplicate_set:
+            return True
+        open_siblings = getattr(self, "open_siblings", None)
+        if open_siblings is None:
+            open_siblings = Match.objects.filter(
+                duplicate_set=self.duplicate_set, status__in=Match.OPEN_STATUSES
+            ).exists()
+        return not open_siblings
 
 
 class MatchSeat(models.Model):
@@ -364,3 +401,20 @@ class PlayRating(models.Model):
         if self.user is not None:
             return self.user.username
         return str(self.version) if self.version_id else f"house:{self.builtin}"
+
+
+class WorkerBeat(models.Model):
+    """A Celery worker that says it is alive: each worker beats its row every
+    ``ARENA_WORKER_BEAT_S`` from a timer started when it is ready (``arena.tasks``), so the
+    health check (``/healthz``) can tell whether any worker is up, whatever the broker."""
+
+    hostname = models.CharField(max_length=255, unique=True)
+    queues = models.CharField(max_length=255, blank=True)
+    started_at = models.DateTimeField()
+    last_seen = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-last_seen"]
+
+    def __str__(self) -> str:
+        return f"{self.hostname} (seen {self.last_seen:%Y-%m-%d %H:%M:%S})"

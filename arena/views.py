@@ -180,7 +180,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     replay = None
     stderr: list[tuple[int, str]] = []
     faults: list[tuple[int, list[Any]]] = []
-    if match.log is not None:
+    if match.log is not None and match.deal_revealed:
         replay = _replay_of(match, match.log)
         for index in sorted(owned):
             text = (match.log.get("stderr") or [""] * len(seats))[index] or ""
@@ -196,6 +196,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "arena/match.html",
         {
             "match": match,
+            "deal_revealed": match.deal_revealed,
             "seats": seats,
             "replay": replay,
             "moves": _moves_with_names(replay, names) if replay else [],

@@ -1,0 +1,245 @@
+"""Nothing from which a hidden card can be derived reaches anyone while a match runs.
+
+A live match is played for real (the worker's own code path, in a thread; house bots in
+process) while the person answers through HTTP. At several points of the game every API answer
+and page that concerns the match is read as the person at the table, as another user and
+anonymously, and each is attacked: every integer in it is tried as the deal's seed, and every
+list in it is compared with the deck order, the removed cards, the face-down strays and the
+other seats' hands. Once the match is over the seed is public again, which also shows that the
+attack finds a seed where there is one.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test import Client
+
+import engine
+from arena import tasks
+from arena.live import LiveWriter, live_create
+from arena.models import LiveSeat, Match, Tournament
+from arena.services import SeatInput, match_create
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SEED = 1_234_567
+SEED_RANGE = range(0, 2**31)
+
+
+@functools.cache
+def _deal(game: str, players: int, seed: int) -> str:
+    """The whole opening deal (every hidden card) of ``seed``, as comparable text."""
+    state = engine.load_game(game, options={"players": players}).new_initial_state(seed)
+    return json.dumps(state.full_view(), sort_keys=True)
+
+
+def _secret_lists(state: Any, seat: int) -> list[list[Any]]:
+    """The hidden parts of ``state`` as ``seat`` sees it, as lists a leak would carry."""
+    view = state.full_view()
+    secrets: list[list[Any]] = []
+    for key in ("deck", "removed", "strays_face_down"):
+        if isinstance(view.get(key), list) and len(view[key]) >= 2:
+            secrets.append(view[key])
+    for other, hand in enumerate(view.get("hands") or []):
+        if other != seat and isinstance(hand, list) and len(hand) >= 2:
+            secrets.append(hand)
+    assert secrets, "the attack needs something hidden to look for"
+    return secrets
+
+
+def _lists_in(value: Any) -> Iterator[list[Any]]:
+    if isinstance(value, list):
+        yield value
+        for item in value:
+            yield from _lists_in(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _lists_in(item)
+
+
+def _contains_run(haystack: list[Any], needle: list[Any], run: int) -> bool:
+    """Whether ``haystack`` holds ``run`` consecutive items of ``needle`` in its order."""
+    run = min(run, len(needle))
+    windows = {json.dumps(needle[i : i + run]) for i in range(len(needle) - run + 1)}
+    return any(json.dumps(haystack[i : i + run]) in windows for i in range(len(haystack) - run + 1))
+
+
+def leaks(body: str, *, game: str, players: int, seat: int, state: Any = None) -> list[str]:
+    """What in ``body`` (JSON or HTML) gives the deal away: the seed, or a run of four hidden
+    cards of ``state`` (the position at the time) in their hidden order."""
+    found = []
+    true_deal = _deal(game, players, SEED)
+    for number in sorted({int(n) for n in re.findall(r"\d{1,10}", body)}):
+        if number in SEED_RANGE and _deal(game, players, number) == true_deal:
+            found.append(f"the seed ({number})")
+    try:
+        data = json.loads(body)
+    except ValueError:
+        scripts = re.findall(r'<script[^>]*type="application/json"[^>]*>(.*?)</script>', body, re.S)
+        data = [json.loads(text) for text in scripts]
+    secrets = _secret_lists(state, seat) if state is not None else []
+    for value in _lists_in(data):
+        for secret in secrets:
+            if _contains_run(value, secret, run=4):
+                found.append(f"a hidden list {secret[:4]}...")
+    if re.search(r'"(deck_order|strays_face_down|removed|hands)"\s*:', body):
+        found.append("a field of the full view")
+    return found
+
+
+@pytest.fixture
+def people():
+    User = get_user_model()
+    return {
+        name: User.objects.create_user(name, password="pw-123456789") for name in ("pia", "ole")
+    }
+
+
+def _client(user: Any | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def _urls(match: Match) -> list[str]:
+    return [
+        f"/api/arena/matches/{match.pk}/",
+        f"/api/arena/matches/{match.pk}/log/",
+        "/api/arena/matches/",
+        "/api/arena/matches/?kind=live",
+        f"/arena/matches/{match.pk}/",
+        "/arena/matches/",
+        f"/arena/play/{match.pk}/",
+        f"/arena/play/{match.pk}/state/",
+        "/arena/play/",
+    ]
+
+
+def _read_everything(match: Match, people: dict[str, Any], *, seat: int, state: Any) -> list[str]:
+    problems = []
+    for who in ("pia", "ole", None):
+        client = _client(people[who] if who else None)
+        for url in _urls(match):
+            response = client.get(url)
+            if response.status_code != 200:
+                continue
+            body = response.content.decode()
+            players = match.seats.count()
+            for leak in leaks(body, game=match.game, players=players, seat=seat, state=state):
+                problems.append(f"{who or 'anonymous'} reads {leak} at {url}")
+    return problems
+
+
+def _play_in_background(match: Match) -> threading.Thread:
+    def play() -> None:
+        try:
+            tasks._play(match.pk, match.dispatch)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=play, daemon=True)
+    thread.start()
+    return thread
+
+
+def _wait_for_question(match: Match, after_step: int, timeout_s: float = 30) -> LiveSeat | None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        seat = LiveSeat.objects.get(match=match)
+        if seat.asked_step is not None and seat.asked_step > after_step:
+            return seat
+        if Match.objects.get(pk=match.pk).status in (Match.Status.FINISHED, Match.Status.FAILED):
+            return None
+        time.sleep(0.05)
+    raise AssertionError("the worker never asked the person for a move")
+
+
+@pytest.mark.parametrize(
+    ("game", "opponents"),
+    [("cat-lady", ["greedy"]), ("cantankerous-cats", ["random", "random"])],
+)
+def test_a_running_live_match_gives_nobody_its_deal(game, opponents, people, settings, monkeypatch):
+    settings.ARENA_LIVE_PACE_MS = 0
+    monkeypatch.setenv("ARENA_SANDBOX_MODE", "unsafe")  # house bots only: no bot process
+    match = live_create(
+        user=people["pia"],
+        game=game,
+        seats=[None, *[SeatInput(builtin=name) for name in opponents]],
+        seed=SEED,
+    )
+    positions: list[Any] = []  # what the worker's table writer was last given
+    write = LiveWriter.__call__
+
+    def record(self: LiveWriter, step: int, entry: dict[str, Any], state: Any) -> None:
+        positions.append(state)
+        write(self, step, entry, state)
+
+    monkeypatch.setattr(LiveWriter, "__call__", record)
+    thread = _play_in_background(match)
+    person = _client(people["pia"])
+    step, checked, problems = -1, 0, []
+    try:
+        while (asked := _wait_for_question(match, step)) is not None:
+            step = asked.asked_step
+            if checked < 3 and step >= checked * 6:  # the opening, and two later positions
+                problems += _read_everything(match, people, seat=0, state=positions[-1])
+                checked += 1
+            person.post(
+                f"/arena/play/{match.pk}/move/",
+                json.dumps({"step": step, "index": 0}),
+                content_type="application/json",
+            )
+    finally:
+        thread.join(timeout=60)
+    assert checked == 3 and problems == []
+
+    # Over: the seed is public again, and the attack above finds it where it is shown.
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    answer = Client().get(f"/api/arena/matches/{match.pk}/").json()
+    assert answer["seed"] == SEED
+    assert any(
+        "the seed" in leak
+        for leak in leaks(json.dumps(answer), game=game, players=len(opponents) + 1, seat=0)
+    )
+
+
+def test_a_deal_stays_hidden_while_another_seating_of_it_runs(people):
+    seats = [SeatInput(builtin="random"), SeatInput(builtin="greedy")]
+    first, second = (
+        match_create(
+            kind=Match.Kind.CHALLENGE, seed=SEED, duplicate_set="set-1", seats=s, game="cat-lady"
+        )
+        for s in (seats, seats[::-1])
+    )
+    Match.objects.filter(pk=first.pk).update(status=Match.Status.FINISHED, log={"seed": SEED})
+    Match.objects.filter(pk=second.pk).update(status=Match.Status.RUNNING)
+    owner = _client(people["pia"])
+    for url in (f"/api/arena/matches/{first.pk}/", "/api/arena/matches/"):
+        assert str(SEED) not in owner.get(url).content.decode()
+    assert owner.get(f"/api/arena/matches/{first.pk}/log/").status_code == 404
+    assert str(SEED) not in owner.get(f"/arena/matches/{first.pk}/").content.decode()
+
+    Match.objects.filter(pk=second.pk).update(status=Match.Status.FINISHED)
+    assert owner.get(f"/api/arena/matches/{first.pk}/").json()["seed"] == SEED
+
+
+def test_a_tournament_seed_is_hidden_until_it_is_finished(people):
+    tournament = Tournament.objects.create(
+        name="Cup", format=Tournament.Format.ROUND_ROBIN, rounds=1, seed=SEED
+    )
+    url = f"/api/arena/tournaments/{tournament.pk}/"
+    assert Client().get(url).json()["seed"] is None
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    assert Client().get(url).json()["seed"] == SEED
