@@ -70,7 +70,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.ValidationError(detail=detail)
     elif isinstance(exc, RequestDataTooBig):
         exc = RequestTooLarge()
-    elif isinstance(exc, Http404):
+    elif isinstance(exc, Http404 | exceptions.NotFound):
+        # One answer for everything missing or private: a different text for a private league
+        # than for a missing one would tell a stranger what exists.
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()

@@ -6,6 +6,9 @@ Every variable the service reads is listed in `.env.example`.
 from __future__ import annotations
 
 import os
+import secrets
+import time
+from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -65,25 +68,55 @@ SECRET_KEY_MIN_UNIQUE_CHARACTERS = 5
 _PLACEHOLDER_PREFIXES = ("change-me", "django-insecure-", "insecure-development-key")
 _HOW_TO_SET = (
     'Generate one with `python -c "import secrets; print(secrets.token_urlsafe(50))"` and set '
-    "it as DJANGO_SECRET_KEY (or set DJANGO_DEBUG=1 for local development)."
+    "it as DJANGO_SECRET_KEY, or unset it to use the key kept in the var folder."
 )
 
 
-def env_secret_key(name: str, *, debug: bool) -> str:
-    """The secret key from the environment. Debug runs may go without one; anything else refuses
-    to start rather than sign sessions and tokens with a key that is public or guessable."""
-    raw = os.environ.get(name, "")
-    if debug:
-        return raw or "insecure-development-key"
-    if not raw:
-        raise ImproperlyConfigured(f"{name} is not set and DJANGO_DEBUG is off. {_HOW_TO_SET}")
+def _check_key(source: str, key: str) -> str:
     if (
-        len(raw) < SECRET_KEY_MIN_LENGTH
-        or len(set(raw)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
-        or raw.startswith(_PLACEHOLDER_PREFIXES)
+        len(key) < SECRET_KEY_MIN_LENGTH
+        or len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+        or key.startswith(_PLACEHOLDER_PREFIXES)
     ):
         raise ImproperlyConfigured(
-            f"{name} is too weak or a placeholder: it needs at least {SECRET_KEY_MIN_LENGTH} "
+            f"{source} is too weak or a placeholder: it needs at least {SECRET_KEY_MIN_LENGTH} "
             f"characters, {SECRET_KEY_MIN_UNIQUE_CHARACTERS} of them different. {_HOW_TO_SET}"
         )
-    return raw
+    return key
+
+
+def env_secret_key(name: str, *, key_file: Path) -> str:
+    """The secret key: from the environment when set, else the one kept in ``key_file``,
+    made on the first start (readable by its owner only) and reused after, so a club's own
+    server signs sessions with a key nobody else has and keeps them across restarts.
+
+    A weak or placeholder key is refused rather than used to sign sessions and tokens."""
+    raw = os.environ.get(name, "")
+    if raw:
+        return _check_key(name, raw)
+    try:
+        key_file.parent.mkdir(parents=True, exist_ok=True)
+        # O_EXCL: of several processes starting at once, one writes the key, the others read it.
+        fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise ImproperlyConfigured(
+            f"{name} is not set and the key cannot be kept in {key_file} ({exc.strerror}): make "
+            f"{key_file.parent} writable (CATLEAGUE_VAR_DIR) or set {name}."
+        ) from None
+    else:
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_urlsafe(50) + "\n")
+    for _ in range(50):  # another process may be between creating the file and writing it
+        try:
+            key = key_file.read_text().strip()
+        except OSError as exc:
+            raise ImproperlyConfigured(
+                f"{name} is not set and {key_file} cannot be read ({exc.strerror}): set {name} "
+                "or fix the file's permissions."
+            ) from None
+        if key:
+            return _check_key(str(key_file), key)
+        time.sleep(0.02)
+    raise ImproperlyConfigured(f"{key_file} is empty: delete it to make a new key, or set {name}.")
