@@ -94,17 +94,21 @@ def env_secret_key(name: str, *, key_file: Path) -> str:
     raw = os.environ.get(name, "")
     if raw:
         return _check_key(name, raw)
+    cannot_keep = (
+        f"{name} is not set and the key cannot be kept in {key_file} ({{}}): make "
+        f"{key_file.parent} writable (CATLEAGUE_VAR_DIR) or set {name}."
+    )
     try:
         key_file.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ImproperlyConfigured(cannot_keep.format(exc.strerror)) from None
+    try:
         # O_EXCL: of several processes starting at once, one writes the key, the others read it.
         fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         pass
     except OSError as exc:
-        raise ImproperlyConfigured(
-            f"{name} is not set and the key cannot be kept in {key_file} ({exc.strerror}): make "
-            f"{key_file.parent} writable (CATLEAGUE_VAR_DIR) or set {name}."
-        ) from None
+        raise ImproperlyConfigured(cannot_keep.format(exc.strerror)) from None
     else:
         with os.fdopen(fd, "w") as out:
             out.write(secrets.token_urlsafe(50) + "\n")
@@ -120,3 +124,13 @@ def env_secret_key(name: str, *, key_file: Path) -> str:
             return _check_key(str(key_file), key)
         time.sleep(0.02)
     raise ImproperlyConfigured(f"{key_file} is empty: delete it to make a new key, or set {name}.")
+
+
+def make_folder(path: Path, variable: str) -> None:
+    """Make a folder the service writes in, or say in one line which variable to change."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ImproperlyConfigured(
+            f"cannot make the folder {path} ({exc.strerror}): make it writable or set {variable}"
+        ) from None

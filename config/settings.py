@@ -7,7 +7,15 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_choice, env_int, env_list, env_secret_key, env_str
+from config.env import (
+    env_bool,
+    env_choice,
+    env_int,
+    env_list,
+    env_secret_key,
+    env_str,
+    make_folder,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("CATLEAGUE_VAR_DIR", str(BASE_DIR / "var")))
@@ -44,6 +52,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "axes",
+    "dbbackup",
     "league",
     "arena",
     "accounts",
@@ -52,6 +61,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -91,7 +101,7 @@ if _database_url:
     except Exception as exc:  # dj-database-url raises several types for bad URLs
         raise ImproperlyConfigured(f"DATABASE_URL is not a valid database URL: {exc}") from exc
 else:
-    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    make_folder(VAR_DIR, "CATLEAGUE_VAR_DIR")
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
@@ -160,6 +170,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_ENABLE_ACCESS_FAILURE_LOG = True  # every failed log-in, for the admin to read
 AXES_LOCKOUT_TEMPLATE = "account/locked_out.html"
 AXES_USERNAME_CALLABLE = "accounts.adapter.attempted_username"
+AXES_VERBOSE = False  # not a banner on every manage.py command's error output
 
 # E-mail: printed to the console unless an SMTP host is set.
 EMAIL_HOST = env_str("EMAIL_HOST", "")
@@ -250,7 +261,7 @@ if CELERY_BROKER_URL:
     CELERY_RESULT_BACKEND: str | None = env_str("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
 else:
     EMBEDDED_QUEUE_DIR = VAR_DIR / "celery" / "queue"
-    EMBEDDED_QUEUE_DIR.mkdir(parents=True, exist_ok=True)
+    make_folder(EMBEDDED_QUEUE_DIR, "CATLEAGUE_VAR_DIR")
     CELERY_BROKER_URL = "filesystem://localhost/"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(EMBEDDED_QUEUE_DIR),
@@ -317,3 +328,14 @@ ARENA_INFRA_RETRY_S = env_int("ARENA_INFRA_RETRY_S", 30, minimum=1)
 ARENA_LIVE_QUEUE = env_str("ARENA_LIVE_QUEUE", "live")
 ARENA_HUMAN_MOVE_S = env_int("ARENA_HUMAN_MOVE_S", 180, minimum=5)
 ARENA_LIVE_PACE_MS = env_int("ARENA_LIVE_PACE_MS", 300, minimum=0)
+
+# Backups (django-dbbackup): `manage.py backup` writes the whole database to one file in
+# CATLEAGUE_BACKUP_DIR; `manage.py restore FILE` puts one back (home/management/commands/).
+BACKUP_DIR = Path(env_str("CATLEAGUE_BACKUP_DIR", str(VAR_DIR / "backups")))
+STORAGES["dbbackup"] = {"BACKEND": "config.backups.BackupStorage"}  # a folder: BACKUP_DIR
+DBBACKUP_FILENAME_TEMPLATE = "catleague-{datetime}.{extension}"
+DBBACKUP_SEND_EMAIL = False  # a failed backup is reported by the command's exit status
+# SQLite restores go through SQLite, in one transaction (config/backups.py says why).
+DBBACKUP_CONNECTOR_MAPPING = {"django.db.backends.sqlite3": "config.backups.SqliteConnector"}
+# PostgreSQL (pg_dump/pg_restore): a backup restores on another server whose role names differ.
+DBBACKUP_CONNECTORS = {"default": {"PG_OPTIONS": "--no-owner --no-acl"}}

@@ -96,7 +96,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     copied = _fresh_copy(clone)
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(CONFIGURED)}
-    env.update(PORT=str(port))
+    # As a club laptop serving the phones around the table does (the test itself only ever
+    # connects to loopback, naming the laptop's network address in the Host header).
+    env.update(PORT=str(port), HOST="0.0.0.0")
     log = clone / "serve.log"
     started = time.monotonic()
     with log.open("w") as out:
@@ -162,7 +164,8 @@ def test_the_starter_bot_uploaded_over_http_is_validated_and_plays_a_ladder_matc
             (
                 m
                 for m in matches["results"]
-                if any(s["version"] == version["id"] for s in m["seats"])
+                # The seed (and the log) once every seating of the deal is over.
+                if any(s["version"] == version["id"] for s in m["seats"]) and m["seed"] is not None
             ),
             None,
         )
@@ -195,3 +198,116 @@ def test_serving_writes_nothing_into_the_checkout_outside_var(site: Site):
         elif path.read_bytes() != (ROOT / name).read_bytes():
             changed.append(f"changed: {name}")
     assert not changed
+
+
+def _get(site: Site, path: str, host: str | None = None) -> tuple[int, dict[str, str], str]:
+    request = urllib.request.Request(site.url + path, headers={"Host": host} if host else {})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, dict(answer.headers), answer.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read().decode()
+
+
+def test_it_serves_as_a_deployment_would_with_nothing_set(site: Site):
+    """Debug off (the site's own not-found page, never the list of URL patterns), a production
+    server with its static files, security headers, and a key of its own kept in var/."""
+    status, headers, body = _get(site, "/no/such/page/")
+    assert status == 404 and "Using the URLconf" not in body and "Not found" in body
+    assert headers["Server"].startswith("gunicorn")
+    assert headers["X-Content-Type-Options"] == "nosniff" and headers["X-Frame-Options"] == "DENY"
+    assert headers["Referrer-Policy"] == "same-origin"
+    assert "default-src 'self'" in headers["Content-Security-Policy"]
+    status, _, css = _get(site, "/static/css/site.css")
+    assert status == 200 and "body" in css
+    key = site.clone / "var" / "secret_key"
+    assert (key.stat().st_mode & 0o777) == 0o600 and len(key.read_text().strip()) >= 50
+
+
+def test_phones_on_the_same_network_are_served(site: Site):
+    """`HOST=0.0.0.0 bin/serve`: a phone asks for the laptop by its network address."""
+    addresses = subprocess.run(["hostname", "-I"], capture_output=True, text=True).stdout.split()
+    lan = next((a for a in addresses if ":" not in a), None)
+    if lan is None:
+        pytest.skip("this machine has no IPv4 network address for phones to reach")
+    port = site.url.rsplit(":", 1)[1]
+    status, _, body = _get(site, "/leagues/", host=f"{lan}:{port}")
+    assert status == 200 and "Leagues" in body
+    assert f"phones on this network: http://{lan}:{port}/" in site.log.read_text()
+    status, _, _ = _get(site, "/leagues/", host=f"evil.example:{port}")
+    assert status == 400  # a name the laptop does not have is still refused
+
+
+def _serve_here(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """bin/serve in this checkout (its virtualenv is there) with its data in ``tmp_path``."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(CONFIGURED)}
+    return subprocess.run(
+        ["bin/serve"],
+        cwd=ROOT,
+        env={**base, "CATLEAGUE_VAR_DIR": str(tmp_path / "var"), **env},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def _one_line_refusal(run: subprocess.CompletedProcess[str]) -> str:
+    assert run.returncode != 0
+    assert "Traceback" not in run.stderr and "Traceback" not in run.stdout
+    lines = [line for line in run.stderr.splitlines() if line.strip()]
+    refusals = [line for line in lines if line.startswith(("CommandError:", "catleague:"))]
+    assert len(refusals) == 1 and lines[-1] == refusals[0], run.stderr
+    assert "Listening at" not in run.stdout + run.stderr  # nothing half-started
+    return refusals[0]
+
+
+def test_a_port_in_use_is_one_line_and_nothing_starts(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        line = _one_line_refusal(_serve_here(tmp_path, PORT=str(port)))
+    assert f"127.0.0.1:{port}" in line and "set PORT" in line
+
+
+def test_a_database_or_broker_that_is_down_is_one_line_each(tmp_path):
+    closed = _free_port()
+    line = _one_line_refusal(
+        _serve_here(
+            tmp_path,
+            PORT=str(_free_port()),
+            DATABASE_URL=f"postgres://postgres@127.0.0.1:{closed}/catleague",
+            CELERY_BROKER_URL=f"redis://127.0.0.1:{closed}/0",
+        )
+    )
+    assert "the database does not answer" in line and "DATABASE_URL" in line
+    assert "the broker" in line and "CELERY_BROKER_URL" in line
+
+
+def test_a_data_folder_that_cannot_be_written_is_one_line(tmp_path):
+    (tmp_path / "var").write_text("a file where the folder should be")
+    line = _one_line_refusal(_serve_here(tmp_path, PORT=str(_free_port())))
+    assert "CATLEAGUE_VAR_DIR" in line
+
+
+def test_an_unknown_option_is_refused():
+    run = subprocess.run(["bin/serve", "--prod"], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 2 and "unknown option --prod" in run.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "bin/manage play arena/botkit/starter_bot.py random greedy --seed 1 --games 1",
+        "bin/manage arena_check_sandbox",
+        "bin/manage rebuild_ratings --all",
+    ],
+)
+def test_the_documented_commands_run_in_a_fresh_clone_with_nothing_set(site: Site, command):
+    """What README and docs/ show, as written: no variable to set first, no traceback."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(CONFIGURED)}
+    run = subprocess.run(
+        command.split(), cwd=site.clone, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "Traceback" not in run.stderr
