@@ -17,6 +17,14 @@ _catleague_system() {
     if [ "$purpose" = test ]; then
         wanted+=(chromium chromium-driver)  # the browser tests drive Debian's own Chromium
     fi
+    # pg_dump and pg_restore back a PostgreSQL database up and restore it (manage.py backup /
+    # restore): for bin/test, which runs on PostgreSQL, and when DATABASE_URL names one. Any
+    # version's package that provides them will do (Debian's postgresql-client-15 does).
+    if [ "$purpose" = test ] || [[ "${DATABASE_URL:-}" =~ ^(postgres|postgresql|pgsql): ]]; then
+        if ! command -v pg_dump >/dev/null || ! command -v pg_restore >/dev/null; then
+            wanted+=(postgresql-client)
+        fi
+    fi
     local missing=() pkg
     for pkg in "${wanted[@]}"; do
         dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
