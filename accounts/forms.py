@@ -1,5 +1,5 @@
 """Account forms: log-in and sign-up (allauth's, with this site's labels and a display name),
-a new API token, the display name."""
+a new API token, the display name, the e-mails a person gets."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from allauth.account import forms as allauth_forms
 from django import forms
 from django.core.exceptions import ValidationError
 
+from accounts.models import EmailKind, EmailPreferences
 from league import services as league_services
 from league.models import Player
 
@@ -87,3 +88,15 @@ class TokenCreateForm(forms.Form):
         # Its own ids: the display-name form on the same page also has a "name" field.
         kwargs.setdefault("auto_id", "id_token_%s")
         super().__init__(*args, **kwargs)
+
+
+class EmailPreferencesForm(forms.Form):
+    """One box per kind of e-mail; an unticked box turns that kind off."""
+
+    def __init__(self, *args, preferences: EmailPreferences, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "id_email_%s")
+        super().__init__(*args, **kwargs)
+        for kind in EmailKind:
+            self.fields[kind.value] = forms.BooleanField(
+                label=kind.label, required=False, initial=preferences.wants(kind)
+            )

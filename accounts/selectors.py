@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Prefetch
 
-from accounts.models import ApiToken
+from accounts.models import ApiToken, EmailPreferences
 from arena.models import Bot, BotVersion
 from league import selectors as league_selectors
 from league.models import Player
@@ -28,12 +28,18 @@ def bots(*, user: User) -> list[Bot]:
     )
 
 
+def email_preferences(*, user_id: int) -> EmailPreferences:
+    """The person's e-mail choices (the defaults until they change one)."""
+    return EmailPreferences.objects.of(user_id)
+
+
 @dataclass(frozen=True)
 class AccountOverview:
     player: Player | None
     leagues: list[league_selectors.UserLeague]
     bots: list[Bot]
     tokens: list[ApiToken]
+    email_preferences: EmailPreferences
 
 
 def overview(*, user: User) -> AccountOverview:
@@ -42,4 +48,5 @@ def overview(*, user: User) -> AccountOverview:
         leagues=league_selectors.user_leagues(user=user),
         bots=bots(user=user),
         tokens=tokens(user=user),
+        email_preferences=email_preferences(user_id=user.pk),
     )

@@ -11,4 +11,7 @@ urlpatterns = [
     path("me/name/", views.display_name, name="display-name"),
     path("me/tokens/", views.token_create, name="token-create"),
     path("me/tokens/<int:token_id>/revoke/", views.token_revoke, name="token-revoke"),
+    path("me/emails/", views.email_preferences, name="email-preferences"),
+    # The link in every e-mail: signed, so it works without logging in.
+    path("emails/<str:token>/", views.email_link, name="email-link"),
 ]

@@ -1,18 +1,22 @@
-"""The account page: display name, league player, API tokens, leagues and bots."""
+"""The account page: display name, league player, API tokens, e-mail choices, leagues and bots;
+and the page the link in every e-mail opens, to change those choices without logging in."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_POST
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import selectors, services
-from accounts.forms import DisplayNameForm, TokenCreateForm
+from accounts import emails, selectors, services
+from accounts.forms import DisplayNameForm, EmailPreferencesForm, TokenCreateForm
 from accounts.models import ApiToken
 from arena import selectors as arena_selectors
 from league import confirmation_selectors
@@ -34,6 +38,7 @@ def _page(
     *,
     name_form: DisplayNameForm | None = None,
     token_form: TokenCreateForm | None = None,
+    email_form: EmailPreferencesForm | None = None,
     new_key: dict[str, str] | None = None,
     status: int = 200,
 ) -> HttpResponse:
@@ -50,6 +55,8 @@ def _page(
                 initial={"name": overview.player.name if overview.player else ""},
             ),
             "token_form": token_form or TokenCreateForm(),
+            "email_form": email_form
+            or EmailPreferencesForm(preferences=overview.email_preferences),
             "new_key": new_key,
             "live_games": arena_selectors.live_games_of(you, limit=5),
             "play_ratings": arena_selectors.play_ratings_of(user=you),
@@ -113,3 +120,62 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     services.token_revoke(token=token, by=you)
     messages.success(request, f"Token “{token.name}” revoked; programs using it are refused now.")
     return redirect("accounts:home")
+
+
+@login_required
+@require_POST
+def email_preferences(request: HttpRequest) -> HttpResponse:
+    you = _you(request)
+    form = EmailPreferencesForm(
+        request.POST, preferences=selectors.email_preferences(user_id=you.pk)
+    )
+    if not form.is_valid():  # boxes cannot be wrong; kept for the form's contract
+        return _page(request, email_form=form, status=400)
+    services.email_preferences_set(user_id=you.pk, choices=form.cleaned_data)
+    messages.success(request, "E-mail choices saved.")
+    return redirect(reverse("accounts:home") + "#emails")
+
+
+# The token in the address is the credential (it is signed and names one person), so the page
+# needs no log-in, and mail programs may POST to it (RFC 8058 one-click unsubscribe) without a
+# CSRF token.
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def email_link(request: HttpRequest, token: str) -> HttpResponse:
+    """Opened from an e-mail: stop that kind of e-mail in one click, or choose others.
+
+    Only a POST changes anything: mail scanners that open every link must not unsubscribe."""
+    found = emails.read_preferences_token(token)
+    user = None
+    if found is not None:
+        user = get_user_model().objects.filter(pk=found[0]).first()
+    if found is None or user is None:
+        raise Http404("This link is not valid: open your account page to choose your e-mails.")
+    kind = found[1]
+    preferences = selectors.email_preferences(user_id=user.pk)
+    form = EmailPreferencesForm(preferences=preferences)
+    if request.method == "POST":
+        one_click = request.POST.get("List-Unsubscribe") == "One-Click"
+        if one_click or "stop" in request.POST:
+            services.email_preferences_set(user_id=user.pk, choices={kind: False})
+            messages.success(request, f"Done: no more e-mails for “{kind.label}”.")
+            return redirect(request.path)
+        form = EmailPreferencesForm(request.POST, preferences=preferences)
+        if form.is_valid():
+            services.email_preferences_set(user_id=user.pk, choices=form.cleaned_data)
+            messages.success(request, "E-mail choices saved.")
+            return redirect(request.path)
+    response = render(
+        request,
+        "accounts/email_preferences.html",
+        {
+            "person": user,
+            "kind": kind,
+            "kind_on": preferences.wants(kind),
+            "email_form": form,
+        },
+        status=400 if form.errors else 200,
+    )
+    response["Cache-Control"] = "no-store"
+    response["Referrer-Policy"] = "no-referrer"
+    return response

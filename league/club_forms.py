@@ -161,6 +161,14 @@ class InvitationForm(forms.Form):
         empty_label="Anyone with the link",
         help_text="A link for one guest lets that person take over the guest and its games.",
     )
+    email = forms.EmailField(
+        label="Send it by e-mail to (optional)",
+        required=False,
+        max_length=254,
+        help_text="We e-mail the link to this address. Leave it empty to copy the link and "
+        "share it yourself.",
+        widget=forms.EmailInput(attrs={"autocomplete": "off"}),
+    )
 
     def __init__(self, *args: Any, guests: QuerySet[Player], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -183,6 +183,7 @@ def _members_page(
     guest_form: GuestForm | None = None,
     invitation_form: InvitationForm | None = None,
     new_invitation: Invitation | None = None,
+    emailed_to: str = "",
 ) -> HttpResponse:
     organiser = can_organise(league, request.user)
     status = 400 if any(f is not None and f.errors for f in (guest_form, invitation_form)) else 200
@@ -198,6 +199,7 @@ def _members_page(
             "invitation_form": invitation_form or InvitationForm(guests=_guests(league)),
             "invitations": selectors.open_invitations(league=league) if organiser else [],
             "new_invitation": new_invitation,
+            "emailed_to": emailed_to,
         },
         status=status,
     )
@@ -266,12 +268,20 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
     if form.is_valid():
         try:
             invitation = services.invitation_create(
-                league=league, by=_you(request), player=form.cleaned_data["player"]
+                league=league,
+                by=_you(request),
+                player=form.cleaned_data["player"],
+                email=form.cleaned_data["email"],
             )
         except ValidationError as exc:
             apply_service_errors(form, exc)
         else:
-            return _members_page(request, league, new_invitation=invitation)
+            return _members_page(
+                request,
+                league,
+                new_invitation=invitation,
+                emailed_to=form.cleaned_data["email"],
+            )
     return _members_page(request, league, invitation_form=form)
 
 

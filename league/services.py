@@ -18,9 +18,13 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, User
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
+from accounts import notifications
+from accounts.notifications import EmailKind
 from league import night_seating, rating_pass
 from league.catalogue import ResultError, check_results, get_game
 from league.models import (
@@ -394,14 +398,28 @@ def _check_rating_system(key: str, errors: _Errors) -> None:
 
 @transaction.atomic
 def invitation_create(
-    *, league: League, by: User, player: Player | None = None, days: int | None = None
+    *,
+    league: League,
+    by: User,
+    player: Player | None = None,
+    days: int | None = None,
+    email: str = "",
 ) -> Invitation:
-    """A link to join `league`; with `player`, for the one person who takes over that guest."""
+    """A link to join `league`; with `player`, for the one person who takes over that guest.
+    With `email`, the link is also e-mailed to that address once the invitation is saved."""
+    errors = _Errors()
     if player is not None:
         if player.user_id is not None:
-            raise ValidationError({"player": [f"{player} already has a login."]})
-        if not league.memberships.filter(player=player).exists():
-            raise ValidationError({"player": [f"{player} is not a guest of {league}."]})
+            errors.add("player", f"{player} already has a login.")
+        elif not league.memberships.filter(player=player).exists():
+            errors.add("player", f"{player} is not a guest of {league}.")
+    email = email.strip()
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            errors.add("email", f"{email!r} is not an e-mail address.")
+    errors.raise_if_any()
     valid_for = dt.timedelta(days=days or settings.CATLEAGUE_INVITATION_DAYS)
     invitation = Invitation.objects.create(
         league=league,
@@ -415,8 +433,24 @@ def invitation_create(
         user=by,
         action=AuditEntry.Action.CREATE,
         obj=invitation,
-        changes={"player": player.name if player else None, "expires_at": invitation.expires_at},
+        changes={
+            "player": player.name if player else None,
+            "expires_at": invitation.expires_at,
+            **({"emailed_to": email} if email else {}),
+        },
     )
+    if email:
+        notifications.invite(
+            to=email,
+            context={
+                "league": league.name,
+                "game_name": league.get_game_display(),
+                "by": _name_of(by),
+                "guest": player.name if player else "",
+                "expires": _day(timezone.localdate(invitation.expires_at)),
+                "path": reverse("league:invitation", args=[invitation.token]),
+            },
+        )
     return invitation
 
 
@@ -752,6 +786,8 @@ def game_record(
         obj=record,
         changes=_snapshot(record),
     )
+    if record.status == Game.Status.PENDING:
+        _notify_pending(league, record, logged_by)
     return record
 
 
@@ -796,6 +832,7 @@ def game_edit(
     )
     old_date = game.played_on
     old_players = set(game.participants.values_list("player_id", flat=True))
+    old_table = _mail_table(game)
     game.edition = checked.edition
     game.played_on = checked.played_on
     game.played_time = checked.played_time
@@ -813,13 +850,25 @@ def game_edit(
     rating_pass.after_change(
         league, game, earliest=min(old_date, game.played_on), also_players=old_players
     )
+    after = _snapshot(game)
     record_audit(
         league=league,
         user=by,
         action=AuditEntry.Action.UPDATE,
         obj=game,
-        changes={"before": before, "after": _snapshot(game)},
+        changes={"before": before, "after": after},
     )
+    if _result_changed(before, after):
+        notifications.notify(
+            kind=EmailKind.GAME_CORRECTED,
+            user_ids=_users_of(old_players | {p.pk for p, _, _, _ in checked.participants}),
+            context={
+                **_game_mail(game, by=by),
+                "before": old_table,
+                "before_played_on": _day(old_date),
+            },
+            exclude=_user_id(by),
+        )
     return game
 
 
@@ -830,6 +879,7 @@ def game_delete(*, game: Game, by: AbstractBaseUser | None) -> None:
     before = _snapshot(game)
     players = set(game.participants.values_list("player_id", flat=True))
     played_on = game.played_on
+    mail = {**_game_mail(game, by=by), "path": reverse("league:detail", args=[league.slug])}
     record_audit(
         league=league,
         user=by,
@@ -839,6 +889,9 @@ def game_delete(*, game: Game, by: AbstractBaseUser | None) -> None:
     )
     game.delete()
     rating_pass.rebuild_from(league, played_on, also_players=players)
+    notifications.notify(
+        kind=EmailKind.GAME_DELETED, user_ids=_users_of(players), context=mail, exclude=_user_id(by)
+    )
 
 
 @dataclass(frozen=True)
@@ -1074,6 +1127,13 @@ def game_dispute(*, game: Game, by: User, reason: str) -> GameDispute:
         obj=game,
         changes={"reason": reason},
     )
+    players = set(game.participants.values_list("player_id", flat=True))
+    notifications.notify(
+        kind=EmailKind.GAME_DISPUTED,
+        user_ids=_users_of(players) | _organiser_ids(league),
+        context={**_game_mail(game, by=by), "reason": reason},
+        exclude=by.pk,
+    )
     return dispute
 
 
@@ -1167,3 +1227,81 @@ def games_confirm_overdue(*, now: dt.datetime | None = None) -> int:
                 )
                 confirmed += 1
     return confirmed
+
+
+# --- e-mail to the people concerned (queued when the transaction commits) -------------------
+
+
+def _day(day: dt.date) -> str:
+    return f"{day.day} {day:%b %Y}"
+
+
+def _user_id(user: AbstractBaseUser | None) -> int | None:
+    account = _account(user)
+    return None if account is None else account.pk
+
+
+def _name_of(user: AbstractBaseUser | None) -> str:
+    """How an e-mail names who did something: their player's name, else their username."""
+    account = _account(user)
+    if account is None:
+        return "Catleague"
+    name = Player.objects.filter(user=account).values_list("name", flat=True).first()
+    return name or account.get_username()
+
+
+def _users_of(player_ids: set[int]) -> set[int]:
+    """The logins of these players; guests have none and get no e-mail."""
+    return set(
+        Player.objects.filter(pk__in=player_ids, user__isnull=False).values_list(
+            "user_id", flat=True
+        )
+    )
+
+
+def _organiser_ids(league: League) -> set[int]:
+    return set(
+        league.memberships.filter(
+            role=Membership.Role.ORGANISER, player__user__isnull=False
+        ).values_list("player__user_id", flat=True)
+    )
+
+
+def _mail_table(game: Game) -> list[str]:
+    return [
+        f"{p.rank}. {p.player.name}: {p.score}"
+        for p in game.participants.select_related("player").order_by("rank", "seat")
+    ]
+
+
+def _game_mail(game: Game, *, by: AbstractBaseUser | None) -> dict[str, Any]:
+    """What every e-mail about a game says: league, game, date, table, who, and its page."""
+    league = game.league
+    return {
+        "league": league.name,
+        "game_name": game.get_game_display(),
+        "played_on": _day(game.played_on),
+        "table": _mail_table(game),
+        "by": _name_of(by),
+        "days": league.confirmation_days,
+        "path": reverse("league:game", args=[league.slug, game.pk]),
+    }
+
+
+def _result_changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
+    """Whether a correction changed the result (not only the place or the notes)."""
+    return any(before[key] != after[key] for key in before if key not in ("place", "notes"))
+
+
+def _notify_pending(league: League, game: Game, logged_by: AbstractBaseUser | None) -> None:
+    """A game waits for confirmation: tell whoever the league's rule asks to confirm it."""
+    if league.confirmation == League.Confirmation.ORGANISER:
+        kind, user_ids = EmailKind.LEAGUE_PENDING, _organiser_ids(league)
+    else:
+        kind, user_ids = EmailKind.GAME_PENDING, set(confirmers(game))
+    notifications.notify(
+        kind=kind,
+        user_ids=user_ids,
+        context=_game_mail(game, by=logged_by),
+        exclude=_user_id(logged_by),
+    )
