@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
@@ -31,9 +31,8 @@ from arena.services import SeatInput, check_game, match_create
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
 
-# How often a waiting worker looks for the person's answer, and beats the match's heartbeat.
+# How often a waiting worker looks for the person's answer.
 POLL_S = 0.2
-HEARTBEAT_S = 5.0
 LOG_LINES = 40
 
 
@@ -111,11 +110,20 @@ def _labels(
 
 
 class DatabaseHumanSeat:
-    """A :class:`arena.runner.HumanSeat` whose answers come through the database."""
+    """A :class:`arena.runner.HumanSeat` whose answers come through the database.
 
-    def __init__(self, match_id: int, seat: int) -> None:
+    Every answer, and every move left to time out, is kept in ``LiveSeat.moves``: a match
+    played again after a lost worker replays them instead of asking again, so the game
+    resumes where it was. ``alive`` is called while the person thinks; it raises to stop
+    waiting when the match is no longer this worker's (``arena.tasks.MatchHeartbeat``).
+    """
+
+    def __init__(
+        self, match_id: int, seat: int, *, alive: Callable[[], None] | None = None
+    ) -> None:
         self.match_id = match_id
         self.seat = seat
+        self.alive = alive
 
     def ask(
         self,
@@ -128,8 +136,21 @@ class DatabaseHumanSeat:
     ) -> dict[str, Any] | None:
         live = LiveSeat.objects.get(match_id=self.match_id, seat=self.seat)
         replayed: dict[str, Any] | None = live.moves.get(str(step))
-        if replayed is not None and replayed.get("index", -1) < len(legal):
-            return replayed  # answered before the worker was lost: the match is being replayed
+        # Answered (or timed out) before the worker was lost: the match is being replayed.
+        if replayed is not None and replayed.get("timeout"):
+            return None
+        if replayed is not None and 0 <= replayed.get("index", -1) < len(legal):
+            return replayed
+        pending = live.answer
+        if (
+            live.asked_step == step
+            and isinstance(pending, dict)
+            and pending.get("step") == step
+            and 0 <= pending.get("index", -1) < len(legal)
+        ):
+            # Answered while the worker that asked was being lost: the answer stands.
+            self._settle(live.pk, step, {"index": pending["index"]})
+            return {"index": pending["index"]}
         # The board words moves for people (seats counted from 1) where the game does so.
         worded = (live.board.get("view") or {}).get("legal_actions")
         if isinstance(worded, list) and len(worded) == len(labels):
@@ -145,15 +166,13 @@ class DatabaseHumanSeat:
             answer=None,
             updated_at=timezone.now(),
         )
-        beat = 0.0
         while timezone.now() < deadline:
             answer = LiveSeat.objects.filter(pk=live.pk).values_list("answer", flat=True).first()
             if answer is not None and answer.get("step") == step:
                 self._settle(live.pk, step, {"index": answer["index"]})
                 return {"index": answer["index"]}
-            if time.monotonic() - beat > HEARTBEAT_S:
-                Match.objects.filter(pk=self.match_id).update(heartbeat_at=timezone.now())
-                beat = time.monotonic()
+            if self.alive is not None:
+                self.alive()
             time.sleep(POLL_S)
         self._settle(live.pk, step, None)
         return None
@@ -165,16 +184,18 @@ class DatabaseHumanSeat:
             live.legal = []
             live.deadline = None
             live.answer = None
-            if answer is not None:
-                live.moves = {**live.moves, str(step): answer}
-            else:
+            live.moves = {**live.moves, str(step): answer or {"timeout": True}}
+            if answer is None:
                 live.faults += 1
             live.save()
 
 
 class LiveWriter:
     """The runner's step observer for a live match: after each move, every person's seat gets
-    its new observation and the move in its log. Bots' moves are paced so a person can follow."""
+    its new observation and the move in its log. Bots' moves are paced so a person can follow.
+
+    A match played again after a lost worker goes quickly (unpaced, unwritten) through the
+    moves the table already shows, so the person's board never steps back."""
 
     def __init__(self, match: Match) -> None:
         self.match_id = match.pk
@@ -184,8 +205,12 @@ class LiveWriter:
         self.names = {s.seat: s.label for s in match.seats.select_related("version__bot", "player")}
         self.people = dict(LiveSeat.objects.filter(match=match).values_list("seat", "pk"))
         self.pace_s = settings.ARENA_LIVE_PACE_MS / 1000
+        shown = LiveSeat.objects.filter(match=match).values_list("step", flat=True)
+        self.shown = min(shown, default=-1)  # the last move every table already shows
 
     def __call__(self, step: int, entry: dict[str, Any], state: Any) -> None:
+        if step < self.shown:
+            return  # replaying moves the table has shown already
         line = None
         if entry:
             action = self.game.action_from_json(entry["action"])
@@ -202,8 +227,8 @@ class LiveWriter:
                 live = LiveSeat.objects.select_for_update().get(pk=live_id)
                 live.step = step
                 live.board = board or {"view": state.observation(seat)}
-                if line is not None:
+                if line is not None and not any(old["step"] == step for old in live.log):
                     live.log = [*live.log, line][-LOG_LINES:]
                 live.save(update_fields=["step", "board", "log", "updated_at"])
-        if entry and entry["seat"] not in self.people and self.pace_s:
+        if entry and entry["seat"] not in self.people and self.pace_s and step > self.shown:
             time.sleep(self.pace_s)

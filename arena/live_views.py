@@ -31,6 +31,14 @@ from arena.services import SeatInput, default_limits, game_label
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
+# What the table says while a match whose worker was lost waits for another one (the reaper
+# queues it again within ARENA_LIVE_STALE_S + ARENA_REAP_EVERY_S of the loss).
+LOST_WORKER = (
+    "The table lost its server; your game resumes from the moves already made as soon as "
+    "another server takes it over, usually within half a minute. Nothing you played is lost: "
+    "keep this page open."
+)
+
 
 def _you(request: HttpRequest) -> User:
     """The person on a @login_required page."""
@@ -148,7 +156,11 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def table_state(request: HttpRequest, pk: int) -> JsonResponse:
     match, seat = _own_seat(request, pk)
-    asked = seat.asked_step is not None
+    queued = match.status == Match.Status.QUEUED
+    # Back in the queue after a worker started it (an infrastructure wait gives its attempt
+    # back): its worker was lost. The question it asked is asked again when the game resumes.
+    lost = queued and match.attempts > 0
+    asked = seat.asked_step is not None and not queued
     state = {
         "status": match.status,
         "you": seat.seat,
@@ -170,7 +182,8 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
             else None
         ),
         "failure": match.failure if match.status == Match.Status.FAILED else "",
-        "waiting": match.infra_failure if match.status == Match.Status.QUEUED else "",
+        "waiting": match.infra_failure if queued else "",
+        "lost": LOST_WORKER if lost else "",
         "result": None,
     }
     if match.status == Match.Status.FINISHED and match.log:

@@ -32,6 +32,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 import engine
+from accounts import notifications
 from arena.models import (
     Bot,
     BotVersion,
@@ -41,6 +42,7 @@ from arena.models import (
     MatchSeat,
     PlayRating,
     Tournament,
+    WorkerBeat,
 )
 from arena.runner import MAX_BOT_BYTES
 from arena.sandbox import Limits
@@ -334,14 +336,26 @@ def challenge_create(
     )
 
 
-def match_claim(match_id: int, dispatch: int | None = None) -> Match | None:
-    """Mark a match running (again, after a lost worker); None if it is already settled or
-    ``dispatch`` is an older hand-over than the match's latest (a superseded message)."""
+def match_claim(
+    match_id: int, dispatch: int | None = None, *, resume: bool = False
+) -> Match | None:
+    """Mark a match running (again, after a lost worker); None if it is already settled,
+    ``dispatch`` is an older hand-over than the match's latest (a superseded message), or
+    another worker is playing it: running, its heartbeat fresh (the broker delivered the
+    message again while its worker lives). ``resume``: the worker that was playing it tries
+    again after a database fault, so its own fresh heartbeat does not stop it."""
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=match_id).first()
         if match is None or match.status in (Match.Status.FINISHED, Match.Status.FAILED):
             return None
         if dispatch is not None and dispatch != match.dispatch:
+            return None
+        if (
+            match.status == Match.Status.RUNNING
+            and not resume
+            and match.heartbeat_at is not None
+            and match.heartbeat_at > timezone.now() - heartbeat_limit(match.kind)
+        ):
             return None
         match.status = Match.Status.RUNNING
         match.attempts = F("attempts") + 1
@@ -349,6 +363,19 @@ def match_claim(match_id: int, dispatch: int | None = None) -> Match | None:
         match.save(update_fields=["status", "attempts", "started_at", "heartbeat_at"])
     match.refresh_from_db()
     return match
+
+
+def match_beat(*, match_id: int, dispatch: int) -> bool:
+    """The worker playing hand-over ``dispatch`` of the match is alive: its heartbeat is now.
+    False when the match is no longer that worker's to play (handed over again, or settled)."""
+    beaten = Match.objects.filter(
+        pk=match_id, dispatch=dispatch, status=Match.Status.RUNNING
+    ).update(heartbeat_at=timezone.now())
+    if beaten:
+        return True
+    now = Match.objects.filter(pk=match_id).values_list("dispatch", "status").first()
+    # A match this connection cannot see (deleted) is left to the task to find out.
+    return now is None or now == (dispatch, Match.Status.RUNNING)
 
 
 @transaction.atomic
@@ -446,25 +473,43 @@ QUEUED_DEADLINE = dt.timedelta(minutes=5)
 INFRA_RETRY = dt.timedelta(seconds=30)
 
 
+def heartbeat_limit(kind: str) -> dt.timedelta:
+    """How old a running match's heartbeat may grow before its worker counts as lost."""
+    seconds = (
+        settings.ARENA_LIVE_STALE_S if kind == Match.Kind.LIVE else settings.ARENA_MATCH_STALE_S
+    )
+    return dt.timedelta(seconds=seconds)
+
+
 def reap_stuck(
     *,
     older_than: dt.timedelta,
+    stale_after: dt.timedelta | None = None,
+    live_stale_after: dt.timedelta | None = None,
     queued_older_than: dt.timedelta = QUEUED_DEADLINE,
     infra_retry: dt.timedelta = INFRA_RETRY,
 ) -> list[int]:
     """Send every match that is not settled and not moving to the broker again.
 
-    Running past ``older_than`` since it started or since its worker last beat its heartbeat
-    (a live match waiting for a person): its worker was lost; it is played again from the start with
-    the same seed, or failed after MAX_ATTEMPTS. Queued past ``queued_older_than`` (or
-    ``infra_retry`` when it waits for the infrastructure): its message was lost or never sent,
-    or a worker could not claim it; a new hand-over supersedes the old message. Returns the
-    matches touched.
+    Running with a heartbeat older than ``stale_after`` (``live_stale_after`` when a person
+    sits at the table; either defaults to ``older_than``), or a bots-only match running past
+    ``older_than`` whatever its heartbeat (a hung worker): its worker was lost; it is played
+    again from the start with the same seed (a person's moves are replayed), or failed after
+    MAX_ATTEMPTS. Queued past ``queued_older_than`` (or ``infra_retry`` when it waits for the
+    infrastructure): its message was lost or never sent, or a worker could not claim it; a
+    new hand-over supersedes the old message. Returns the matches touched.
     """
     now = timezone.now()
+    live = Q(kind=Match.Kind.LIVE)
+    silent = now - (older_than if stale_after is None else stale_after)
+    live_silent = now - (older_than if live_stale_after is None else live_stale_after)
     running = list(
         Match.objects.alias(alive=Coalesce("heartbeat_at", "started_at"))
-        .filter(status=Match.Status.RUNNING, alive__lt=now - older_than)
+        .filter(
+            (live & Q(alive__lt=live_silent))
+            | (~live & (Q(alive__lt=silent) | Q(started_at__lt=now - older_than))),
+            status=Match.Status.RUNNING,
+        )
         .values_list("pk", "attempts")
     )
     queued = list(
@@ -480,9 +525,12 @@ def reap_stuck(
         if attempts >= MAX_ATTEMPTS:
             match_fail(
                 match_id=match_id,
-                reason=f"stuck: still running after {older_than}, {attempts} attempts",
+                reason=f"stuck: its worker was lost or hung in each of {attempts} attempts",
             )
             continue
+        logger.warning(
+            "match %s lost its worker (attempt %s): playing it again", match_id, attempts
+        )
         _requeue(match_id, Match.Status.RUNNING)
     for match_id in queued:
         _requeue(match_id, Match.Status.QUEUED)
@@ -500,11 +548,37 @@ def _requeue(match_id: int, expected: str) -> None:
         _enqueue(match)
 
 
+# --- workers -------------------------------------------------------------------------------
+
+# A worker not seen for this long is forgotten (its host was replaced or renamed).
+WORKER_FORGOTTEN = dt.timedelta(days=1)
+
+
+def worker_seen(*, hostname: str, queues: str = "", started: bool = False) -> None:
+    """A worker says it is alive (``started``: it has just become ready)."""
+    now = timezone.now()
+    fields: dict[str, Any] = {"last_seen": now, "queues": queues[:255]}
+    if started:
+        fields["started_at"] = now
+        WorkerBeat.objects.filter(last_seen__lt=now - WORKER_FORGOTTEN).delete()
+    WorkerBeat.objects.update_or_create(
+        hostname=hostname[:255], defaults=fields, create_defaults={**fields, "started_at": now}
+    )
+
+
+def worker_gone(*, hostname: str) -> None:
+    """A worker stops: it is no longer counted as up."""
+    WorkerBeat.objects.filter(hostname=hostname[:255]).delete()
+
+
 def _reject(version: BotVersion, reason: str) -> None:
     version.status = BotVersion.Status.REJECTED
     version.rejection = reason
     version.waiting_reason = ""
     version.save(update_fields=["status", "rejection", "waiting_reason"])
+    notifications.bot_rejected(
+        owner_id=version.bot.owner_id, bot=version.bot.name, version=version.number, reason=reason
+    )
 
 
 def _settle_validation(seats: list[MatchSeat], log: dict[str, Any]) -> None:

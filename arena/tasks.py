@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
 import os
+import socket
+import threading
+from types import TracebackType
+from typing import Any
 
 from celery import shared_task
-from celery.signals import worker_process_init, worker_ready
+from celery.signals import worker_process_init, worker_ready, worker_shutdown
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import DatabaseError, close_old_connections, connection
 
 from arena import services
 from arena.live import DatabaseHumanSeat, LiveWriter
 from arena.models import Match
-from arena.runner import BotSpec, BotSpecError, run_match
+from arena.runner import BotSpec, BotSpecError, StepObserver, run_match
 from arena.sandbox import (
     Limits,
     NoFreeSlot,
@@ -29,9 +34,135 @@ logger = logging.getLogger(__name__)
 
 
 # While the database is unreachable a task is tried again this often, this many times; after
-# that the reaper finds the match (still queued, or running past its deadline) and resends it.
+# that the reaper finds the match (still queued, or its heartbeat stale) and resends it.
 DB_RETRY_SECONDS = 5
 DB_RETRIES = 24
+
+
+class Superseded(Exception):
+    """The match was handed to another worker (or settled) while this one played it."""
+
+
+class DatabaseLostWhilePlaying(DatabaseError):
+    """The database failed after this worker claimed the match: its retry resumes it."""
+
+
+class MatchHeartbeat:
+    """Beats the heartbeat of the match this worker plays, every ``every_s`` seconds from a
+    daemon thread (one UPDATE a beat, on the thread's own connection; none at all for a match
+    shorter than one beat), so the reaper tells a worker at work from a lost one within
+    seconds. A beat that finds the match handed over again or settled marks it superseded:
+    :meth:`check`, called between moves and while a person thinks, then stops the play."""
+
+    def __init__(self, match_id: int, dispatch: int, every_s: float) -> None:
+        self.match_id = match_id
+        self.dispatch = dispatch
+        self.every_s = every_s
+        self._stop = threading.Event()
+        self._superseded = threading.Event()
+        self._thread = threading.Thread(
+            target=self._run, name=f"heartbeat-match-{match_id}", daemon=True
+        )
+
+    def __enter__(self) -> MatchHeartbeat:
+        self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self._stop.set()
+        self._thread.join(timeout=self.every_s)
+
+    def check(self) -> None:
+        if self._superseded.is_set():
+            raise Superseded(f"match {self.match_id} was handed to another worker")
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.wait(self.every_s):
+                try:
+                    mine = services.match_beat(match_id=self.match_id, dispatch=self.dispatch)
+                except DatabaseError as exc:
+                    # The reaper judges from the last beat that got through; try again.
+                    logger.warning("match %s: heartbeat failed (%s)", self.match_id, exc)
+                    connection.close()
+                    continue
+                if not mine:
+                    self._superseded.set()
+                    return
+        finally:
+            connection.close()  # this thread's own connection
+
+
+def _observer(beat: MatchHeartbeat, writer: LiveWriter | None) -> StepObserver:
+    """After every move: stop if the match is no longer ours, then show it at the table."""
+
+    def observe(step: int, entry: dict[str, Any], state: Any) -> None:
+        beat.check()
+        if writer is not None:
+            writer(step, entry, state)
+
+    return observe
+
+
+# --- the worker says it is alive ------------------------------------------------------------
+
+_worker_stopping = threading.Event()
+_worker_beating: dict[str, threading.Thread] = {}  # by hostname: one per worker process
+
+
+def _queues_of(consumer: Any) -> str:
+    try:
+        return ",".join(sorted(consumer.app.amqp.queues.consume_from))
+    except (AttributeError, TypeError):
+        return ""
+
+
+@worker_ready.connect
+def _beat_while_alive(sender: Any = None, **_kwargs: Any) -> None:
+    hostname = str(getattr(sender, "hostname", "") or socket.gethostname())
+    _worker_stopping.clear()
+    thread = threading.Thread(
+        target=worker_beats,
+        args=(hostname, _queues_of(sender), _worker_stopping),
+        name="arena-worker-beat",
+        daemon=True,
+    )
+    _worker_beating[hostname] = thread
+    thread.start()
+
+
+def worker_beats(hostname: str, queues: str, stopping: threading.Event) -> None:
+    """Record every ARENA_WORKER_BEAT_S that this worker is alive, until ``stopping``."""
+    started = True
+    try:
+        while True:
+            try:
+                close_old_connections()
+                services.worker_seen(hostname=hostname, queues=queues, started=started)
+                started = False
+            except DatabaseError as exc:
+                logger.warning("worker %s: could not record that it is alive (%s)", hostname, exc)
+                connection.close()
+            if stopping.wait(settings.ARENA_WORKER_BEAT_S):
+                return
+    finally:
+        connection.close()  # this thread's own connection
+
+
+@worker_shutdown.connect
+def _gone_at_shutdown(**_kwargs: Any) -> None:
+    _worker_stopping.set()
+    while _worker_beating:
+        hostname, thread = _worker_beating.popitem()
+        thread.join(timeout=5)  # its last beat must not bring the row back
+        # If the database is down, its row ages out of the health check by itself.
+        with contextlib.suppress(DatabaseError):
+            services.worker_gone(hostname=hostname)
 
 
 def sandbox_mode() -> str:
@@ -71,21 +202,37 @@ def _specs(match: Match) -> list[BotSpec]:
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
-def match_run(self, match_id: int, dispatch: int | None = None) -> None:
-    """Claim, play, record. ``dispatch`` says which hand-over of the match this message is."""
+def match_run(self, match_id: int, dispatch: int | None = None, resume: bool = False) -> None:
+    """Claim, play, record. ``dispatch`` says which hand-over of the match this message is;
+    ``resume``: this worker claimed it before the database failed, and tries again."""
     try:
-        _play(match_id, dispatch)
+        _play(match_id, dispatch, resume)
     except DatabaseError as exc:
         # The database blinked: try again shortly. Recording is idempotent and claiming a
         # running match replays it from its seed, so a retry after any step is safe.
         logger.warning("match %s: database unavailable (%s); retrying", match_id, exc)
-        raise self.retry(countdown=DB_RETRY_SECONDS, max_retries=DB_RETRIES) from exc
+        raise self.retry(
+            args=(match_id, dispatch),
+            kwargs={"resume": resume or isinstance(exc, DatabaseLostWhilePlaying)},
+            countdown=DB_RETRY_SECONDS,
+            max_retries=DB_RETRIES,
+        ) from exc
 
 
-def _play(match_id: int, dispatch: int | None) -> None:
-    match = services.match_claim(match_id, dispatch)
+def _play(match_id: int, dispatch: int | None, resume: bool = False) -> None:
+    match = services.match_claim(match_id, dispatch, resume=resume)
     if match is None:
-        return  # settled, or superseded by a newer hand-over: nothing to do
+        return  # settled, superseded by a newer hand-over, or another worker plays it
+    try:
+        with MatchHeartbeat(match.pk, match.dispatch, settings.ARENA_HEARTBEAT_S) as beat:
+            _play_claimed(match, beat)
+    except Superseded as exc:
+        logger.warning("%s; this worker stopped playing it", exc)
+    except DatabaseError as exc:
+        raise DatabaseLostWhilePlaying(str(exc)) from exc
+
+
+def _play_claimed(match: Match, beat: MatchHeartbeat) -> None:
     try:
         mode = sandbox_mode()
         if match.kind in (Match.Kind.LADDER, Match.Kind.TOURNAMENT) and not allows_ranked(mode):
@@ -94,12 +241,13 @@ def _play(match_id: int, dispatch: int | None) -> None:
                 reason=f"ranked matches refuse the development-only sandbox {mode!r}",
             )
             return
-        humans, on_step = {}, None
+        humans, writer = {}, None
         if match.kind == Match.Kind.LIVE:
             humans = {
-                seat.seat: DatabaseHumanSeat(match.pk, seat.seat) for seat in match.live_seats.all()
+                seat.seat: DatabaseHumanSeat(match.pk, seat.seat, alive=beat.check)
+                for seat in match.live_seats.all()
             }
-            on_step = LiveWriter(match)
+            writer = LiveWriter(match)
         log = run_match(
             game=match.game,
             seed=match.seed,
@@ -108,7 +256,7 @@ def _play(match_id: int, dispatch: int | None) -> None:
             mode=mode,
             options=match.options or None,
             humans=humans,
-            on_step=on_step,
+            on_step=_observer(beat, writer),
         )
     except SandboxUnavailable as exc:
         logger.error("match %s waits for a sandbox: %s", match.pk, exc)
@@ -135,6 +283,8 @@ def reap_stuck_matches() -> int:
     return len(
         services.reap_stuck(
             older_than=dt.timedelta(seconds=settings.ARENA_MATCH_DEADLINE_S),
+            stale_after=dt.timedelta(seconds=settings.ARENA_MATCH_STALE_S),
+            live_stale_after=dt.timedelta(seconds=settings.ARENA_LIVE_STALE_S),
             queued_older_than=dt.timedelta(seconds=settings.ARENA_QUEUED_DEADLINE_S),
             infra_retry=dt.timedelta(seconds=settings.ARENA_INFRA_RETRY_S),
         )

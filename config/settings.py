@@ -172,18 +172,31 @@ AXES_LOCKOUT_TEMPLATE = "account/locked_out.html"
 AXES_USERNAME_CALLABLE = "accounts.adapter.attempted_username"
 AXES_VERBOSE = False  # not a banner on every manage.py command's error output
 
-# E-mail: printed to the console unless an SMTP host is set.
+# E-mail: printed to the console (the worker's log) unless an SMTP host is set. Encryption is
+# STARTTLS (EMAIL_USE_TLS, port 587) or implicit TLS (EMAIL_USE_SSL, port 465), never both.
+# E-mails are sent by a Celery task (accounts.tasks), which retries when the server fails.
 EMAIL_HOST = env_str("EMAIL_HOST", "")
 EMAIL_BACKEND = (
     "django.core.mail.backends.smtp.EmailBackend"
     if EMAIL_HOST
     else "django.core.mail.backends.console.EmailBackend"
 )
-EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", not EMAIL_USE_SSL)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL exclude each other: set one to 0")
+EMAIL_PORT = env_int("EMAIL_PORT", 465 if EMAIL_USE_SSL else 587, minimum=1)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+# Seconds to wait for the mail server before giving up (the task tries again later).
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 20, minimum=1)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Catleague <noreply@localhost>")
+# The site's address, for the links in e-mails (a worker sends them, with no request to ask).
+CATLEAGUE_SITE_URL = env_str("CATLEAGUE_SITE_URL", "http://127.0.0.1:8000")
+if not CATLEAGUE_SITE_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured(
+        f"CATLEAGUE_SITE_URL must start with http:// or https://, not {CATLEAGUE_SITE_URL!r}"
+    )
 # How long a league invitation link stays valid.
 CATLEAGUE_INVITATION_DAYS = env_int("CATLEAGUE_INVITATION_DAYS", 14, minimum=1)
 
@@ -309,7 +322,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     "arena-reap-stuck": {
         "task": "arena.tasks.reap_stuck_matches",
-        "schedule": float(env_int("ARENA_REAP_EVERY_S", 60, minimum=1)),
+        "schedule": float(env_int("ARENA_REAP_EVERY_S", 10, minimum=1)),
     },
     # Results that wait for confirmation: those past their league's window become final.
     "league-confirm-overdue": {
@@ -317,9 +330,21 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(env_int("LEAGUE_CONFIRM_EVERY_S", 3600, minimum=1)),
     },
 }
-# The reaper: a match running longer than this lost its worker and is played again; a queued
-# one is resent after ARENA_QUEUED_DEADLINE_S (its message may be lost), or after
-# ARENA_INFRA_RETRY_S when it waits for the infrastructure (no sandbox on the worker).
+# The reaper (every ARENA_REAP_EVERY_S): a worker beats the heartbeat of the match it plays
+# every ARENA_HEARTBEAT_S; a running match whose heartbeat is older than ARENA_LIVE_STALE_S (a
+# person at the table) or ARENA_MATCH_STALE_S (bots only) lost its worker and is played again,
+# from the moves already made. A bots-only match still running after ARENA_MATCH_DEADLINE_S
+# is played again whatever its heartbeat (a hung worker). A queued one is resent after
+# ARENA_QUEUED_DEADLINE_S (its message may be lost), or after ARENA_INFRA_RETRY_S when it
+# waits for the infrastructure (no sandbox on the worker).
+ARENA_HEARTBEAT_S = env_int("ARENA_HEARTBEAT_S", 5, minimum=1)
+ARENA_LIVE_STALE_S = env_int("ARENA_LIVE_STALE_S", 15, minimum=1)
+ARENA_MATCH_STALE_S = env_int("ARENA_MATCH_STALE_S", 45, minimum=1)
+if min(ARENA_LIVE_STALE_S, ARENA_MATCH_STALE_S) < 2 * ARENA_HEARTBEAT_S:
+    raise ImproperlyConfigured(
+        "ARENA_LIVE_STALE_S and ARENA_MATCH_STALE_S must be at least twice ARENA_HEARTBEAT_S "
+        f"({ARENA_HEARTBEAT_S} s), or one slow beat would pass for a lost worker"
+    )
 ARENA_MATCH_DEADLINE_S = env_int("ARENA_MATCH_DEADLINE_S", 600, minimum=1)
 ARENA_QUEUED_DEADLINE_S = env_int("ARENA_QUEUED_DEADLINE_S", 300, minimum=1)
 ARENA_INFRA_RETRY_S = env_int("ARENA_INFRA_RETRY_S", 30, minimum=1)
@@ -328,6 +353,10 @@ ARENA_INFRA_RETRY_S = env_int("ARENA_INFRA_RETRY_S", 30, minimum=1)
 ARENA_LIVE_QUEUE = env_str("ARENA_LIVE_QUEUE", "live")
 ARENA_HUMAN_MOVE_S = env_int("ARENA_HUMAN_MOVE_S", 180, minimum=5)
 ARENA_LIVE_PACE_MS = env_int("ARENA_LIVE_PACE_MS", 300, minimum=0)
+# Every worker says it is alive every ARENA_WORKER_BEAT_S (a row per host, any broker);
+# /healthz counts a worker seen within ARENA_WORKER_SEEN_S as up.
+ARENA_WORKER_BEAT_S = env_int("ARENA_WORKER_BEAT_S", 15, minimum=1)
+ARENA_WORKER_SEEN_S = env_int("ARENA_WORKER_SEEN_S", 60, minimum=1)
 
 # Backups (django-dbbackup): `manage.py backup` writes the whole database to one file in
 # CATLEAGUE_BACKUP_DIR; `manage.py restore FILE` puts one back (home/management/commands/).

@@ -2,10 +2,12 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from config import health
 from home import views as home_views
 
 urlpatterns = [
     path("", home_views.home, name="home"),
+    path("healthz", health.healthz, name="healthz"),
     path("", include("league.urls")),
     path("arena/", include("arena.urls")),
     path("admin/", admin.site.urls),
@@ -21,4 +23,5 @@ urlpatterns = [
 handler400 = "config.api_errors.bad_request"
 handler403 = "config.api_errors.permission_denied"
 handler404 = "config.api_errors.page_not_found"
-handler500 = "config.api_errors.server_error"
+# 503 while the database is down (config.db_down), else the usual 500 answers.
+handler500 = "config.db_down.server_error"

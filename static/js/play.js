@@ -48,6 +48,7 @@
     clearTimeout(timer);
     fetch(stateUrl + (board ? "?meta=have" : ""), { credentials: "same-origin", cache: "no-store" })
       .then(function (response) {
+        if (response.status === 503) throw new Error("the site cannot reach its database for a moment");
         if (!response.ok) throw new Error("the table answered " + response.status);
         return response.json();
       })
@@ -99,6 +100,11 @@
       statusNode.appendChild(link);
     } else if (state.status === "failed") {
       statusNode.textContent = "The arena could not play this match: " + state.failure;
+    } else if (state.status === "queued" && state.lost) {
+      // Its worker was lost: the game resumes from the moves already made, and the move it
+      // was waiting for is asked again (with a fresh clock) unless its answer arrived.
+      sentStep = null;
+      statusNode.textContent = state.lost + (state.waiting ? " Waiting for the arena: " + state.waiting : "");
     } else if (state.status === "queued") {
       statusNode.textContent = state.waiting ? "Waiting for the arena: " + state.waiting :
         "Waiting for a table in the arena…";
