@@ -119,3 +119,11 @@ def test_a_worker_says_it_is_alive_from_ready_until_it_stops(settings):
         tasks._gone_at_shutdown()
     assert not [t for t in threading.enumerate() if t.name == "arena-worker-beat"]
     assert not WorkerBeat.objects.exists()  # stopped: no longer counted as up
+
+
+@pytest.mark.django_db
+def test_it_answers_over_plain_http_where_everything_else_is_redirected_to_https(settings):
+    settings.SECURE_SSL_REDIRECT = True
+    services.worker_seen(hostname="celery@arena-1", queues="celery", started=True)
+    assert Client().get("/leagues/").status_code == 301
+    assert _health()[0] == 200
