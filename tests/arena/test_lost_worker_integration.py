@@ -12,25 +12,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import signal
-import subprocess
-import sys
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import redis
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.test import Client
 
 from arena import services, tasks
 from arena.live import live_create
 from arena.models import Bot, BotVersion, LadderEntry, LiveSeat, Match
 from arena.services import SeatInput
-from config.celery import app as celery_app
+from tests.workers import Worker, own_queue
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,97 +49,33 @@ def _wait(condition, timeout: float, what: str) -> float:
     pytest.fail(f"timed out after {timeout} s waiting for {what}")
 
 
-class Workers:
-    """``celery worker --beat`` on a queue of its own, in its own process group."""
-
-    def __init__(self, queue: str, directory: Path, *, live: bool = False) -> None:
-        db = connection.settings_dict
-        self.env = {
-            **{k: v for k, v in os.environ.items() if not k.startswith("ARENA_")},
-            "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-            "CELERY_TASK_ALWAYS_EAGER": "0",
-            "CELERY_TASK_DEFAULT_QUEUE": queue,
-            "ARENA_HEARTBEAT_S": str(HEARTBEAT_S),
-            "ARENA_MATCH_STALE_S": str(STALE_S),
-            "ARENA_LIVE_STALE_S": str(STALE_S),
-            "ARENA_REAP_EVERY_S": str(REAP_EVERY_S),
-            "ARENA_LADDER_TICK_S": "3600",
-            "ARENA_LIVE_QUEUE": queue,
-            "ARENA_LIVE_PACE_MS": "0",
-        }
-        self.live = live
-        self.queue = queue
-        self.directory = directory
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                # A live worker as in production (threads); the other with beat (the reaper).
-                *(
-                    ["--pool", "threads"]
-                    if self.live
-                    else ["--beat", "--schedule", str(self.directory / f"beat-{uuid.uuid4().hex}")]
-                ),
-                "-Q",
-                self.queue,
-                "-c",
-                "2",
-                "--without-heartbeat",
-                "--without-mingle",
-                "--without-gossip",
-                "-l",
-                "warning",
-            ],
-            cwd=ROOT,
-            env=self.env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-
-    def kill(self) -> None:
-        """SIGKILL the worker and its pool, mid-match: nothing is acknowledged or cleaned up."""
-        assert self.process is not None
-        os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait()
-
-    def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        os.killpg(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+def _worker(queue: str, directory: Path, *, live: bool = False) -> Worker:
+    """A live worker as in production (threads); the other with beat (the reaper)."""
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("ARENA_")},
+        "ARENA_HEARTBEAT_S": str(HEARTBEAT_S),
+        "ARENA_MATCH_STALE_S": str(STALE_S),
+        "ARENA_LIVE_STALE_S": str(STALE_S),
+        "ARENA_REAP_EVERY_S": str(REAP_EVERY_S),
+        "ARENA_LADDER_TICK_S": "3600",
+        "ARENA_LIVE_QUEUE": queue,
+        "ARENA_LIVE_PACE_MS": "0",
+    }
+    return Worker(
+        queue, threads=live, beat_dir=None if live else directory, env=env, keep_env=False
+    )
 
 
 @pytest.fixture
 def queue(settings) -> Iterator[str]:
-    if connection.vendor != "postgresql" or not settings.CELERY_BROKER_URL.startswith("redis"):
-        pytest.fail("integration tests need PostgreSQL and Redis: run them through bin/test")
-    name = f"test-lost-{uuid.uuid4().hex[:8]}"
-    settings.ARENA_LIVE_QUEUE = name
-    previous = (celery_app.conf.task_always_eager, celery_app.conf.task_default_queue)
-    celery_app.conf.task_always_eager = False
-    celery_app.conf.task_default_queue = name
-    try:
+    with own_queue("test-lost") as name:
+        settings.ARENA_LIVE_QUEUE = name
         yield name
-    finally:
-        redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(name)
-        celery_app.conf.task_always_eager, celery_app.conf.task_default_queue = previous
 
 
 @pytest.fixture
-def workers(queue, tmp_path) -> Iterator[Workers]:
-    pool = Workers(queue, tmp_path)
+def workers(queue, tmp_path) -> Iterator[Worker]:
+    pool = _worker(queue, tmp_path)
     try:
         yield pool
     finally:
@@ -153,8 +83,8 @@ def workers(queue, tmp_path) -> Iterator[Workers]:
 
 
 @pytest.fixture
-def live_workers(queue, tmp_path) -> Iterator[Workers]:
-    pool = Workers(queue, tmp_path, live=True)
+def live_workers(queue, tmp_path) -> Iterator[Worker]:
+    pool = _worker(queue, tmp_path, live=True)
     try:
         yield pool
     finally:

@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
-import uuid
 from pathlib import Path
 
 import pytest
-import redis
-from django.conf import settings
-from django.db import connection
 
 from arena import services
 from arena.models import BotVersion, Ladder, LadderEntry, Match
-from config.celery import app as celery_app
+from tests.workers import Worker, own_queue
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,52 +26,12 @@ def _wait(condition, timeout=120.0, what="condition"):
 
 @pytest.fixture
 def worker():
-    if connection.vendor != "postgresql" or not settings.CELERY_BROKER_URL:
-        pytest.fail("integration tests need PostgreSQL and Redis: run them through bin/test")
-    queue = f"test-{uuid.uuid4().hex[:8]}"
-    db = connection.settings_dict
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-        "CELERY_TASK_DEFAULT_QUEUE": queue,
-    }
-    previous = (celery_app.conf.task_always_eager, celery_app.conf.task_default_queue)
-    celery_app.conf.task_always_eager = False
-    celery_app.conf.task_default_queue = queue
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-Q",
-            queue,
-            "-c",
-            "2",
-            "--without-heartbeat",
-            "--without-mingle",
-            "--without-gossip",
-            "-l",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        yield process
-    finally:
-        process.terminate()
+    with own_queue() as queue:
+        process = Worker(queue).start()
         try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(queue)
-        celery_app.conf.task_always_eager, celery_app.conf.task_default_queue = previous
+            yield process
+        finally:
+            process.stop()
 
 
 def test_submit_validate_schedule_play_and_rate(worker, client_for, source):

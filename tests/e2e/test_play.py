@@ -5,9 +5,6 @@ a desktop; a move left to time out, and a page closed and opened again mid-game.
 from __future__ import annotations
 
 import contextlib
-import os
-import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -17,7 +14,6 @@ import pytest
 import redis
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.test import Client
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -27,6 +23,7 @@ from arena.models import LiveSeat, Match, PlayRating
 from config.celery import app as celery_app
 from tests.arena.bots import bot_source
 from tests.e2e.conftest import DESKTOP, PHONE, screenshot
+from tests.workers import Worker, require_real_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.integration]
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,51 +36,15 @@ def live_queue() -> str:
 
 
 @pytest.fixture(scope="module")
-def live_worker(django_db_setup, django_db_blocker, live_queue) -> Iterator[subprocess.Popen]:
+def live_worker(django_db_setup, django_db_blocker, live_queue) -> Iterator[Worker]:
     """A live worker as in production (threads, its own queue) on the test database."""
-    if connection.vendor != "postgresql" or not settings.CELERY_BROKER_URL:
-        pytest.fail("live matches need PostgreSQL and Redis: run the suite through bin/test")
-    db = connection.settings_dict
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "ARENA_LIVE_QUEUE": live_queue,
-        "ARENA_LIVE_PACE_MS": "0",
-        "CELERY_TASK_ALWAYS_EAGER": "0",
-    }
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-Q",
-            live_queue,
-            "--pool",
-            "threads",
-            "-c",
-            "4",
-            "--without-heartbeat",
-            "--without-mingle",
-            "--without-gossip",
-            "-l",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
+    require_real_services()
+    env = {"ARENA_LIVE_QUEUE": live_queue, "ARENA_LIVE_PACE_MS": "0"}
+    worker = Worker(live_queue, threads=True, concurrency=4, env=env).start()
     try:
-        yield process
+        yield worker
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        worker.stop()
         redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(live_queue)
 
 
