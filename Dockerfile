@@ -12,6 +12,9 @@ COPY . .
 # collectstatic signs nothing, but the settings refuse to load without a key: a throwaway one.
 RUN bash scripts/setup-sandbox.sh \
     && DJANGO_SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
-       python manage.py collectstatic --noinput
+       bin/catleague manage collectstatic --noinput
+# Every service runs `bin/catleague web|worker|live-worker|beat` (docker-compose.yml), as the
+# systemd units of a machine without Docker do; in a container the web listens on every address.
+ENV HOST=0.0.0.0 PORT=8000
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
+CMD ["bin/catleague", "web"]
