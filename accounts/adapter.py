@@ -9,7 +9,7 @@ from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 from django.http import HttpRequest
 
-from league import selectors as league_selectors
+from league.clubs import selectors as league_selectors
 from league.models import Invitation
 
 

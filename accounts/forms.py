@@ -8,7 +8,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from accounts.models import EmailKind, EmailPreferences
-from league import services as league_services
+from league.clubs import services as league_services
 from league.models import Player
 
 # Django's password validators (settings.AUTH_PASSWORD_VALIDATORS), in one sentence.

@@ -9,7 +9,7 @@ from django.db.models import Prefetch
 
 from accounts.models import ApiToken, EmailPreferences
 from arena.models import Bot, BotVersion
-from league import selectors as league_selectors
+from league.clubs import selectors as league_selectors
 from league.models import Player
 
 if TYPE_CHECKING:

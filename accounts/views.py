@@ -19,8 +19,8 @@ from accounts import emails, selectors, services
 from accounts.forms import DisplayNameForm, EmailPreferencesForm, TokenCreateForm
 from accounts.models import ApiToken
 from arena import selectors as arena_selectors
-from league import confirmation_selectors
-from league import services as league_services
+from league.clubs import services as league_services
+from league.results import selectors as confirmation_selectors
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 from arena import selectors, services
 from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat, Tournament
 from arena.runner import MAX_BOT_BYTES
-from config.api_parsers import BoundedJSONParser
+from config.api.parsers import BoundedJSONParser
 from engine import registered_games
 from engine.strategies import names as builtin_names
 

@@ -17,7 +17,7 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template import loader
 
-from config import api_errors
+from config.api import errors as api_errors
 
 # Seconds a client is asked to wait: a restarting database is usually back within them.
 RETRY_AFTER_S = 30

@@ -227,23 +227,23 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PARSER_CLASSES": [
-        "config.api_parsers.BoundedJSONParser",
+        "config.api.parsers.BoundedJSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
     "DEFAULT_FILTER_BACKENDS": [
-        "config.api_filters.StrictFilterBackend",
-        "config.api_filters.StrictOrderingFilter",
+        "config.api.filters.StrictFilterBackend",
+        "config.api.filters.StrictOrderingFilter",
     ],
-    "DEFAULT_PAGINATION_CLASS": "config.api_pagination.BoundedLimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.api.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 50,
     # Throttles count in the default cache: set CACHE_URL so that several web processes share
     # one count. Client addresses come from REMOTE_ADDR, or from X-Forwarded-For behind
     # DJANGO_NUM_PROXIES trusted proxies (never from a header a client could forge).
     "DEFAULT_THROTTLE_RATES": {"auth-token": env_str("API_TOKEN_LOGIN_RATE", "10/min")},
     "NUM_PROXIES": env_int("DJANGO_NUM_PROXIES", 0, minimum=0),
-    "DEFAULT_SCHEMA_CLASS": "config.api_schema.ErrorDocumentingAutoSchema",
-    "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "config.api.schema.ErrorDocumentingAutoSchema",
+    "EXCEPTION_HANDLER": "config.api.errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Catleague API",

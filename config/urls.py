@@ -20,8 +20,8 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
 ]
 
-handler400 = "config.api_errors.bad_request"
-handler403 = "config.api_errors.permission_denied"
-handler404 = "config.api_errors.page_not_found"
+handler400 = "config.api.errors.bad_request"
+handler403 = "config.api.errors.permission_denied"
+handler404 = "config.api.errors.page_not_found"
 # 503 while the database is down (config.db_down), else the usual 500 answers.
 handler500 = "config.db_down.server_error"

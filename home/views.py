@@ -7,9 +7,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from arena import selectors as arena_selectors
-from league import confirmation_selectors
-from league import selectors as league_selectors
 from league.models import League
+from league.results import selectors as confirmation_selectors
+from league.results import selectors as league_selectors
 
 RECENT_ON_HOME = 10
 LADDER_ROWS_ON_HOME = 3

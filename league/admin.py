@@ -12,7 +12,6 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpResponseRedirect
 
-from league import services
 from league.models import (
     AuditEntry,
     Game,
@@ -23,6 +22,8 @@ from league.models import (
     PlayerRating,
     Season,
 )
+from league.results import checks
+from league.results import services as result_services
 
 
 @admin.register(Player)
@@ -56,7 +57,7 @@ class LeagueAdmin(admin.ModelAdmin):
     @admin.action(description="Rebuild ratings from scratch and check zero-sum")
     def rebuild_ratings(self, request, queryset):
         for league in queryset:
-            report = services.ratings_rebuild(league=league, by=request.user)
+            report = result_services.ratings_rebuild(league=league, by=request.user)
             level = messages.SUCCESS if report.zero_sum else messages.ERROR
             self.message_user(
                 request,
@@ -123,7 +124,7 @@ class GameAdmin(admin.ModelAdmin):
     list_filter = ["league", "game", "edition", "rated", "status", "played_on"]
     search_fields = ["participants__player__name", "place", "notes"]
     date_hierarchy = "played_on"
-    # Confirmation goes through the game's page or the API (services.game_confirm).
+    # Confirmation goes through the game's page or the API (`league.results.confirmation.game_confirm`).
     readonly_fields = [
         "game",
         "rated",
@@ -140,7 +141,7 @@ class GameAdmin(admin.ModelAdmin):
             form.base_fields["league"].disabled = True
         return form
 
-    def _participants_from(self, formsets) -> list[services.ParticipantInput]:
+    def _participants_from(self, formsets) -> list[checks.ParticipantInput]:
         rows = []
         for formset in formsets:
             for form in formset.forms:
@@ -151,7 +152,7 @@ class GameAdmin(admin.ModelAdmin):
                 if not isinstance(result, dict):
                     result = {}
                 rows.append(
-                    services.ParticipantInput(
+                    checks.ParticipantInput(
                         player_id=data["player"].pk, seat=data.get("seat"), result=result
                     )
                 )
@@ -207,11 +208,11 @@ class GameAdmin(admin.ModelAdmin):
             try:
                 with transaction.atomic():
                     if obj is None:
-                        game = services.game_record(
+                        game = result_services.game_record(
                             league=data["league"], logged_by=request.user, **values
                         )
                     else:
-                        game = services.game_edit(game=obj, by=request.user, **values)
+                        game = result_services.game_edit(game=obj, by=request.user, **values)
             except ValidationError as error:
                 self._apply_errors(form, formsets, error)
             else:
@@ -248,11 +249,11 @@ class GameAdmin(admin.ModelAdmin):
         )
 
     def delete_model(self, request, obj):
-        services.game_delete(game=obj, by=request.user)
+        result_services.game_delete(game=obj, by=request.user)
 
     def delete_queryset(self, request, queryset):
         for game in queryset:
-            services.game_delete(game=game, by=request.user)
+            result_services.game_delete(game=game, by=request.user)
 
 
 @admin.register(PlayerRating)

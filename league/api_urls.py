@@ -1,9 +1,10 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from config.api_auth import TokenLoginView
-from league.api import CatalogueView, DisputeViewSet, GameViewSet, LeagueViewSet, PlayerViewSet
-from league.night_api import NightViewSet
+from config.api.auth import TokenLoginView
+from league.clubs.api import LeagueViewSet, PlayerViewSet
+from league.nights.api import NightViewSet
+from league.results.api import CatalogueView, DisputeViewSet, GameViewSet
 
 router = DefaultRouter()
 router.register("players", PlayerViewSet, basename="player")

@@ -9,8 +9,10 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from league import services
+from league.clubs import services
 from league.models import League, Player
+from league.results import checks
+from league.results import services as result_services
 
 DEMO_SLUG = "demo-club"
 DEMO_PLAYERS = ["Agatha", "Bruno", "Chidi", "Dora", "Emeka", "Fumiko", "Gus", "Hana"]
@@ -54,14 +56,14 @@ def seed_demo_league(*, games: int = 40, seed: int = 2017) -> League:
         participants = []
         for seat, player in enumerate(table, start=1):
             participants.append(
-                services.ParticipantInput(
+                checks.ParticipantInput(
                     player_id=player.pk,
                     seat=seat,
                     result={"total_vp": rng.randint(12, 45), "fed_cats": rng.randint(2, 7)},
                 )
             )
         try:
-            services.game_record(
+            result_services.game_record(
                 league=league,
                 participants=participants,
                 played_on=played_on,

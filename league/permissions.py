@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.http import Http404
+from django.shortcuts import get_object_or_404
 from rest_framework import permissions
 
 from league.models import League, Membership
@@ -41,3 +43,12 @@ class LeagueObjectPermission(permissions.BasePermission):
         if request.method in permissions.SAFE_METHODS:
             return can_view(league, request.user)
         return can_organise(league, request.user)
+
+
+def visible_league(user, slug: str) -> League:
+    """The league of a page; 404 for a private league the user may not see (it is not admitted
+    to exist)."""
+    league = get_object_or_404(League, slug=slug)
+    if not can_view(league, user):
+        raise Http404("No such league.")
+    return league

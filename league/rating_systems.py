@@ -3,7 +3,7 @@
 Each system turns one game (every player's skill going in, and their rank) into each player's
 skill coming out, with the two numbers the game page explains: `expected`, the share of the
 pairwise results the system predicted for the player, and `actual`, the share they got (1 for
-each opponent finished ahead of, ½ for each level, 0 behind). `league.rating_pass` stores
+each opponent finished ahead of, ½ for each level, 0 behind). `league.results.ratings` stores
 what a system returns and never asks which system it is.
 
 - **Elo** (the default): `ratings.elo`'s multiplayer Elo. A skill is one number.
@@ -72,7 +72,7 @@ class RatingSystem(Protocol):
     def initial(self) -> Skill: ...
 
     def skill(self, rating: float, mu: float | None, sigma: float | None) -> Skill:
-        """A stored skill read back (the columns `league.rating_pass` writes)."""
+        """A stored skill read back (the columns `league.results.ratings` writes)."""
         ...
 
     def rate(self, seats: Sequence[tuple[int, Skill, int]]) -> list[Rated]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from league import services
+from league.results import confirmation
 
 
 @shared_task
 def confirm_overdue_games() -> int:
     """Confirm the games nobody confirmed or disputed within their league's window."""
-    return services.games_confirm_overdue()
+    return confirmation.games_confirm_overdue()

@@ -12,9 +12,9 @@ DATABASE_URL names the server and the scratch database (default
 postgres://postgres@127.0.0.1:5432/catleague_bench). The database is DROPPED and re-created, so
 its name must contain "bench"; the development and test databases are refused outright.
 
-Games are bulk-loaded with COPY (going through `services.game_record` 100,000 times would
+Games are bulk-loaded with COPY (going through `league.results.services.game_record` 100,000 times would
 take hours), but each one is checked and ranked by `league.catalogue.check_results` and gets
-the content key of `services._content_key`, exactly as a logged game would. Everything timed
+the content key of `league.results.checks.content_key`, exactly as a logged game would. Everything timed
 afterwards goes through the real services and the real HTTP stack (django.test.Client).
 Timings are wall-clock on whatever machine runs this: they are noisy on a shared box.
 
@@ -131,9 +131,10 @@ def build_league(*, players_count: int, games_count: int, years: int, seed: int)
     from django.db import connection, transaction
     from django.utils import timezone
 
-    from league import services
     from league.catalogue import check_results
+    from league.clubs import services
     from league.models import Game, Membership, Participant, Player
+    from league.results import checks
 
     rng = random.Random(seed)
     organiser = get_user_model().objects.create_user("bench-organiser", password=None)
@@ -173,7 +174,7 @@ def build_league(*, players_count: int, games_count: int, years: int, seed: int)
         details = {"cat_player_vp": rng.randint(8, 40)} if solitaire else {}
         checked = check_results("cat-lady", edition, raw, details)
         season = seasons[played_on.year]
-        as_logged = services._CheckedGame(
+        as_logged = checks.CheckedGame(
             edition=edition,
             played_on=played_on,
             played_time=None,
@@ -201,7 +202,7 @@ def build_league(*, players_count: int, games_count: int, years: int, seed: int)
                 "",
                 json.dumps(checked.details),
                 as_logged.rated,
-                services._content_key(league, as_logged),
+                checks.content_key(league, as_logged),
                 organiser.pk,
                 now,
                 now,
@@ -277,10 +278,10 @@ def vacuum_analyze() -> None:
 
 
 class PathCounter:
-    """Counts which rating path `services.game_record` took, by wrapping the two functions."""
+    """Counts which rating path `league.results.services.game_record` took, by wrapping the two functions."""
 
     def __init__(self) -> None:
-        from league import rating_pass
+        from league.results import ratings as rating_pass
 
         self.module = rating_pass
         self.counts = {"incremental": 0, "rebuild_from": 0}
@@ -306,13 +307,13 @@ class PathCounter:
 
 
 def random_table(rng: random.Random, players: list) -> list:
-    from league import services
+    from league.results import checks
 
     table = rng.sample(players, rng.choice((2, 3, 3, 4)))
     # Distinct fed cats: a tie on total VP is always broken, so no game is refused.
     fed = rng.sample(range(0, 12), len(table))
     return [
-        services.ParticipantInput(
+        checks.ParticipantInput(
             player_id=p.pk, seat=seat, result={"total_vp": rng.randint(8, 48), "fed_cats": f}
         )
         for seat, (p, f) in enumerate(zip(table, fed, strict=True), start=1)
@@ -322,14 +323,14 @@ def random_table(rng: random.Random, players: list) -> list:
 def time_logged_games(
     *, league, organiser, players, rng, dates_and_times
 ) -> tuple[list[float], dict]:
-    from league import services
+    from league.results import services as result_services
 
     seconds = []
     with PathCounter() as paths:
         for played_on, played_time in dates_and_times:
             participants = random_table(rng, players)
             start = time.perf_counter()
-            services.game_record(
+            result_services.game_record(
                 league=league,
                 participants=participants,
                 played_on=played_on,
@@ -446,8 +447,8 @@ def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
     from django.test import Client
     from django.utils import timezone
 
-    from league import services
     from league.models import Game, Participant, PlayerRating
+    from league.results import services as result_services
 
     print(f"Catleague league benchmark, {dt.datetime.now():%Y-%m-%d %H:%M}")
     print(
@@ -469,7 +470,7 @@ def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
 
     # 1. Full rebuild.
     start = time.perf_counter()
-    report = services.ratings_rebuild(league=league)
+    report = result_services.ratings_rebuild(league=league)
     rebuild_s = time.perf_counter() - start
     print(
         f"  full rebuild {rebuild_s:.1f} s: {report.games_rated:,} games rated, "
@@ -542,7 +543,7 @@ def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
 
     before = dict(Participant.objects.filter(game__league=league).values_list("id", "rating_after"))
     standings_before = standing_rows()
-    report_after = services.ratings_rebuild(league=league)
+    report_after = result_services.ratings_rebuild(league=league)
     after = dict(Participant.objects.filter(game__league=league).values_list("id", "rating_after"))
     drift = max(abs((before[k] or 0.0) - (after[k] or 0.0)) for k in after)
     same_standings = standings_before == standing_rows()

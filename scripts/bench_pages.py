@@ -7,7 +7,7 @@
     .venv/bin/python scripts/bench_pages.py --rebuild --keep-db   # build the kept data again
 
 The data is the league of scripts/bench_league.py (500 players, 100,000 Cat Lady games over four
-years, seasons per year), built with its `build_league` and rated by `services.ratings_rebuild`,
+years, seasons per year), built with its `build_league` and rated by `league.results.services.ratings_rebuild`,
 in a PostgreSQL database of its own. BENCH_PAGES_DATABASE_URL names it (default
 postgres://postgres@127.0.0.1:5432/catleague_bench_pages); its name must contain "bench". A run
 reuses the database when it already holds the league at the requested size, and DROPS it at the
@@ -101,8 +101,8 @@ def _existing_league(games: int):
 def _prepare(args: argparse.Namespace, url: str):
     from django.core.management import call_command
 
-    from league import services
     from league.models import Game, League
+    from league.results import services as result_services
 
     with bench_league.stopwatch("migrations"):
         call_command("migrate", verbosity=0)
@@ -122,8 +122,8 @@ def _prepare(args: argparse.Namespace, url: str):
         league, *_ = bench_league.build_league(
             players_count=args.players, games_count=args.games, years=args.years, seed=args.seed
         )
-    with bench_league.stopwatch("rating every game (services.ratings_rebuild)"):
-        services.ratings_rebuild(league=league)
+    with bench_league.stopwatch("rating every game (league.results.services.ratings_rebuild)"):
+        result_services.ratings_rebuild(league=league)
     bench_league.vacuum_analyze()
     return league
 

@@ -11,7 +11,7 @@ unless --keep-db):
 
 For each league and rating system it prints
 
-- the full rebuild through `services.ratings_rebuild` (database included), and the rating
+- the full rebuild through `league.results.services.ratings_rebuild` (database included), and the rating
   maths alone over the same games in memory;
 - the prediction figures: before each rated game, order its players by the rating shown on
   the standings just before it (Elo rating, or OpenSkill's μ − 3σ; for OpenSkill also by μ);
@@ -198,15 +198,17 @@ def maths_only(league, system_key: str) -> float:
 
 def build_skilled_league(*, players_count: int, games_count: int, seed: int):
     """A league whose results follow each player's hidden skill (plus luck), so that a rating
-    system has something to predict. Recorded through `services.games_import`."""
+    system has something to predict. Recorded through `league.results.services.games_import`."""
     import datetime as dt
     import random
 
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from league import services
+    from league.clubs import services
     from league.models import Membership, Player
+    from league.results import checks
+    from league.results import services as result_services
 
     rng = random.Random(seed)
     organiser = get_user_model().objects.create_user("skill-organiser", password=None)
@@ -224,11 +226,11 @@ def build_skilled_league(*, players_count: int, games_count: int, seed: int):
         table = rng.sample(players, rng.choice((2, 3, 3, 4)))
         fed = rng.sample(range(12), len(table))  # distinct: a VP tie is always broken
         games.append(
-            services.GameInput(
+            result_services.GameInput(
                 played_on=first_day + dt.timedelta(days=index * 730 // games_count),
                 edition="base",
                 participants=[
-                    services.ParticipantInput(
+                    checks.ParticipantInput(
                         player_id=p.pk,
                         seat=seat,
                         result={
@@ -240,7 +242,7 @@ def build_skilled_league(*, players_count: int, games_count: int, seed: int):
                 ],
             )
         )
-    services.games_import(league=league, games=games, logged_by=organiser)
+    result_services.games_import(league=league, games=games, logged_by=organiser)
     return league, skill
 
 
@@ -272,13 +274,13 @@ def ceiling(label: str, league, skill: dict[int, float]) -> tuple:
 
 
 def rebuild(league, system_key: str) -> tuple[float, int]:
-    from league import services
     from league.models import League
+    from league.results import services as result_services
 
     League.objects.filter(pk=league.pk).update(rating_system=system_key)
     league.refresh_from_db()
     start = time.perf_counter()
-    report = services.ratings_rebuild(league=league)
+    report = result_services.ratings_rebuild(league=league)
     return time.perf_counter() - start, report.games_rated
 
 

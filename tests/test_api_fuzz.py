@@ -34,9 +34,11 @@ from schemathesis.specs.openapi.checks import (
 from arena import services as arena_services
 from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match
 from arena.runner import run_match
-from league import nights
-from league import services as league_services
+from league.clubs import services as league_services
 from league.models import League
+from league.nights import services as nights
+from league.results import checks, confirmation
+from league.results import services as result_services
 
 pytestmark = [pytest.mark.fuzz, pytest.mark.django_db]
 
@@ -117,22 +119,22 @@ def tokens(db, keep_test_connection, settings) -> dict[str, str]:
         by=bob,
     )
     for day, (first, second) in enumerate([(ada_player, bob_player), (bob_player, ada_player)]):
-        league_services.game_record(
+        result_services.game_record(
             league=public,
             logged_by=bob,
             played_on=dt.date(2026, 3, 1 + day),
             participants=[
-                league_services.ParticipantInput(first.pk, {"total_vp": 30}, 1),
-                league_services.ParticipantInput(second.pk, {"total_vp": 20}, 2),
+                checks.ParticipantInput(first.pk, {"total_vp": 30}, 1),
+                checks.ParticipantInput(second.pk, {"total_vp": 20}, 2),
             ],
         )
-    league_services.game_record(
+    result_services.game_record(
         league=private,
         logged_by=ada,
         played_on=dt.date(2026, 3, 1),
         participants=[
-            league_services.ParticipantInput(ada_player.pk, {"total_vp": 3}, 1),
-            league_services.ParticipantInput(guest.pk, {"total_vp": 2}, 2),
+            checks.ParticipantInput(ada_player.pk, {"total_vp": 3}, 1),
+            checks.ParticipantInput(guest.pk, {"total_vp": 2}, 2),
         ],
     )
     entrants = [_active_bot(ada, "ada-bot"), _active_bot(bob, "bob-bot")]
@@ -236,16 +238,16 @@ def night_and_dispute(tokens) -> dict[str, int]:
     )
     table = nights.round_draw(night=night, by=bob).tables.get()
     League.objects.filter(pk=public.pk).update(confirmation=League.Confirmation.ANOTHER)
-    game = league_services.game_record(
+    game = result_services.game_record(
         league=League.objects.get(pk=public.pk),
         logged_by=bob,
         played_on=dt.date(2026, 3, 3),
         participants=[
-            league_services.ParticipantInput(players[0].pk, {"total_vp": 30}, 1),
-            league_services.ParticipantInput(players[1].pk, {"total_vp": 20}, 2),
+            checks.ParticipantInput(players[0].pk, {"total_vp": 30}, 1),
+            checks.ParticipantInput(players[1].pk, {"total_vp": 20}, 2),
         ],
     )
-    dispute = league_services.game_dispute(game=game, by=ada, reason="I had 31")
+    dispute = confirmation.game_dispute(game=game, by=ada, reason="I had 31")
     return {"night": night.pk, "table": table.pk, "dispute": dispute.pk}
 
 

@@ -35,9 +35,13 @@ from django.utils import timezone
 from arena.models import Match
 from arena.replay import build_replay
 from engine.catlady import frames as catlady_frames
-from league import night_seating, night_selectors, nights, selectors, services
 from league.demo import DEMO_SLUG, seed_demo_league
 from league.models import GameNight, League, Player
+from league.nights import selectors as night_selectors
+from league.nights import services as nights
+from league.results import checks, standings
+from league.results import seating as night_seating
+from league.results import selectors as result_selectors
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -65,7 +69,7 @@ def add_night() -> None:
             table=table,
             logged_by=organiser,
             participants=[
-                services.ParticipantInput(
+                checks.ParticipantInput(
                     player_id=player_id, seat=seat, result={"total_vp": 30 - seat, "fed_cats": 3}
                 )
                 for seat, player_id in enumerate(seated, start=1)
@@ -82,14 +86,14 @@ def fingerprint() -> dict[str, Any]:
         "rows": {m._meta.label: m._default_manager.count() for m in apps.get_models()}
     }
     for league in League.objects.order_by("pk"):
-        seen[f"standings {league.slug}"] = [asdict(r) for r in selectors.standings(league=league)]
+        seen[f"standings {league.slug}"] = [asdict(r) for r in standings.standings(league=league)]
         for season in league.seasons.order_by("pk"):
-            rows = selectors.standings(league=league, season=season)
+            rows = standings.standings(league=league, season=season)
             seen[f"standings {league.slug} {season.name}"] = [asdict(r) for r in rows]
         for player in Player.objects.filter(memberships__league=league).order_by("pk"):
             seen[f"history {league.slug} {player.name}"] = [
                 (p.game_id, p.game.played_on, p.rating_before, p.rating_after, p.expected_score)
-                for p in selectors.rating_history(player=player, league=league)
+                for p in result_selectors.rating_history(player=player, league=league)
             ]
     for night in GameNight.objects.order_by("pk"):
         view = night_selectors.night_view(night=night)

@@ -99,7 +99,7 @@ def result_details(game_key: str, result: dict) -> list[tuple[str, str]]:
 
 def headline_field(game_key: str):
     """The result field stored as a participant's `score`: the game's first whole-number field
-    (total VP, cats collected, Mischief points), as `league.services` records it."""
+    (total VP, cats collected, Mischief points), as `league.results.services` records it."""
     game = GAMES.get(game_key)
     if game is None:
         return None

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from accounts.models import ApiToken
 from accounts.services import key_digest, token_create
 from arena.models import Bot
-from league import services
+from league.clubs import services
 from league.models import Player
 
 User = get_user_model()

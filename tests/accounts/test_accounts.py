@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from league import services
+from league.clubs import invitations, services
 from league.models import Invitation, Player
 
 User = get_user_model()
@@ -85,7 +85,7 @@ def test_invitation_only_sign_up_needs_an_open_invitation(client, settings):
     assert not User.objects.filter(username="fern").exists()
     olive = User.objects.create_user("olive", "olive@example.org", GOOD_PASSWORD)
     league = services.league_create(name="Club", slug="club", by=olive)
-    invitation = services.invitation_create(league=league, by=olive)
+    invitation = invitations.invitation_create(league=league, by=olive)
     client.get(f"/invitations/{invitation.token}/")
     response = signup(client)
     assert response.status_code == 302
@@ -97,7 +97,7 @@ def test_an_expired_invitation_does_not_open_sign_up(client, settings):
     settings.CATLEAGUE_SIGNUP = "invite"
     olive = User.objects.create_user("olive", "olive@example.org", GOOD_PASSWORD)
     league = services.league_create(name="Club", slug="club", by=olive)
-    invitation = services.invitation_create(league=league, by=olive)
+    invitation = invitations.invitation_create(league=league, by=olive)
     client.get(f"/invitations/{invitation.token}/")
     Invitation.objects.filter(pk=invitation.pk).update(
         expires_at=timezone.now() - dt.timedelta(minutes=1)

@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 import pytest
 from django.contrib.auth import get_user_model
 
-from league import services
+from league.clubs import services
 
 
 class _Controls(HTMLParser):

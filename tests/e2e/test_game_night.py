@@ -8,8 +8,10 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from league import night_seating, nights, services
+from league.clubs import services
 from league.models import GameNight, NightTable, Player
+from league.nights import services as nights
+from league.results import seating as night_seating
 from tests.e2e.conftest import log_in, screenshot
 
 pytestmark = [pytest.mark.browser]

@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 from playwright.sync_api import expect
 
-from league import services
+from league.clubs import services
 from league.models import Game
 from tests.e2e.conftest import log_in, screenshot
 from tests.league.conftest import record

@@ -9,8 +9,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from league import services
+from league.clubs import services
 from league.models import Player
+from league.results import checks
+from league.results import services as result_services
 
 
 @pytest.fixture
@@ -56,7 +58,7 @@ def api(users):
 def cat_lady_table(*entries):
     """[(player, total_vp, fed_cats), ...] -> participant inputs in seat order."""
     return [
-        services.ParticipantInput(
+        checks.ParticipantInput(
             player_id=p.pk, seat=i + 1, result={"total_vp": vp, "fed_cats": fed}
         )
         for i, (p, vp, fed) in enumerate(entries)
@@ -64,6 +66,6 @@ def cat_lady_table(*entries):
 
 
 def record(league, by, when: dt.date, *entries, **extra):
-    return services.game_record(
+    return result_services.game_record(
         league=league, logged_by=by, played_on=when, participants=cat_lady_table(*entries), **extra
     )

@@ -160,7 +160,7 @@ def test_bad_game_input_gets_a_field_message(api, league, players, mutate, field
 
 
 def test_too_many_players(api, league, players, users):
-    from league import services
+    from league.clubs import services
 
     extra = [services.player_create(name=f"P{i}", by=users["olive"]) for i in range(2)]
     for player in extra:

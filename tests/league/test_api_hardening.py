@@ -10,7 +10,7 @@ import pytest
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from league import services
+from league.clubs import services
 from league.models import Game, League
 from tests.league.conftest import record
 

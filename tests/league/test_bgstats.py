@@ -1,7 +1,7 @@
 """BG Stats files in and out: reading (damaged files refused with their place), planning which
 plays become games, importing in one transaction (twice creates nothing), exporting, and the
 round trip into another league. The files are written by hand from the fields BG Stats
-exports (see league/bgstats.py)."""
+exports (see league/interop/reading.py)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,11 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 
-from league import bgstats, bgstats_import, services
+from league.clubs import services
+from league.interop import planning, reading
+from league.interop import services as bgstats_import
 from league.models import AuditEntry, Game, Player
+from league.results import services as result_services
 from tests.league.conftest import record
 
 FIXTURE = Path(__file__).parent / "fixtures" / "bgstats_club.json"
@@ -26,8 +29,8 @@ def club_file() -> dict:
     return json.loads(FIXTURE.read_text())
 
 
-def parse(data) -> bgstats.Export:
-    return bgstats.parse_export(json.dumps(data))
+def parse(data) -> reading.Export:
+    return reading.parse_export(json.dumps(data))
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -83,7 +86,7 @@ def test_reads_players_places_games_and_plays():
 def test_a_damaged_file_is_refused_with_the_place_of_each_problem(damage, where, says):
     data = club_file()
     damage(data)
-    with pytest.raises(bgstats.BGStatsError) as caught:
+    with pytest.raises(reading.BGStatsError) as caught:
         parse(data)
     assert where in caught.value.errors, caught.value.errors
     assert says in " ".join(caught.value.errors[where])
@@ -96,12 +99,12 @@ def test_a_damaged_file_is_refused_with_the_place_of_each_problem(damage, where,
         (b"\xff\xfe\x00garbage", "not a JSON file"),
         (b"[1, 2, 3]", "JSON object"),
         (b"[" * 100_000 + b"]" * 100_000, "not a JSON file"),
-        (b" " * (bgstats.MAX_FILE_BYTES + 1), "larger than"),
+        (b" " * (reading.MAX_FILE_BYTES + 1), "larger than"),
     ],
 )
 def test_a_file_that_is_not_an_export_is_refused(raw, says):
-    with pytest.raises(bgstats.BGStatsError) as caught:
-        bgstats.parse_export(raw)
+    with pytest.raises(reading.BGStatsError) as caught:
+        reading.parse_export(raw)
     assert says in str(caught.value)
 
 
@@ -109,7 +112,7 @@ def test_a_file_that_is_not_an_export_is_refused(raw, says):
 
 
 def test_plan_lists_importable_refused_and_skipped_plays():
-    plan = bgstats.plan_import(parse(club_file()), game_key="cat-lady", today=TODAY)
+    plan = planning.plan_import(parse(club_file()), game_key="cat-lady", today=TODAY)
     assert [p.play.index for p in plan.plays] == [0, 1]
     first, second = plan.plays
     # Seat 1 is the start player, then BG Stats' seat order.
@@ -129,13 +132,15 @@ def test_plan_lists_importable_refused_and_skipped_plays():
 
 
 def test_a_play_dated_in_the_future_is_refused():
-    plan = bgstats.plan_import(parse(club_file()), game_key="cat-lady", today=dt.date(2026, 10, 10))
+    plan = planning.plan_import(
+        parse(club_file()), game_key="cat-lady", today=dt.date(2026, 10, 10)
+    )
     refused = {r.play.index: r.reasons for r in plan.refused}
     assert "in the future" in " ".join(refused[1])
 
 
 def test_a_league_of_another_game_skips_cat_lady_plays():
-    plan = bgstats.plan_import(parse(club_file()), game_key="cantankerous-cats", today=TODAY)
+    plan = planning.plan_import(parse(club_file()), game_key="cantankerous-cats", today=TODAY)
     assert plan.plays == [] and plan.skipped_games["Cat Lady"] == 6
 
 
@@ -153,7 +158,7 @@ def test_cantankerous_winner_below_nine_mischief_won_by_feral_victory():
             ],
         }
     ]
-    plan = bgstats.plan_import(parse(data), game_key="cantankerous-cats", today=TODAY)
+    plan = planning.plan_import(parse(data), game_key="cantankerous-cats", today=TODAY)
     (planned,) = plan.plays
     assert planned.edition == "standard"
     assert planned.seats[0].result == {
@@ -231,7 +236,7 @@ def test_import_rates_as_if_the_games_were_logged_one_by_one(club, players, user
         p.player.name: p.rating_after
         for p in Game.objects.get(bgstats_uuid__endswith="0002").participants.all()
     }
-    report = services.ratings_rebuild(league=club)
+    report = result_services.ratings_rebuild(league=club)
     rebuilt = {
         p.player.name: p.rating_after
         for p in Game.objects.get(bgstats_uuid__endswith="0002").participants.all()
@@ -335,7 +340,7 @@ def test_export_then_import_into_another_league_gives_the_same_games(league, pla
     other = services.league_create(
         name="Thursday Club", slug="thursday", game="cat-lady", by=users["olive"]
     )
-    export = bgstats.parse_export(json.dumps(exported))
+    export = reading.parse_export(json.dumps(exported))
     names = {p.id: p.name for p in export.players.values()}
     mapping = {}
     for ref, name in names.items():
@@ -383,8 +388,8 @@ def test_export_of_a_game_without_a_time_comes_back_without_one(league, players,
     )
     exported = bgstats_import.export_league(league=league)
     assert exported["plays"][0]["playDate"] == "2026-11-03 00:00:00"
-    plan = bgstats.plan_import(
-        bgstats.parse_export(json.dumps(exported)), game_key="cat-lady", today=TODAY
+    plan = planning.plan_import(
+        reading.parse_export(json.dumps(exported)), game_key="cat-lady", today=TODAY
     )
     assert plan.plays[0].played_time is None
 
@@ -400,7 +405,7 @@ def test_export_is_stable_so_importing_it_twice_finds_the_plays(league, players,
     first = bgstats_import.export_league(league=league)
     assert first == bgstats_import.export_league(league=league)
     copied = copy.deepcopy(first)
-    assert bgstats.parse_export(json.dumps(copied)).plays[0].uuid == first["plays"][0]["uuid"]
+    assert reading.parse_export(json.dumps(copied)).plays[0].uuid == first["plays"][0]["uuid"]
 
 
 # --- the management command -----------------------------------------------------------------

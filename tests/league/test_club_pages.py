@@ -11,7 +11,7 @@ import re
 import pytest
 from django.utils import timezone
 
-from league import services
+from league.clubs import invitations, services
 from league.models import AuditEntry, Game, Invitation, League, Player, Season
 from tests.league.conftest import record
 from tests.league.test_pages_entry import field_errors, page, previewed
@@ -271,7 +271,7 @@ def test_a_guest_invitation_hands_the_guest_and_its_games_to_the_account(
 
 
 def test_a_withdrawn_invitation_no_longer_works(as_user, league, users):
-    invitation = services.invitation_create(league=league, by=users["olive"])
+    invitation = invitations.invitation_create(league=league, by=users["olive"])
     as_user("olive").post(f"/leagues/tuesday/invitations/{invitation.pk}/revoke/")
     response = as_user("vic").post(f"/invitations/{invitation.token}/")
     assert response.status_code == 410

@@ -6,8 +6,8 @@ import threading
 import pytest
 from django.db import connection
 
-from league import services
 from league.models import Game, PlayerRating
+from league.results import services as result_services
 from tests.league.conftest import cat_lady_table
 
 
@@ -26,7 +26,7 @@ def test_concurrent_posts_never_lose_or_double_a_rating_update(league, players, 
             table = [(cast[(index + i) % 4], 40 - 7 * i, 5 - i) for i in range(3)]
             barrier.wait(timeout=30)
             # Half of them are backdated, so rebuilds race with incremental updates.
-            services.game_record(
+            result_services.game_record(
                 league=league,
                 logged_by=users["olive"],
                 played_on=dt.date(2026, 3, 10) - dt.timedelta(days=index if index % 2 else 0),
@@ -46,7 +46,7 @@ def test_concurrent_posts_never_lose_or_double_a_rating_update(league, players, 
     assert Game.objects.filter(league=league).count() == 8
     concurrent = {r.player_id: r.rating for r in PlayerRating.objects.filter(league=league)}
     assert sum(concurrent.values()) == pytest.approx(1500 * len(concurrent))
-    report = services.ratings_rebuild(league=league)
+    report = result_services.ratings_rebuild(league=league)
     rebuilt = {r.player_id: r.rating for r in PlayerRating.objects.filter(league=league)}
     assert report.zero_sum
     assert rebuilt == pytest.approx(concurrent, abs=1e-9)

@@ -9,8 +9,11 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
-from league import services, tasks
+from league import tasks
+from league.clubs import services
 from league.models import AuditEntry, Game, GameDispute, League, PlayerRating
+from league.results import checks, confirmation
+from league.results import services as result_services
 from tests.league.conftest import record
 
 DAY = dt.date(2026, 11, 10)
@@ -59,10 +62,10 @@ def test_another_participant_confirms_and_the_game_is_rated(users, league, playe
         (players["pat"], 10, 1),
     )
     with pytest.raises(ValidationError, match="You logged this game"):
-        services.game_confirm(game=game, by=users["mia"])
+        confirmation.game_confirm(game=game, by=users["mia"])
     with pytest.raises(ValidationError, match="Only the game's other participants"):
-        services.game_confirm(game=game, by=users["quinn"])
-    services.game_confirm(game=game, by=users["ned"])
+        confirmation.game_confirm(game=game, by=users["quinn"])
+    confirmation.game_confirm(game=game, by=users["ned"])
     game.refresh_from_db()
     assert game.status == Game.Status.CONFIRMED
     assert rating(league, players["mia"]) > 1500
@@ -80,12 +83,12 @@ def test_all_participants_must_confirm_when_the_league_says_so(users, league, pl
         (players["ned"], 20, 3),
         (players["pat"], 10, 1),
     )
-    services.game_confirm(game=game, by=users["ned"])
+    confirmation.game_confirm(game=game, by=users["ned"])
     game.refresh_from_db()
     assert game.status == Game.Status.PENDING
     with pytest.raises(ValidationError, match="already confirmed"):
-        services.game_confirm(game=game, by=users["ned"])
-    services.game_confirm(game=game, by=users["pat"])
+        confirmation.game_confirm(game=game, by=users["ned"])
+    confirmation.game_confirm(game=game, by=users["pat"])
     game.refresh_from_db()
     assert game.status == Game.Status.CONFIRMED
 
@@ -96,8 +99,8 @@ def test_organiser_rule_an_organisers_own_game_is_final_and_a_members_waits(user
     assert own.status == Game.Status.CONFIRMED
     theirs = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
     with pytest.raises(ValidationError):
-        services.game_confirm(game=theirs, by=users["ned"])
-    services.game_confirm(game=theirs, by=users["olive"])
+        confirmation.game_confirm(game=theirs, by=users["ned"])
+    confirmation.game_confirm(game=theirs, by=users["olive"])
     theirs.refresh_from_db()
     assert theirs.status == Game.Status.CONFIRMED
 
@@ -116,7 +119,7 @@ def test_confirming_a_backdated_game_rebuilds_the_later_ratings(users, league, p
     )
     later.refresh_from_db()
     assert {p.rating_before for p in later.participants.all()} == {1500}
-    services.game_confirm(game=earlier, by=users["ned"])
+    confirmation.game_confirm(game=earlier, by=users["ned"])
     after = {p.player_id: p.rating_before for p in later.participants.all()}
     assert after[players["mia"].pk] > 1500 > after[players["ned"].pk]
 
@@ -125,42 +128,42 @@ def test_a_dispute_waits_for_an_organiser_who_confirms_or_deletes(users, league,
     set_rule(league, users, League.Confirmation.ANOTHER)
     game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
     with pytest.raises(ValidationError) as caught:
-        services.game_dispute(game=game, by=users["ned"], reason="  ")
+        confirmation.game_dispute(game=game, by=users["ned"], reason="  ")
     assert "reason" in caught.value.message_dict
     with pytest.raises(ValidationError, match="participants"):
-        services.game_dispute(game=game, by=users["pat"], reason="I saw it")
-    dispute = services.game_dispute(game=game, by=users["ned"], reason="I had 24 VP, not 20")
+        confirmation.game_dispute(game=game, by=users["pat"], reason="I saw it")
+    dispute = confirmation.game_dispute(game=game, by=users["ned"], reason="I had 24 VP, not 20")
     game.refresh_from_db()
     assert game.status == Game.Status.DISPUTED
     with pytest.raises(ValidationError, match="organiser resolves"):
-        services.game_confirm(game=game, by=users["ned"])
+        confirmation.game_confirm(game=game, by=users["ned"])
     # The organiser corrects the score, then confirms: the resolution says so.
-    services.game_edit(
+    result_services.game_edit(
         game=game,
         by=users["olive"],
         participants=[
-            services.ParticipantInput(
+            checks.ParticipantInput(
                 player_id=players["mia"].pk, seat=1, result={"total_vp": 30, "fed_cats": 5}
             ),
-            services.ParticipantInput(
+            checks.ParticipantInput(
                 player_id=players["ned"].pk, seat=2, result={"total_vp": 24, "fed_cats": 3}
             ),
         ],
     )
-    resolved = services.dispute_resolve(dispute=dispute, by=users["olive"], note="Recounted")
+    resolved = confirmation.dispute_resolve(dispute=dispute, by=users["olive"], note="Recounted")
     assert resolved.resolution == GameDispute.Resolution.CORRECTED
     game.refresh_from_db()
     assert game.status == Game.Status.CONFIRMED
     assert rating(league, players["mia"]) > 1500
     with pytest.raises(ValidationError, match="already resolved"):
-        services.dispute_resolve(dispute=dispute, by=users["olive"])
+        confirmation.dispute_resolve(dispute=dispute, by=users["olive"])
 
 
 def test_an_organisers_confirmation_of_a_disputed_game_settles_its_dispute(users, league, players):
     set_rule(league, users, League.Confirmation.ANOTHER)
     game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
-    dispute = services.game_dispute(game=game, by=users["ned"], reason="I had 24 VP, not 20")
-    services.game_confirm(game=game, by=users["olive"])
+    dispute = confirmation.game_dispute(game=game, by=users["ned"], reason="I had 24 VP, not 20")
+    confirmation.game_confirm(game=game, by=users["olive"])
     game.refresh_from_db()
     dispute.refresh_from_db()
     assert game.status == Game.Status.CONFIRMED
@@ -169,14 +172,14 @@ def test_an_organisers_confirmation_of_a_disputed_game_settles_its_dispute(users
     assert dispute.resolved_by == users["olive"] and dispute.resolved_at is not None
     assert not GameDispute.objects.filter(league=league, resolved_at__isnull=True).exists()
     with pytest.raises(ValidationError, match="already confirmed"):
-        services.game_confirm(game=game, by=users["olive"])
+        confirmation.game_confirm(game=game, by=users["olive"])
 
 
 def test_a_disputed_game_can_be_deleted(users, league, players):
     set_rule(league, users, League.Confirmation.ANOTHER)
     game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
-    dispute = services.game_dispute(game=game, by=users["ned"], reason="We never played")
-    services.dispute_resolve(dispute=dispute, by=users["olive"], delete=True)
+    dispute = confirmation.game_dispute(game=game, by=users["ned"], reason="We never played")
+    confirmation.dispute_resolve(dispute=dispute, by=users["olive"], delete=True)
     dispute.refresh_from_db()
     assert dispute.resolution == GameDispute.Resolution.DELETED
     assert not Game.objects.exists()
@@ -185,10 +188,10 @@ def test_a_disputed_game_can_be_deleted(users, league, players):
 def test_only_an_organiser_settles_a_dispute_whoever_calls_the_service(users, league, players):
     set_rule(league, users, League.Confirmation.ANOTHER)
     game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
-    dispute = services.game_dispute(game=game, by=users["ned"], reason="I had 24 VP, not 20")
+    dispute = confirmation.game_dispute(game=game, by=users["ned"], reason="I had 24 VP, not 20")
     for member in (users["mia"], users["ned"]):
         with pytest.raises(PermissionDenied, match="organisers settle"):
-            services.dispute_resolve(dispute=dispute, by=member, delete=True)
+            confirmation.dispute_resolve(dispute=dispute, by=member, delete=True)
     dispute.refresh_from_db()
     assert dispute.resolved_at is None
     assert Game.objects.filter(pk=game.pk, status=Game.Status.DISPUTED).exists()
@@ -197,15 +200,15 @@ def test_only_an_organiser_settles_a_dispute_whoever_calls_the_service(users, le
 def test_a_confirmed_game_cannot_be_disputed(users, league, players):
     game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
     with pytest.raises(ValidationError, match="already confirmed"):
-        services.game_dispute(game=game, by=users["ned"], reason="wrong")
+        confirmation.game_dispute(game=game, by=users["ned"], reason="wrong")
 
 
 def test_nobody_confirms_within_the_window_and_the_task_confirms_it(users, league, players):
     set_rule(league, users, League.Confirmation.ANOTHER, days=3)
     game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
     disputed = record(league, users["mia"], DAY, (players["mia"], 20, 5), (players["ned"], 25, 3))
-    services.game_dispute(game=disputed, by=users["ned"], reason="wrong")
-    assert services.games_confirm_overdue(now=timezone.now() + dt.timedelta(days=2)) == 0
+    confirmation.game_dispute(game=disputed, by=users["ned"], reason="wrong")
+    assert confirmation.games_confirm_overdue(now=timezone.now() + dt.timedelta(days=2)) == 0
     Game.objects.filter(pk__in=[game.pk, disputed.pk]).update(
         created_at=timezone.now() - dt.timedelta(days=4)
     )

@@ -7,8 +7,9 @@ import datetime as dt
 
 import pytest
 
-from league import services
+from league.clubs import services
 from league.models import Game, League
+from league.results import confirmation
 from tests.league.conftest import record
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +25,7 @@ def disputed(users, league, players):
     disputes = []
     for vp in (30, 31):
         game = record(league, users["mia"], DAY, (players["mia"], vp, 5), (players["ned"], 20, 3))
-        disputes.append(services.game_dispute(game=game, by=users["ned"], reason=f"Not {vp}"))
+        disputes.append(confirmation.game_dispute(game=game, by=users["ned"], reason=f"Not {vp}"))
     return disputes
 
 
@@ -37,7 +38,7 @@ def elsewhere(users):
     vic = services.player_for_user(users["vic"])
     guest = services.guest_add(league=other, name="Walt", by=users["vic"]).player
     game = record(other, users["vic"], DAY, (vic, 10, 1), (guest, 12, 2))
-    return services.game_dispute(game=game, by=users["vic"], reason="Walt miscounted")
+    return confirmation.game_dispute(game=game, by=users["vic"], reason="Walt miscounted")
 
 
 def ids(response) -> list[int]:

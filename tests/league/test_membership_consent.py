@@ -9,7 +9,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from league import services
+from league.clubs import invitations, services
 from league.models import AuditEntry, Invitation, Membership, Player
 from tests.league.conftest import record
 
@@ -36,37 +36,37 @@ def test_a_guest_the_organiser_enters_joins_at_once(league, users):
 
 
 def test_an_open_invitation_lets_anyone_with_the_link_join_themselves(league, players, users):
-    invitation = services.invitation_create(league=league, by=users["olive"])
-    membership = services.invitation_accept(invitation=invitation, user=users["quinn"])
+    invitation = invitations.invitation_create(league=league, by=users["olive"])
+    membership = invitations.invitation_accept(invitation=invitation, user=users["quinn"])
     assert membership.player == players["quinn"] and membership.league == league
-    vic = services.invitation_accept(invitation=invitation, user=users["vic"])
+    vic = invitations.invitation_accept(invitation=invitation, user=users["vic"])
     assert vic.player.user == users["vic"]  # a player is made for a login without one
     with pytest.raises(ValidationError, match="already a member"):
-        services.invitation_accept(invitation=invitation, user=users["vic"])
+        invitations.invitation_accept(invitation=invitation, user=users["vic"])
 
 
 def test_an_expired_or_withdrawn_invitation_is_refused(league, users):
-    expired = services.invitation_create(league=league, by=users["olive"])
+    expired = invitations.invitation_create(league=league, by=users["olive"])
     Invitation.objects.filter(pk=expired.pk).update(expires_at=timezone.now() - dt.timedelta(1))
     with pytest.raises(ValidationError, match="expired"):
-        services.invitation_accept(invitation=expired, user=users["vic"])
-    withdrawn = services.invitation_create(league=league, by=users["olive"])
-    services.invitation_revoke(invitation=withdrawn, by=users["olive"])
+        invitations.invitation_accept(invitation=expired, user=users["vic"])
+    withdrawn = invitations.invitation_create(league=league, by=users["olive"])
+    invitations.invitation_revoke(invitation=withdrawn, by=users["olive"])
     with pytest.raises(ValidationError, match="withdrawn"):
-        services.invitation_accept(invitation=withdrawn, user=users["vic"])
+        invitations.invitation_accept(invitation=withdrawn, user=users["vic"])
     assert not league.memberships.filter(player__user=users["vic"]).exists()
 
 
 def test_claiming_a_guest_keeps_its_games_and_uses_the_link_up(league, players, users):
     guest = services.guest_add(league=league, name="Gerry", by=users["olive"]).player
     record(league, users["olive"], D, (guest, 30, 5), (players["mia"], 20, 3))
-    invitation = services.invitation_create(league=league, by=users["olive"], player=guest)
-    membership = services.invitation_accept(invitation=invitation, user=users["vic"])
+    invitation = invitations.invitation_create(league=league, by=users["olive"], player=guest)
+    membership = invitations.invitation_accept(invitation=invitation, user=users["vic"])
     guest.refresh_from_db()
     assert membership.player == guest and guest.user == users["vic"]
     assert guest.participations.count() == 1
     with pytest.raises(ValidationError, match="already been used"):
-        services.invitation_accept(invitation=invitation, user=users["quinn"])
+        invitations.invitation_accept(invitation=invitation, user=users["quinn"])
     assert AuditEntry.objects.filter(
         object_type="Player", object_id=guest.pk, changes__claimed_by="vic"
     ).exists()
@@ -76,8 +76,8 @@ def test_claiming_a_guest_replaces_an_own_player_without_games(league, users):
     own = services.player_create(name="Vic Alone", user=users["vic"])
     other = services.league_create(name="Other", slug="other", by=users["vic"])
     guest = services.guest_add(league=league, name="Gerry", by=users["olive"]).player
-    invitation = services.invitation_create(league=league, by=users["olive"], player=guest)
-    services.invitation_accept(invitation=invitation, user=users["vic"])
+    invitation = invitations.invitation_create(league=league, by=users["olive"], player=guest)
+    invitations.invitation_accept(invitation=invitation, user=users["vic"])
     assert not Player.objects.filter(pk=own.pk).exists()
     assert other.memberships.get().player == guest  # still organiser of their own league
 
@@ -85,19 +85,19 @@ def test_claiming_a_guest_replaces_an_own_player_without_games(league, users):
 def test_claiming_a_guest_is_refused_when_the_account_has_games_of_its_own(league, players, users):
     guest = services.guest_add(league=league, name="Gerry", by=users["olive"]).player
     record(league, users["olive"], D, (players["mia"], 30, 5), (players["ned"], 20, 3))
-    invitation = services.invitation_create(league=league, by=users["olive"], player=guest)
+    invitation = invitations.invitation_create(league=league, by=users["olive"], player=guest)
     with pytest.raises(ValidationError, match="merge"):
-        services.invitation_accept(invitation=invitation, user=users["mia"])
+        invitations.invitation_accept(invitation=invitation, user=users["mia"])
     guest.refresh_from_db()
     assert guest.user is None
 
 
 def test_a_guest_invitation_is_only_for_a_guest_of_the_league(league, players, users):
     with pytest.raises(ValidationError, match="already has a login"):
-        services.invitation_create(league=league, by=users["olive"], player=players["mia"])
+        invitations.invitation_create(league=league, by=users["olive"], player=players["mia"])
     outsider = services.player_create(name="Outsider", by=users["olive"])
     with pytest.raises(ValidationError, match="not a guest"):
-        services.invitation_create(league=league, by=users["olive"], player=outsider)
+        invitations.invitation_create(league=league, by=users["olive"], player=outsider)
 
 
 def test_roles_change_but_a_league_keeps_an_organiser(league, players, users):

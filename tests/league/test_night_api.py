@@ -8,7 +8,7 @@ import datetime as dt
 
 import pytest
 
-from league import services
+from league.clubs import services
 from league.models import AuditEntry, Game, GameNight, League, NightTable, Player
 from tests.league.conftest import record
 

@@ -9,8 +9,11 @@ import re
 
 import pytest
 
-from league import night_seating, nights, services
+from league.clubs import services
 from league.models import Game, GameNight, League, NightTable, Player
+from league.nights import services as nights
+from league.results import checks, confirmation
+from league.results import seating as night_seating
 from tests.league.conftest import record
 from tests.league.test_pages_entry import field_errors, page, previewed
 
@@ -183,7 +186,7 @@ def table_game(users, night):
     """Round 1 drawn and its table's game entered: seat 1 wins, then in seat order."""
     table = nights.round_draw(night=night, by=users["olive"]).tables.get()
     participants = [
-        services.ParticipantInput(player_id=pid, seat=seat, result={"total_vp": 40 - seat})
+        checks.ParticipantInput(player_id=pid, seat=seat, result={"total_vp": 40 - seat})
         for seat, pid in enumerate(night_seating.table_setup(table), start=1)
     ]
     game = nights.table_game_record(
@@ -361,12 +364,12 @@ def test_the_settings_page_sets_the_confirmation_rule(as_user, league):
 def test_a_confirmed_league_game_changes_nothing_for_final_at_once(users, league, players):
     game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
     assert game.status == Game.Status.CONFIRMED
-    assert services.confirmers(game) == []
+    assert checks.confirmers(game) == []
 
 
 def test_the_change_log_says_a_game_was_confirmed_automatically(as_user, waiting, league):
     Game.objects.filter(pk=waiting.pk).update(created_at=waiting.created_at - dt.timedelta(days=8))
-    assert services.games_confirm_overdue() == 1
+    assert confirmation.games_confirm_overdue() == 1
     html = page(as_user("olive").get("/leagues/tuesday/changes/"))
     assert (
         "<em>automatically</em>" in html

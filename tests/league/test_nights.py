@@ -8,7 +8,7 @@ import itertools
 import pytest
 from django.core.exceptions import ValidationError
 
-from league import night_seating, night_selectors, nights, services
+from league.clubs import services
 from league.models import (
     AuditEntry,
     Game,
@@ -18,6 +18,11 @@ from league.models import (
     Player,
     PlayerRating,
 )
+from league.nights import selectors as night_selectors
+from league.nights import services as nights
+from league.results import checks
+from league.results import seating as night_seating
+from league.results import services as result_services
 
 TODAY = dt.date(2026, 11, 20)
 
@@ -41,7 +46,7 @@ def enter(table, users, by="olive"):
     """Enter the table's game: seat 1 wins, then in seat order."""
     ids = night_seating.table_setup(table)
     participants = [
-        services.ParticipantInput(
+        checks.ParticipantInput(
             player_id=pid, seat=seat, result={"total_vp": 30 - seat, "fed_cats": 3}
         )
         for seat, pid in enumerate(ids, start=1)
@@ -217,7 +222,7 @@ def test_table_points_count_a_tie_as_half():
 def results(ids):
     """Participants in the order given, seat 1 winning."""
     return [
-        services.ParticipantInput(
+        checks.ParticipantInput(
             player_id=pid, seat=seat, result={"total_vp": 30 - seat, "fed_cats": 3}
         )
         for seat, pid in enumerate(ids, start=1)
@@ -341,7 +346,9 @@ def refused_correction(game, users, ids) -> dict[str, list[str]]:
     that nothing was written."""
     before = written()
     with pytest.raises(ValidationError) as caught:
-        services.game_edit(game=game, by=users["olive"], participants=results(ids), notes="Fixed")
+        result_services.game_edit(
+            game=game, by=users["olive"], participants=results(ids), notes="Fixed"
+        )
     assert written() == before
     return caught.value.message_dict
 
@@ -396,12 +403,15 @@ def test_a_correction_keeping_a_tables_players_changes_their_seats_and_results(
     table = nights.round_draw(night=night, by=users["olive"]).tables.get(number=1)
     game = enter(table, users)
     reordered = list(reversed(night_seating.table_setup(table)))
-    corrected = services.game_edit(
+    corrected = result_services.game_edit(
         game=game, by=users["olive"], participants=results(reordered), notes="Recounted"
     )
     rows = corrected.participants.order_by("seat")
     assert [(p.player_id, p.rank) for p in rows] == [(pid, n) for n, pid in enumerate(reordered, 1)]
-    assert services.game_edit(game=game, by=users["olive"], place="Club room").place == "Club room"
+    assert (
+        result_services.game_edit(game=game, by=users["olive"], place="Club room").place
+        == "Club room"
+    )
     table.refresh_from_db()
     assert table.game_id == game.pk
 

@@ -16,8 +16,10 @@ from django.db import transaction
 
 from accounts.models import EmailPreferences
 from config.celery import app as celery_app
-from league import services
+from league.clubs import invitations, services
 from league.models import AuditEntry, Invitation, League
+from league.results import confirmation
+from league.results import services as result_services
 from tests.league.conftest import cat_lady_table, record
 from tests.league.test_pages_entry import field_errors, page
 
@@ -186,7 +188,7 @@ def test_a_dispute_is_emailed_to_the_other_players_and_the_organisers(
     sent, users, league, players, pending_game
 ):
     emails = sent(
-        services.game_dispute, game=pending_game, by=users["ned"], reason="I had 25 & 4 cats"
+        confirmation.game_dispute, game=pending_game, by=users["ned"], reason="I had 25 & 4 cats"
     )
     assert set(emails) == addresses("mia", "olive")  # not Ned, not Pat (not in the game)
     message = emails["mia@example.org"]
@@ -199,7 +201,7 @@ def test_a_correction_is_emailed_to_old_and_new_players_but_not_the_editor(
 ):
     game = record(league, users["olive"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
     emails = sent(
-        services.game_edit,
+        result_services.game_edit,
         game=game,
         by=users["olive"],
         participants=cat_lady_table((players["mia"], 18, 2), (players["pat"], 25, 4)),
@@ -214,13 +216,15 @@ def test_a_correction_is_emailed_to_old_and_new_players_but_not_the_editor(
 
 def test_a_note_or_place_change_is_no_correction_of_the_result(sent, users, league, players):
     game = record(league, users["olive"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
-    assert sent(services.game_edit, game=game, by=users["olive"], notes="Lovely evening") == {}
+    assert (
+        sent(result_services.game_edit, game=game, by=users["olive"], notes="Lovely evening") == {}
+    )
     assert AuditEntry.objects.filter(action=AuditEntry.Action.UPDATE, object_type="Game").exists()
 
 
 def test_a_deletion_is_emailed_to_the_players(sent, users, league, players, guest):
     game = record(league, users["olive"], DAY, (players["mia"], 30, 5), (guest, 20, 3))
-    emails = sent(services.game_delete, game=game, by=users["olive"])
+    emails = sent(result_services.game_delete, game=game, by=users["olive"])
     assert set(emails) == addresses("mia")
     message = emails["mia@example.org"]
     assert message.subject == "[Catleague] Your game of 10 Nov 2026 in Tuesday Club was deleted"
@@ -230,15 +234,15 @@ def test_a_deletion_is_emailed_to_the_players(sent, users, league, players, gues
 def test_settling_a_dispute_by_deleting_the_game_tells_the_players(
     sent, users, league, players, pending_game
 ):
-    dispute = services.game_dispute(game=pending_game, by=users["ned"], reason="Not played")
-    emails = sent(services.dispute_resolve, dispute=dispute, by=users["olive"], delete=True)
+    dispute = confirmation.game_dispute(game=pending_game, by=users["ned"], reason="Not played")
+    emails = sent(confirmation.dispute_resolve, dispute=dispute, by=users["olive"], delete=True)
     assert set(emails) == addresses("mia", "ned")
     assert all("was deleted" in m.subject for m in emails.values())
 
 
 def test_a_refused_dispute_emails_nobody(sent, users, league, players, pending_game):
     with pytest.raises(ValidationError):
-        sent(services.game_dispute, game=pending_game, by=users["pat"], reason="Not my game")
+        sent(confirmation.game_dispute, game=pending_game, by=users["pat"], reason="Not my game")
     assert mail.outbox == []
 
 
@@ -310,7 +314,7 @@ def test_a_bad_guest_and_address_are_both_refused_beside_their_fields(
 
 def test_the_service_refuses_a_bad_address_and_writes_nothing(sent, users, league):
     with pytest.raises(ValidationError) as refused:
-        sent(services.invitation_create, league=league, by=users["olive"], email="nobody")
+        sent(invitations.invitation_create, league=league, by=users["olive"], email="nobody")
     assert "email" in refused.value.message_dict
     assert not Invitation.objects.exists() and mail.outbox == []
 

@@ -8,9 +8,11 @@ import datetime as dt
 import pytest
 from openskill.models import PlackettLuce
 
-from league import rating_pass, services
+from league.clubs import services
 from league.models import PlayerRating
 from league.rating_systems import ELO, OPENSKILL, Elo, OpenSkill, Skill, system_for
+from league.results import ratings as rating_pass
+from league.results import services as result_services
 from tests.league.conftest import record
 
 DAY = dt.date(2026, 10, 1)
@@ -122,7 +124,7 @@ def test_openskill_incremental_ratings_equal_a_full_rebuild(openskill_league, us
         ]
 
     before = stored()
-    report = services.ratings_rebuild(league=openskill_league)
+    report = result_services.ratings_rebuild(league=openskill_league)
     assert report.zero_sum  # nothing to check: OpenSkill is not zero-sum
     assert not report.zero_sum_expected
     assert stored() == pytest.approx(before)

@@ -5,8 +5,11 @@ import re
 
 import pytest
 
-from league import selectors, services
+from league.clubs import services
 from league.models import League
+from league.results import checks, standings
+from league.results import selectors as result_selectors
+from league.results import services as result_services
 from tests.league.conftest import record
 
 pytestmark = pytest.mark.django_db
@@ -122,12 +125,12 @@ def test_league_games_are_paginated(client, league, players, users):
 
 
 def test_game_page_shows_results_rating_changes_and_why(client, league, players, users):
-    game = services.game_record(
+    game = result_services.game_record(
         league=league,
         logged_by=users["olive"],
         played_on=D,
         participants=[
-            services.ParticipantInput(
+            checks.ParticipantInput(
                 player_id=players["ned"].pk,
                 seat=1,
                 result={
@@ -141,7 +144,7 @@ def test_game_page_shows_results_rating_changes_and_why(client, league, players,
                     "food_penalty_vp": -2,
                 },
             ),
-            services.ParticipantInput(
+            checks.ParticipantInput(
                 player_id=players["mia"].pk,
                 seat=2,
                 result={
@@ -205,14 +208,14 @@ def test_game_page_of_another_league_is_not_found(client, league, players, users
 
 
 def test_unrated_solitaire_game_says_it_is_not_rated(client, league, players, users):
-    game = services.game_record(
+    game = result_services.game_record(
         league=league,
         logged_by=users["olive"],
         played_on=D,
         edition="solitaire",
         details={"cat_player_vp": 20},
         participants=[
-            services.ParticipantInput(player_id=players["mia"].pk, result={"total_vp": 25})
+            checks.ParticipantInput(player_id=players["mia"].pk, result={"total_vp": 25})
         ],
     )
     page = text(client.get(f"/leagues/tuesday/games/{game.pk}/"))
@@ -302,7 +305,9 @@ def test_league_summaries_count_games_and_rated_players(league, private_league, 
         (players["mia"], 30, 5),
         (players["pat"], 2, 1),
     )
-    summaries = {s.league.slug: s for s in selectors.league_summaries(leagues=League.objects.all())}
+    summaries = {
+        s.league.slug: s for s in result_selectors.league_summaries(leagues=League.objects.all())
+    }
     assert (summaries["tuesday"].games, summaries["tuesday"].players) == (2, 3)
     assert summaries["tuesday"].last_played_on == D + dt.timedelta(days=3)
     assert (
@@ -322,10 +327,10 @@ def test_recent_games_are_newest_first_with_players_in_finishing_order(league, p
         (players["mia"], 20, 1),
         played_time=dt.time(21, 0),
     )
-    games = list(selectors.recent_games(league=league))
+    games = list(result_selectors.recent_games(league=league))
     assert games[0].pk == late.pk
     assert [p.player.name for p in games[0].participants.all()] == ["Mia", "Ned"]
-    assert [g.pk for g in selectors.latest_games(leagues=[league], limit=1)] == [late.pk]
+    assert [g.pk for g in result_selectors.latest_games(leagues=[league], limit=1)] == [late.pk]
 
 
 def test_latest_games_merge_the_newest_of_every_league(league, private_league, players, users):
@@ -345,13 +350,19 @@ def test_latest_games_merge_the_newest_of_every_league(league, private_league, p
         (players["ned"], 2, 1),
     )
     both = [league, private_league]
-    assert [g.pk for g in selectors.latest_games(leagues=both, limit=2)] == [newest.pk, new.pk]
-    assert [g.pk for g in selectors.latest_games(leagues=both, limit=5)] == [
+    assert [g.pk for g in result_selectors.latest_games(leagues=both, limit=2)] == [
+        newest.pk,
+        new.pk,
+    ]
+    assert [g.pk for g in result_selectors.latest_games(leagues=both, limit=5)] == [
         newest.pk,
         new.pk,
         old.pk,
     ]
-    assert [g.pk for g in selectors.latest_games(leagues=[league], limit=5)] == [newest.pk, old.pk]
+    assert [g.pk for g in result_selectors.latest_games(leagues=[league], limit=5)] == [
+        newest.pk,
+        old.pk,
+    ]
 
 
 def test_player_games_and_head_to_head_keep_to_the_given_leagues(
@@ -360,12 +371,12 @@ def test_player_games_and_head_to_head_keep_to_the_given_leagues(
     mia = players["mia"]
     record(league, users["olive"], D, (mia, 30, 5), (players["ned"], 2, 1))
     record(private_league, users["olive"], D, (players["quinn"], 30, 5), (mia, 2, 1))
-    ids = selectors.player_game_ids(player=mia, leagues=[league])
-    assert [p.game.league.slug for p in selectors.player_game_rows(ids=ids)] == ["tuesday"]
-    assert [h.opponent_name for h in selectors.head_to_head(player=mia, leagues=[league])] == [
-        "Ned"
-    ]
-    both = selectors.head_to_head(player=mia, leagues=[league, private_league])
+    ids = result_selectors.player_game_ids(player=mia, leagues=[league])
+    assert [p.game.league.slug for p in result_selectors.player_game_rows(ids=ids)] == ["tuesday"]
+    assert [
+        h.opponent_name for h in result_selectors.head_to_head(player=mia, leagues=[league])
+    ] == ["Ned"]
+    both = result_selectors.head_to_head(player=mia, leagues=[league, private_league])
     assert {(h.opponent_name, h.ahead, h.behind) for h in both} == {("Ned", 1, 0), ("Quinn", 0, 1)}
 
 
@@ -374,10 +385,10 @@ def test_player_games_are_newest_first_in_play_order(league, players, users):
     first = record(league, users["olive"], D, (mia, 30, 5), (ned, 2, 1))
     timed = record(league, users["olive"], D, (mia, 30, 5), (ned, 2, 1), played_time=dt.time(20, 0))
     later = record(league, users["olive"], D + dt.timedelta(days=1), (ned, 30, 5), (mia, 2, 1))
-    ids = selectors.player_game_ids(player=mia, leagues=[league])
-    rows = selectors.player_game_rows(ids=ids[:2])
+    ids = result_selectors.player_game_ids(player=mia, leagues=[league])
+    rows = result_selectors.player_game_rows(ids=ids[:2])
     assert [r.game_id for r in rows] == [later.pk, timed.pk]
-    assert [r.game_id for r in selectors.player_game_rows(ids=ids[2:])] == [first.pk]
+    assert [r.game_id for r in result_selectors.player_game_rows(ids=ids[2:])] == [first.pk]
     assert [p.player.name for p in rows[0].game.participants.all()] == ["Ned", "Mia"]
 
 
@@ -390,9 +401,9 @@ def test_player_standings_give_position_among_players(league, players, users):
         (players["ned"], 2, 1),
         (players["pat"], 1, 1),
     )
-    [standing] = selectors.player_standings(player=players["ned"], leagues=[league])
+    [standing] = result_selectors.player_standings(player=players["ned"], leagues=[league])
     assert (standing.row.position, standing.of, standing.row.games_played) == (2, 3, 1)
-    assert selectors.player_standings(player=players["quinn"], leagues=[league]) == []
+    assert result_selectors.player_standings(player=players["quinn"], leagues=[league]) == []
 
 
 def test_cached_season_standings_follow_every_change_to_the_league(league, players, users):
@@ -406,23 +417,23 @@ def test_cached_season_standings_follow_every_change_to_the_league(league, playe
     record(
         league, users["olive"], dt.date(2026, 3, 5), (players["mia"], 30, 5), (players["ned"], 2, 1)
     )
-    first = selectors.standings(league=league, season=spring)
+    first = standings.standings(league=league, season=spring)
     assert [(r.player_name, r.games_played) for r in first] == [("Mia", 1), ("Ned", 1)]
-    assert selectors.standings(league=league, season=spring) == first  # from the cache
+    assert standings.standings(league=league, season=spring) == first  # from the cache
     game = record(
         league, users["olive"], dt.date(2026, 3, 6), (players["ned"], 30, 5), (players["pat"], 2, 1)
     )
     assert {
-        r.player_name: r.games_played for r in selectors.standings(league=league, season=spring)
+        r.player_name: r.games_played for r in standings.standings(league=league, season=spring)
     } == {"Mia": 1, "Ned": 2, "Pat": 1}
-    services.game_delete(game=game, by=users["olive"])
-    assert selectors.standings(league=league, season=spring) == first
+    result_services.game_delete(game=game, by=users["olive"])
+    assert standings.standings(league=league, season=spring) == first
     # A game logged before the season re-rates the season's games: the standings follow.
     record(
         league, users["olive"], dt.date(2026, 2, 1), (players["ned"], 30, 5), (players["mia"], 2, 1)
     )
     after = {
-        r.player_name: round(r.rating) for r in selectors.standings(league=league, season=spring)
+        r.player_name: round(r.rating) for r in standings.standings(league=league, season=spring)
     }
     assert after != {r.player_name: round(r.rating) for r in first}
 
@@ -430,7 +441,7 @@ def test_cached_season_standings_follow_every_change_to_the_league(league, playe
 def test_player_page_lists_the_opponents_met_most_then_all_on_request(
     client, league, players, users, monkeypatch
 ):
-    from league import views
+    from league.clubs import pages as views
 
     monkeypatch.setattr(views, "HEAD_TO_HEAD_SHOWN", 2)
     mia = players["mia"]
@@ -475,18 +486,18 @@ def test_season_standings_are_the_same_by_array_aggregates_and_by_window_functio
         played_time=dt.time(9),
     )
     record(league, users["olive"], dt.date(2026, 4, 1), (mia, 30, 5), (pat, 30, 4))
-    services.game_record(
+    result_services.game_record(
         league=league,
         logged_by=users["olive"],
         played_on=dt.date(2026, 4, 2),
         edition="solitaire",
         details={"cat_player_vp": 20},
-        participants=[services.ParticipantInput(player_id=olive.pk, result={"total_vp": 25})],
+        participants=[checks.ParticipantInput(player_id=olive.pk, result={"total_vp": 25})],
     )
-    from league.selectors import _standings
+    from league.results.standings import _standings
 
     by_arrays = _standings(league=league, season=spring)
-    monkeypatch.setattr(selectors, "connection", SimpleNamespace(vendor="sqlite"))
+    monkeypatch.setattr(standings, "connection", SimpleNamespace(vendor="sqlite"))
     by_window = _standings(league=league, season=spring)
     assert by_arrays == by_window
     assert {r.player_name: r.games_played for r in by_arrays} == {

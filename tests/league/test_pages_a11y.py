@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from league import nights, services
+from league.clubs import services
+from league.nights import services as nights
 from tests.league.conftest import record
 
 SITE_CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "site.css"

@@ -1,14 +1,15 @@
 """The result-entry pages: who may log games, the setup step, validation errors beside their
-fields, the engine-scored preview and saving through `services.game_record`."""
+fields, the engine-scored preview and saving through `league.results.services.game_record`."""
 
 import datetime as dt
 import re
 
 import pytest
 
-from league import result_entry, services
+from league.clubs import services
 from league.models import Game
-from league.views import _place_errors, _Problems
+from league.results import entry as result_entry
+from league.results.result_form import _place_errors, _Problems
 
 pytestmark = pytest.mark.django_db
 

@@ -4,8 +4,8 @@ import pytest
 
 from engine.catlady.cards import DATA_DIR
 from engine.errors import ScoreInputError
-from league import result_entry
-from league.result_entry import SeatHoldings, TableError, score_table, table_errors
+from league.results import entry as result_entry
+from league.results.entry import SeatHoldings, TableError, score_table, table_errors
 
 
 @pytest.fixture(scope="module")

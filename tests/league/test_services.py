@@ -8,8 +8,10 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from league import selectors, services
+from league.clubs import services
 from league.models import AuditEntry, Game, Participant, PlayerRating
+from league.results import checks, standings
+from league.results import services as result_services
 from ratings.elo import win_probability
 from tests.league.conftest import record
 
@@ -46,7 +48,7 @@ def test_backdated_game_rebuilds_later_ratings(league, players, users):
     # Now Mia beat Olive first (1516 vs 1484), then lost to her as the favourite.
     assert after == pytest.approx(1516 - 32 * win_probability(1516, 1484))
     fresh = ratings(league)
-    services.ratings_rebuild(league=league)
+    result_services.ratings_rebuild(league=league)
     assert ratings(league) == fresh
 
 
@@ -72,16 +74,12 @@ def test_ratings_do_not_depend_on_logging_order(users, league, players):
 def test_editing_a_game_reranks_and_rebuilds(league, players, users):
     o, m = players["olive"], players["mia"]
     game = record(league, users["olive"], D, (o, 30, 5), (m, 20, 3))
-    services.game_edit(
+    result_services.game_edit(
         game=game,
         by=users["olive"],
         participants=[
-            services.ParticipantInput(
-                player_id=o.pk, seat=1, result={"total_vp": 10, "fed_cats": 1}
-            ),
-            services.ParticipantInput(
-                player_id=m.pk, seat=2, result={"total_vp": 20, "fed_cats": 3}
-            ),
+            checks.ParticipantInput(player_id=o.pk, seat=1, result={"total_vp": 10, "fed_cats": 1}),
+            checks.ParticipantInput(player_id=m.pk, seat=2, result={"total_vp": 20, "fed_cats": 3}),
         ],
     )
     assert ratings(league) == {"Olive": 1484, "Mia": 1516}
@@ -92,7 +90,7 @@ def test_moving_a_game_later_reorders_ratings(league, players, users):
     o, m = players["olive"], players["mia"]
     first = record(league, users["olive"], D, (o, 30, 5), (m, 20, 3))
     record(league, users["olive"], D + dt.timedelta(days=1), (m, 30, 5), (o, 20, 3))
-    services.game_edit(game=first, by=users["olive"], played_on=D + dt.timedelta(days=2))
+    result_services.game_edit(game=first, by=users["olive"], played_on=D + dt.timedelta(days=2))
     moved = Participant.objects.get(game=first, player=o)
     assert moved.rating_before == pytest.approx(1484)
 
@@ -101,7 +99,7 @@ def test_deleting_a_game_rebuilds_and_removes_empty_standings(league, players, u
     o, m, n = players["olive"], players["mia"], players["ned"]
     first = record(league, users["olive"], D, (o, 30, 5), (n, 20, 3))
     record(league, users["olive"], D + dt.timedelta(days=1), (o, 30, 5), (m, 20, 3))
-    services.game_delete(game=first, by=users["olive"])
+    result_services.game_delete(game=first, by=users["olive"])
     assert ratings(league) == {"Olive": 1516, "Mia": 1484}
 
 
@@ -153,7 +151,7 @@ def test_standings_show_provisional_trend_and_placement(league, players, users):
     o, m = players["olive"], players["mia"]
     for day in range(6):
         record(league, users["olive"], D + dt.timedelta(days=day), (o, 30, 5), (m, 20, 3))
-    rows = selectors.standings(league=league)
+    rows = standings.standings(league=league)
     assert [r.player_name for r in rows] == ["Olive", "Mia"]
     top = rows[0]
     assert (top.games_played, top.wins, top.average_placement, top.provisional) == (
@@ -177,7 +175,7 @@ def test_season_standings_cover_only_their_games(league, players, users):
         by=users["olive"],
     )
     record(league, users["olive"], D + dt.timedelta(days=2), (m, 30, 5), (o, 20, 3))
-    rows = selectors.standings(league=league, season=season)
+    rows = standings.standings(league=league, season=season)
     mia = next(r for r in rows if r.player_name == "Mia")
     assert (mia.position, mia.games_played, mia.wins) == (1, 1, 1)
     assert mia.trend == pytest.approx(mia.rating - 1484)
@@ -205,14 +203,14 @@ def test_last_organiser_cannot_leave(league, users):
 
 
 def test_unrated_solitaire_counts_games_but_not_rating(league, players, users):
-    services.game_record(
+    result_services.game_record(
         league=league,
         logged_by=users["olive"],
         played_on=D,
         edition="solitaire",
         details={"cat_player_vp": 35},
         participants=[
-            services.ParticipantInput(player_id=players["mia"].pk, result={"total_vp": 40})
+            checks.ParticipantInput(player_id=players["mia"].pk, result={"total_vp": 40})
         ],
     )
     standing = PlayerRating.objects.get(league=league, player=players["mia"])

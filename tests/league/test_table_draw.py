@@ -1,4 +1,4 @@
-"""Game-night table draws (league/table_draw.py): pure code, property tests, no database."""
+"""Game-night table draws (league/nights/draw.py): pure code, property tests, no database."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.table_draw import DrawError, Entrant, draw_round, table_sizes
+from league.nights.draw import DrawError, Entrant, draw_round, table_sizes
 
 # The games' table sizes: Cat Lady, Cat Lady with Box of Treats / Cantankerous Cats.
 SIZES = [(2, 4), (2, 6), (3, 5), (4, 4), (2, 2)]

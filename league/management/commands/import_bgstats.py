@@ -1,5 +1,5 @@
 """Import a BG Stats export into a league from the command line: the same preview and import
-as the organisers' page (`league.bgstats_import`)."""
+as the organisers' page (`league.interop.services`)."""
 
 from pathlib import Path
 
@@ -7,7 +7,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from league import bgstats, bgstats_import
+from league.interop import reading
+from league.interop import services as bgstats_import
 from league.models import League
 
 
@@ -42,10 +43,10 @@ class Command(BaseCommand):
         if by is None:
             raise CommandError(f"No user called {user!r}.")
         try:
-            export = bgstats.parse_export(Path(file).read_bytes())
+            export = reading.parse_export(Path(file).read_bytes())
         except OSError as exc:
             raise CommandError(f"Cannot read {file}: {exc.strerror}.") from exc
-        except bgstats.BGStatsError as exc:
+        except reading.BGStatsError as exc:
             raise CommandError(f"{file} is not a usable BG Stats export:\n{exc}") from exc
         preview = bgstats_import.preview(league=found_league, export=export)
         self._report(preview)

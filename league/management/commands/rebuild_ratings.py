@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from league import services
 from league.models import League
+from league.results import services as result_services
 
 
 class Command(BaseCommand):
@@ -20,7 +20,7 @@ class Command(BaseCommand):
             raise CommandError(f"No league with slug: {', '.join(sorted(missing))}")
         failed = False
         for league in queryset.order_by("slug"):
-            report = services.ratings_rebuild(league=league)
+            report = result_services.ratings_rebuild(league=league)
             status = "zero-sum OK" if report.zero_sum else "ZERO-SUM VIOLATED"
             self.stdout.write(
                 f"{league.slug}: {report.games_rated} rated games, {report.players} players, "

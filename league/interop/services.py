@@ -1,0 +1,226 @@
+"""BG Stats files and a league: preview an import, import it in one transaction, export.
+
+`league.interop.reading`, `.planning` and `.writing` read and write the format and plans which plays can become games; this
+module adds what the database knows (the league's members, the plays imported before) and
+writes through `league.results.services`, so an import is checked exactly as a logged game is.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from league.clubs import services
+from league.interop import planning, reading, writing
+from league.models import League, Player
+from league.results import checks
+from league.results import selectors as result_selectors
+from league.results import services as result_services
+
+# Suggest a league player for a BG Stats name this similar or more (difflib's ratio).
+SUGGESTION_CUTOFF = 0.6
+NAME_LENGTH = Player._meta.get_field("name").max_length or 100
+
+
+@dataclass(frozen=True)
+class PlayerMatch:
+    """A BG Stats player of the plays to import, and the league players their name suggests
+    (best first; the first is proposed)."""
+
+    ref: int
+    name: str
+    plays: int
+    suggestions: list[Player]
+
+
+@dataclass(frozen=True)
+class Preview:
+    plan: planning.Plan
+    new: list[planning.PlannedPlay]
+    already: list[planning.PlannedPlay]  # imported into this league before
+    players: list[PlayerMatch]
+
+
+def _members(league: League) -> list[Player]:
+    return list(Player.objects.filter(memberships__league=league).order_by("name"))
+
+
+def suggestions(name: str, members: list[Player]) -> list[Player]:
+    """League players whose names are like `name`: the same name (any case) first, then
+    close spellings."""
+    wanted = name.casefold()
+    exact = [p for p in members if p.name.casefold() == wanted]
+    by_name = {p.name.casefold(): p for p in members}
+    close = difflib.get_close_matches(wanted, list(by_name), n=3, cutoff=SUGGESTION_CUTOFF)
+    return exact + [by_name[n] for n in close if by_name[n] not in exact]
+
+
+def preview(*, league: League, export: reading.Export, today: dt.date | None = None) -> Preview:
+    plan = planning.plan_import(export, game_key=league.game, today=today or timezone.localdate())
+    imported = set(
+        league.games.filter(bgstats_uuid__in=[p.play.uuid for p in plan.plays]).values_list(
+            "bgstats_uuid", flat=True
+        )
+    )
+    new = [p for p in plan.plays if p.play.uuid not in imported]
+    counts: dict[int, int] = {}
+    for planned in new:
+        for seat in planned.seats:
+            counts[seat.player_ref] = counts.get(seat.player_ref, 0) + 1
+    members = _members(league)
+    players = [
+        PlayerMatch(
+            ref=ref,
+            name=export.players[ref].name,
+            plays=counts[ref],
+            suggestions=suggestions(export.players[ref].name, members),
+        )
+        for ref in counts
+    ]
+    return Preview(
+        plan=plan,
+        new=new,
+        already=[p for p in plan.plays if p.play.uuid in imported],
+        players=players,
+    )
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    created: int
+    already: int
+    refused: int
+    skipped: int
+    guests: list[str]
+
+
+@transaction.atomic
+def import_plays(
+    *,
+    league: League,
+    export: reading.Export,
+    mapping: Mapping[int, int | None],
+    by: AbstractBaseUser,
+    today: dt.date | None = None,
+) -> ImportResult:
+    """Import the plays `preview` lists as new, all or none.
+
+    `mapping` gives each BG Stats player (by their id in the file) the league player they
+    are, or None for a new guest under their BG Stats name. Raises ValidationError keyed
+    ``players.<BG Stats id>`` for a player left out, mapped to someone outside the league,
+    mapped twice or whose guest cannot be created."""
+    found = preview(league=league, export=export, today=today)
+    errors: dict[str, list[str]] = {}
+    member_ids = {p.pk for p in _members(league)}
+    chosen: dict[int, int] = {}
+    for match in found.players:
+        key = f"players.{match.ref}"
+        if match.ref not in mapping:
+            errors.setdefault(key, []).append(f"Choose who {match.name} is in {league}.")
+            continue
+        target = mapping[match.ref]
+        if target is None:
+            continue
+        if target not in member_ids:
+            errors.setdefault(key, []).append(f"That player is not a member of {league}.")
+        elif target in chosen.values():
+            other = next(r for r, t in chosen.items() if t == target)
+            errors.setdefault(key, []).append(
+                f"{export.players[other].name} is already mapped to this player: two BG Stats "
+                "players cannot be the same person."
+            )
+        else:
+            chosen[match.ref] = target
+    guests = []
+    if not errors:
+        for match in found.players:
+            if mapping[match.ref] is None:
+                if len(match.name) > NAME_LENGTH:
+                    errors.setdefault(f"players.{match.ref}", []).append(
+                        f"A guest's name has at most {NAME_LENGTH} characters: choose a member."
+                    )
+                    continue
+                try:
+                    membership = services.guest_add(league=league, name=match.name, by=by)
+                except ValidationError as exc:
+                    errors.setdefault(f"players.{match.ref}", []).extend(
+                        f"A new guest {match.name!r} cannot be added: {message} Choose a "
+                        "member instead."
+                        for message in exc.messages
+                    )
+                    continue
+                chosen[match.ref] = membership.player_id
+                guests.append(match.name)
+    if errors:
+        raise ValidationError(errors)
+    games = [
+        result_services.GameInput(
+            participants=[
+                checks.ParticipantInput(
+                    player_id=chosen[seat.player_ref], seat=seat.seat, result=seat.result
+                )
+                for seat in planned.seats
+            ],
+            played_on=planned.played_on,
+            played_time=planned.played_time,
+            edition=planned.edition,
+            place=planned.place[:120],
+            notes=planned.play.comments,
+            bgstats_uuid=planned.play.uuid,
+        )
+        for planned in found.new
+    ]
+    try:
+        result_services.games_import(league=league, games=games, logged_by=by)
+    except ValidationError as exc:
+        raise ValidationError(
+            {
+                "plays": [
+                    f"Play {found.new[int(path.split('.')[1])].play.uuid}: {message}"
+                    for path, messages in exc.message_dict.items()
+                    for message in messages
+                ]
+            }
+        ) from exc
+    return ImportResult(
+        created=len(games),
+        already=len(found.already),
+        refused=len(found.plan.refused),
+        skipped=sum(found.plan.skipped_games.values()) + found.plan.ignored,
+        guests=guests,
+    )
+
+
+def export_league(*, league: League) -> dict[str, Any]:
+    """Every game of the league, oldest first, as a BG Stats file."""
+    games = [
+        writing.ExportGame(
+            id=game.pk,
+            uuid=game.bgstats_uuid,
+            played_on=game.played_on,
+            played_time=game.played_time,
+            place=game.place,
+            notes=game.notes,
+            edition=game.edition,
+            seats=[
+                writing.ExportSeat(
+                    player_id=p.player_id,
+                    player_name=p.player.name,
+                    seat=p.seat,
+                    rank=p.rank,
+                    score=p.score,
+                )
+                for p in game.participants.all()
+            ],
+        )
+        for game in result_selectors.games_for(league=league).reverse()
+    ]
+    return writing.write_export(league_slug=league.slug, game_key=league.game, games=games)

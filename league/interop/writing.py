@@ -1,0 +1,132 @@
+"""A league's games written as a BG Stats file (the fields listed in `league.interop.reading`).
+Pure code, no ORM."""
+
+import datetime as dt
+import uuid as uuid_module
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from league.catalogue import get_game
+from league.interop.reading import BGG_IDS, DATE_FORMAT
+
+
+@dataclass(frozen=True)
+class ExportSeat:
+    player_id: int
+    player_name: str
+    seat: int
+    rank: int
+    score: int
+
+
+@dataclass(frozen=True)
+class ExportGame:
+    id: int
+    uuid: str  # empty: one is made from the league and the game's id
+    played_on: dt.date
+    played_time: dt.time | None
+    place: str
+    notes: str
+    edition: str
+    seats: Sequence[ExportSeat]
+
+
+_NAMESPACE = uuid_module.uuid5(uuid_module.NAMESPACE_URL, "https://catleague.invalid/bgstats")
+
+
+def _uuid(*parts: object) -> str:
+    return str(uuid_module.uuid5(_NAMESPACE, "/".join(str(p) for p in parts))).upper()
+
+
+def write_export(*, league_slug: str, game_key: str, games: Sequence[ExportGame]) -> dict[str, Any]:
+    """A league's games as a BG Stats file (the fields listed in the module docstring).
+
+    Ids are numbered here; uuids are stable for the same league and game, so importing the
+    file twice (here or in BG Stats) finds the plays it already has.
+    """
+    game_type = get_game(game_key)
+    bgg_id = next((ident for ident, key in BGG_IDS.items() if key == game_key), 0)
+    editions = [e for e in game_type.editions if e.key != "solitaire"]
+    players: dict[int, dict[str, Any]] = {}
+    locations: dict[str, dict[str, Any]] = {}
+    plays = []
+    for game in games:
+        place = game.place.strip()
+        if place and place not in locations:
+            locations[place] = {
+                "id": len(locations) + 1,
+                "uuid": _uuid(league_slug, "place", place),
+                "name": place,
+            }
+        scores = []
+        for seat in sorted(game.seats, key=lambda s: s.seat):
+            if seat.player_id not in players:
+                players[seat.player_id] = {
+                    "id": len(players) + 1,
+                    "uuid": _uuid(league_slug, "player", seat.player_id),
+                    "name": seat.player_name,
+                    "isAnonymous": False,
+                }
+            scores.append(
+                {
+                    "playerRefId": players[seat.player_id]["id"],
+                    "score": str(seat.score),
+                    "winner": seat.rank == 1,
+                    "startPlayer": seat.seat == 1,
+                    "seatOrder": seat.seat,
+                    "rank": seat.rank,
+                }
+            )
+        expansions = (
+            [{"gameRefId": 2, "bggId": 0}]
+            if game_key == "cat-lady" and game.edition == "box-of-treats"
+            else []
+        )
+        plays.append(
+            {
+                "uuid": game.uuid or _uuid(league_slug, "game", game.id),
+                "playDate": dt.datetime.combine(game.played_on, game.played_time or dt.time(0))
+                .replace(microsecond=0)
+                .strftime(DATE_FORMAT),
+                "gameRefId": 1,
+                "locationRefId": locations[place]["id"] if place else 0,
+                "ignored": False,
+                "comments": game.notes,
+                "expansionPlays": expansions,
+                "playerScores": scores,
+            }
+        )
+    bg_games = [
+        {
+            "id": 1,
+            "uuid": _uuid("game", game_key),
+            "name": game_type.name,
+            "bggId": bgg_id,
+            "minPlayerCount": min(e.min_players for e in editions),
+            "maxPlayerCount": max(e.max_players for e in editions),
+            "highestWins": True,
+            "noPoints": False,
+            "cooperative": False,
+            "usesTeams": False,
+        }
+    ]
+    if game_key == "cat-lady":
+        bg_games.append(
+            {
+                "id": 2,
+                "uuid": _uuid("game", "cat-lady-box-of-treats"),
+                "name": "Cat Lady: Box of Treats",
+                "bggId": 0,
+                "highestWins": True,
+                "noPoints": False,
+                "cooperative": False,
+                "usesTeams": False,
+            }
+        )
+    return {
+        "players": list(players.values()),
+        "locations": list(locations.values()),
+        "games": bg_games,
+        "plays": plays,
+    }

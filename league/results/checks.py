@@ -1,0 +1,211 @@
+"""A game's input checked (players, seats, results ranked by the catalogue) before any result
+service writes it, and who confirms a logged game."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+
+from league import common
+from league.catalogue import ResultError, check_results, get_game
+from league.models import (
+    Game,
+    League,
+    Membership,
+    Participant,
+    Player,
+    Season,
+)
+
+
+@dataclass(frozen=True)
+class ParticipantInput:
+    player_id: int
+    result: Mapping[str, Any]
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class CheckedGame:
+    edition: str
+    played_on: dt.date
+    played_time: dt.time | None
+    season: Season | None
+    participants: list[tuple[Player, int, dict[str, Any], int]]  # player, seat, result, rank
+    details: dict[str, Any]
+    rated: bool
+    headline: str
+
+
+def check_game(
+    *,
+    league: League,
+    game: str | None,
+    edition: str | None,
+    played_on: dt.date | None,
+    played_time: dt.time | None,
+    season: Season | None,
+    participants: Sequence[ParticipantInput],
+    details: Mapping[str, Any] | None,
+) -> CheckedGame:
+    errors = common.Errors()
+    game_key = game or league.game
+    if game_key != league.game:
+        errors.add("game", f"This league records {league.get_game_display()} games only.")
+        errors.raise_if_any()
+    game_type = get_game(game_key)
+    edition_key = edition or game_type.editions[0].key
+    if played_on is None:
+        errors.add("played_on", "The date the game was played is required.")
+    elif played_on > timezone.localdate():
+        errors.add("played_on", "A game cannot be played in the future.")
+    if not participants:
+        errors.add("participants", "A game needs its participants.")
+    ids = [p.player_id for p in participants]
+    players = Player.objects.in_bulk(set(ids))
+    member_ids = set(
+        league.memberships.filter(player_id__in=ids).values_list("player_id", flat=True)
+    )
+    seen: set[int] = set()
+    for index, p in enumerate(participants):
+        if p.player_id not in players:
+            errors.add(f"participants.{index}.player", f"There is no player with id {p.player_id}.")
+        elif p.player_id in seen:
+            errors.add(
+                f"participants.{index}.player",
+                f"{players[p.player_id]} appears more than once in this game.",
+            )
+        elif p.player_id not in member_ids:
+            errors.add(
+                f"participants.{index}.player",
+                f"{players[p.player_id]} is not a member of {league}.",
+            )
+        seen.add(p.player_id)
+    seats = [p.seat if p.seat is not None else index + 1 for index, p in enumerate(participants)]
+    for index, seat in enumerate(seats):
+        if not 1 <= seat <= len(participants):
+            errors.add(
+                f"participants.{index}.seat", f"Seats are numbered 1 to {len(participants)}."
+            )
+        elif seats.index(seat) != index:
+            errors.add(f"participants.{index}.seat", f"Seat {seat} is taken twice.")
+    if season is not None and played_on is not None:
+        if season.league_id != league.pk:
+            errors.add("season", "This season belongs to another league.")
+        elif not season.starts_on <= played_on <= season.ends_on:
+            errors.add("season", f"{season.name} runs from {season.starts_on} to {season.ends_on}.")
+    checked = None
+    try:
+        checked = check_results(game_key, edition_key, [p.result for p in participants], details)
+    except ResultError as exc:
+        for path, messages in exc.errors.items():
+            for message in messages:
+                errors.add(path, message)
+    errors.raise_if_any()
+    assert checked is not None and played_on is not None
+    if season is None:
+        season = league.seasons.filter(starts_on__lte=played_on, ends_on__gte=played_on).first()
+    headline = game_type.fields[0].name if game_key != "cantankerous-cats" else "mischief_points"
+    if game_key == "cat-ladies-of-maple-st":
+        headline = "cats_collected"
+    rows = [
+        (players[p.player_id], seats[index], checked.results[index], checked.ranks[index])
+        for index, p in enumerate(participants)
+    ]
+    return CheckedGame(
+        edition=edition_key,
+        played_on=played_on,
+        played_time=played_time,
+        season=season,
+        participants=rows,
+        details=checked.details,
+        rated=checked.rated and len(participants) >= 2,
+        headline=headline,
+    )
+
+
+def content_key(league: League, checked: CheckedGame) -> str:
+    canonical = json.dumps(
+        {
+            "edition": checked.edition,
+            "played_on": checked.played_on.isoformat(),
+            "played_time": checked.played_time.isoformat() if checked.played_time else None,
+            "details": checked.details,
+            "participants": sorted(
+                [player.pk, seat, result] for player, seat, result, _ in checked.participants
+            ),
+        },
+        sort_keys=True,
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def write_participants(game: Game, checked: CheckedGame) -> None:
+    Participant.objects.bulk_create(
+        Participant(
+            game=game,
+            player=player,
+            seat=seat,
+            result=result,
+            score=int(result.get(checked.headline) or 0),
+            rank=rank,
+        )
+        for player, seat, result, rank in checked.participants
+    )
+
+
+def snapshot(game: Game) -> dict[str, Any]:
+    return {
+        "edition": game.edition,
+        "played_on": game.played_on,
+        "played_time": game.played_time,
+        "place": game.place,
+        "notes": game.notes,
+        "details": game.details,
+        "participants": [
+            {"player": p.player_id, "seat": p.seat, "result": p.result, "rank": p.rank}
+            for p in game.participants.order_by("seat")
+        ],
+    }
+
+
+# --- who confirms -----------------------------------------------------------------------------
+
+
+def status_when_logged(league: League, logged_by: AbstractBaseUser | None) -> str:
+    if league.confirmation == League.Confirmation.NONE:
+        return Game.Status.CONFIRMED
+    if league.confirmation == League.Confirmation.ORGANISER and organises(league, logged_by):
+        return Game.Status.CONFIRMED
+    return Game.Status.PENDING
+
+
+def organises(league: League, user: AbstractBaseUser | None) -> bool:
+    account = common.account_of(user)
+    if account is None:
+        return False
+    return (
+        bool(account.is_superuser)
+        or league.memberships.filter(player__user=account, role=Membership.Role.ORGANISER).exists()
+    )
+
+
+def confirmers(game: Game) -> list[int]:
+    """The user ids whose confirmation the game's league asks for (participants with a login
+    other than whoever logged it); empty when only an organiser confirms."""
+    if game.league.confirmation not in (League.Confirmation.ANOTHER, League.Confirmation.ALL):
+        return []
+    return [
+        user_id
+        for user_id in game.participants.filter(player__user__isnull=False)
+        .order_by("seat")
+        .values_list("player__user_id", flat=True)
+        if user_id != game.logged_by_id
+    ]
