@@ -215,7 +215,7 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 
-# JSON bodies are held to this size by the API's parser too (config/api_parsers.py); Django's
+# JSON bodies are held to this size by the API's parser too (config/api/parsers.py); Django's
 # default (2.5 MB) is ten times the largest bot source.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DJANGO_DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440, minimum=1024)
 
@@ -303,6 +303,10 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
+# E-mails wait on a queue of their own, which the live worker consumes (bin/catleague): a slow
+# mail server and a long queue of ladder matches never hold each other up.
+CATLEAGUE_MAIL_QUEUE = env_str("CATLEAGUE_MAIL_QUEUE", "mail")
+CELERY_TASK_ROUTES = {"accounts.tasks.send_email": {"queue": CATLEAGUE_MAIL_QUEUE}}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 
