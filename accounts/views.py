@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts import emails, selectors, services
 from accounts.forms import DisplayNameForm, EmailPreferencesForm, TokenCreateForm
 from accounts.models import ApiToken
-from arena import selectors as arena_selectors
+from arena.live.selectors import live_games_of, play_ratings_of
 from league.clubs import services as league_services
 from league.results import selectors as confirmation_selectors
 
@@ -58,8 +58,8 @@ def _page(
             "email_form": email_form
             or EmailPreferencesForm(preferences=overview.email_preferences),
             "new_key": new_key,
-            "live_games": arena_selectors.live_games_of(you, limit=5),
-            "play_ratings": arena_selectors.play_ratings_of(user=you),
+            "live_games": live_games_of(you, limit=5),
+            "play_ratings": play_ratings_of(user=you),
             "waiting_for_you": confirmation_selectors.waiting_for(user=you),
         },
         status=status,

@@ -1,6 +1,9 @@
 from rest_framework.routers import DefaultRouter
 
-from arena.api import BotViewSet, LadderViewSet, MatchViewSet, TournamentViewSet
+from arena.ladders.api import LadderViewSet
+from arena.matches.api import MatchViewSet
+from arena.submissions.api import BotViewSet
+from arena.tournaments.api import TournamentViewSet
 
 router = DefaultRouter()
 router.register("bots", BotViewSet, basename="bot")

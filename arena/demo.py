@@ -10,9 +10,11 @@ from pathlib import Path
 
 from django.db import transaction
 
-from arena import services
+from arena.common import SeatInput, match_create
+from arena.matches.services import match_record
 from arena.models import Bot, Match
 from arena.runner import run_match
+from arena.submissions.services import bot_create
 
 BOTKIT = Path(__file__).resolve().parent / "botkit"
 
@@ -43,17 +45,17 @@ def seed_demo_matches(*, by) -> list[Match]:
     matches = []
     for game, seats, seed, options in DEMO_MATCHES:
         with transaction.atomic():
-            match = services.match_create(
+            match = match_create(
                 kind=Match.Kind.CHALLENGE,
                 game=game,
                 seed=seed,
                 requested_by=by,
                 options=options,
-                seats=[services.SeatInput(builtin=name) for name in seats],
+                seats=[SeatInput(builtin=name) for name in seats],
             )
             # Recorded before the queued task runs, so the task finds it finished and stops.
             log = run_match(game=game, seed=seed, bots=list(seats), options=options)
-            services.match_record(match_id=match.pk, log=log)
+            match_record(match_id=match.pk, log=log)
         matches.append(Match.objects.get(pk=match.pk))
     return matches
 
@@ -88,7 +90,7 @@ def seed_demo_bots(*, by) -> list[Bot]:
     for name, game, filename, description in DEMO_BOTS:
         bot = Bot.objects.filter(name=name).first()
         if bot is None:
-            bot = services.bot_create(
+            bot = bot_create(
                 owner=by,
                 name=name,
                 game=game,

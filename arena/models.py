@@ -1,6 +1,7 @@
 """Arena data: bots and their immutable versions, ladders, matches and their seats.
 
-Every write goes through `arena.services`; the runner (`arena.runner`) knows nothing of these.
+Every write goes through the rooms' services (`arena.<room>.services`); the runner
+(`arena.runner`) knows nothing of these.
 """
 
 from __future__ import annotations

@@ -16,8 +16,9 @@ from celery.signals import worker_process_init, worker_ready, worker_shutdown
 from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connection
 
-from arena import services
-from arena.live import DatabaseHumanSeat, LiveWriter
+from arena.ladders import services as ladders
+from arena.live.services import DatabaseHumanSeat, LiveWriter
+from arena.matches import services
 from arena.models import Match
 from arena.runner import BotSpec, BotSpecError, StepObserver, run_match
 from arena.sandbox import (
@@ -273,7 +274,7 @@ def _play_claimed(match: Match, beat: MatchHeartbeat) -> None:
 
 @shared_task(ignore_result=True)
 def ladder_tick() -> int:
-    return services.ladder_tick()
+    return ladders.ladder_tick()
 
 
 @shared_task(ignore_result=True)

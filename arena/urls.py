@@ -2,24 +2,33 @@
 
 from django.urls import path
 
-from arena import live_views, views
+from arena import views
+from arena.ladders import views as ladders
+from arena.live import views as live
+from arena.matches import views as matches
+from arena.submissions import views as submissions
+from arena.tournaments import views as tournaments
 
 app_name = "arena"
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("ladders/<int:pk>/", views.ladder_detail, name="ladder"),
-    path("bots/new/", views.bot_create, name="bot-new"),
-    path("my-bots/", views.my_bots, name="my-bots"),
-    path("challenge/", views.challenge_new, name="challenge"),
-    path("tournaments/new/", views.tournament_new, name="tournament-new"),
-    path("bots/<slug:name>/", views.bot_detail, name="bot"),
-    path("bots/<slug:name>/v<int:number>/source/", views.version_source, name="version-source"),
-    path("matches/", views.matches_list, name="matches"),
-    path("matches/<int:pk>/", views.match_detail, name="match"),
-    path("tournaments/<int:pk>/", views.tournament_detail, name="tournament"),
-    path("play/", live_views.play, name="play"),
-    path("play/<int:pk>/", live_views.table, name="play-table"),
-    path("play/<int:pk>/state/", live_views.table_state, name="play-state"),
-    path("play/<int:pk>/move/", live_views.table_move, name="play-move"),
+    path("ladders/<int:pk>/", ladders.ladder_detail, name="ladder"),
+    path("bots/new/", submissions.bot_create, name="bot-new"),
+    path("my-bots/", submissions.my_bots, name="my-bots"),
+    path("challenge/", matches.challenge_new, name="challenge"),
+    path("tournaments/new/", tournaments.tournament_new, name="tournament-new"),
+    path("bots/<slug:name>/", submissions.bot_detail, name="bot"),
+    path(
+        "bots/<slug:name>/v<int:number>/source/",
+        submissions.version_source,
+        name="version-source",
+    ),
+    path("matches/", matches.matches_list, name="matches"),
+    path("matches/<int:pk>/", matches.match_detail, name="match"),
+    path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
+    path("play/", live.play, name="play"),
+    path("play/<int:pk>/", live.table, name="play-table"),
+    path("play/<int:pk>/state/", live.table_state, name="play-state"),
+    path("play/<int:pk>/move/", live.table_move, name="play-move"),
 ]

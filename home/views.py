@@ -6,7 +6,8 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from arena import selectors as arena_selectors
+from arena.common import recent_matches
+from arena.ladders.selectors import ladder_summaries
 from league.models import League
 from league.results import selectors as confirmation_selectors
 from league.results import selectors as league_selectors
@@ -24,10 +25,8 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "summaries": league_selectors.league_summaries(leagues=leagues),
             "recent": league_selectors.latest_games(leagues=leagues, limit=RECENT_ON_HOME),
-            "arena_ladders": arena_selectors.ladder_summaries(
-                top=LADDER_ROWS_ON_HOME, with_bots_only=True
-            ),
-            "arena_recent": arena_selectors.recent_matches(limit=RECENT_MATCHES_ON_HOME),
+            "arena_ladders": ladder_summaries(top=LADDER_ROWS_ON_HOME, with_bots_only=True),
+            "arena_recent": recent_matches(limit=RECENT_MATCHES_ON_HOME),
             "waiting_for_you": confirmation_selectors.waiting_for(user=request.user),
         },
     )

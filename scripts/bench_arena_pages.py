@@ -140,7 +140,8 @@ def build_arena(*, bots: int, owners: int, matches: int, logged: int, tournament
     from django.db import transaction
     from django.utils import timezone
 
-    from arena import services
+    from arena.common import default_limits
+    from arena.ladders.services import ladders_ensure
     from arena.models import Bot, BotVersion, LadderEntry, Match, MatchSeat, Tournament
 
     rng = random.Random(seed)
@@ -149,7 +150,7 @@ def build_arena(*, bots: int, owners: int, matches: int, logged: int, tournament
     for user in users:
         user.set_unusable_password()
     users = User.objects.bulk_create(users)
-    ladders = {ladder.players: ladder for ladder in services.ladders_ensure()}
+    ladders = {ladder.players: ladder for ladder in ladders_ensure()}
     source = (benchlib.tree_root() / "arena" / "botkit" / "starter_bot.py").read_text()
     now = timezone.now()
     start = now - dt.timedelta(days=365)
@@ -213,7 +214,7 @@ def build_arena(*, bots: int, owners: int, matches: int, logged: int, tournament
                     f"set{match_id // players}",
                     None,
                     "bwrap",
-                    json.dumps(services.default_limits()),
+                    json.dumps(default_limits()),
                     1,
                     "",
                     json.dumps(log) if log else None,

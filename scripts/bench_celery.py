@@ -3,7 +3,7 @@
 
 Everything a ladder match goes through is real: `arena.services.match_create` queues the task
 on commit, a Celery worker (prefork, one process per core by default) claims the match, runs
-the four bots in the sandbox through `arena.runner.run_match`, and `services.match_record`
+the four bots in the sandbox through `arena.runner.run_match`, and `match_record`
 stores the log. The bots are trivial (first legal action), so the figure is the arena's own
 overhead, not the bots' thinking. Prints figures; asserts nothing.
 
@@ -106,15 +106,15 @@ def _bench_bots(count: int):
 def _queue_matches(versions, count: int, first_seed: int) -> list[int]:
     from django.db import transaction
 
-    from arena import services
+    from arena.common import SeatInput, match_create
     from arena.models import Match
 
     with transaction.atomic():  # every task is sent on commit, all at once
         return [
-            services.match_create(
+            match_create(
                 kind=Match.Kind.CHALLENGE,
                 seed=first_seed + index,
-                seats=[services.SeatInput(version=v) for v in versions],
+                seats=[SeatInput(version=v) for v in versions],
             ).pk
             for index in range(count)
         ]

@@ -185,9 +185,9 @@ class People:
 def _measure(games: int, think_s: float, queue: str, version) -> dict[str, float]:
     from django.contrib.auth import get_user_model
 
-    from arena.live import live_create
+    from arena.common import SeatInput
+    from arena.live.services import live_create
     from arena.models import Match
-    from arena.services import SeatInput
 
     worker = subprocess.Popen(
         [

@@ -31,9 +31,12 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from arena import services as arena_services
+from arena.common import SeatInput, match_create
+from arena.matches.services import match_record
 from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match
 from arena.runner import run_match
+from arena.submissions.services import bot_create
+from arena.tournaments.services import tournament_start
 from league.clubs import services as league_services
 from league.models import League
 from league.nights import services as nights
@@ -69,7 +72,7 @@ def _house_match_log() -> dict:
 
 def _active_bot(owner, name: str) -> BotVersion:
     """A bot whose first version passed validation (set directly: the fuzz run plays no match)."""
-    bot = arena_services.bot_create(owner=owner, name=name, source=BOT_SOURCE)
+    bot = bot_create(owner=owner, name=name, source=BOT_SOURCE)
     version = bot.versions.get()
     BotVersion.objects.filter(pk=version.pk).update(status=BotVersion.Status.ACTIVE)
     Bot.objects.filter(pk=bot.pk).update(active_version=version)
@@ -138,15 +141,15 @@ def tokens(db, keep_test_connection, settings) -> dict[str, str]:
         ],
     )
     entrants = [_active_bot(ada, "ada-bot"), _active_bot(bob, "bob-bot")]
-    match = arena_services.match_create(
+    match = match_create(
         kind=Match.Kind.CHALLENGE,
         game="cat-lady",
         seed=11,
         requested_by=bob,
-        seats=[arena_services.SeatInput(builtin=name) for name in ("greedy", "random")],
+        seats=[SeatInput(builtin=name) for name in ("greedy", "random")],
     )
-    arena_services.match_record(match_id=match.pk, log=_house_match_log())
-    arena_services.tournament_start(
+    match_record(match_id=match.pk, log=_house_match_log())
+    tournament_start(
         name="Cup", organiser=bob, entrants=entrants, table_size=2, format="round_robin"
     )
     return {user.username: Token.objects.create(user=user).key for user in (ada, bob)}

@@ -12,7 +12,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from arena import services, tasks
+from arena import tasks
+from arena.matches.services import worker_seen
 from arena.models import WorkerBeat
 from config.celery import app as celery_app
 from tests.test_db_down import closed_port, db_down  # noqa: F401 (a fixture)
@@ -38,7 +39,7 @@ def broker(monkeypatch):
 
 @pytest.mark.django_db
 def test_all_parts_fine_answers_200():
-    services.worker_seen(hostname="celery@arena-1", queues="celery", started=True)
+    worker_seen(hostname="celery@arena-1", queues="celery", started=True)
     status, body = _health()
     assert status == 200, body
     assert body["ok"] is True
@@ -57,7 +58,7 @@ def test_no_worker_seen_in_the_last_minute_answers_503():
         "ok": False,
         "detail": "no worker has said it is alive yet",
     }
-    services.worker_seen(hostname="celery@arena-1", started=True)
+    worker_seen(hostname="celery@arena-1", started=True)
     WorkerBeat.objects.update(last_seen=timezone.now() - dt.timedelta(seconds=61))
     status, body = _health()
     assert status == 503 and not body["worker"]["ok"] and body["database"]["ok"]
@@ -66,7 +67,7 @@ def test_no_worker_seen_in_the_last_minute_answers_503():
 
 @pytest.mark.django_db
 def test_a_broker_that_is_down_answers_503_fast(broker):
-    services.worker_seen(hostname="celery@arena-1", started=True)
+    worker_seen(hostname="celery@arena-1", started=True)
     broker(f"redis://127.0.0.1:{closed_port()}/0")
     begun = time.monotonic()
     status, body = _health()
@@ -78,7 +79,7 @@ def test_a_broker_that_is_down_answers_503_fast(broker):
 
 @pytest.mark.django_db
 def test_the_embedded_broker_is_fine_while_its_folder_is_there(broker, tmp_path):
-    services.worker_seen(hostname="celery@arena-1", started=True)
+    worker_seen(hostname="celery@arena-1", started=True)
     broker("filesystem://localhost/", data_folder_in=str(tmp_path), data_folder_out=str(tmp_path))
     assert _health()[0] == 200
     broker("filesystem://localhost/", data_folder_in=str(tmp_path / "gone"))
@@ -124,6 +125,6 @@ def test_a_worker_says_it_is_alive_from_ready_until_it_stops(settings):
 @pytest.mark.django_db
 def test_it_answers_over_plain_http_where_everything_else_is_redirected_to_https(settings):
     settings.SECURE_SSL_REDIRECT = True
-    services.worker_seen(hostname="celery@arena-1", queues="celery", started=True)
+    worker_seen(hostname="celery@arena-1", queues="celery", started=True)
     assert Client().get("/leagues/").status_code == 301
     assert _health()[0] == 200

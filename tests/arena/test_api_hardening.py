@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from arena.models import Bot, BotVersion, Match, Tournament
-from arena.selectors import rejection_summary
+from arena.submissions.selectors import rejection_summary
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 

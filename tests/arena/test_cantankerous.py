@@ -12,9 +12,13 @@ from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 
 import engine
-from arena import services
+from arena.common import SeatInput, game_label
+from arena.ladders.services import ladder_schedule, ladders_ensure
+from arena.matches.services import challenge_create
 from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match
 from arena.runner import BotSpec, run_match
+from arena.submissions.services import bot_create
+from arena.tournaments.services import tournament_start
 from engine.errors import EngineError
 from tests.arena.bots import FAST_LIMITS, safe_modes, sandbox_missing
 
@@ -149,20 +153,20 @@ def test_the_migration_made_one_demo_labelled_ladder_per_player_count():
     assert [ladder.players for ladder in ladders] == [2, 3, 4, 5, 6]
     for ladder in ladders:
         assert ladder.name == f"Cantankerous Cats (deck: {DEMO}), {ladder.players} players"
-    assert services.ladders_ensure(GAME) == list(ladders)  # same names: nothing new
-    assert services.game_label(GAME) == f"Cantankerous Cats (deck: {DEMO})"
+    assert ladders_ensure(GAME) == list(ladders)  # same names: nothing new
+    assert game_label(GAME) == f"Cantankerous Cats (deck: {DEMO})"
     assert Ladder.objects.filter(game="cat-lady").count() == 3
 
 
 @pytest.mark.django_db
 def test_ladders_ensure_refuses_an_unknown_game():
     with pytest.raises(ValidationError, match="Unknown game 'chess'"):
-        services.ladders_ensure("chess")
+        ladders_ensure("chess")
 
 
 def make_bot(owner, name, source, capture):
     with capture(execute=True):
-        return services.bot_create(owner=owner, name=name, source=source, game=GAME)
+        return bot_create(owner=owner, name=name, source=source, game=GAME)
 
 
 @pytest.mark.django_db
@@ -196,7 +200,7 @@ def test_a_ladder_schedules_rated_matches_of_its_game(authors, django_capture_on
         )
     ladder = Ladder.objects.get(game=GAME, players=3)
     with django_capture_on_commit_callbacks(execute=True):
-        matches = services.ladder_schedule(ladder=ladder)
+        matches = ladder_schedule(ladder=ladder)
     assert len(matches) == 3  # one duplicate set: each seat rotation of the table
     for match in Match.objects.filter(ladder=ladder):
         assert match.status == "finished" and match.game == GAME, match.failure
@@ -217,28 +221,27 @@ def test_challenges_take_the_bots_game_and_refuse_mixed_games(
     )
     version = bot.versions.get()
     with django_capture_on_commit_callbacks(execute=True):
-        match = services.challenge_create(
-            seats=[services.SeatInput(version=version)]
-            + [services.SeatInput(builtin="greedy")] * 4,
+        match = challenge_create(
+            seats=[SeatInput(version=version)] + [SeatInput(builtin="greedy")] * 4,
             by=authors["ada"],
             seed=5,
         )
     match.refresh_from_db()
     assert match.game == GAME and match.status == "finished" and len(match.log["steps"]) > 0
     with pytest.raises(ValidationError, match="has no house bot 'mcts'"):
-        services.challenge_create(
-            seats=[services.SeatInput(version=version), services.SeatInput(builtin="mcts")],
+        challenge_create(
+            seats=[SeatInput(version=version), SeatInput(builtin="mcts")],
             by=authors["ada"],
         )
     with pytest.raises(ValidationError, match="plays cantankerous-cats, not cat-lady"):
-        services.challenge_create(
-            seats=[services.SeatInput(version=version), services.SeatInput(builtin="random")],
+        challenge_create(
+            seats=[SeatInput(version=version), SeatInput(builtin="random")],
             by=authors["ada"],
             game="cat-lady",
         )
     with django_capture_on_commit_callbacks(execute=True):
-        houses = services.challenge_create(
-            seats=[services.SeatInput(builtin="greedy")] * 6, by=authors["bob"], game=GAME, seed=1
+        houses = challenge_create(
+            seats=[SeatInput(builtin="greedy")] * 6, by=authors["bob"], game=GAME, seed=1
         )
     assert houses.game == GAME and len(houses.seats.all()) == 6
 
@@ -295,7 +298,7 @@ def test_tournament_tables_follow_the_games_player_counts(
         for i in range(5)
     ]
     with pytest.raises(ValidationError, match="tables seat 2 to 6 bots"):
-        services.tournament_start(
+        tournament_start(
             name="Too big",
             organiser=authors["ada"],
             entrants=versions,
@@ -303,7 +306,7 @@ def test_tournament_tables_follow_the_games_player_counts(
             format="round_robin",
         )
     with django_capture_on_commit_callbacks(execute=True):
-        tournament = services.tournament_start(
+        tournament = tournament_start(
             name="Cup",
             organiser=authors["ada"],
             entrants=versions,

@@ -10,7 +10,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 import engine
-from arena import services
+from arena.common import SeatInput, match_create
+from arena.matches.services import challenge_create
 from arena.models import Match
 from arena.runner import run_match
 from engine.catlady.options import describe_options, play_setups
@@ -50,8 +51,8 @@ def test_challenge_on_the_placeholder_deck_at_five_players(
     authors, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        match = services.challenge_create(
-            seats=[services.SeatInput(builtin="random")] * 5, by=authors["ada"], seed=4, options=PH
+        match = challenge_create(
+            seats=[SeatInput(builtin="random")] * 5, by=authors["ada"], seed=4, options=PH
         )
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED, match.failure
@@ -61,21 +62,21 @@ def test_challenge_on_the_placeholder_deck_at_five_players(
 
 @pytest.mark.django_db
 def test_challenges_refuse_incomplete_editions_and_bad_options(authors):
-    seats = [services.SeatInput(builtin="random")] * 3
+    seats = [SeatInput(builtin="random")] * 3
     with pytest.raises(ValidationError, match="incomplete"):
-        services.challenge_create(seats=seats, by=authors["ada"], options={"edition": "premium"})
+        challenge_create(seats=seats, by=authors["ada"], options={"edition": "premium"})
     with pytest.raises(ValidationError, match="number of seats"):
-        services.challenge_create(seats=seats, by=authors["ada"], options={"players": 3})
+        challenge_create(seats=seats, by=authors["ada"], options={"players": 3})
     with pytest.raises(ValidationError, match="unknown option"):
-        services.challenge_create(seats=seats, by=authors["ada"], options={"colour": "red"})
+        challenge_create(seats=seats, by=authors["ada"], options={"colour": "red"})
 
 
 @pytest.mark.django_db
 def test_ranked_matches_refuse_options(authors):
     with pytest.raises(ValidationError, match="default options"):
-        services.match_create(
+        match_create(
             kind=Match.Kind.LADDER,
-            seats=[services.SeatInput(builtin="random")] * 2,
+            seats=[SeatInput(builtin="random")] * 2,
             seed=1,
             options=PH,
         )

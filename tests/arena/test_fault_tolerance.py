@@ -39,10 +39,10 @@ SLOW_BOT = STARTER_BOT.read_text().replace(
 )
 _SETUP = f"""
 from django.contrib.auth import get_user_model
-from arena import services
+from arena.submissions.services import bot_create
 owner = get_user_model().objects.create_user("faulty", password="unused-password-1")
 for n in range({BOTS}):
-    services.bot_create(owner=owner, name=f"sturdy-{{n}}", source={SLOW_BOT!r})
+    bot_create(owner=owner, name=f"sturdy-{{n}}", source={SLOW_BOT!r})
 """
 
 

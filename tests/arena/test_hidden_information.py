@@ -26,9 +26,9 @@ from django.test import Client
 
 import engine
 from arena import tasks
-from arena.live import LiveWriter, live_create
+from arena.common import SeatInput, match_create
+from arena.live.services import LiveWriter, live_create
 from arena.models import LiveSeat, Match, Tournament
-from arena.services import SeatInput, match_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -16,10 +16,11 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from arena import services
+from arena.matches.services import MAX_ATTEMPTS, match_claim, reap_stuck
 from arena.models import Bot, BotVersion, Match
 from arena.sandbox import forget_probes, sweep_stages
 from arena.sandbox.process import STAGE_PREFIX
+from arena.submissions.services import bot_create
 
 ROOT = Path(__file__).resolve().parents[2]
 NOW = dt.timedelta(0)
@@ -36,7 +37,7 @@ def no_sandbox(monkeypatch: pytest.MonkeyPatch):
 
 
 def _upload(authors, source) -> BotVersion:
-    bot = services.bot_create(owner=authors["ada"], name="patient", source=source("first_legal"))
+    bot = bot_create(owner=authors["ada"], name="patient", source=source("first_legal"))
     return bot.versions.get()
 
 
@@ -56,14 +57,14 @@ def test_without_a_sandbox_a_version_waits_and_is_validated_once_the_sandbox_wor
     assert "bubblewrap is not installed" in match.infra_failure
 
     # The reaper keeps trying while the machine lacks the sandbox: still waiting, not rejected.
-    services.reap_stuck(older_than=dt.timedelta(minutes=10), infra_retry=NOW)
+    reap_stuck(older_than=dt.timedelta(minutes=10), infra_retry=NOW)
     version.refresh_from_db()
     assert version.status == BotVersion.Status.VALIDATING
 
     # The machine is set up; the next retry validates the version with no one's help.
     monkeypatch.undo()
     forget_probes()
-    services.reap_stuck(older_than=dt.timedelta(minutes=10), infra_retry=NOW)
+    reap_stuck(older_than=dt.timedelta(minutes=10), infra_retry=NOW)
     version.refresh_from_db()
     match.refresh_from_db()
     assert version.status == BotVersion.Status.ACTIVE
@@ -116,10 +117,8 @@ print(json.dumps({{"status": answer.status_code}}))
     assert (version.status, match.status) == (BotVersion.Status.VALIDATING, Match.Status.QUEUED)
 
     # Not yet overdue: the reaper leaves it (its message may still be on its way).
-    assert services.reap_stuck(older_than=dt.timedelta(minutes=10)) == []
-    assert services.reap_stuck(older_than=dt.timedelta(minutes=10), queued_older_than=NOW) == [
-        match.pk
-    ]
+    assert reap_stuck(older_than=dt.timedelta(minutes=10)) == []
+    assert reap_stuck(older_than=dt.timedelta(minutes=10), queued_older_than=NOW) == [match.pk]
     version.refresh_from_db()
     assert version.status == BotVersion.Status.ACTIVE
 
@@ -129,13 +128,13 @@ def test_a_superseded_message_does_nothing(authors, source):
     version = _upload(authors, source)
     match = Match.objects.get(seats__version=version)
     assert match.dispatch == 1
-    services.reap_stuck(older_than=dt.timedelta(minutes=10), queued_older_than=NOW)
+    reap_stuck(older_than=dt.timedelta(minutes=10), queued_older_than=NOW)
     match.refresh_from_db()
     assert match.dispatch == 2
-    assert services.match_claim(match.pk, dispatch=1) is None  # the lost message came back
+    assert match_claim(match.pk, dispatch=1) is None  # the lost message came back
     match.refresh_from_db()
     assert (match.status, match.attempts) == (Match.Status.QUEUED, 0)
-    claimed = services.match_claim(match.pk, dispatch=2)
+    claimed = match_claim(match.pk, dispatch=2)
     assert claimed is not None and claimed.status == Match.Status.RUNNING
 
 
@@ -145,11 +144,11 @@ def test_a_running_match_whose_worker_was_lost_is_resent_and_failed_after_three_
 ):
     version = _upload(authors, source)
     match = Match.objects.get(seats__version=version)
-    for attempt in range(1, services.MAX_ATTEMPTS + 1):
-        assert services.match_claim(match.pk, dispatch=match.dispatch) is not None
-        services.reap_stuck(older_than=NOW)
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        assert match_claim(match.pk, dispatch=match.dispatch) is not None
+        reap_stuck(older_than=NOW)
         match.refresh_from_db()
-        expected = Match.Status.QUEUED if attempt < services.MAX_ATTEMPTS else Match.Status.FAILED
+        expected = Match.Status.QUEUED if attempt < MAX_ATTEMPTS else Match.Status.FAILED
         assert (match.status, match.attempts) == (expected, attempt)
     version.refresh_from_db()
     # The arena failed the match, not the bot: the version is not rejected.
@@ -162,7 +161,7 @@ def test_requeue_command_validates_again_the_versions_rejected_for_no_sandbox(
     authors, source, eager_celery
 ):
     wronged = _upload(authors, source)
-    other = services.bot_create(owner=authors["bob"], name="crashed", source=source("first_legal"))
+    other = bot_create(owner=authors["bob"], name="crashed", source=source("first_legal"))
     at_fault = other.versions.get()
     BotVersion.objects.filter(pk=wronged.pk).update(
         status=BotVersion.Status.REJECTED,

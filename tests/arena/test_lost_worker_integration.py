@@ -20,10 +20,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from arena import services, tasks
-from arena.live import live_create
+from arena import tasks
+from arena.common import SeatInput
+from arena.ladders.services import ladder_schedule, ladders_ensure
+from arena.live.services import live_create
 from arena.models import Bot, BotVersion, LadderEntry, LiveSeat, Match
-from arena.services import SeatInput
 from tests.workers import Worker, own_queue
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -112,11 +113,11 @@ def _active_versions(count: int) -> list[BotVersion]:
 
 
 def test_a_ladder_match_whose_worker_was_killed_is_replayed_within_90_s(workers):
-    ladder = next(ladder for ladder in services.ladders_ensure() if ladder.players == 2)
+    ladder = next(ladder for ladder in ladders_ensure() if ladder.players == 2)
     for version in _active_versions(2):
         LadderEntry.objects.create(ladder=ladder, version=version)
     workers.start()
-    matches = [m.pk for m in services.ladder_schedule(ladder=ladder)]
+    matches = [m.pk for m in ladder_schedule(ladder=ladder)]
 
     def beating() -> bool:
         running = Match.objects.filter(pk__in=matches, status=Match.Status.RUNNING)

@@ -13,11 +13,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from arena import services
-from arena.live import DatabaseHumanSeat, LiveWriter, live_create
-from arena.live_views import LOST_WORKER
+from arena.common import SeatInput, default_limits
+from arena.live.services import DatabaseHumanSeat, LiveWriter, live_create
+from arena.live.views import LOST_WORKER
+from arena.matches.services import match_beat, match_claim, reap_stuck
 from arena.models import LiveSeat, Match
-from arena.services import SeatInput
 from arena.tasks import MatchHeartbeat, Superseded
 
 S = dt.timedelta(seconds=1)
@@ -25,7 +25,7 @@ DEADLINE, STALE, LIVE_STALE = 600 * S, 45 * S, 15 * S
 
 
 def _reap() -> list[int]:
-    return services.reap_stuck(older_than=DEADLINE, stale_after=STALE, live_stale_after=LIVE_STALE)
+    return reap_stuck(older_than=DEADLINE, stale_after=STALE, live_stale_after=LIVE_STALE)
 
 
 def _running(kind: str = "ladder", *, beat_ago: dt.timedelta, started_ago: dt.timedelta) -> Match:
@@ -38,7 +38,7 @@ def _running(kind: str = "ladder", *, beat_ago: dt.timedelta, started_ago: dt.ti
         dispatch=1,
         started_at=now - started_ago,
         heartbeat_at=now - beat_ago,
-        limits=services.default_limits(),
+        limits=default_limits(),
     )
     match.seats.create(seat=0, builtin="random")
     match.seats.create(seat=1, builtin="greedy")
@@ -97,17 +97,17 @@ def test_a_bots_match_past_the_deadline_is_played_again_whatever_its_heartbeat()
 def test_a_match_another_worker_plays_is_not_claimed_twice_and_its_old_worker_stops():
     match = _running(beat_ago=2 * S, started_ago=10 * S)
     # The broker delivers the message again while its worker lives: refused.
-    assert services.match_claim(match.pk, dispatch=1) is None
+    assert match_claim(match.pk, dispatch=1) is None
     # The worker's own retry after a database fault resumes it.
-    assert services.match_claim(match.pk, dispatch=1, resume=True) is not None
-    assert services.match_beat(match_id=match.pk, dispatch=1) is True
+    assert match_claim(match.pk, dispatch=1, resume=True) is not None
+    assert match_beat(match_id=match.pk, dispatch=1) is True
     Match.objects.filter(pk=match.pk).update(heartbeat_at=timezone.now() - 60 * S)
     _reap()
     # Handed to a new worker: the old one's next beat tells it to stop.
-    assert services.match_beat(match_id=match.pk, dispatch=1) is False
-    claimed = services.match_claim(match.pk, dispatch=2)
+    assert match_beat(match_id=match.pk, dispatch=1) is False
+    claimed = match_claim(match.pk, dispatch=2)
     assert claimed is not None and claimed.attempts == 3
-    assert services.match_beat(match_id=match.pk, dispatch=2) is True
+    assert match_beat(match_id=match.pk, dispatch=2) is True
 
 
 @pytest.mark.django_db(transaction=True)

@@ -10,9 +10,13 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from arena import services
+from arena.common import SeatInput
+from arena.ladders.services import ladder_schedule
+from arena.matches.services import challenge_create
 from arena.models import Bot, BotVersion, Ladder, Match
 from arena.runner import MAX_BOT_BYTES
+from arena.submissions.services import bot_create
+from arena.tournaments.services import tournament_placings, tournament_start
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 
@@ -44,23 +48,23 @@ def arena(authors, django_capture_on_commit_callbacks):
     """ada's talkative bot and bob's steady one, both active, a 3-player challenge where the
     talkative bot faults, and a few 2-player ladder matches."""
     with django_capture_on_commit_callbacks(execute=True):
-        talky = services.bot_create(owner=authors["ada"], name="talky", source=TALKATIVE)
-        steady = services.bot_create(owner=authors["bob"], name="steady", source=STEADY)
+        talky = bot_create(owner=authors["ada"], name="talky", source=TALKATIVE)
+        steady = bot_create(owner=authors["bob"], name="steady", source=STEADY)
     talky.refresh_from_db()
     steady.refresh_from_db()
     assert talky.active_version and steady.active_version
     with django_capture_on_commit_callbacks(execute=True):
-        challenge = services.challenge_create(
+        challenge = challenge_create(
             seats=[
-                services.SeatInput(version=talky.active_version),
-                services.SeatInput(version=steady.active_version),
-                services.SeatInput(builtin="greedy"),
+                SeatInput(version=talky.active_version),
+                SeatInput(version=steady.active_version),
+                SeatInput(builtin="greedy"),
             ],
             by=authors["bob"],
             seed=5,
         )
         ladder = Ladder.objects.get(game="cat-lady", players=2)
-        services.ladder_schedule(ladder=ladder, rng=random.Random(2))
+        ladder_schedule(ladder=ladder, rng=random.Random(2))
     challenge.refresh_from_db()
     assert challenge.status == Match.Status.FINISHED
     return {"talky": talky, "steady": steady, "challenge": challenge, "ladder": ladder}
@@ -84,7 +88,7 @@ def test_home_lists_ladders_matches_and_tournaments(
     clients, arena, authors, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        services.tournament_start(
+        tournament_start(
             name="Spring Cup",
             organiser=authors["bob"],
             entrants=[arena["talky"].active_version, arena["steady"].active_version],
@@ -321,7 +325,7 @@ def test_tournament_page_shows_rounds_final_table_and_places(
     clients, arena, authors, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        greedyish = services.bot_create(
+        greedyish = bot_create(
             owner=authors["bob"],
             name="third",
             source=(
@@ -335,7 +339,7 @@ def test_tournament_page_shows_rounds_final_table_and_places(
         greedyish.active_version,
     ]
     with django_capture_on_commit_callbacks(execute=True):
-        tournament = services.tournament_start(
+        tournament = tournament_start(
             name="Final Cup",
             organiser=authors["bob"],
             entrants=entrants,
@@ -350,7 +354,7 @@ def test_tournament_page_shows_rounds_final_table_and_places(
     html = clients[None].get(f"/arena/tournaments/{tournament.pk}/").content.decode()
     assert "After round 1" in html and "After round 2" in html
     assert "Final table" in html and "Final places" in html
-    placings = services.tournament_placings(tournament)
+    placings = tournament_placings(tournament)
     first = re.search(r'<table class="placings">.*?<a href="/arena/bots/(\w+)/"', html, re.S)
     assert first.group(1) == placings[0].version.bot.name
     assert clients[None].get("/arena/tournaments/999/").status_code == 404
@@ -391,7 +395,7 @@ def test_a_match_this_engine_cannot_replay_shows_moves_result_and_its_deck_label
 
 
 def test_long_ladders_are_paged_with_positions_from_the_whole_ladder(clients, arena, monkeypatch):
-    from arena import views
+    from arena.ladders import views
 
     monkeypatch.setattr(views, "LADDER_PAGE_SIZE", 1)
     ladder = arena["ladder"]

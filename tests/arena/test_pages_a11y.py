@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from arena import services
 from arena.models import Match
+from arena.tournaments.services import tournament_start
 from tests.arena.test_pages import arena, clients  # noqa: F401  (fixtures)
 from tests.league.test_pages_a11y import parse
 
@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 @pytest.fixture
 def arena_pages(clients, arena, authors, django_capture_on_commit_callbacks):  # noqa: F811
     with django_capture_on_commit_callbacks(execute=True):
-        tournament = services.tournament_start(
+        tournament = tournament_start(
             name="Cup",
             organiser=authors["bob"],
             format="round_robin",

@@ -8,9 +8,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from arena.live import live_answer, live_create
+from arena.common import SeatInput
+from arena.live.services import live_answer, live_create
 from arena.models import LiveSeat, Match, MatchSeat
-from arena.services import SeatInput
 
 pytestmark = pytest.mark.django_db
 

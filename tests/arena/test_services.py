@@ -8,7 +8,8 @@ import random
 import pytest
 from django.utils import timezone
 
-from arena import services
+from arena.ladders.services import ladder_schedule
+from arena.matches.services import match_record, reap_stuck
 from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match
 from ratings.elo import ZERO_SUM_TOLERANCE
 
@@ -130,7 +131,7 @@ def test_recording_a_match_twice_counts_once(
 ):
     upload(client_for("ada"), "firsty", source("first_legal"), django_capture_on_commit_callbacks)
     match = Match.objects.get()
-    assert services.match_record(match_id=match.pk, log=match.log) is False
+    assert match_record(match_id=match.pk, log=match.log) is False
 
 
 def test_ladder_plays_duplicate_sets_and_rates_zero_sum(
@@ -145,7 +146,7 @@ def test_ladder_plays_duplicate_sets_and_rates_zero_sum(
         )
     ladder = Ladder.objects.get(game="cat-lady", players=3)
     with django_capture_on_commit_callbacks(execute=True):
-        matches = services.ladder_schedule(ladder=ladder, rng=random.Random(3))
+        matches = ladder_schedule(ladder=ladder, rng=random.Random(3))
     assert len(matches) == 3 and len({m.seed for m in matches}) == 1
     seatings = [[s.version_id for s in m.seats.order_by("seat")] for m in matches]
     assert seatings[1] == seatings[0][1:] + seatings[0][:1]
@@ -188,13 +189,13 @@ def test_stuck_matches_are_replayed_then_failed(authors):
     )
     match.seats.create(seat=0, builtin="random")
     match.seats.create(seat=1, builtin="random")
-    services.reap_stuck(older_than=dt.timedelta(minutes=10))
+    reap_stuck(older_than=dt.timedelta(minutes=10))
     match.refresh_from_db()
     assert match.status == "queued"
     Match.objects.filter(pk=match.pk).update(
         status="running", attempts=3, started_at=timezone.now() - dt.timedelta(hours=1)
     )
-    services.reap_stuck(older_than=dt.timedelta(minutes=10))
+    reap_stuck(older_than=dt.timedelta(minutes=10))
     match.refresh_from_db()
     assert match.status == "failed" and "stuck" in match.failure
 

@@ -6,8 +6,13 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from arena import services
 from arena.models import Bot, BotVersion, Match, MatchSeat, Tournament
+from arena.tournaments.services import (
+    tournament_final_table,
+    tournament_placings,
+    tournament_standings,
+    tournament_start,
+)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 
@@ -37,7 +42,7 @@ def active_versions(authors, *sources):
 def test_round_robin_with_a_final_table_of_two(authors, django_capture_on_commit_callbacks):
     entrants = active_versions(authors, FIRST, LAST, MIDDLE)
     with django_capture_on_commit_callbacks(execute=True):
-        tournament = services.tournament_start(
+        tournament = tournament_start(
             name="Cup",
             organiser=authors["bob"],
             entrants=entrants,
@@ -55,17 +60,17 @@ def test_round_robin_with_a_final_table_of_two(authors, django_capture_on_commit
     assert len(final_matches) == 2 and len({m.seed for m in final_matches}) == 1
     assert all(m.status == Match.Status.FINISHED for m in final_matches)
 
-    standings = services.tournament_standings(tournament)
+    standings = tournament_standings(tournament)
     assert sum(p for _, p in standings) == pytest.approx(6)  # the final's points are not in it
     finalists = {s.version_id for m in final_matches for s in m.seats.all()}
     assert finalists == {v.pk for v, _ in standings[:2]}
 
-    final = services.tournament_final_table(tournament)
+    final = tournament_final_table(tournament)
     assert {v.pk for v, _ in final} == finalists
     assert sum(p for _, p in final) == pytest.approx(2)
     assert [p for _, p in final] == sorted((p for _, p in final), reverse=True)
 
-    placings = services.tournament_placings(tournament)
+    placings = tournament_placings(tournament)
     assert [p.place for p in placings] == [1, 2, 3]
     assert [p.version.pk for p in placings[:2]] == [v.pk for v, _ in final]
     assert placings[2].version.pk == standings[2][0].pk and placings[2].final_points is None
@@ -74,7 +79,7 @@ def test_round_robin_with_a_final_table_of_two(authors, django_capture_on_commit
 def test_no_final_means_the_standings_decide(authors, django_capture_on_commit_callbacks):
     entrants = active_versions(authors, FIRST, LAST, MIDDLE)
     with django_capture_on_commit_callbacks(execute=True):
-        tournament = services.tournament_start(
+        tournament = tournament_start(
             name="Cup",
             organiser=authors["bob"],
             entrants=entrants,
@@ -84,11 +89,9 @@ def test_no_final_means_the_standings_decide(authors, django_capture_on_commit_c
         )
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED and tournament.current_round == 1
-    assert services.tournament_final_table(tournament) is None
-    standings = services.tournament_standings(tournament)
-    assert [p.version for p in services.tournament_placings(tournament)] == [
-        v for v, _ in standings
-    ]
+    assert tournament_final_table(tournament) is None
+    standings = tournament_standings(tournament)
+    assert [p.version for p in tournament_placings(tournament)] == [v for v, _ in standings]
 
 
 def finished_match(tournament, round_number, ranks):
@@ -117,12 +120,12 @@ def test_a_tie_in_the_final_goes_to_the_better_seed(authors):
     # The final (c, b): one win each -> tied on points, c was the better seed.
     finished_match(tournament, 2, [(c, 1), (b, 2)])
     finished_match(tournament, 2, [(b, 1), (c, 2)])
-    assert [v for v, _ in services.tournament_standings(tournament)] == [c, b, a]
-    assert [(v, p) for v, p in services.tournament_final_table(tournament)] == [(c, 1.0), (b, 1.0)]
+    assert [v for v, _ in tournament_standings(tournament)] == [c, b, a]
+    assert [(v, p) for v, p in tournament_final_table(tournament)] == [(c, 1.0), (b, 1.0)]
     # The final overturns the standings when someone wins it outright.
     MatchSeat.objects.filter(match__tournament_round=2, version=c).update(rank=2)
     MatchSeat.objects.filter(match__tournament_round=2, version=b).update(rank=1)
-    assert [p.version for p in services.tournament_placings(tournament)] == [b, c, a]
+    assert [p.version for p in tournament_placings(tournament)] == [b, c, a]
 
 
 @pytest.mark.parametrize(
@@ -136,7 +139,7 @@ def test_a_tie_in_the_final_goes_to_the_better_seed(authors):
 def test_impossible_final_tables_are_refused(authors, final_size, message):
     entrants = active_versions(authors, FIRST, LAST, MIDDLE)
     with pytest.raises(ValidationError) as caught:
-        services.tournament_start(
+        tournament_start(
             name="Cup",
             organiser=authors["bob"],
             entrants=entrants,

@@ -46,12 +46,13 @@ LOCK_DIR = "/run/catleague-sandbox"
 
 _SETUP = f"""
 from django.contrib.auth import get_user_model
-from arena import services
-services.ladders_ensure()
+from arena.ladders.services import ladders_ensure
+from arena.submissions.services import bot_create
+ladders_ensure()
 owner = get_user_model().objects.create_user("machines", password="unused-password-1")
 source = open("arena/botkit/starter_bot.py").read()
 for n in range({BOTS}):
-    services.bot_create(owner=owner, name=f"far-{{n}}", source=source + f"# {{n}}\\n")
+    bot_create(owner=owner, name=f"far-{{n}}", source=source + f"# {{n}}\\n")
 """
 
 # Keeps BACKLOG matches waiting until MATCHES are made: a ladder duplicate set (one deal, both
@@ -59,7 +60,9 @@ for n in range({BOTS}):
 _FEEDER = f"""
 import random, time
 from django.contrib.auth import get_user_model
-from arena import services
+from arena.common import SeatInput
+from arena.ladders.services import ladder_schedule
+from arena.matches.services import challenge_create
 from arena.models import Ladder, Match
 owner = get_user_model().objects.get(username="machines")
 ladder = Ladder.objects.get(game="cat-lady", players=2)
@@ -70,10 +73,10 @@ while made < {MATCHES}:
         time.sleep(0.3)
         continue
     if turn % 2 == 0 and {MATCHES} - made >= 2:
-        made += len(services.ladder_schedule(ladder=ladder, rng=rng))
+        made += len(ladder_schedule(ladder=ladder, rng=rng))
     else:
-        services.challenge_create(
-            seats=[services.SeatInput(builtin="random"), services.SeatInput(builtin="greedy")],
+        challenge_create(
+            seats=[SeatInput(builtin="random"), SeatInput(builtin="greedy")],
             by=owner,
         )
         made += 1

@@ -42,10 +42,10 @@ def test_my_bots_shows_versions_matches_faults_and_stderr_to_the_owner_only(clie
 def test_my_bots_shows_why_a_version_was_rejected(
     clients, authors, django_capture_on_commit_callbacks
 ):
-    from arena import services
+    from arena.submissions.services import bot_create
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.bot_create(
+        bot_create(
             owner=authors["ada"],
             name="crashy",
             source="def choose(o, l):\n    raise ValueError('boom-in-validation')\n",

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from arena import services
+from arena.common import default_limits
+from arena.ladders.services import ladder_schedule, ladders_ensure
+from arena.matches.services import match_record, reap_stuck
 from arena.models import BotVersion, Ladder, LadderEntry, Match
 from tests.workers import Worker, own_queue
 
@@ -35,7 +37,7 @@ def worker():
 
 
 def test_submit_validate_schedule_play_and_rate(worker, client_for, source):
-    services.ladders_ensure()  # an earlier transactional test may have flushed them
+    ladders_ensure()  # an earlier transactional test may have flushed them
     client = client_for("ada")
     for name in ("alpha", "beta"):
         response = client.post(
@@ -46,7 +48,7 @@ def test_submit_validate_schedule_play_and_rate(worker, client_for, source):
         assert response.status_code == 201, response.json()
     _wait(lambda: BotVersion.objects.filter(status="active").count() == 2, what="validation")
     ladder = Ladder.objects.get(game="cat-lady", players=2)
-    matches = services.ladder_schedule(ladder=ladder)
+    matches = ladder_schedule(ladder=ladder)
     assert len(matches) == 2
     _wait(
         lambda: (
@@ -66,16 +68,16 @@ def test_a_match_whose_worker_died_is_replayed_and_recorded_once(worker, client_
     # A match left "running" by a dead worker: the reaper queues it again, the worker plays it
     # from the start with the same seed, and the result is recorded exactly once.
     match = Match.objects.create(
-        kind="challenge", seed=99, status="running", attempts=1, limits=services.default_limits()
+        kind="challenge", seed=99, status="running", attempts=1, limits=default_limits()
     )
     match.seats.create(seat=0, builtin="random")
     match.seats.create(seat=1, builtin="greedy")
     Match.objects.filter(pk=match.pk).update(started_at=match.created_at)
     import datetime as dt
 
-    services.reap_stuck(older_than=dt.timedelta(seconds=0))
+    reap_stuck(older_than=dt.timedelta(seconds=0))
     _wait(lambda: Match.objects.get(pk=match.pk).status == "finished", what="replayed match")
     match.refresh_from_db()
     assert match.attempts == 2
-    assert services.match_record(match_id=match.pk, log=match.log) is False
+    assert match_record(match_id=match.pk, log=match.log) is False
     assert match.log["seed"] == 99

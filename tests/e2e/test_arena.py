@@ -11,8 +11,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from arena import services
+from arena.common import SeatInput
+from arena.ladders.services import ladder_schedule, ladders_ensure
+from arena.matches.services import challenge_create
 from arena.models import Bot, Ladder, Match
+from arena.submissions.services import bot_create
 from tests.arena.conftest import eager_celery  # noqa: F401  (a fixture)
 from tests.e2e.conftest import log_in, screenshot
 
@@ -32,29 +35,27 @@ def author(transactional_db):
 @pytest.fixture
 def ladder_with_bots(author):
     """Three active bots and a few duplicate sets on the 3-player ladder."""
-    services.ladders_ensure()  # a transactional test starts with empty tables
+    ladders_ensure()  # a transactional test starts with empty tables
     other = get_user_model().objects.create_user("bob", password=PASSWORD)
     for name, owner, code in (
         ("steady", author, STEADY),
         ("firsty", other, FIRST),
         ("middling", other, MIDDLE),
     ):
-        services.bot_create(owner=owner, name=name, source=code, description=f"{name} bot")
+        bot_create(owner=owner, name=name, source=code, description=f"{name} bot")
     ladder = Ladder.objects.get(game="cat-lady", players=3)
     rng = random.Random(4)
     for _ in range(2):
-        services.ladder_schedule(ladder=ladder, rng=rng)
-    services.ladder_schedule(ladder=Ladder.objects.get(game="cat-lady", players=2), rng=rng)
+        ladder_schedule(ladder=ladder, rng=rng)
+    ladder_schedule(ladder=Ladder.objects.get(game="cat-lady", players=2), rng=rng)
     assert not Match.objects.exclude(status=Match.Status.FINISHED).exists()
     return ladder
 
 
 @pytest.fixture
 def four_player_match(transactional_db):
-    match = services.challenge_create(
-        seats=[
-            services.SeatInput(builtin=name) for name in ("greedy", "random", "greedy", "random")
-        ],
+    match = challenge_create(
+        seats=[SeatInput(builtin=name) for name in ("greedy", "random", "greedy", "random")],
         by=None,
         seed=77,
     )
@@ -248,8 +249,8 @@ def test_without_javascript_the_result_and_moves_are_there(browser, live_server,
 def test_expansion_replays_draw_their_extra_state(
     page, transactional_db, options, house_bots, expected
 ):
-    match = services.challenge_create(
-        seats=[services.SeatInput(builtin=name) for name in house_bots],
+    match = challenge_create(
+        seats=[SeatInput(builtin=name) for name in house_bots],
         by=None,
         seed=6,
         options=options,

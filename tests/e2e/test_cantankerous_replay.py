@@ -9,7 +9,8 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from arena import services
+from arena.common import SeatInput
+from arena.matches.services import challenge_create
 from arena.models import Match
 from tests.arena.conftest import eager_celery  # noqa: F401  (a fixture)
 from tests.e2e.conftest import screenshot
@@ -19,10 +20,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("eager_celery")]
 
 @pytest.fixture
 def cantankerous_match(transactional_db):
-    match = services.challenge_create(
-        seats=[
-            services.SeatInput(builtin=name) for name in ("greedy", "random", "random", "greedy")
-        ],
+    match = challenge_create(
+        seats=[SeatInput(builtin=name) for name in ("greedy", "random", "random", "greedy")],
         by=None,
         seed=3,
         game="cantankerous-cats",

@@ -18,8 +18,8 @@ from django.test import Client
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from arena import services
 from arena.models import LiveSeat, Match, PlayRating
+from arena.submissions.services import bot_create
 from config.celery import app as celery_app
 from tests.arena.bots import bot_source
 from tests.e2e.conftest import DESKTOP, PHONE, screenshot
@@ -170,7 +170,7 @@ def test_cat_lady_four_players_on_a_desktop_with_an_uploaded_bot(
 ):
     settings.CELERY_TASK_ALWAYS_EAGER = True
     celery_app.conf.task_always_eager = True  # validate the upload here, in the sandbox
-    bot = services.bot_create(owner=person, name="table-mate", source=bot_source("first_legal"))
+    bot = bot_create(owner=person, name="table-mate", source=bot_source("first_legal"))
     celery_app.conf.task_always_eager = False
     version = bot.versions.get()
     assert version.status == "active", version.waiting_reason or version.rejection

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from arena import services
+from arena.submissions.services import version_revalidate, versions_failed_by_the_arena
 
 
 class Command(BaseCommand):
@@ -20,9 +20,9 @@ class Command(BaseCommand):
         parser.add_argument("--dry-run", action="store_true", help="list them, change nothing")
 
     def handle(self, *args: object, dry_run: bool = False, **options: object) -> None:
-        versions = services.versions_failed_by_the_arena()
+        versions = versions_failed_by_the_arena()
         for version in versions:
             if not dry_run:
-                services.version_revalidate(version=version)
+                version_revalidate(version=version)
             self.stdout.write(f"{'would re-queue' if dry_run else 're-queued'} {version}")
         self.stdout.write(f"{len(versions)} version(s) {'to re-queue' if dry_run else 're-queued'}")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -21,15 +20,13 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 import engine
-from arena import selectors
-from arena.forms import PlayForm
-from arena.live import live_answer, live_create
+from arena import web
+from arena.common import SeatInput, default_limits, game_label
+from arena.live.forms import PlayForm
+from arena.live.selectors import live_games_of, live_opponents, play_pool, play_ratings_of
+from arena.live.services import live_answer, live_create
 from arena.models import BotVersion, LiveSeat, Match
 from arena.sandbox import Limits
-from arena.services import SeatInput, default_limits, game_label
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import User
 
 # What the table says while a match whose worker was lost waits for another one (the reaper
 # queues it again within ARENA_LIVE_STALE_S + ARENA_REAP_EVERY_S of the loss).
@@ -40,17 +37,10 @@ LOST_WORKER = (
 )
 
 
-def _you(request: HttpRequest) -> User:
-    """The person on a @login_required page."""
-    user = request.user
-    assert user.is_authenticated
-    return user
-
-
 @login_required
 def play(request: HttpRequest) -> HttpResponse:
     """Start a live match, and see your games and your ratings against bots."""
-    opponents = selectors.live_opponents()
+    opponents = live_opponents()
     form = PlayForm(request.POST or None, opponents=opponents)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -65,7 +55,7 @@ def play(request: HttpRequest) -> HttpResponse:
             _errors_to_form(form, error, you)
         else:
             return redirect("arena:play-table", pk=match.pk)
-    pools = sorted({(r.game, r.players) for r in selectors.play_ratings_of(user=_you(request))})
+    pools = sorted({(r.game, r.players) for r in play_ratings_of(user=web.you(request))})
     return render(
         request,
         "arena/play.html",
@@ -75,13 +65,13 @@ def play(request: HttpRequest) -> HttpResponse:
             "opponent_fields": [form[name] for name in PlayForm.OPPONENTS],
             "move_limit": _duration(settings.ARENA_HUMAN_MOVE_S),
             "max_faults": Limits.from_json(default_limits()).max_faults,
-            "games": selectors.live_games_of(_you(request)),
-            "ratings": selectors.play_ratings_of(user=_you(request)),
+            "games": live_games_of(web.you(request)),
+            "ratings": play_ratings_of(user=web.you(request)),
             "pools": [
                 (
                     game_label(game),
                     players,
-                    selectors.play_pool(game=game, players=players, limit=10),
+                    play_pool(game=game, players=players, limit=10),
                 )
                 for game, players in pools
             ],
@@ -221,7 +211,7 @@ def table_move(request: HttpRequest, pk: int) -> JsonResponse:
             status=400,
         )
     try:
-        live_answer(match=match, user=_you(request), step=step, index=index)
+        live_answer(match=match, user=web.you(request), step=step, index=index)
     except ValidationError as error:
         return JsonResponse(
             {

@@ -24,12 +24,19 @@ from django.db import transaction
 from django.utils import timezone
 
 import engine
-from arena.models import LiveSeat, Match
+from arena.common import SeatInput, check_game, match_create, seat_rank
+from arena.models import (
+    LiveSeat,
+    Match,
+    MatchSeat,
+    PlayRating,
+)
 from arena.replay import seat_view
-from arena.services import SeatInput, check_game, match_create
+from ratings.elo import Seat, rate_game
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
+
 
 # How often a waiting worker looks for the person's answer.
 POLL_S = 0.2
@@ -232,3 +239,40 @@ class LiveWriter:
                 live.save(update_fields=["step", "board", "log", "updated_at"])
         if entry and entry["seat"] not in self.people and self.pace_s and step > self.shown:
             time.sleep(self.pace_s)
+
+
+PLAY_POOL_K = 24.0
+
+
+def rate_play_pool(match: Match, seats: list[MatchSeat]) -> None:
+    """People against bots: every seat (people, versions, house bots) on one scale per game
+    and player count. Games with only people or only bots do not count."""
+    people = [s for s in seats if s.is_person and s.player_id is not None]
+    if not people or len(people) == len(seats):
+        return
+    entries = []
+    for seat in seats:
+        who = (
+            {"user_id": seat.player_id}
+            if seat.is_person
+            else {"version_id": seat.version_id}
+            if seat.version_id
+            else {"builtin": seat.builtin}
+        )
+        entry, _ = PlayRating.objects.select_for_update().get_or_create(
+            game=match.game, players=len(seats), **who
+        )
+        entries.append(entry)
+    changes = rate_game(
+        [
+            Seat(i, e.rating, seat_rank(s))
+            for i, (s, e) in enumerate(zip(seats, entries, strict=True))
+        ],
+        PLAY_POOL_K,
+    )
+    for seat, entry, change in zip(seats, entries, changes, strict=True):
+        seat.rating_before, seat.rating_after = change.rating_before, change.rating_after
+        entry.rating = change.rating_after
+        entry.games += 1
+        entry.wins += int(seat.rank == 1 and not seat.forfeited)
+        entry.save(update_fields=["rating", "games", "wins"])
