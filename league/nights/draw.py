@@ -3,10 +3,13 @@
 A night has rounds; each round the people present are seated at tables whose sizes the game
 allows, as even as possible (11 people at Cat Lady, 2 to 4 a table: 4 + 4 + 3; never a table
 of one). The first round groups people by rating or at random, as the organiser chooses;
-later rounds are Swiss-style: people with similar points tonight sit together, while people
-who already shared a table tonight are kept apart as far as the numbers allow. Who starts
-rotates: at each table the one who has started least tonight starts. Someone arriving or
-leaving between rounds is simply in or out of the next round's list.
+later rounds seat the fewest pairs possible who already shared a table tonight (a round
+without any such pair whenever one exists), and among those seatings the Swiss-style one:
+people with similar points tonight together. OR-Tools' CP-SAT solver finds it, within a
+budget of under a second per draw (``SOLVE_SECONDS``); if that runs out before the solver
+has proved its seating the best, the draw says so. Who starts rotates: at each table the one
+who has started least tonight starts. Someone arriving or leaving between rounds is simply
+in or out of the next round's list.
 
 Every draw says how it was made (:attr:`Draw.explanation`), for the organiser's page.
 
@@ -23,13 +26,24 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import time
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-# Up to this many people the best draw is found by searching every seating; above it, a
-# greedy draw improved by swaps (a club night rarely has more than a few tables).
-EXHAUSTIVE_UP_TO = 12
-SWAP_PASSES = 20
+from ortools.sat.python import cp_model
+
+# Later rounds are seated by OR-Tools' CP-SAT solver in two solves (the fewest repeats, then
+# the Swiss order), within SOLVE_SECONDS of wall-clock time per draw in all, of which the
+# second solve is left at least SECOND_SECONDS. Each solve also stops after a fixed amount of
+# work (the solver's deterministic time, the same on every machine), so that the same night
+# gives the same draw unless the clock runs out first. On the 2-core server at load average
+# 5, a unit of work took 1.5 to 4 s, so there the clock ends a hard search first and such a
+# draw may differ from one run to the next; one the solver settles in time never does.
+SOLVE_SECONDS = 0.8
+SECOND_SECONDS = 0.15
+FIRST_WORK = 0.35
+SECOND_WORK = 0.1
+SOLVER_SEED = 0
 
 
 @dataclass(frozen=True)
@@ -133,12 +147,11 @@ def draw_round(
     )
     met_pairs = {frozenset(pair) for pair in met}
     position = {e.id: index for index, e in enumerate(order)}
-    groups = _seat(order, sizes, met_pairs, position)
+    groups, proven = _seat(order, sizes, met_pairs, position)
     repeats = sum(_repeats(group, met_pairs) for group in groups)
     tables = [_with_starter(group, order) for group in groups]
     if round_number > 1:
-        best = "the fewest possible" if len(order) <= EXHAUSTIVE_UP_TO else "after a search"
-        explanation.append(f"{repeats} pair(s) share a table again ({best}).")
+        explanation.append(_again(repeats, proven))
     for number, table in enumerate(tables, start=1):
         starter = next(e for e in order if e.id == table.starter)
         explanation.append(
@@ -151,6 +164,15 @@ def draw_round(
 def _names(entrants: Sequence[Entrant], ids: Iterable[Hashable]) -> list[str]:
     by_id = {e.id: e.name for e in entrants}
     return [by_id[i] for i in ids]
+
+
+def _again(repeats: int, proven: bool) -> str:
+    if repeats == 0:
+        return "No one meets anyone again."
+    pairs = "1 pair meets" if repeats == 1 else f"{repeats} pairs meet"
+    if proven:
+        return f"{pairs} again: the fewest possible."
+    return f"{pairs} again: the fewest found in the time allowed (fewer may be possible)."
 
 
 def _times(count: int) -> str:
@@ -176,76 +198,157 @@ def _cost(
 
 def _seat(
     order: list[Entrant], sizes: list[int], met: set[frozenset], position: dict[Hashable, int]
-) -> list[list[Entrant]]:
+) -> tuple[list[list[Entrant]], bool]:
+    """The tables, and whether no seating has fewer repeats (False: the solver ran out of
+    time before it could tell)."""
     # Tables in the order's sequence: the best draw when nobody has met anyone.
     cut = list(itertools.accumulate(sizes))
     plain = [order[a:b] for a, b in zip([0, *cut[:-1]], cut, strict=True)]
     if not met or _cost(plain, met, position)[0] == 0:
-        return plain
-    if len(order) <= EXHAUSTIVE_UP_TO:
-        return _best_seating(order, sizes, met, position)
-    return _improved_by_swaps(plain, met, position)
+        return plain, True
+    return _solved(order, sizes, met, plain)
 
 
-def _best_seating(
-    order: list[Entrant], sizes: list[int], met: set[frozenset], position: dict[Hashable, int]
-) -> list[list[Entrant]]:
-    """Every seating (the first remaining person joins each possible table), the cheapest
-    kept; branches already dearer than the best found are cut."""
-    best: list[list[list[Entrant]]] = []
-    best_cost = [(math.inf, math.inf)]
+def _solved(
+    order: list[Entrant], sizes: list[int], met: set[frozenset], plain: list[list[Entrant]]
+) -> tuple[list[list[Entrant]], bool]:
+    """The seating with the fewest repeats, then the nearest the order, by CP-SAT in two
+    solves: the fewest repeats first (proved when the time allows), then, with no more
+    repeats than that, everyone as near their place in the order as can be."""
+    begun = time.perf_counter()
+    people, tables = range(len(order)), range(len(sizes))
+    index = {e.id: p for p, e in enumerate(order)}
+    model = cp_model.CpModel()
+    seat = [[model.new_bool_var(f"seat_{p}_{t}") for t in tables] for p in people]
+    for p in people:
+        model.add_exactly_one(seat[p])
+    for t in tables:
+        model.add(sum(seat[p][t] for p in people) == sizes[t])
+    # Tables of one size are interchangeable: the one whose best-placed member is higher in
+    # the order comes first, so the search sees each seating once. (Someone sits at such a
+    # table only if someone placed higher sits at the table before it.)
+    for t in tables[1:]:
+        if sizes[t] == sizes[t - 1]:
+            for p in people:
+                model.add_bool_or([seat[p][t].Not(), *(seat[q][t - 1] for q in range(p))])
+    # Only pairs who met need a variable: true if they share a table again.
+    pairs = sorted(
+        {
+            (min(index[a], index[b]), max(index[a], index[b]))
+            for a, b in (tuple(pair) for pair in met if len(pair) == 2)
+            if a in index and b in index
+        }
+    )
+    again = {}
+    for a, b in pairs:
+        again[a, b] = model.new_bool_var(f"again_{a}_{b}")
+        for t in tables:
+            model.add_bool_or([seat[a][t].Not(), seat[b][t].Not(), again[a, b]])
+    # The same repeats counted by groups who all met one another (mostly earlier tables),
+    # which lets the solver prove a minimum: k of a group at one table are at least
+    # k(k-1)/2 repeats (the tangents below, exact at whole numbers), so 5 of them at 4
+    # tables are at least one.
+    for group in _cliques(len(order), pairs):
+        if len(group) < 3:
+            continue
+        counts = []
+        for t in tables:
+            most = min(len(group), sizes[t])
+            together = sum(seat[p][t] for p in group)
+            count = model.new_int_var(0, most * (most - 1) // 2, f"group_{group[0]}_{t}")
+            for k in range(1, most):
+                model.add(count >= k * together - k * (k + 1) // 2)
+            counts.append(count)
+        model.add(sum(again[pair] for pair in itertools.combinations(group, 2)) >= sum(counts))
+    repeats = sum(again.values())
+    model.minimize(repeats)
+    _hint(model, seat, plain, index)
+    solver = _solver(begun, SOLVE_SECONDS - SECOND_SECONDS, FIRST_WORK)
+    status = solver.solve(model)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return plain, False  # nothing found in time (the plain draw is always a seating)
+    proven = status == cp_model.OPTIMAL
+    groups = _groups(solver, seat, order)
+    # Second solve: no more repeats than found, and everyone as near the table the order
+    # gives them (the plain draw's) as can be: the sum over people of how many tables away
+    # from it they sit.
+    model.add(repeats <= round(solver.objective_value))
+    home = {e.id: t for t, group in enumerate(plain) for e in group}
+    model.minimize(
+        sum(abs(t - home[e.id]) * seat[p][t] for p, e in enumerate(order) for t in tables)
+    )
+    model.clear_hints()
+    _hint(model, seat, groups, index)
+    solver = _solver(begun, SOLVE_SECONDS, SECOND_WORK)
+    if solver.solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        groups = _groups(solver, seat, order)
+    return sorted(groups, key=lambda g: min(index[e.id] for e in g)), proven
 
-    def search(
-        remaining: list[Entrant],
-        sizes_left: list[int],
-        groups: list[list[Entrant]],
-        cost: tuple[int, int],
-    ) -> None:
-        if cost >= best_cost[0]:
-            return
-        if not remaining:
-            best_cost[0] = cost
-            best[:] = [[list(g) for g in groups]]
-            return
-        first, rest = remaining[0], remaining[1:]
-        for size in sorted(set(sizes_left), reverse=True):
-            left = list(sizes_left)
-            left.remove(size)
-            for others in itertools.combinations(rest, size - 1):
-                group = [first, *others]
-                step = (_repeats(group, met), _spread(group, position))
-                taken = {e.id for e in others}
-                search(
-                    [e for e in rest if e.id not in taken],
-                    left,
-                    [*groups, group],
-                    (cost[0] + step[0], cost[1] + step[1]),
-                )
 
-    search(order, sizes, [], (0, 0))
-    return best[0]
+def _solver(begun: float, until: float, work: float) -> cp_model.CpSolver:
+    """A solver that stops ``until`` seconds after ``begun`` or after ``work``, whichever
+    comes first; one search thread and a fixed seed, so the same night gives the same draw
+    (whenever the work limit, not the clock, ends the search)."""
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = SOLVER_SEED
+    solver.parameters.linearization_level = 2  # the group counts' bound, in the LP
+    solver.parameters.max_time_in_seconds = max(until - (time.perf_counter() - begun), 0.01)
+    solver.parameters.max_deterministic_time = work
+    return solver
 
 
-def _improved_by_swaps(
-    groups: list[list[Entrant]], met: set[frozenset], position: dict[Hashable, int]
-) -> list[list[Entrant]]:
-    """Swap two people at different tables while that lowers the cost."""
-    groups = [list(g) for g in groups]
-    current = _cost(groups, met, position)
-    for _ in range(SWAP_PASSES):
-        improved = False
-        for a, b in itertools.combinations(range(len(groups)), 2):
-            for i in range(len(groups[a])):
-                for j in range(len(groups[b])):
-                    groups[a][i], groups[b][j] = groups[b][j], groups[a][i]
-                    cost = _cost(groups, met, position)
-                    if cost < current:
-                        current, improved = cost, True
-                    else:
-                        groups[a][i], groups[b][j] = groups[b][j], groups[a][i]
-        if not improved:
-            break
+def _cliques(count: int, pairs: Iterable[tuple[int, int]]) -> list[list[int]]:
+    """``pairs`` (of people ``0..count-1``) split into groups whose members all met one
+    another, each pair in exactly one group: greedily, the largest group that can be found
+    first (after a few rounds, mostly the earlier rounds' tables).
+
+    >>> _cliques(5, {(0, 1), (0, 2), (1, 2), (2, 3), (3, 4)})
+    [[0, 1, 2], [2, 3], [3, 4]]
+    """
+    near: list[set[int]] = [set() for _ in range(count)]
+    for a, b in pairs:
+        near[a].add(b)
+        near[b].add(a)
+    groups = []
+    while any(near):
+        best: list[int] = []
+        for first in range(count):
+            group, candidates = [first], set(near[first])
+            while candidates:
+                chosen = max(sorted(candidates), key=lambda c: len(near[c] & candidates))
+                group.append(chosen)
+                candidates &= near[chosen]
+            if len(group) > len(best):
+                best = group
+        groups.append(sorted(best))
+        for a, b in itertools.combinations(best, 2):
+            near[a].discard(b)
+            near[b].discard(a)
     return groups
+
+
+def _hint(
+    model: cp_model.CpModel,
+    seat: list[list[cp_model.IntVar]],
+    groups: list[list[Entrant]],
+    index: dict[Hashable, int],
+) -> None:
+    """Start the search from ``groups`` (tables in the order of ``sizes``)."""
+    ordered = sorted(groups, key=lambda g: (-len(g), min(index[e.id] for e in g)))
+    table = {e.id: t for t, group in enumerate(ordered) for e in group}
+    for e, p in index.items():
+        for t, var in enumerate(seat[p]):
+            model.add_hint(var, table[e] == t)
+
+
+def _groups(
+    solver: cp_model.CpSolver, seat: list[list[cp_model.IntVar]], order: list[Entrant]
+) -> list[list[Entrant]]:
+    tables = len(seat[0])
+    return [
+        [e for p, e in enumerate(order) if solver.boolean_value(seat[p][t])] for t in range(tables)
+    ]
 
 
 def _with_starter(group: list[Entrant], order: list[Entrant]) -> Table:

@@ -1,0 +1,199 @@
+#!/usr/bin/env python
+"""Game-night table draws: avoidable repeat tablemates and the time of a draw.
+
+Plays random nights (8 to 40 people, 3 to 6 rounds, a game's table sizes, people leaving
+and arriving between rounds, random results) through the tree's ``draw_round`` and prints,
+over every later round (the first has nobody to keep apart):
+
+- avoidable repeats: pairs seated together again beyond the fewest possible, and the rounds
+  that had any (goal 0). The fewest possible comes from a reference solve in this script
+  (CP-SAT, pair variables and group counts, 2 threads, ``--reference-seconds``), done only
+  for rounds with a repeat; a reference that cannot prove its minimum in time counts the
+  round as unresolved and uses its best bound (so the avoidable count is an upper bound);
+- draw time: median, p95 and the slowest.
+
+    .venv/bin/python scripts/bench_draw.py --nights 1000
+    .venv/bin/python scripts/bench_draw.py --nights 200 --baseline HEAD --rounds 1
+
+``--baseline REV`` alternates runs of REV's draw (a temporary git worktree; before the
+league/ packages, ``league.table_draw``) and the current one (scripts/benchlib.py). Each
+method plays the same nights, but its earlier rounds are its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import itertools
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import benchlib  # noqa: E402
+
+# (min, max) seats a table: Cat Lady, Cat Lady with tables of 3-4, Box of Treats,
+# Cantankerous Cats, four-player games, two-player games.
+SIZES = [(2, 4), (3, 4), (2, 6), (3, 5), (4, 4), (2, 2)]
+
+
+def draw_module() -> Any:
+    try:
+        return importlib.import_module("league.nights.draw")
+    except ImportError:
+        return importlib.import_module("league.table_draw")
+
+
+def fewest_repeats(
+    groups: list[list[int]],
+    sizes: list[int],
+    met: set[frozenset[int]],
+    earlier: list[list[int]],
+    seconds: float,
+) -> tuple[int, bool]:
+    """(the fewest repeats any seating of these people has, proved?) by a reference solve;
+    ``earlier``: the night's earlier tables, whose members all met (k of them at one table
+    are at least k(k-1)/2 repeats: the bound that lets the solver prove a minimum)."""
+    from ortools.sat.python import cp_model
+
+    people = sorted(p for g in groups for p in g)
+    n, tables = len(people), range(len(sizes))
+    model = cp_model.CpModel()
+    seat = [[model.new_bool_var("") for _ in tables] for _ in people]
+    for row in seat:
+        model.add_exactly_one(row)
+    for t in tables:
+        model.add(sum(seat[i][t] for i in range(n)) == sizes[t])
+    again = {}
+    for i, j in itertools.combinations(range(n), 2):
+        if frozenset((people[i], people[j])) in met:
+            again[i, j] = model.new_bool_var("")
+            for t in tables:
+                model.add_bool_or([seat[i][t].Not(), seat[j][t].Not(), again[i, j]])
+    where = {p: i for i, p in enumerate(people)}
+    for group in earlier:
+        members = sorted(where[p] for p in group if p in where)
+        if len(members) < 3:
+            continue
+        counts = []
+        for t in tables:
+            most = min(len(members), sizes[t])
+            count = model.new_int_var(0, most * (most - 1) // 2, "")
+            together = sum(seat[i][t] for i in members)
+            for k in range(1, most):
+                model.add(count >= k * together - k * (k + 1) // 2)
+            counts.append(count)
+        model.add(sum(again[pair] for pair in itertools.combinations(members, 2)) >= sum(counts))
+    model.minimize(sum(again.values()))
+    table_of = {p: t for t, g in enumerate(sorted(groups, key=len, reverse=True)) for p in g}
+    for i, p in enumerate(people):
+        for t in tables:
+            model.add_hint(seat[i][t], table_of[p] == t)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 2
+    solver.parameters.max_time_in_seconds = seconds
+    status = solver.solve(model)
+    if status == cp_model.OPTIMAL:
+        return round(solver.objective_value), True
+    return max(0, round(solver.best_objective_bound)), False
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    draw = draw_module()
+    rng = random.Random(args.seed)
+    times, avoidable, rounds_avoidable, unresolved, later, repeats = [], 0, 0, 0, 0, 0
+    for _ in range(args.nights):
+        count = rng.randint(8, 40)
+        low, high = rng.choice(SIZES)
+        rounds = rng.randint(3, 6)
+        night = random.Random(rng.random())
+        present, fresh = list(range(count)), count
+        points: dict[int, int] = {}
+        met: set[frozenset[int]] = set()
+        earlier: list[list[int]] = []
+        for number in range(1, rounds + 1):
+            entrants = [
+                draw.Entrant(i, f"P{i}", rating=1500 + (i * 37) % 300, points=points.get(i, 0))
+                for i in present
+            ]
+            begun = time.perf_counter()
+            result = draw.draw_round(
+                entrants=entrants,
+                min_size=low,
+                max_size=high,
+                round_number=number,
+                met=[tuple(pair) for pair in met],
+                seed=args.seed,
+            )
+            elapsed = time.perf_counter() - begun
+            groups = [list(t.players) for t in result.tables]
+            if number > 1:
+                later += 1
+                times.append(elapsed)
+                repeats += result.repeats
+                if result.repeats:
+                    sizes = sorted((len(g) for g in groups), reverse=True)
+                    fewest, proved = fewest_repeats(
+                        groups, sizes, met, earlier, args.reference_seconds
+                    )
+                    unresolved += not proved
+                    extra = max(0, result.repeats - fewest)
+                    avoidable += extra
+                    rounds_avoidable += extra > 0
+            earlier += groups
+            for group in groups:
+                met |= {frozenset(p) for p in itertools.combinations(group, 2)}
+                for place, player in enumerate(night.sample(group, len(group))):
+                    points[player] = points.get(player, 0) + place
+            present = [p for p in present if night.random() > 0.08]
+            for _ in range(night.choice((0, 0, 1, 2))):
+                present.append(fresh)
+                fresh += 1
+            while len(present) < 8:
+                present.append(fresh)
+                fresh += 1
+    times.sort()
+    return {
+        "later_rounds": later,
+        "repeat_pairs": repeats,
+        "avoidable_repeats": avoidable,
+        "rounds_with_avoidable_repeats": rounds_avoidable,
+        "unresolved_rounds": unresolved,
+        "draw_median_s": statistics.median(times),
+        "draw_p95_s": times[int(0.95 * (len(times) - 1))],
+        "draw_max_s": times[-1],
+    }
+
+
+def report(args: argparse.Namespace, f: dict[str, Any]) -> None:
+    print(f"machine: {benchlib.machine()}")
+    print(f"{args.nights} nights (seed {args.seed}), {f['later_rounds']} later rounds drawn")
+    print(
+        f"  repeat pairs {f['repeat_pairs']}, of which avoidable {f['avoidable_repeats']} "
+        f"in {f['rounds_with_avoidable_repeats']} rounds ({f['unresolved_rounds']} rounds "
+        "unresolved by the reference)"
+    )
+    print(
+        f"  draw time: median {f['draw_median_s'] * 1e3:.0f} ms, "
+        f"p95 {f['draw_p95_s'] * 1e3:.0f} ms, slowest {f['draw_max_s'] * 1e3:.0f} ms"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--nights", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--reference-seconds", type=float, default=5.0)
+    benchlib.add_baseline_arguments(parser, default_rounds=1)
+    args = parser.parse_args()
+    benchlib.run(
+        __file__, args, measure, report, lambda key: "time" if key.endswith("_s") else "count"
+    )
+
+
+if __name__ == "__main__":
+    main()
