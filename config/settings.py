@@ -291,7 +291,7 @@ else:
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
 # A broker that is down must not hold a web request for long: the match row is written and
-# the reaper sends it later (arena.services).
+# the reaper sends it later (arena.common.enqueue).
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 2,
