@@ -1,6 +1,10 @@
 """Shared test configuration. Engine tests never touch the database."""
 
+from collections.abc import Iterator
+
+import pytest
 from django.db.models.signals import post_migrate
+from django.test import override_settings
 
 from arena.ladders.services import ladders_ensure
 
@@ -16,3 +20,13 @@ def _reseed_migration_data(sender, **kwargs) -> None:
 
 
 post_migrate.connect(_reseed_migration_data, dispatch_uid="tests-reseed-migration-data")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hashing() -> Iterator[None]:
+    """PBKDF2's 10^6 rounds cost about a second per password on the 2-core machine, and most
+    test set-ups create several users (the league cast has six): tests hash with MD5. Through
+    override_settings, so Django drops its cached hashers; the deployments' hasher is untouched
+    (tests/test_settings.py reads it from a fresh process)."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield

@@ -153,3 +153,18 @@ def test_docker_compose_requires_a_secret_key():
     compose = (ROOT / "docker-compose.yml").read_text()
     assert "DJANGO_SECRET_KEY: ${DJANGO_SECRET_KEY:?" in compose
     assert "change-me" not in compose
+
+
+def test_the_site_hashes_passwords_slowly_though_the_tests_use_a_fast_hasher():
+    # tests/conftest.py swaps in MD5 for speed; the site itself must keep Django's PBKDF2.
+    run = _django(
+        "from django.contrib.auth.hashers import get_hasher\nprint(get_hasher().algorithm)"
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "pbkdf2_sha256"
+
+
+def test_the_tests_hash_with_the_fast_hasher():
+    from django.contrib.auth.hashers import get_hasher
+
+    assert get_hasher().algorithm == "md5"
