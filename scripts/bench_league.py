@@ -13,8 +13,8 @@ postgres://postgres@127.0.0.1:5432/catleague_bench). The database is DROPPED and
 its name must contain "bench"; the development and test databases are refused outright.
 
 Games are bulk-loaded with COPY (going through `league.results.services.game_record` 100,000 times would
-take hours), but each one is checked and ranked by `league.catalogue.check_results` and gets
-the content key of `league.results.checks.content_key`, exactly as a logged game would. Everything timed
+take hours), but each one is checked and ranked by `league.catalogue.check_results`, exactly as
+a logged game would. Everything timed
 afterwards goes through the real services and the real HTTP stack (django.test.Client).
 Timings are wall-clock on whatever machine runs this: they are noisy on a shared box.
 
@@ -202,7 +202,6 @@ def build_league(*, players_count: int, games_count: int, years: int, seed: int)
                 "",
                 json.dumps(checked.details),
                 as_logged.rated,
-                checks.content_key(league, as_logged),
                 organiser.pk,
                 now,
                 now,
@@ -234,7 +233,6 @@ def build_league(*, players_count: int, games_count: int, years: int, seed: int)
         "notes",
         "details",
         "rated",
-        "content_key",
         "logged_by_id",
         "created_at",
         "updated_at",

@@ -126,19 +126,11 @@ def pair_scores(predicted: list[float], ranks: list[int]) -> tuple[float, float]
 
 def tables(league):
     """Every rated game's participants in play order: [(player, rank, rating before, μ before)]."""
-    from django.db.models import F
-
-    from league.models import Participant
+    from league.models import Participant, play_order
 
     rows = (
         Participant.objects.filter(game__league=league, game__rated=True)
-        .order_by(
-            "game__played_on",
-            F("game__played_time").asc(nulls_first=True),
-            "game__content_key",
-            "game_id",
-            "seat",
-        )
+        .order_by(*play_order(through="game__"), "seat")
         .values_list("game_id", "player_id", "rank", "rating_before", "mu_before")
         .iterator(chunk_size=20_000)
     )

@@ -28,6 +28,7 @@ from league.models.results import (
     GameQuerySet,
     Participant,
     PlayerRating,
+    play_order,
 )
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "AuditEntry",
     "Invitation",
     "GameQuerySet",
+    "play_order",
     "Game",
     "Participant",
     "PlayerRating",

@@ -5,22 +5,41 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import F, OrderBy, Q
 
 from league.catalogue import GAME_CHOICES
 from league.models.clubs import League, Player, Season
 
 
+def play_order(*, through: str = "", newest_first: bool = False) -> tuple[str | OrderBy, ...]:
+    """The order games were played in, which ratings, standings and every list follow: the
+    day, then the time of day (a game without one first), then the round of a game night (a
+    game outside a night first), then the order the games were entered in (their id).
+
+    ``through`` reaches the game from another model (``"game__"`` from a participant);
+    ``newest_first`` is exactly the reverse order, which the ``league_game_newest_first``
+    index holds on PostgreSQL (migration 0006).
+    """
+    if newest_first:
+        return (
+            f"-{through}played_on",
+            F(f"{through}played_time").desc(nulls_last=True),
+            F(f"{through}night_round").desc(nulls_last=True),
+            f"-{through}id",
+        )
+    return (
+        f"{through}played_on",
+        F(f"{through}played_time").asc(nulls_first=True),
+        F(f"{through}night_round").asc(nulls_first=True),
+        f"{through}id",
+    )
+
+
 class GameQuerySet(models.QuerySet["Game"]):
     def in_play_order(self) -> GameQuerySet:
-        """The order ratings follow: when the game was played, never when it was logged.
-
-        Games on the same day without a time fall back on a digest of their content, so the
-        same set of results always gives the same order whatever order they arrived in.
-        """
-        return self.order_by(
-            "played_on", F("played_time").asc(nulls_first=True), "content_key", "id"
-        )
+        """The order ratings follow (`play_order`): when the game was played, never when it
+        was edited."""
+        return self.order_by(*play_order())
 
 
 class Game(models.Model):
@@ -54,7 +73,12 @@ class Game(models.Model):
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
     # --- end of confirmation ---
-    content_key = models.CharField(max_length=64, editable=False, default="")
+    # The round of the game night whose table this game was played at: within a day, a
+    # night's rounds are rated in the order they were played, whenever they were entered.
+    night_round = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    # The calculator's card data (`league.results.entry.Deck.name`) when the result was scored
+    # from the players' cards, which each participant's `cards` then holds; empty for totals.
+    scored_with = models.CharField(max_length=40, blank=True, default="", db_default="")
     # The play's uuid in the BG Stats file it was imported from: importing the file again
     # finds it and creates nothing new.
     bgstats_uuid = models.CharField(max_length=64, blank=True, default="", db_default="")
@@ -73,7 +97,7 @@ class Game(models.Model):
     class Meta:
         indexes = [
             models.Index(
-                fields=["league", "played_on", "played_time", "content_key", "id"],
+                fields=["league", "played_on", "played_time", "night_round", "id"],
                 name="game_play_order",
             ),
         ]
@@ -96,6 +120,9 @@ class Participant(models.Model):
     result = models.JSONField(default=dict)
     score = models.IntegerField(help_text="The game's headline number (VP, cats, Mischief points).")
     rank = models.PositiveSmallIntegerField()
+    # What the card calculator scored `result` from (cats, strays, boxes and counts, as the
+    # result form takes them) when the game's `scored_with` names card data; empty otherwise.
+    cards = models.JSONField(default=dict, blank=True, db_default={})
     # Filled in by the rating pass; empty for unrated games.
     rating_before = models.FloatField(null=True, blank=True)
     rating_after = models.FloatField(null=True, blank=True)

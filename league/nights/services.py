@@ -290,7 +290,11 @@ def table_game_record(
     seating.check_seated(table, [p.player_id for p in participants])
     values.setdefault("place", night.place)
     game = result_services.game_record(
-        league=night.league, logged_by=logged_by, participants=participants, **values
+        league=night.league,
+        logged_by=logged_by,
+        participants=participants,
+        night_round=table.round.number,
+        **values,
     )
     table.game = game
     table.save(update_fields=["game"])

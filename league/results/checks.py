@@ -4,8 +4,6 @@ service writes it, and who confirms a logged game."""
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +21,7 @@ from league.models import (
     Player,
     Season,
 )
+from league.results import entry as result_entry
 
 
 @dataclass(frozen=True)
@@ -30,6 +29,14 @@ class ParticipantInput:
     player_id: int
     result: Mapping[str, Any]
     seat: int | None = None
+    # What the card calculator scored `result` from (`SCORED_CARDS_KEYS`), for a game scored
+    # with card data (`check_game`'s `scored_with`).
+    cards: Mapping[str, Any] | None = None
+
+
+# What a participant's `cards` hold: the result form's card fields (its `SeatForm`), and the
+# count fields (food, toys, other cards) under "counts".
+SCORED_CARDS_KEYS = frozenset({"cats", "strays", "boxes", "counts"})
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,10 @@ class CheckedGame:
     details: dict[str, Any]
     rated: bool
     headline: str
+    # The card data the results were scored with ("" for totals) and, in participant order,
+    # each one's cards (empty for totals).
+    scored_with: str = ""
+    cards: tuple[dict[str, Any], ...] = ()
 
 
 def check_game(
@@ -54,7 +65,11 @@ def check_game(
     season: Season | None,
     participants: Sequence[ParticipantInput],
     details: Mapping[str, Any] | None,
+    scored_with: str = "",
 ) -> CheckedGame:
+    """Every problem of a game's input at once (`ValidationError` by field path), or the game
+    as the services write it. ``scored_with`` names the card data a result form scored the
+    cards with; each participant then brings its `cards`."""
     errors = common.Errors()
     game_key = game or league.game
     if game_key != league.game:
@@ -101,6 +116,7 @@ def check_game(
             errors.add("season", "This season belongs to another league.")
         elif not season.starts_on <= played_on <= season.ends_on:
             errors.add("season", f"{season.name} runs from {season.starts_on} to {season.ends_on}.")
+    cards = _check_cards(scored_with, participants, errors)
     checked = None
     try:
         checked = check_results(game_key, edition_key, [p.result for p in participants], details)
@@ -128,36 +144,48 @@ def check_game(
         details=checked.details,
         rated=checked.rated and len(participants) >= 2,
         headline=headline,
+        scored_with=scored_with,
+        cards=cards,
     )
 
 
-def content_key(league: League, checked: CheckedGame) -> str:
-    canonical = json.dumps(
-        {
-            "edition": checked.edition,
-            "played_on": checked.played_on.isoformat(),
-            "played_time": checked.played_time.isoformat() if checked.played_time else None,
-            "details": checked.details,
-            "participants": sorted(
-                [player.pk, seat, result] for player, seat, result, _ in checked.participants
-            ),
-        },
-        sort_keys=True,
-    )
-    return hashlib.sha256(canonical.encode()).hexdigest()
+def _check_cards(
+    scored_with: str, participants: Sequence[ParticipantInput], errors: common.Errors
+) -> tuple[dict[str, Any], ...]:
+    """Each participant's cards for a game scored with card data; none for totals."""
+    if not scored_with:
+        return ()
+    if result_entry.deck(scored_with) is None:
+        errors.add("scored_with", f"There is no card data called {scored_with!r}.")
+    cards: list[dict[str, Any]] = []
+    for index, p in enumerate(participants):
+        if not isinstance(p.cards, Mapping) or not set(p.cards) <= SCORED_CARDS_KEYS:
+            errors.add(
+                f"participants.{index}",
+                "A game scored from its cards needs every player's cards.",
+            )
+            cards.append({})
+        else:
+            cards.append(dict(p.cards))
+    return tuple(cards)
 
 
 def write_participants(game: Game, checked: CheckedGame) -> None:
+    cards = checked.cards or tuple({} for _ in checked.participants)
     Participant.objects.bulk_create(
         Participant(
             game=game,
             player=player,
             seat=seat,
             result=result,
-            score=int(result.get(checked.headline) or 0),
+            # A headline of 0 is a score like any other; only a missing one counts as 0.
+            score=int(result.get(checked.headline, 0)),
             rank=rank,
+            cards=seat_cards,
         )
-        for player, seat, result, rank in checked.participants
+        for (player, seat, result, rank), seat_cards in zip(
+            checked.participants, cards, strict=True
+        )
     )
 
 

@@ -361,10 +361,22 @@ class SeatForm(forms.Form):
         return [self[name] for name in self.result_names]
 
     def result(self) -> dict[str, Any]:
+        """The seat's result fields as given: 0 is a value (a score-pad line of 0, no
+        Mischief points); an empty field, or an unticked box, is left out."""
         return {
-            name: self.cleaned_data[name]
+            name: value
             for name in self.result_names
-            if self.cleaned_data.get(name) not in (None, False)
+            if (value := self.cleaned_data.get(name)) is not None and value is not False
+        }
+
+    def cards(self) -> dict[str, Any]:
+        """What the calculator scores this seat from, as a correction reopens it
+        (`initial_from_cards`)."""
+        return {
+            "cats": list(self.cleaned_data.get("cats") or []),
+            "strays": list(self.cleaned_data.get("strays") or []),
+            "boxes": list(self.cleaned_data.get("boxes") or []),
+            "counts": {f.key: self.cleaned_data.get(f.key) or 0 for f in self.count_fields},
         }
 
     def holdings(self, name: str) -> entry.SeatHoldings:
@@ -375,3 +387,13 @@ class SeatForm(forms.Form):
             boxes=self.cleaned_data.get("boxes") or [],
             counts={f.key: self.cleaned_data.get(f.key) or 0 for f in self.count_fields},
         )
+
+
+def initial_from_cards(cards: Mapping[str, Any]) -> dict[str, Any]:
+    """A seat form's first values from the cards a game was scored with (`SeatForm.cards`)."""
+    return {
+        "cats": list(cards.get("cats", [])),
+        "strays": list(cards.get("strays", [])),
+        "boxes": list(cards.get("boxes", [])),
+        **dict(cards.get("counts", {})),
+    }

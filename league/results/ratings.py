@@ -3,8 +3,10 @@
 Called by `league.results.services` and `league.clubs.services` inside their transaction, with the league row locked. A game that
 comes after every other rated game is rated on its own; anything else (a backdated game, an
 edit, a deletion) replays every game from the affected date, starting from each player's rating
-just before that date. Both paths run the same arithmetic in the same order, so the ratings
-depend only on the set of games, never on the order they were logged in.
+just before that date. Both paths run the same arithmetic in the same play order
+(`league.models.play_order`), so a rebuild gives exactly the ratings the games got as they
+were logged; games with distinct days or times of day are rated the same whatever order they
+were logged in.
 """
 
 from __future__ import annotations
@@ -18,24 +20,14 @@ from django.db import connection
 from django.db.models import F, Q, Sum, Window
 from django.db.models.functions import RowNumber
 
-from league.models import Game, League, Participant, PlayerRating
+from league.models import Game, League, Participant, PlayerRating, play_order
 from league.rating_systems import Rated, RatingSystem, Skill, system_for
 
 # The trend is the rating change over this many of the player's most recent rated games.
 TREND_GAMES = 5
 
-_PLAY_ORDER_ASC = (
-    "game__played_on",
-    F("game__played_time").asc(nulls_first=True),
-    "game__content_key",
-    "game__id",
-)
-_PLAY_ORDER_DESC = (
-    "-game__played_on",
-    F("game__played_time").desc(nulls_last=True),
-    "-game__content_key",
-    "-game__id",
-)
+_PLAY_ORDER_ASC = play_order(through="game__")
+_PLAY_ORDER_DESC = play_order(through="game__", newest_first=True)
 
 
 # Only confirmed games count: a game waiting for confirmation (or disputed) is neither rated
@@ -92,13 +84,14 @@ _Values = tuple[
 _Update = tuple[int, *_Values]
 
 
-def _play_key(game: Game) -> tuple[dt.date, bool, dt.time, str, int]:
-    # Mirrors GameQuerySet.in_play_order(): a missing time sorts first.
+def _play_key(game: Game) -> tuple[dt.date, bool, dt.time, bool, int, int]:
+    # Mirrors `play_order()`: a missing time, and a missing round, sort first.
     return (
         game.played_on,
         game.played_time is not None,
         game.played_time or dt.time(0),
-        game.content_key,
+        game.night_round is not None,
+        game.night_round or 0,
         game.pk,
     )
 
@@ -232,13 +225,7 @@ def rebuild_from(league: League, start: dt.date, *, also_players: Iterable[int] 
     rows = list(
         Participant.objects.filter(game__league=league, game__played_on__gte=start)
         .filter(_COUNTED)
-        .order_by(
-            "game__played_on",
-            F("game__played_time").asc(nulls_first=True),
-            "game__content_key",
-            "game_id",
-            "seat",
-        )
+        .order_by(*_PLAY_ORDER_ASC, "seat")
         .values_list("id", "game_id", "player_id", "rank", "game__rated")
     )
     involved = {player_id for _, _, player_id, _, _ in rows} | set(also_players)

@@ -24,7 +24,15 @@ from league.models import Game, League, Membership, NightTable, Player
 from league.results import checks, seating
 from league.results import entry as result_entry
 from league.results import services as result_services
-from league.results.forms import TOTALS, GameForm, SeatForm, Setup, SetupForm
+from league.results.forms import (
+    CARDS_PREFIX,
+    TOTALS,
+    GameForm,
+    SeatForm,
+    Setup,
+    SetupForm,
+    initial_from_cards,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -229,12 +237,19 @@ def _evaluate(
 
 
 def _edit_setup(game: Game) -> dict[str, str]:
-    """A logged game reopens in the totals form, with what was recorded."""
+    """A logged game reopens as it was entered: with its cards when the calculator scored it
+    (and its card data can still score the table), else with the totals recorded."""
+    players = game.participants.count()
+    mode = TOTALS
+    if game.scored_with:
+        deck = result_entry.deck(game.scored_with)
+        if deck is not None and deck.playable and players in deck.supported_players:
+            mode = f"{CARDS_PREFIX}{deck.name}"
     return {
         "league": game.league.slug,
         "edition": game.edition,
-        "players": str(game.participants.count()),
-        "mode": TOTALS,
+        "players": str(players),
+        "mode": mode,
     }
 
 
@@ -252,6 +267,8 @@ def _edit_initial(game: Game, game_form: GameForm, seat_forms: list[SeatForm]) -
         form.initial.update(
             {"player": participant.player_id, "seat": participant.seat, **participant.result}
         )
+        if form.setup.deck is not None and participant.cards:
+            form.initial.update(initial_from_cards(participant.cards))
 
 
 @dataclass(frozen=True)
@@ -329,11 +346,14 @@ def _game_values(
         "place": game_form.cleaned_data.get("place", ""),
         "notes": game_form.cleaned_data.get("notes", ""),
         "details": game_form.details(),
+        # The cards are kept with what they scored, so a correction opens with them.
+        "scored_with": setup.deck.name if setup.deck is not None else "",
         "participants": [
             checks.ParticipantInput(
                 player_id=form.cleaned_data["player"],
                 seat=form.cleaned_data["seat"],
                 result=result,
+                cards=form.cards() if setup.deck is not None else None,
             )
             for form, result in zip(seat_forms, results, strict=True)
         ],

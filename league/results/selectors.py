@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import (
     Count,
-    F,
     Max,
     Prefetch,
     QuerySet,
@@ -25,8 +24,9 @@ from league.models import (
     Player,
     PlayerRating,
     Season,
+    play_order,
 )
-from league.results.standings import PLAY_ORDER_DESC, StandingRow, standings
+from league.results.standings import PLAY_ORDER_ASC, PLAY_ORDER_DESC, StandingRow, standings
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -39,13 +39,7 @@ def rating_history(*, player: Player, league: League | None = None) -> QuerySet[
     ).select_related("game", "game__league")
     if league is not None:
         queryset = queryset.filter(game__league=league)
-    return queryset.order_by(
-        "game__league_id",
-        "game__played_on",
-        F("game__played_time").asc(nulls_first=True),
-        "game__content_key",
-        "game__id",
-    )
+    return queryset.order_by("game__league_id", *PLAY_ORDER_ASC)
 
 
 def games_for(*, league: League | None = None, player: Player | None = None) -> QuerySet[Game]:
@@ -56,9 +50,7 @@ def games_for(*, league: League | None = None, player: Player | None = None) -> 
         queryset = queryset.filter(league=league)
     if player is not None:
         queryset = queryset.filter(participants__player=player)
-    return queryset.order_by(
-        "-played_on", F("played_time").desc(nulls_last=True), "-content_key", "-id"
-    )
+    return queryset.order_by(*_NEWEST_FIRST)
 
 
 @dataclass(frozen=True)
@@ -124,7 +116,7 @@ def head_to_head(
 # Newest first: exactly the reverse of the play order (`GameQuerySet.in_play_order`). On
 # PostgreSQL the league_game_newest_first index (migration 0002) holds this order, so a page of
 # a league's games is an index scan even with 100,000 games.
-_NEWEST_FIRST = ("-played_on", F("played_time").desc(nulls_last=True), "-content_key", "-id")
+_NEWEST_FIRST = play_order(newest_first=True)
 
 
 def _with_table(queryset: QuerySet[Game]) -> QuerySet[Game]:
@@ -294,7 +286,7 @@ def waiting_for(*, user: User | AnonymousUser) -> list[Game]:
     ids = set(as_player.values_list("pk", flat=True)) | set(
         as_organiser.values_list("pk", flat=True)
     )
-    return list(_with_table(Game.objects.filter(pk__in=ids)).order_by("played_on", "id"))
+    return list(_with_table(Game.objects.filter(pk__in=ids)).order_by(*play_order()))
 
 
 def open_disputes(*, leagues: QuerySet[League] | list[League]) -> list[GameDispute]:

@@ -91,7 +91,15 @@ class ParticipantSerializer(serializers.ModelSerializer[Participant]):
             "rating_delta",
             "expected_score",
             "actual_score",
+            "cards",
         ]
+        read_only_fields = ["cards"]
+        extra_kwargs = {
+            "cards": {
+                "help_text": "What the card calculator scored the result from (cats, strays, "
+                "boxes, counts) when the game's `scored_with` names card data; empty otherwise."
+            }
+        }
 
 
 @extend_schema_field(OpenApiTypes.INT)
@@ -156,6 +164,7 @@ class GameSerializer(serializers.ModelSerializer[Game]):
             "notes",
             "details",
             "rated",
+            "scored_with",
             "status",
             "confirmed_at",
             "logged_by",
@@ -163,7 +172,14 @@ class GameSerializer(serializers.ModelSerializer[Game]):
             "updated_at",
             "participants",
         ]
-        read_only_fields = ["status", "confirmed_at"]
+        read_only_fields = ["status", "confirmed_at", "scored_with"]
+        extra_kwargs = {
+            "scored_with": {
+                "help_text": "The card data the result page scored the players' cards with; "
+                "empty when totals were entered. New participants in a correction replace "
+                "the cards with their totals."
+            }
+        }
 
 
 def game_data(game: Game) -> Any:

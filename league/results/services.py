@@ -39,9 +39,14 @@ def game_record(
     place: str = "",
     notes: str = "",
     details: Mapping[str, Any] | None = None,
+    scored_with: str = "",
+    night_round: int | None = None,
 ) -> Game:
     """Record one physical game and rate it (rebuilding later ratings if it is backdated).
 
+    ``scored_with`` names the card data the result form scored the players' cards with (each
+    participant then brings its `cards`, kept for a correction); ``night_round`` is the round
+    of the game night it was played in (`league.nights`), which orders the night's games.
     In a league whose results wait for confirmation the game is recorded as pending and rated
     only once confirmed (`game_confirm`)."""
     league = common.lock_league(league)
@@ -54,6 +59,7 @@ def game_record(
         season=season,
         participants=participants,
         details=details,
+        scored_with=scored_with,
     )
     record = Game.objects.create(
         league=league,
@@ -66,7 +72,8 @@ def game_record(
         notes=notes,
         details=checked.details,
         rated=checked.rated,
-        content_key=checks.content_key(league, checked),
+        scored_with=checked.scored_with,
+        night_round=night_round,
         logged_by=common.account_of(logged_by),
         status=checks.status_when_logged(league, logged_by),
     )
@@ -100,9 +107,13 @@ def game_edit(
     place: str | None = None,
     notes: str | None = None,
     details: Mapping[str, Any] | None = None,
+    scored_with: str | None = None,
 ) -> Game:
     """Change a recorded game; ratings from the earlier of its old and new dates are rebuilt.
 
+    New `participants` replace the results, and the cards they were scored from with them:
+    ``scored_with`` names the card data of new cards, and a correction without it keeps no
+    cards (its results are totals). Without new participants the game keeps both.
     The game of a night's table keeps its players (`seating.check_correction`)."""
     league = common.lock_league(game.league)
     game = Game.objects.select_for_update().get(pk=game.pk)
@@ -110,9 +121,11 @@ def game_edit(
         seating.check_correction(game, [p.player_id for p in participants])
     before = checks.snapshot(game)
     current = [
-        checks.ParticipantInput(player_id=p.player_id, seat=p.seat, result=p.result)
+        checks.ParticipantInput(player_id=p.player_id, seat=p.seat, result=p.result, cards=p.cards)
         for p in game.participants.order_by("seat")
     ]
+    if scored_with is None:
+        scored_with = game.scored_with if participants is None else ""
     checked = checks.check_game(
         league=league,
         game=game.game,
@@ -122,6 +135,7 @@ def game_edit(
         season=None if season is _UNSET else season,
         participants=current if participants is None else participants,
         details=game.details if details is None else details,
+        scored_with=scored_with,
     )
     old_date = game.played_on
     old_players = set(game.participants.values_list("player_id", flat=True))
@@ -132,7 +146,7 @@ def game_edit(
     game.season = checked.season
     game.details = checked.details
     game.rated = checked.rated
-    game.content_key = checks.content_key(league, checked)
+    game.scored_with = checked.scored_with
     if place is not None:
         game.place = place
     if notes is not None:
@@ -253,7 +267,6 @@ def games_import(
             notes=game.notes,
             details=checked.details,
             rated=checked.rated,
-            content_key=checks.content_key(league, checked),
             bgstats_uuid=game.bgstats_uuid,
             logged_by=common.account_of(logged_by),
         )

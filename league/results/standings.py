@@ -31,23 +31,14 @@ from league.models import (
     Participant,
     PlayerRating,
     Season,
+    play_order,
 )
 
 if TYPE_CHECKING:
     pass
 
-PLAY_ORDER_ASC = (
-    "game__played_on",
-    F("game__played_time").asc(nulls_first=True),
-    "game__content_key",
-    "game__id",
-)
-PLAY_ORDER_DESC = (
-    "-game__played_on",
-    F("game__played_time").desc(nulls_last=True),
-    "-game__content_key",
-    "-game__id",
-)
+PLAY_ORDER_ASC = play_order(through="game__")
+PLAY_ORDER_DESC = play_order(through="game__", newest_first=True)
 
 
 @dataclass(frozen=True)
