@@ -17,6 +17,9 @@ How a play becomes a league game:
 - ``playDate`` gives the date and the time of day; midnight exactly means no time (what the
   export writes for a game logged without one). The location's name is the place;
   ``comments`` are the notes. An ``ignored`` play is skipped.
+- A play the file cannot give (`reading.UnreadPlay`: a calculated score, one player twice...)
+  is refused with its reasons when it is, or may be, a play of this league's game; another
+  game's is counted with that game's skipped plays.
 """
 
 from __future__ import annotations
@@ -83,8 +86,23 @@ class PlannedPlay:
 
 @dataclass(frozen=True)
 class RefusedPlay:
-    play: BGPlay
+    """A play of this league's game that is not imported, and why."""
+
+    index: int  # its place in the file
+    uuid: str
+    played_at: dt.datetime | None
+    players: tuple[str, ...]  # BG Stats names, in the file's order
     reasons: tuple[str, ...]
+
+    @classmethod
+    def of(cls, export: Export, play: BGPlay, reasons: Sequence[str]) -> RefusedPlay:
+        return cls(
+            index=play.index,
+            uuid=play.uuid,
+            played_at=play.played_at,
+            players=tuple(export.players[s.player_ref].name for s in play.scores),
+            reasons=tuple(reasons),
+        )
 
 
 @dataclass
@@ -109,6 +127,21 @@ def plan_import(export: Export, *, game_key: str, today: dt.date) -> Plan:
     """Which plays of `export` would become games of a league recording `game_key`, and why
     the others would not."""
     plan = Plan(game_key=game_key)
+    for unread in export.unread:
+        game = export.games.get(unread.game_ref) if unread.game_ref is not None else None
+        if game is not None and known_game(game) != game_key:
+            label = game.name or game.bgg_name
+            plan.skipped_games[label] = plan.skipped_games.get(label, 0) + 1
+        else:
+            plan.refused.append(
+                RefusedPlay(
+                    index=unread.index,
+                    uuid=unread.uuid,
+                    played_at=unread.played_at,
+                    players=unread.players,
+                    reasons=unread.reasons,
+                )
+            )
     for play in export.plays:
         game = export.games[play.game_ref]
         if known_game(game) != game_key:
@@ -123,6 +156,7 @@ def plan_import(export: Export, *, game_key: str, today: dt.date) -> Plan:
             plan.refused.append(planned)
         else:
             plan.plays.append(planned)
+    plan.refused.sort(key=lambda refused: refused.index)
     return plan
 
 
@@ -149,9 +183,15 @@ def _seat_order(scores: Sequence[BGScore]) -> list[BGScore]:
     return seated[starter:] + seated[:starter]
 
 
-def _results(game_key: str, seated: Sequence[BGScore]) -> list[dict[str, Any]]:
+def _results(
+    game_key: str, seated: Sequence[BGScore], fed_cats: dict[int, int]
+) -> list[dict[str, Any]]:
     if game_key == "cat-lady":
-        return [{"total_vp": s.score} for s in seated]
+        return [
+            {"total_vp": s.score}
+            | ({"fed_cats": fed_cats[s.player_ref]} if s.player_ref in fed_cats else {})
+            for s in seated
+        ]
     if game_key == "cantankerous-cats":
         results: list[dict[str, Any]] = []
         for s in seated:
@@ -178,7 +218,7 @@ def _planned(
         edition = "standard"  # only the Standard game has a Feral victory
     if play.played_at.date() > today:
         reasons.append(f"It is dated {play.played_at.date()}, in the future.")
-    results = _results(game_key, seated)
+    results = _results(game_key, seated, play.fed_cats)
     checked = None
     try:
         checked = check_results(game_key, edition, results)
@@ -198,7 +238,7 @@ def _planned(
     if checked is not None:
         reasons.extend(_disagreements(seated, checked.ranks, names))
     if reasons:
-        return RefusedPlay(play=play, reasons=tuple(reasons))
+        return RefusedPlay.of(export, play, reasons)
     assert checked is not None
     time = play.played_at.time()
     return PlannedPlay(

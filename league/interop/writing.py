@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from league.catalogue import get_game
-from league.interop.reading import BGG_IDS, DATE_FORMAT
+from league.interop.reading import BGG_IDS, DATE_FORMAT, FED_CATS_NOTE
 
 
 @dataclass(frozen=True)
@@ -18,12 +18,13 @@ class ExportSeat:
     seat: int
     rank: int
     score: int
+    fed_cats: int | None = None  # Cat Lady's tie-break
 
 
 @dataclass(frozen=True)
 class ExportGame:
     id: int
-    uuid: str  # empty: one is made from the league and the game's id
+    uuid: str  # empty (a game bulk-loaded without one): made from the league and the game's id
     played_on: dt.date
     played_time: dt.time | None
     place: str
@@ -39,11 +40,27 @@ def _uuid(*parts: object) -> str:
     return str(uuid_module.uuid5(_NAMESPACE, "/".join(str(p) for p in parts))).upper()
 
 
+def _comments(notes: str, seats: Sequence[ExportSeat]) -> str:
+    """The game's notes, and the fed cats of the players tied on VP (what BG Stats cannot
+    hold: `league.interop.reading.FED_CATS_NOTE`).
+
+    >>> _comments("Close!", [ExportSeat(1, "Mia", 1, 1, 30, 5), ExportSeat(2, "ned", 2, 2, 30, 4),
+    ...                      ExportSeat(3, "Bo", 3, 3, 12, 2)])
+    'Close!\\nFed cats (Catleague tie-break): Mia 5; ned 4'
+    """
+    tied = [s for s in seats if sum(other.score == s.score for other in seats) > 1]
+    if not tied or any(s.fed_cats is None for s in tied):
+        return notes
+    line = FED_CATS_NOTE + "; ".join(f"{s.player_name} {s.fed_cats}" for s in tied)
+    return f"{notes}\n{line}" if notes else line
+
+
 def write_export(*, league_slug: str, game_key: str, games: Sequence[ExportGame]) -> dict[str, Any]:
     """A league's games as a BG Stats file (the fields listed in the module docstring).
 
-    Ids are numbered here; uuids are stable for the same league and game, so importing the
-    file twice (here or in BG Stats) finds the plays it already has.
+    Ids are numbered here. Each play's uuid is the game's own (or the one it was imported
+    with), so importing the file again (here, in another league or in BG Stats) finds the
+    plays it already has; the fed cats that break a tie ride in the comments.
     """
     game_type = get_game(game_key)
     bgg_id = next((ident for ident, key in BGG_IDS.items() if key == game_key), 0)
@@ -92,7 +109,9 @@ def write_export(*, league_slug: str, game_key: str, games: Sequence[ExportGame]
                 "gameRefId": 1,
                 "locationRefId": locations[place]["id"] if place else 0,
                 "ignored": False,
-                "comments": game.notes,
+                "comments": _comments(game.notes, sorted(game.seats, key=lambda s: s.seat))
+                if game_key == "cat-lady"
+                else game.notes,
                 "expansionPlays": expansions,
                 "playerScores": scores,
             }
