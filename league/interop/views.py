@@ -99,8 +99,10 @@ class MappingForm(forms.Form):
                 else f"{match.name}, BG Stats player {same_name} of that name ({plays})",
                 choices=choices,
                 initial=str(first.pk) if first is not None else NEW_GUEST,
+                # Said only when the member of that name is not the one proposed (the
+                # choice "New guest" names the numbered guest anyway).
                 help_text=f"{match.clash} A new guest would be “{match.guest_name}”."
-                if match.clash
+                if match.clash and (first is None or first.name.casefold() != match.name.casefold())
                 else "",
             )
 

@@ -103,6 +103,9 @@ def test_a_realistic_export_is_previewed_with_what_is_left_out_and_why(
     )
     assert "The name “Quinn” is already taken on this site." in text
     assert form["player_7"].initial == str(players["ned"].pk)
+    # Mia's name is taken by the member proposed for her: no warning, the choice says it.
+    assert form["player_4"].help_text == ""
+    assert ("new", "New guest “Mia (BG Stats 2)”") in form.fields["player_4"].choices
     data = {name: form[name].initial for name in form.fields}
     assert client.post(PREVIEW, data).status_code == 302
     assert league.games.count() == 3
