@@ -8,7 +8,9 @@ How a play becomes a league game:
 - ``score`` is the game's headline number (Cat Lady's total VP, Cantankerous Cats' Mischief
   points, Maple St.'s cats collected). BG Stats holds nothing else of a result, so a Cat Lady
   tie on VP (which needs fed cats to break) or a Maple St. game (which needs turns taken) is
-  refused with the reason, by the same `league.catalogue.check_results` the result form uses.
+  refused with the reason, by the same `league.catalogue.check_results` the result form uses,
+  unless the play comes from a Catleague export, which carries them (`reading.Carried`, with
+  the edition and game-level fields such as the solitaire cat player's VP).
 - Ranks follow the game's rules; BG Stats' winners and ranks, where given, must agree with
   them, or the play is refused with the difference. Cantankerous Cats' winner is BG Stats'
   winner; a winner below 9 Mischief points can only have won by a Feral victory.
@@ -39,6 +41,7 @@ from league.interop.reading import (
     BGGame,
     BGPlay,
     BGScore,
+    Carried,
     Export,
 )
 
@@ -82,6 +85,7 @@ class PlannedPlay:
     played_time: dt.time | None
     place: str
     seats: tuple[PlannedSeat, ...]  # seat order
+    details: dict[str, Any] = field(default_factory=dict)  # game-level result fields
 
 
 @dataclass(frozen=True)
@@ -183,26 +187,24 @@ def _seat_order(scores: Sequence[BGScore]) -> list[BGScore]:
     return seated[starter:] + seated[:starter]
 
 
-def _results(
-    game_key: str, seated: Sequence[BGScore], fed_cats: dict[int, int]
-) -> list[dict[str, Any]]:
-    if game_key == "cat-lady":
-        return [
-            {"total_vp": s.score}
-            | ({"fed_cats": fed_cats[s.player_ref]} if s.player_ref in fed_cats else {})
-            for s in seated
-        ]
-    if game_key == "cantankerous-cats":
-        results: list[dict[str, Any]] = []
-        for s in seated:
-            result: dict[str, Any] = {"mischief_points": s.score}
+def _results(game_key: str, seated: Sequence[BGScore], carried: Carried) -> list[dict[str, Any]]:
+    """Each seat's result: BG Stats' score as the headline, with what our export carried."""
+    results: list[dict[str, Any]] = []
+    for s in seated:
+        result = dict(carried.results.get(s.player_ref, {}))
+        if game_key == "cat-lady":
+            result["total_vp"] = s.score
+        elif game_key == "cantankerous-cats":
+            result["mischief_points"] = s.score
+            result.pop("winner", None)
             if s.winner:
                 result["winner"] = True
-                if s.score is not None:
+                if s.score is not None and "win_type" not in result:
                     result["win_type"] = "nine_mischief" if s.score >= 9 else "feral_victory"
-            results.append(result)
-        return results
-    return [{"cats_collected": s.score} for s in seated]
+        else:
+            result["cats_collected"] = s.score
+        results.append(result)
+    return results
 
 
 def _planned(
@@ -211,17 +213,19 @@ def _planned(
     reasons: list[str] = []
     seated = _seat_order(play.scores)
     names = [export.players[s.player_ref].name for s in seated]
+    carried = play.carried or Carried()
     edition = _edition(export, play, game_key, len(seated))
     if game_key == "cantankerous-cats" and any(
         s.winner and s.score is not None and s.score < 9 for s in seated
     ):
         edition = "standard"  # only the Standard game has a Feral victory
+    edition = carried.edition or edition
     if play.played_at.date() > today:
         reasons.append(f"It is dated {play.played_at.date()}, in the future.")
-    results = _results(game_key, seated, play.fed_cats)
+    results = _results(game_key, seated, carried)
     checked = None
     try:
-        checked = check_results(game_key, edition, results)
+        checked = check_results(game_key, edition, results, carried.details)
     except ResultError as exc:
         # The same problem of several players (both sides of a tie) is said once, with names.
         whose: dict[str, list[str]] = {}
@@ -253,6 +257,7 @@ def _planned(
                 zip(seated, checked.results, checked.ranks, strict=True)
             )
         ),
+        details=checked.details,
     )
 
 

@@ -27,9 +27,11 @@ only a file that is not a BG Stats export at all (not JSON, no lists of players,
 plays, broken player or game records) is refused.
 
 Play uuids are compared without letter case (BG Stats writes them in capitals, other tools do
-not). A Cat Lady tie on VP is broken by fed cats, which BG Stats has no field for: Catleague's
-export writes them as one line of the play's ``comments`` (`FED_CATS_NOTE`), a convention of
-ours, read back here and kept out of the game's notes.
+not). What a result needs beyond its headline score has no field in BG Stats (the fed cats
+that break a Cat Lady tie on VP, Maple St.'s turns, how a Cantankerous Cats game was won, the
+edition, the solitaire cat player's VP): Catleague's export writes it as one line of the play's
+``comments``, ``Catleague: {JSON}`` (`CARRIED_NOTE`), a convention of ours, read back here
+(`Carried`) and kept out of the game's notes.
 
 Planning which plays become games is `league.interop.planning`; writing a league's games
 in this format, `league.interop.writing`.
@@ -58,7 +60,7 @@ GAME_NAMES = {
 }
 # A play of Cat Lady with this expansion played is a Box of Treats game.
 BOX_OF_TREATS_NAMES = {"cat lady box of treats", "cat lady: box of treats"}
-FED_CATS_NOTE = "Fed cats (Catleague tie-break): "
+CARRIED_NOTE = "Catleague: "
 
 
 class BGStatsError(ValueError):
@@ -107,8 +109,18 @@ class BGPlay:
     expansion_refs: tuple[int, ...]
     comments: str
     scores: tuple[BGScore, ...]
-    notes: str = ""  # the comments without Catleague's fed-cats line
-    fed_cats: dict[int, int] = field(default_factory=dict)  # player_ref -> fed cats
+    notes: str = ""  # the comments without Catleague's own line
+    carried: "Carried | None" = None
+
+
+@dataclass(frozen=True)
+class Carried:
+    """What Catleague's export carried in a play's comments (`CARRIED_NOTE`): the edition,
+    result fields by player id and game-level fields. Checked as any result is, on import."""
+
+    edition: str = ""
+    results: dict[int, dict[str, Any]] = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -421,7 +433,7 @@ def _play(
             reasons=tuple(reasons),
         )
     assert game_ref is not None
-    notes, fed_cats = _fed_cats_note(
+    notes, carried = _carried_note(
         comments, {players[s.player_ref].name: s.player_ref for s in scores}
     )
     return BGPlay(
@@ -435,30 +447,52 @@ def _play(
         comments=comments,
         scores=tuple(scores),
         notes=notes,
-        fed_cats=fed_cats,
+        carried=carried,
     )
 
 
-def _fed_cats_note(comments: str, refs: Mapping[str, int]) -> tuple[str, dict[int, int]]:
-    """The comments without Catleague's fed-cats line, and the counts that line gives (by
-    player id); a line that names someone not in the play is left as a comment.
+def _carried_note(comments: str, refs: Mapping[str, int]) -> tuple[str, Carried | None]:
+    """The comments without Catleague's own line, and what that line carried; a line that
+    is not well formed, or names someone not in the play, stays a comment.
 
-    >>> _fed_cats_note("Close!\\nFed cats (Catleague tie-break): Mia 5; ned 4", {"Mia": 1, "ned": 2})
-    ('Close!', {1: 5, 2: 4})
+    >>> _carried_note('Close!\\nCatleague: {"players": {"Mia": {"fed_cats": 5}}}', {"Mia": 1})
+    ('Close!', Carried(edition='', results={1: {'fed_cats': 5}}, details={}))
     """
     kept = []
-    found: dict[int, int] = {}
+    found = None
     for line in comments.split("\n"):
-        counts: dict[int, int] = {}
-        if line.startswith(FED_CATS_NOTE):
-            for item in line.removeprefix(FED_CATS_NOTE).split("; "):
-                name, _, count = item.strip().rpartition(" ")
-                if name not in refs or not count.isdigit():
-                    counts = {}
-                    break
-                counts[refs[name]] = int(count)
-        if counts and not found:
-            found = counts
+        carried = _carried(line.removeprefix(CARRIED_NOTE), refs)
+        if line.startswith(CARRIED_NOTE) and carried is not None and found is None:
+            found = carried
         else:
             kept.append(line)
     return "\n".join(kept), found
+
+
+def _carried(text: str, refs: Mapping[str, int]) -> Carried | None:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or set(data) - {"edition", "players", "details"}:
+        return None
+    edition, by_name, details = (
+        data.get("edition", ""),
+        data.get("players", {}),
+        data.get("details", {}),
+    )
+    if not isinstance(edition, str) or not isinstance(by_name, dict) or not _fields(details):
+        return None
+    if any(name not in refs or not _fields(fields) for name, fields in by_name.items()):
+        return None
+    return Carried(
+        edition=edition,
+        results={refs[name]: dict(fields) for name, fields in by_name.items()},
+        details=dict(details),
+    )
+
+
+def _fields(value: Any) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, (int, str, bool)) for k, v in value.items()
+    )

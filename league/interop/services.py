@@ -224,6 +224,7 @@ def import_plays(
             edition=planned.edition,
             place=planned.place[:120],
             notes=planned.play.notes,
+            details=planned.details or None,
             bgstats_uuid=planned.play.uuid,
         )
         for planned in found.new
@@ -260,6 +261,7 @@ def export_league(*, league: League) -> dict[str, Any]:
             place=game.place,
             notes=game.notes,
             edition=game.edition,
+            details=game.details,
             seats=[
                 writing.ExportSeat(
                     player_id=p.player_id,
@@ -267,7 +269,7 @@ def export_league(*, league: League) -> dict[str, Any]:
                     seat=p.seat,
                     rank=p.rank,
                     score=p.score,
-                    fed_cats=p.result.get("fed_cats"),
+                    result=p.result,
                 )
                 for p in game.participants.all()
             ],

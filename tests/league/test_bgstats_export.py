@@ -8,10 +8,14 @@ import copy
 import datetime as dt
 import json
 
+import pytest
+
 from league.clubs import services
 from league.interop import planning, reading
 from league.interop import services as bgstats_import
 from league.models import Game, Player
+from league.results import checks
+from league.results import services as result_services
 from tests.league.conftest import record
 from tests.league.test_bgstats import TODAY, club_file, mapping_for, parse
 
@@ -171,8 +175,12 @@ def test_the_export_carries_the_fed_cats_a_tie_needs_and_each_game_uuid(league, 
     club_night(league, players, users)
     exported = bgstats_import.export_league(league=league)
     broken, shared, plain = exported["plays"]
-    assert broken["comments"] == "Close one\nFed cats (Catleague tie-break): Mia 5; Ned 4"
-    assert shared["comments"] == "Fed cats (Catleague tie-break): Pat 3; Mia 3"
+    assert broken["comments"] == (
+        'Close one\nCatleague: {"players": {"Mia": {"fed_cats": 5}, "Ned": {"fed_cats": 4}}}'
+    )
+    assert shared["comments"] == (
+        'Catleague: {"players": {"Pat": {"fed_cats": 3}, "Mia": {"fed_cats": 3}}}'
+    )
     assert plain["comments"] == ""
     uuids = {str(g.uuid).upper() for g in league.games.all()}
     assert {p["uuid"] for p in exported["plays"]} == uuids
@@ -237,3 +245,88 @@ def test_imported_plays_keep_their_bgstats_uuid_in_the_export(league, players, u
     found = bgstats_import.preview(league=league, export=parse(lower), today=TODAY)
     assert found.new == [] and len(found.already) == 2
     assert Game.objects.filter(league=league).count() == 2
+
+
+CAT = "cat-lady"
+MAPLE = "cat-ladies-of-maple-st"
+CANTANKEROUS = "cantankerous-cats"
+
+
+@pytest.mark.parametrize(
+    ("game", "edition", "results", "details"),
+    [
+        (CAT, "premium", [{"total_vp": 24, "fed_cats": 3}, {"total_vp": 24, "fed_cats": 6}], {}),
+        (CAT, "solitaire", [{"total_vp": 31}], {"cat_player_vp": 27}),
+        (
+            MAPLE,
+            "standard",
+            [
+                {"cats_collected": 6, "turns_taken": 9, "unused_mystery_cards": 1},
+                {"cats_collected": 6, "turns_taken": 8, "unused_mystery_cards": 0},
+            ],
+            {},
+        ),
+        (
+            CANTANKEROUS,
+            "standard",
+            [
+                {"mischief_points": 9, "winner": True, "win_type": "nine_mischief"},
+                {"mischief_points": 5},
+                {"mischief_points": 7},
+            ],
+            {},
+        ),
+        (
+            CANTANKEROUS,
+            "basic",
+            [
+                {"mischief_points": 3},
+                {"mischief_points": 10, "winner": True, "win_type": "nine_mischief"},
+            ],
+            {},
+        ),
+    ],
+)
+def test_every_game_and_edition_round_trips_through_the_export(
+    players, users, game, edition, results, details
+):
+    """What BG Stats cannot hold (an edition, Maple St.'s turns, how a Cantankerous Cats
+    game was won, the solitaire cat player's VP) rides in the play's comments and comes back."""
+    home, away = (
+        services.league_create(
+            name=f"{name} {game}", slug=f"{name}-{game}", game=game, by=users["olive"]
+        )
+        for name in ("home", "away")
+    )
+    cast = [players["olive"], players["mia"], players["ned"]][: len(results)]
+    for player in cast[1:]:
+        for lg in (home, away):
+            services.member_add(league=lg, player=player, by=player.user)
+    result_services.game_record(
+        league=home,
+        logged_by=users["olive"],
+        played_on=dt.date(2026, 11, 3),
+        edition=edition,
+        details=details or None,
+        participants=[
+            checks.ParticipantInput(player_id=p.pk, seat=i + 1, result=r)
+            for i, (p, r) in enumerate(zip(cast, results, strict=True))
+        ],
+    )
+    export = parse(bgstats_import.export_league(league=home))
+    mapping = {ref: Player.objects.get(name=p.name).pk for ref, p in export.players.items()}
+    result = bgstats_import.import_plays(
+        league=away, export=export, mapping=mapping, by=users["olive"], today=TODAY
+    )
+    assert (result.created, result.refused) == (1, 0)
+    (original,), (copied,) = home.games.all(), away.games.all()
+    assert (copied.edition, copied.details) == (original.edition, original.details)
+    assert [(p.player_id, p.result, p.rank) for p in copied.participants.order_by("seat")] == [
+        (p.player_id, p.result, p.rank) for p in original.participants.order_by("seat")
+    ]
+    assert (
+        bgstats_import.preview(
+            league=home, export=parse(bgstats_import.export_league(league=away)), today=TODAY
+        ).new
+        == []
+    )
