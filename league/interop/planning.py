@@ -136,6 +136,8 @@ def plan_import(export: Export, *, game_key: str, today: dt.date) -> Plan:
         if game is not None and known_game(game) != game_key:
             label = game.name or game.bgg_name
             plan.skipped_games[label] = plan.skipped_games.get(label, 0) + 1
+        elif unread.ignored:
+            plan.ignored += 1
         else:
             plan.refused.append(
                 RefusedPlay(

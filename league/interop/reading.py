@@ -1,5 +1,5 @@
-"""BG Stats files read: a BG Stats export parsed into plain values, and written back compactly
-(`to_file`). Pure code, no ORM (`league.interop.services` reads and writes the database).
+"""BG Stats files read: a BG Stats export parsed into plain values (kept between preview and
+import by `league.interop.snapshot`). Pure code, no ORM (`league.interop.services` has that).
 
 The format, as BG Stats writes it (a JSON "database" of tables linked by ids). BG Stats
 publishes no schema; the fields used here are only those seen in real files:
@@ -26,15 +26,13 @@ several times. Such a play is left out with its reasons (`UnreadPlay`), never th
 only a file that is not a BG Stats export at all (not JSON, no lists of players, games and
 plays, broken player or game records) is refused.
 
-Play uuids are compared without letter case (BG Stats writes them in capitals, other tools do
-not). What a result needs beyond its headline score has no field in BG Stats (the fed cats
-that break a Cat Lady tie on VP, Maple St.'s turns, how a Cantankerous Cats game was won, the
-edition, the solitaire cat player's VP): Catleague's export writes it as one line of the play's
-``comments``, ``Catleague: {JSON}`` (`CARRIED_NOTE`), a convention of ours, read back here
-(`Carried`) and kept out of the game's notes.
+Play uuids are compared without letter case (BG Stats writes capitals; a copy another tool
+wrote may not). What a result needs beyond its headline score has no field in BG Stats (fed
+cats breaking a Cat Lady tie, Maple St.'s turns, how a Cantankerous Cats game was won, the
+edition, the solitaire cat player's VP): Catleague's export writes it as one comments line,
+``Catleague: {JSON}`` (`CARRIED_NOTE`, our convention), read back here as `Carried`.
 
-Planning which plays become games is `league.interop.planning`; writing a league's games
-in this format, `league.interop.writing`.
+Planning which plays become games: `league.interop.planning`; writing: `.writing`.
 """
 
 import datetime as dt
@@ -125,7 +123,7 @@ class Carried:
 
 @dataclass(frozen=True)
 class UnreadPlay:
-    """A play of the file that cannot be read; the rest of the file still can."""
+    """A play of the file that cannot be read (the rest of the file still can)."""
 
     index: int
     uuid: str
@@ -133,6 +131,7 @@ class UnreadPlay:
     played_at: dt.datetime | None
     players: tuple[str, ...]
     reasons: tuple[str, ...]
+    ignored: bool = False  # left out of BG Stats' statistics: skipped, whatever it holds
 
 
 @dataclass(frozen=True)
@@ -431,6 +430,7 @@ def _play(
             played_at=played_at,
             players=tuple(players[s.player_ref].name for s in scores),
             reasons=tuple(reasons),
+            ignored=ignored,
         )
     assert game_ref is not None
     notes, carried = _carried_note(

@@ -63,6 +63,7 @@ def to_snapshot(export: Export) -> dict[str, Any]:
             "playDate": u.played_at.strftime(DATE_FORMAT) if u.played_at else None,
             "players": list(u.players),
             "reasons": list(u.reasons),
+            "ignored": u.ignored,
         }
         for u in export.unread
     ]
@@ -84,6 +85,7 @@ def from_snapshot(data: dict[str, Any]) -> Export:
             played_at=dt.datetime.strptime(u["playDate"], DATE_FORMAT) if u["playDate"] else None,
             players=tuple(u["players"]),
             reasons=tuple(u["reasons"]),
+            ignored=u["ignored"],
         )
         for u in data["unread"]
     ]

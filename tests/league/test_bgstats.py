@@ -105,6 +105,14 @@ def test_a_play_that_cannot_be_read_is_left_out_with_its_reason(damage, says):
     assert plan.refused[0].index == 0 and [p.play.index for p in plan.plays] == [1]
 
 
+def test_an_ignored_play_that_cannot_be_read_is_skipped_as_ignored():
+    data = club_file()
+    data["plays"][0]["playerScores"][0]["score"] = "10+10+15"
+    data["plays"][0]["ignored"] = True
+    plan = planning.plan_import(parse(data), game_key="cat-lady", today=TODAY)
+    assert 0 not in {r.index for r in plan.refused} and plan.ignored == 2
+
+
 def test_a_play_that_is_not_a_record_is_left_out():
     data = club_file()
     data["plays"][0] = "play"
