@@ -8,7 +8,9 @@ How a play becomes a league game:
 - ``score`` is the game's headline number (Cat Lady's total VP, Cantankerous Cats' Mischief
   points, Maple St.'s cats collected). BG Stats holds nothing else of a result, so a Cat Lady
   tie on VP (which needs fed cats to break) or a Maple St. game (which needs turns taken) is
-  refused with the reason, by the same `league.catalogue.check_results` the result form uses.
+  refused with the reason, by the same `league.catalogue.check_results` the result form uses,
+  unless the play comes from a Catleague export, which carries them (`reading.Carried`, with
+  the edition and game-level fields such as the solitaire cat player's VP).
 - Ranks follow the game's rules; BG Stats' winners and ranks, where given, must agree with
   them, or the play is refused with the difference. Cantankerous Cats' winner is BG Stats'
   winner; a winner below 9 Mischief points can only have won by a Feral victory.
@@ -17,6 +19,9 @@ How a play becomes a league game:
 - ``playDate`` gives the date and the time of day; midnight exactly means no time (what the
   export writes for a game logged without one). The location's name is the place;
   ``comments`` are the notes. An ``ignored`` play is skipped.
+- A play the file cannot give (`reading.UnreadPlay`: a calculated score, one player twice...)
+  is refused with its reasons when it is, or may be, a play of this league's game; another
+  game's is counted with that game's skipped plays.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from league.interop.reading import (
     BGGame,
     BGPlay,
     BGScore,
+    Carried,
     Export,
 )
 
@@ -79,12 +85,28 @@ class PlannedPlay:
     played_time: dt.time | None
     place: str
     seats: tuple[PlannedSeat, ...]  # seat order
+    details: dict[str, Any] = field(default_factory=dict)  # game-level result fields
 
 
 @dataclass(frozen=True)
 class RefusedPlay:
-    play: BGPlay
+    """A play of this league's game that is not imported, and why."""
+
+    index: int  # its place in the file
+    uuid: str
+    played_at: dt.datetime | None
+    players: tuple[str, ...]  # BG Stats names, in the file's order
     reasons: tuple[str, ...]
+
+    @classmethod
+    def of(cls, export: Export, play: BGPlay, reasons: Sequence[str]) -> RefusedPlay:
+        return cls(
+            index=play.index,
+            uuid=play.uuid,
+            played_at=play.played_at,
+            players=tuple(export.players[s.player_ref].name for s in play.scores),
+            reasons=tuple(reasons),
+        )
 
 
 @dataclass
@@ -109,6 +131,23 @@ def plan_import(export: Export, *, game_key: str, today: dt.date) -> Plan:
     """Which plays of `export` would become games of a league recording `game_key`, and why
     the others would not."""
     plan = Plan(game_key=game_key)
+    for unread in export.unread:
+        game = export.games.get(unread.game_ref) if unread.game_ref is not None else None
+        if game is not None and known_game(game) != game_key:
+            label = game.name or game.bgg_name
+            plan.skipped_games[label] = plan.skipped_games.get(label, 0) + 1
+        elif unread.ignored:
+            plan.ignored += 1
+        else:
+            plan.refused.append(
+                RefusedPlay(
+                    index=unread.index,
+                    uuid=unread.uuid,
+                    played_at=unread.played_at,
+                    players=unread.players,
+                    reasons=unread.reasons,
+                )
+            )
     for play in export.plays:
         game = export.games[play.game_ref]
         if known_game(game) != game_key:
@@ -123,6 +162,7 @@ def plan_import(export: Export, *, game_key: str, today: dt.date) -> Plan:
             plan.refused.append(planned)
         else:
             plan.plays.append(planned)
+    plan.refused.sort(key=lambda refused: refused.index)
     return plan
 
 
@@ -149,20 +189,24 @@ def _seat_order(scores: Sequence[BGScore]) -> list[BGScore]:
     return seated[starter:] + seated[:starter]
 
 
-def _results(game_key: str, seated: Sequence[BGScore]) -> list[dict[str, Any]]:
-    if game_key == "cat-lady":
-        return [{"total_vp": s.score} for s in seated]
-    if game_key == "cantankerous-cats":
-        results: list[dict[str, Any]] = []
-        for s in seated:
-            result: dict[str, Any] = {"mischief_points": s.score}
+def _results(game_key: str, seated: Sequence[BGScore], carried: Carried) -> list[dict[str, Any]]:
+    """Each seat's result: BG Stats' score as the headline, with what our export carried."""
+    results: list[dict[str, Any]] = []
+    for s in seated:
+        result = dict(carried.results.get(s.player_ref, {}))
+        if game_key == "cat-lady":
+            result["total_vp"] = s.score
+        elif game_key == "cantankerous-cats":
+            result["mischief_points"] = s.score
+            result.pop("winner", None)
             if s.winner:
                 result["winner"] = True
-                if s.score is not None:
+                if s.score is not None and "win_type" not in result:
                     result["win_type"] = "nine_mischief" if s.score >= 9 else "feral_victory"
-            results.append(result)
-        return results
-    return [{"cats_collected": s.score} for s in seated]
+        else:
+            result["cats_collected"] = s.score
+        results.append(result)
+    return results
 
 
 def _planned(
@@ -171,17 +215,19 @@ def _planned(
     reasons: list[str] = []
     seated = _seat_order(play.scores)
     names = [export.players[s.player_ref].name for s in seated]
+    carried = play.carried or Carried()
     edition = _edition(export, play, game_key, len(seated))
     if game_key == "cantankerous-cats" and any(
         s.winner and s.score is not None and s.score < 9 for s in seated
     ):
         edition = "standard"  # only the Standard game has a Feral victory
+    edition = carried.edition or edition
     if play.played_at.date() > today:
         reasons.append(f"It is dated {play.played_at.date()}, in the future.")
-    results = _results(game_key, seated)
+    results = _results(game_key, seated, carried)
     checked = None
     try:
-        checked = check_results(game_key, edition, results)
+        checked = check_results(game_key, edition, results, carried.details)
     except ResultError as exc:
         # The same problem of several players (both sides of a tie) is said once, with names.
         whose: dict[str, list[str]] = {}
@@ -198,7 +244,7 @@ def _planned(
     if checked is not None:
         reasons.extend(_disagreements(seated, checked.ranks, names))
     if reasons:
-        return RefusedPlay(play=play, reasons=tuple(reasons))
+        return RefusedPlay.of(export, play, reasons)
     assert checked is not None
     time = play.played_at.time()
     return PlannedPlay(
@@ -213,6 +259,7 @@ def _planned(
                 zip(seated, checked.results, checked.ranks, strict=True)
             )
         ),
+        details=checked.details,
     )
 
 

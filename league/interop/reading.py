@@ -1,5 +1,5 @@
-"""BG Stats files read: a BG Stats export parsed into plain values, and written back compactly
-(`to_file`). Pure code, no ORM (`league.interop.services` reads and writes the database).
+"""BG Stats files read: a BG Stats export parsed into plain values (kept between preview and
+import by `league.interop.snapshot`). Pure code, no ORM (`league.interop.services` has that).
 
 The format, as BG Stats writes it (a JSON "database" of tables linked by ids). BG Stats
 publishes no schema; the fields used here are only those seen in real files:
@@ -19,15 +19,27 @@ publishes no schema; the fields used here are only those seen in real files:
   - ``playerScores``: ``playerRefId``, ``score`` (a *string*, ``""`` when none), ``winner``,
     ``startPlayer``, ``seatOrder`` and ``rank`` (whole numbers, 0 when not given).
 
-Planning which plays become games is `league.interop.planning`; writing a league's games
-in this format, `league.interop.writing`.
+Real exports hold every game a person logs, and BG Stats keeps things a league cannot use: a
+score can be BG Stats' calculation of it (``"10+10+15"``; bgstatsapp.com/cloud-sync-info lists
+"calculation of the scores" among what it keeps) and one anonymous player can sit at a table
+several times. Such a play is left out with its reasons (`UnreadPlay`), never the whole file;
+only a file that is not a BG Stats export at all (not JSON, no lists of players, games and
+plays, broken player or game records) is refused.
+
+Play uuids are compared without letter case (BG Stats writes capitals; a copy another tool
+wrote may not). What a result needs beyond its headline score has no field in BG Stats (fed
+cats breaking a Cat Lady tie, Maple St.'s turns, how a Cantankerous Cats game was won, the
+edition, the solitaire cat player's VP): Catleague's export writes it as one comments line,
+``Catleague: {JSON}`` (`CARRIED_NOTE`, our convention), read back here as `Carried`.
+
+Planning which plays become games: `league.interop.planning`; writing: `.writing`.
 """
 
 import datetime as dt
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 # A BG Stats export of years of plays is a few megabytes; refuse anything far larger.
@@ -46,6 +58,7 @@ GAME_NAMES = {
 }
 # A play of Cat Lady with this expansion played is a Box of Treats game.
 BOX_OF_TREATS_NAMES = {"cat lady box of treats", "cat lady: box of treats"}
+CARRIED_NOTE = "Catleague: "
 
 
 class BGStatsError(ValueError):
@@ -62,6 +75,7 @@ class BGPlayer:
     id: int
     name: str
     uuid: str = ""
+    anonymous: bool = False
 
 
 @dataclass(frozen=True)
@@ -93,6 +107,31 @@ class BGPlay:
     expansion_refs: tuple[int, ...]
     comments: str
     scores: tuple[BGScore, ...]
+    notes: str = ""  # the comments without Catleague's own line
+    carried: "Carried | None" = None
+
+
+@dataclass(frozen=True)
+class Carried:
+    """What Catleague's export carried in a play's comments (`CARRIED_NOTE`): the edition,
+    result fields by player id and game-level fields. Checked as any result is, on import."""
+
+    edition: str = ""
+    results: dict[int, dict[str, Any]] = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class UnreadPlay:
+    """A play of the file that cannot be read (the rest of the file still can)."""
+
+    index: int
+    uuid: str
+    game_ref: int | None
+    played_at: dt.datetime | None
+    players: tuple[str, ...]
+    reasons: tuple[str, ...]
+    ignored: bool = False  # left out of BG Stats' statistics: skipped, whatever it holds
 
 
 @dataclass(frozen=True)
@@ -101,6 +140,7 @@ class Export:
     locations: dict[int, str]
     games: dict[int, BGGame]
     plays: list[BGPlay]
+    unread: list[UnreadPlay] = field(default_factory=list)
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -186,33 +226,46 @@ def _ids(reader: _Reader, rows: list[Any], name: str) -> list[tuple[str, int, Ma
     return found
 
 
-def _score(reader: _Reader, record: Mapping[str, Any], path: str) -> int | None:
-    raw = record.get("score", "")
+_WHOLE = re.compile(r"\s*-?\d+(\.0+)?\s*")
+_CALCULATION = re.compile(r"[-+*/()\d\s.]*\d[-+*/()\d\s.]*")
+
+
+def _score(raw: Any, who: str) -> tuple[int | None, str | None]:
+    """A score as a whole number (None when not given), or the reason it is not one."""
     if raw is None or raw == "":
-        return None
+        return None, None
     if isinstance(raw, bool):
-        reader.add(f"{path}.score", f"must be a number, not {raw!r}.")
-        return None
+        return None, f"{who}'s score must be a number, not {raw!r}."
     if isinstance(raw, int):
-        return raw
+        return raw, None
     if isinstance(raw, float) and raw.is_integer():
-        return int(raw)
-    if isinstance(raw, str) and re.fullmatch(r"\s*-?\d+(\.0+)?\s*", raw):
-        return int(float(raw))
-    reader.add(f"{path}.score", f"must be a whole number, not {raw!r}.")
-    return None
+        return int(raw), None
+    if isinstance(raw, str) and _WHOLE.fullmatch(raw):
+        return int(float(raw)), None
+    if isinstance(raw, str) and _CALCULATION.fullmatch(raw):
+        return None, (
+            f"{who}'s score is a calculation ({raw.strip()!r}), not one total: Catleague needs "
+            "the total VP."
+        )
+    return None, f"{who}'s score must be a whole number, not {raw!r}."
 
 
 def parse_export(raw: bytes | str) -> Export:
-    """Read a BG Stats export; raises `BGStatsError` naming every problem found.
+    """Read a BG Stats export; raises `BGStatsError` naming every problem found that makes it
+    no BG Stats export at all. A play that cannot be read is kept as an `UnreadPlay`.
 
     >>> export = parse_export('''{"players": [{"id": 1, "name": "Ada"}, {"id": 2, "name": "Bo"}],
     ...   "locations": [], "games": [{"id": 9, "name": "Cat Lady", "bggId": 228504}],
     ...   "plays": [{"uuid": "p-1", "playDate": "2026-11-20 19:30:00", "gameRefId": 9,
     ...     "playerScores": [{"playerRefId": 1, "score": "31", "winner": true},
+    ...                      {"playerRefId": 2, "score": "28"}]},
+    ...    {"uuid": "p-2", "playDate": "2026-11-20 21:00:00", "gameRefId": 9,
+    ...     "playerScores": [{"playerRefId": 1, "score": "10+10+15"},
     ...                      {"playerRefId": 2, "score": "28"}]}]}''')
     >>> [(s.player_ref, s.score, s.winner) for s in export.plays[0].scores]
     [(1, 31, True), (2, 28, False)]
+    >>> export.unread[0].reasons
+    ("Ada's score is a calculation ('10+10+15'), not one total: Catleague needs the total VP.",)
     """
     if len(raw) > MAX_FILE_BYTES:
         raise BGStatsError(
@@ -230,7 +283,10 @@ def parse_export(raw: bytes | str) -> Export:
         name = reader.text(record, "name", path)
         if name is not None:
             players[ident] = BGPlayer(
-                id=ident, name=name.strip(), uuid=str(record.get("uuid") or "")
+                id=ident,
+                name=name.strip(),
+                uuid=str(record.get("uuid") or ""),
+                anonymous=record.get("isAnonymous") is True,
             )
     locations: dict[int, str] = {}
     for path, ident, record in _ids(
@@ -248,97 +304,138 @@ def parse_export(raw: bytes | str) -> Export:
     rows = reader.table(data, "plays")
     if len(rows) > MAX_PLAYS:
         raise BGStatsError({"plays": [f"The file holds more than {MAX_PLAYS:,} plays."]})
-    plays = []
-    uuids: dict[str, int] = {}
-    for index, row in enumerate(rows):
-        path = f"plays[{index}]"
-        play_record = reader.record(row, path)
-        if play_record is None:
-            continue
-        play = _play(reader, play_record, path, index, players, games, locations)
-        if play is None:
-            continue
-        if play.uuid in uuids:
-            reader.add(
-                f"{path}.uuid", f"uuid {play.uuid} is used twice (also plays[{uuids[play.uuid]}])."
-            )
-            continue
-        uuids[play.uuid] = index
-        plays.append(play)
     if reader.errors:
         raise BGStatsError(reader.errors)
-    return Export(players=players, locations=locations, games=games, plays=plays)
+    plays: list[BGPlay] = []
+    unread: list[UnreadPlay] = []
+    first_of: dict[str, BGPlay] = {}
+    for index, row in enumerate(rows):
+        play = _play(row, index, players, games, locations)
+        if isinstance(play, BGPlay):
+            first = first_of.setdefault(play.uuid.upper(), play)
+            if first is not play:
+                play = _unread(
+                    play,
+                    players,
+                    f"The same play as the one of {first.played_at:%Y-%m-%d %H:%M} (its uuid "
+                    f"{play.uuid} appears twice, letter case aside): only that one is read.",
+                )
+        if isinstance(play, BGPlay):
+            plays.append(play)
+        else:
+            unread.append(play)
+    return Export(players=players, locations=locations, games=games, plays=plays, unread=unread)
+
+
+def _unread(play: BGPlay, players: Mapping[int, BGPlayer], reason: str) -> UnreadPlay:
+    return UnreadPlay(
+        index=play.index,
+        uuid=play.uuid,
+        game_ref=play.game_ref,
+        played_at=play.played_at,
+        players=tuple(players[s.player_ref].name for s in play.scores),
+        reasons=(reason,),
+    )
 
 
 def _play(
-    reader: _Reader,
-    record: Mapping[str, Any],
-    path: str,
+    row: Any,
     index: int,
     players: Mapping[int, BGPlayer],
     games: Mapping[int, BGGame],
     locations: Mapping[int, str],
-) -> BGPlay | None:
-    before = sum(len(v) for v in reader.errors.values())
-    play_uuid = reader.text(record, "uuid", path)
+) -> BGPlay | UnreadPlay:
+    """One play read, or the reasons it cannot be (each with its field, for a person)."""
+    if not isinstance(row, dict):
+        return UnreadPlay(index, "", None, None, (), ("This is not a record of a play.",))
+    reader = _Reader()
+    reasons: list[str] = []
+    record: Mapping[str, Any] = row
+    play_uuid = reader.text(record, "uuid", "play")
     if play_uuid is not None and not 0 < len(play_uuid.strip()) <= MAX_UUID_LENGTH:
-        reader.add(f"{path}.uuid", f"must be 1 to {MAX_UUID_LENGTH} characters.")
-    raw_date = reader.text(record, "playDate", path)
+        reader.add("play.uuid", f"must be 1 to {MAX_UUID_LENGTH} characters.")
+    raw_date = reader.text(record, "playDate", "play")
     played_at = None
     if raw_date is not None:
         try:
             played_at = dt.datetime.strptime(raw_date.strip(), DATE_FORMAT)
         except ValueError:
-            reader.add(f"{path}.playDate", f"must look like 2026-11-20 19:30:00, not {raw_date!r}.")
-    game_ref = reader.whole(record, "gameRefId", path)
+            reader.add("play.playDate", f"must look like 2026-11-20 19:30:00, not {raw_date!r}.")
+    game_ref = reader.whole(record, "gameRefId", "play")
     if game_ref is not None and game_ref not in games:
-        reader.add(f"{path}.gameRefId", f"no game has id {game_ref}.")
-    location_ref = reader.whole(record, "locationRefId", path, required=False)
+        reader.add("play.gameRefId", f"no game has id {game_ref}.")
+    location_ref = reader.whole(record, "locationRefId", "play", required=False)
     if location_ref is not None and location_ref not in locations:
         location_ref = None  # BG Stats writes 0 or a deleted place: no place, not an error
     expansions = []
     raw_expansions = record.get("expansionPlays") or []
     if not isinstance(raw_expansions, list):
-        reader.add(f"{path}.expansionPlays", "must be a list.")
+        reader.add("play.expansionPlays", "must be a list.")
         raw_expansions = []
     for number, entry in enumerate(raw_expansions):
-        item = reader.record(entry, f"{path}.expansionPlays[{number}]")
+        item = reader.record(entry, f"play.expansionPlays[{number}]")
         if item is not None:
-            ref = reader.whole(item, "gameRefId", f"{path}.expansionPlays[{number}]")
+            ref = reader.whole(item, "gameRefId", f"play.expansionPlays[{number}]")
             if ref is not None:
                 expansions.append(ref)
-    comments = reader.text(record, "comments", path, required=False) or ""
-    ignored = reader.flag(record, "ignored", path)
+    comments = reader.text(record, "comments", "play", required=False) or ""
+    ignored = reader.flag(record, "ignored", "play")
     scores = []
     raw_scores = record.get("playerScores")
     if not isinstance(raw_scores, list) or not raw_scores:
-        reader.add(f"{path}.playerScores", "must be a list with each player's score.")
+        reader.add("play.playerScores", "must be a list with each player's score.")
         raw_scores = []
-    seen_players: set[int] = set()
-    for number, entry in enumerate(raw_scores):
-        spath = f"{path}.playerScores[{number}]"
+    times: dict[int, int] = {}
+    for number, entry in enumerate(raw_scores or []):
+        spath = f"play.playerScores[{number}]"
         item = reader.record(entry, spath)
         if item is None:
             continue
         ref = reader.whole(item, "playerRefId", spath)
         if ref is not None and ref not in players:
             reader.add(f"{spath}.playerRefId", f"no player has id {ref}.")
-        elif ref is not None and ref in seen_players:
-            reader.add(f"{spath}.playerRefId", f"{players[ref].name} is listed twice in one play.")
+            ref = None
         seat_order = reader.whole(item, "seatOrder", spath, required=False) or 0
         rank = reader.whole(item, "rank", spath, required=False) or 0
         for key, value in (("seatOrder", seat_order), ("rank", rank)):
             if value < 0:
                 reader.add(f"{spath}.{key}", "cannot be negative.")
-        score = _score(reader, item, spath)
+        who = players[ref].name if ref is not None else f"Player {number + 1}"
+        score, problem = _score(item.get("score", ""), who)
+        if problem:
+            reasons.append(problem)
         winner = reader.flag(item, "winner", spath)
         start = reader.flag(item, "startPlayer", spath)
         if ref is not None:
-            seen_players.add(ref)
+            times[ref] = times.get(ref, 0) + 1
             scores.append(BGScore(ref, score, winner, start, max(seat_order, 0), max(rank, 0)))
-    if sum(len(v) for v in reader.errors.values()) != before:
-        return None
-    assert play_uuid is not None and played_at is not None and game_ref is not None
+    for ref, count in times.items():
+        if count > 1:
+            reasons.append(
+                f"BG Stats' anonymous player ({players[ref].name}) is {count} players of this "
+                "play: Catleague cannot tell them apart."
+                if players[ref].anonymous
+                else f"{players[ref].name} is listed {count} times in this play."
+            )
+    reasons.extend(
+        f"{where.removeprefix('play.')}: {message}"
+        for where, messages in reader.errors.items()
+        for message in messages
+    )
+    if reasons or play_uuid is None or played_at is None or game_ref not in games:
+        return UnreadPlay(
+            index=index,
+            uuid=(play_uuid or "").strip(),
+            game_ref=game_ref if game_ref in games else None,
+            played_at=played_at,
+            players=tuple(players[s.player_ref].name for s in scores),
+            reasons=tuple(reasons),
+            ignored=ignored,
+        )
+    assert game_ref is not None
+    notes, carried = _carried_note(
+        comments, {players[s.player_ref].name: s.player_ref for s in scores}
+    )
     return BGPlay(
         index=index,
         uuid=play_uuid.strip(),
@@ -349,48 +446,53 @@ def _play(
         expansion_refs=tuple(expansions),
         comments=comments,
         scores=tuple(scores),
+        notes=notes,
+        carried=carried,
     )
 
 
-def to_file(export: Export) -> dict[str, Any]:
-    """What `parse_export` read, written back in BG Stats' format (only those fields): a
-    compact copy to keep between the preview and the import.
+def _carried_note(comments: str, refs: Mapping[str, int]) -> tuple[str, Carried | None]:
+    """The comments without Catleague's own line, and what that line carried; a line that
+    is not well formed, or names someone not in the play, stays a comment.
 
-    >>> again = parse_export(json.dumps(to_file(parse_export(
-    ...     '{"players": [{"id": 1, "name": "Ada"}], "games": [{"id": 9, "name": "Cat Lady"}],'
-    ...     ' "plays": [{"uuid": "p", "playDate": "2026-11-20 19:30:00", "gameRefId": 9,'
-    ...     ' "playerScores": [{"playerRefId": 1, "score": "31"}]}]}'))))
-    >>> again.plays[0].scores[0].score, again.games[9].name
-    (31, 'Cat Lady')
+    >>> _carried_note('Close!\\nCatleague: {"players": {"Mia": {"fed_cats": 5}}}', {"Mia": 1})
+    ('Close!', Carried(edition='', results={1: {'fed_cats': 5}}, details={}))
     """
-    return {
-        "players": [{"id": p.id, "uuid": p.uuid, "name": p.name} for p in export.players.values()],
-        "locations": [{"id": ident, "name": name} for ident, name in export.locations.items()],
-        "games": [
-            {"id": g.id, "name": g.name, "bggName": g.bgg_name, "bggId": g.bgg_id}
-            for g in export.games.values()
-        ],
-        "plays": [
-            {
-                "uuid": play.uuid,
-                "playDate": play.played_at.strftime(DATE_FORMAT),
-                "gameRefId": play.game_ref,
-                "locationRefId": play.location_ref or 0,
-                "ignored": play.ignored,
-                "comments": play.comments,
-                "expansionPlays": [{"gameRefId": ref} for ref in play.expansion_refs],
-                "playerScores": [
-                    {
-                        "playerRefId": s.player_ref,
-                        "score": "" if s.score is None else str(s.score),
-                        "winner": s.winner,
-                        "startPlayer": s.start_player,
-                        "seatOrder": s.seat_order,
-                        "rank": s.rank,
-                    }
-                    for s in play.scores
-                ],
-            }
-            for play in export.plays
-        ],
-    }
+    kept = []
+    found = None
+    for line in comments.split("\n"):
+        carried = _carried(line.removeprefix(CARRIED_NOTE), refs)
+        if line.startswith(CARRIED_NOTE) and carried is not None and found is None:
+            found = carried
+        else:
+            kept.append(line)
+    return "\n".join(kept), found
+
+
+def _carried(text: str, refs: Mapping[str, int]) -> Carried | None:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or set(data) - {"edition", "players", "details"}:
+        return None
+    edition, by_name, details = (
+        data.get("edition", ""),
+        data.get("players", {}),
+        data.get("details", {}),
+    )
+    if not isinstance(edition, str) or not isinstance(by_name, dict) or not _fields(details):
+        return None
+    if any(name not in refs or not _fields(fields) for name, fields in by_name.items()):
+        return None
+    return Carried(
+        edition=edition,
+        results={refs[name]: dict(fields) for name, fields in by_name.items()},
+        details=dict(details),
+    )
+
+
+def _fields(value: Any) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, (int, str, bool)) for k, v in value.items()
+    )

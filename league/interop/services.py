@@ -1,14 +1,17 @@
 """BG Stats files and a league: preview an import, import it in one transaction, export.
 
-`league.interop.reading`, `.planning` and `.writing` read and write the format and plans which plays can become games; this
-module adds what the database knows (the league's members, the plays imported before) and
-writes through `league.results.services`, so an import is checked exactly as a logged game is.
+`league.interop.reading`, `.planning` and `.writing` read and write the format and plan which
+plays can become games; this module adds what the database knows (the league's members, the
+plays it has already: imported before, or its own games in its own export, uuids compared
+without letter case; the names taken) and writes through `league.results.services`, so an
+import is checked exactly as a logged game is.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import difflib
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +19,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Q
+from django.db.models.functions import Upper
 from django.utils import timezone
 
 from league.clubs import services
@@ -39,6 +44,8 @@ class PlayerMatch:
     name: str
     plays: int
     suggestions: list[Player]
+    guest_name: str  # the name a new guest for them would have
+    clash: str = ""  # why that is not their BG Stats name
 
 
 @dataclass(frozen=True)
@@ -63,32 +70,75 @@ def suggestions(name: str, members: list[Player]) -> list[Player]:
     return exact + [by_name[n] for n in close if by_name[n] not in exact]
 
 
+def _already_here(league: League, uuids: list[str]) -> set[str]:
+    """Which of these play uuids (in capitals) the league has: games imported with that uuid,
+    or its own games, whose uuid its export gives as the play's."""
+    own = set()
+    for text in uuids:
+        try:
+            own.add(uuid.UUID(text))
+        except ValueError:
+            continue  # not a uuid Catleague writes; compared with imported uuids only
+    found = (
+        league.games.annotate(upper_uuid=Upper("bgstats_uuid"))
+        .filter(Q(upper_uuid__in={u.upper() for u in uuids}) | Q(uuid__in=own))
+        .values_list("upper_uuid", "uuid")
+    )
+    return {u for u, _ in found if u} | {str(u).upper() for _, u in found if u}
+
+
+def _name_taken(name: str) -> bool:
+    # The rule `league.clubs.services.player_create` applies to a new guest.
+    return Player.objects.filter(name__iexact=name).exists()
+
+
+def guest_names(names: Mapping[int, str]) -> dict[int, tuple[str, str]]:
+    """For each BG Stats player (id -> name), the name a new guest would get and, when it is
+    not their own, why: a name already taken on the site, or one that an earlier BG Stats
+    player of the file has too, becomes 'Alex (BG Stats 2)' (the first number free)."""
+    chosen: dict[int, tuple[str, str]] = {}
+    used: set[str] = set()
+    for ref, name in names.items():
+        guest, clash = name, ""
+        if _name_taken(name):
+            clash = f"The name “{name}” is already taken on this site."
+        elif name.casefold() in used:
+            clash = f"Another BG Stats player in this file is also called “{name}”."
+        number = 2
+        while clash and (guest.casefold() in used or guest == name or _name_taken(guest)):
+            guest = f"{name} (BG Stats {number})"
+            number += 1
+        used.add(guest.casefold())
+        used.add(name.casefold())
+        chosen[ref] = (guest, clash)
+    return chosen
+
+
 def preview(*, league: League, export: reading.Export, today: dt.date | None = None) -> Preview:
     plan = planning.plan_import(export, game_key=league.game, today=today or timezone.localdate())
-    imported = set(
-        league.games.filter(bgstats_uuid__in=[p.play.uuid for p in plan.plays]).values_list(
-            "bgstats_uuid", flat=True
-        )
-    )
-    new = [p for p in plan.plays if p.play.uuid not in imported]
+    imported = _already_here(league, [p.play.uuid for p in plan.plays])
+    new = [p for p in plan.plays if p.play.uuid.upper() not in imported]
     counts: dict[int, int] = {}
     for planned in new:
         for seat in planned.seats:
             counts[seat.player_ref] = counts.get(seat.player_ref, 0) + 1
     members = _members(league)
+    guests = guest_names({ref: export.players[ref].name for ref in counts})
     players = [
         PlayerMatch(
             ref=ref,
             name=export.players[ref].name,
             plays=counts[ref],
             suggestions=suggestions(export.players[ref].name, members),
+            guest_name=guests[ref][0],
+            clash=guests[ref][1],
         )
         for ref in counts
     ]
     return Preview(
         plan=plan,
         new=new,
-        already=[p for p in plan.plays if p.play.uuid in imported],
+        already=[p for p in plan.plays if p.play.uuid.upper() in imported],
         players=players,
     )
 
@@ -143,22 +193,22 @@ def import_plays(
     if not errors:
         for match in found.players:
             if mapping[match.ref] is None:
-                if len(match.name) > NAME_LENGTH:
+                if len(match.guest_name) > NAME_LENGTH:
                     errors.setdefault(f"players.{match.ref}", []).append(
                         f"A guest's name has at most {NAME_LENGTH} characters: choose a member."
                     )
                     continue
                 try:
-                    membership = services.guest_add(league=league, name=match.name, by=by)
+                    membership = services.guest_add(league=league, name=match.guest_name, by=by)
                 except ValidationError as exc:
                     errors.setdefault(f"players.{match.ref}", []).extend(
-                        f"A new guest {match.name!r} cannot be added: {message} Choose a "
+                        f"A new guest {match.guest_name!r} cannot be added: {message} Choose a "
                         "member instead."
                         for message in exc.messages
                     )
                     continue
                 chosen[match.ref] = membership.player_id
-                guests.append(match.name)
+                guests.append(match.guest_name)
     if errors:
         raise ValidationError(errors)
     games = [
@@ -173,7 +223,8 @@ def import_plays(
             played_time=planned.played_time,
             edition=planned.edition,
             place=planned.place[:120],
-            notes=planned.play.comments,
+            notes=planned.play.notes,
+            details=planned.details or None,
             bgstats_uuid=planned.play.uuid,
         )
         for planned in found.new
@@ -204,12 +255,13 @@ def export_league(*, league: League) -> dict[str, Any]:
     games = [
         writing.ExportGame(
             id=game.pk,
-            uuid=game.bgstats_uuid,
+            uuid=game.bgstats_uuid or (str(game.uuid).upper() if game.uuid else ""),
             played_on=game.played_on,
             played_time=game.played_time,
             place=game.place,
             notes=game.notes,
             edition=game.edition,
+            details=game.details,
             seats=[
                 writing.ExportSeat(
                     player_id=p.player_id,
@@ -217,6 +269,7 @@ def export_league(*, league: League) -> dict[str, Any]:
                     seat=p.seat,
                     rank=p.rank,
                     score=p.score,
+                    result=p.result,
                 )
                 for p in game.participants.all()
             ],

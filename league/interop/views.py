@@ -19,7 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from league.catalogue import get_game
-from league.interop import planning, reading, services
+from league.interop import planning, reading, services, snapshot
 from league.models import League
 from league.permissions import can_organise, can_view
 from league.results import selectors as result_selectors
@@ -78,15 +78,32 @@ class MappingForm(forms.Form):
     def __init__(self, *args, matches: list[services.PlayerMatch], members, **kwargs):
         super().__init__(*args, **kwargs)
         self.matches = matches
+        proposed: set[int] = set()
+        seen: dict[str, int] = {}
         for match in matches:
             suggested = {p.pk for p in match.suggestions}
-            choices = [(NEW_GUEST, f"New guest “{match.name}”")]
+            choices = [(NEW_GUEST, f"New guest “{match.guest_name}”")]
             choices += [(str(p.pk), f"{p.name} (suggested)") for p in match.suggestions]
             choices += [(str(p.pk), p.name) for p in members if p.pk not in suggested]
+            # Two BG Stats players of one name are two people: only the first is proposed
+            # as the member of that name.
+            first = next((p for p in match.suggestions if p.pk not in proposed), None)
+            if first is not None:
+                proposed.add(first.pk)
+            seen[match.name.casefold()] = seen.get(match.name.casefold(), 0) + 1
+            same_name = seen[match.name.casefold()]
+            plays = f"in {match.plays} play{'s' if match.plays != 1 else ''}"
             self.fields[f"player_{match.ref}"] = forms.ChoiceField(
-                label=f"{match.name} (in {match.plays} play{'s' if match.plays != 1 else ''})",
+                label=f"{match.name} ({plays})"
+                if same_name == 1
+                else f"{match.name}, BG Stats player {same_name} of that name ({plays})",
                 choices=choices,
-                initial=str(match.suggestions[0].pk) if match.suggestions else NEW_GUEST,
+                initial=str(first.pk) if first is not None else NEW_GUEST,
+                # Said only when the member of that name is not the one proposed (the
+                # choice "New guest" names the numbered guest anyway).
+                help_text=f"{match.clash} A new guest would be “{match.guest_name}”."
+                if match.clash and (first is None or first.name.casefold() != match.name.casefold())
+                else "",
             )
 
     def mapping(self) -> dict[int, int | None]:
@@ -108,7 +125,7 @@ def import_upload(request, slug):
     league = _league(request, slug, organise=True)
     form = UploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        request.session[_session_key(league)] = reading.to_file(form.cleaned_data["file"])
+        request.session[_session_key(league)] = snapshot.to_snapshot(form.cleaned_data["file"])
         return redirect("league:bgstats-preview", slug=league.slug)
     return render(
         request,
@@ -126,7 +143,13 @@ def import_preview(request, slug):
     if stored is None:
         messages.info(request, "Choose the BG Stats file to import first.")
         return redirect("league:bgstats-upload", slug=league.slug)
-    export = reading.parse_export(json.dumps(stored))
+    try:
+        export = snapshot.from_snapshot(stored)
+    except (reading.BGStatsError, KeyError, TypeError, ValueError):
+        # A session kept by an older version of this page: the file must be chosen again.
+        request.session.pop(_session_key(league), None)
+        messages.info(request, "Choose the BG Stats file to import again.")
+        return redirect("league:bgstats-upload", slug=league.slug)
     found = services.preview(league=league, export=export)
     members = list(league.memberships.select_related("player").order_by("player__name"))
     form = MappingForm(
@@ -170,14 +193,13 @@ def import_preview(request, slug):
             "new_rows": [_row(export, planned, league.game) for planned in found.new],
             "refused_rows": [
                 {
-                    "played_at": refused.play.played_at,
-                    "players": ", ".join(
-                        export.players[s.player_ref].name for s in refused.play.scores
-                    ),
+                    "played_at": refused.played_at,
+                    "players": ", ".join(refused.players),
                     "reasons": refused.reasons,
                 }
                 for refused in found.plan.refused
             ],
+            "clashes": any(m.clash for m in found.players),
         },
         status=400 if form.errors else 200,
     )

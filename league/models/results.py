@@ -3,6 +3,8 @@ disputes of logged games."""
 
 from __future__ import annotations
 
+import uuid
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, OrderBy, Q
@@ -82,6 +84,10 @@ class Game(models.Model):
     # The play's uuid in the BG Stats file it was imported from: importing the file again
     # finds it and creates nothing new.
     bgstats_uuid = models.CharField(max_length=64, blank=True, default="", db_default="")
+    # The game's own uuid: its play uuid in the league's BG Stats export when it was not
+    # imported, so importing that export again (here or anywhere) finds it. Null only for rows
+    # bulk-loaded with raw SQL (the benchmarks), which export under a derived uuid instead.
+    uuid = models.UUIDField(default=uuid.uuid4, null=True, unique=True, editable=False)
     logged_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models.functions import Upper
 from django.urls import reverse
 
 from accounts import notifications
@@ -229,11 +230,16 @@ def games_import(
     as is any other problem, each under its game's index."""
     league = common.lock_league(league)
     errors = common.Errors()
-    uuids = [g.bgstats_uuid for g in games if g.bgstats_uuid]
-    taken = set(league.games.filter(bgstats_uuid__in=uuids).values_list("bgstats_uuid", flat=True))
+    # BG Stats' uuids are capitals, other tools' may not be: the same play either way.
+    uuids = {g.bgstats_uuid.upper() for g in games if g.bgstats_uuid}
+    taken = set(
+        league.games.annotate(upper_uuid=Upper("bgstats_uuid"))
+        .filter(upper_uuid__in=uuids)
+        .values_list("upper_uuid", flat=True)
+    )
     checked_games = []
     for index, game in enumerate(games):
-        if game.bgstats_uuid in taken:
+        if game.bgstats_uuid and game.bgstats_uuid.upper() in taken:
             errors.add(f"games.{index}.bgstats_uuid", "This play was imported already.")
         try:
             checked_games.append(

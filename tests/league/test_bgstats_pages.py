@@ -6,11 +6,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 
+import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from league.models import Player
 from tests.league.conftest import record
-from tests.league.test_bgstats import FIXTURE
+from tests.league.test_bgstats import FIXTURE, REALISTIC
 
 UPLOAD = "/leagues/tuesday/import/bgstats/"
 PREVIEW = "/leagues/tuesday/import/bgstats/preview/"
@@ -58,13 +59,57 @@ def test_a_file_that_is_not_json_is_refused_beside_the_field(client, league, use
     assert 'id="id_file_error"' in text and "This is not a JSON file" in text
 
 
-def test_a_damaged_file_names_the_place_of_the_problem(client, league, users):
+@pytest.mark.parametrize(
+    ("damage", "says"),
+    [
+        (lambda d: d["players"][1].update(id=1), "players[1].id: id 1 is used twice"),
+        (lambda d: d.pop("games"), "The file has no &#x27;games&#x27; list"),
+        (lambda d: d.update(plays="none"), "&#x27;plays&#x27; must be a list."),
+    ],
+)
+def test_a_damaged_file_is_refused_beside_the_field_with_nothing_written(
+    client, league, users, damage, says
+):
     client.force_login(users["olive"])
     data = json.loads(FIXTURE.read_text())
-    data["plays"][0]["playerScores"][0]["playerRefId"] = 99
+    damage(data)
     response = upload(client, json.dumps(data).encode())
     assert response.status_code == 400
-    assert "plays[0].playerScores[0].playerRefId: no player has id 99." in response.content.decode()
+    text = response.content.decode()
+    assert 'id="id_file_error"' in text and says in text, text
+    assert client.get(PREVIEW)["Location"] == UPLOAD  # nothing kept
+    assert league.games.count() == 0
+
+
+def test_a_realistic_export_is_previewed_with_what_is_left_out_and_why(
+    client, league, players, users
+):
+    client.force_login(users["olive"])
+    page = client.get(UPLOAD).content.decode()
+    assert "Getting the file out of BG Stats" in page and "one <code>.json</code> file" in page
+    assert upload(client, REALISTIC.read_bytes()).status_code == 302
+    page = client.get(PREVIEW)
+    text = page.content.decode()
+    assert "3 plays to import, 5 left out, 1 marked “ignored” in BG Stats (skipped)" in text
+    assert "Sam&#x27;s score is a calculation (&#x27;10+10+15&#x27;)" in text
+    assert "is 2 players of this play: Catleague cannot tell them apart." in text
+    assert "Decrypto: 1 play" in text and "Red7: 1 play" in text
+    form = page.context["form"]
+    assert form["player_2"].label == "Alex (in 2 plays)"
+    assert form["player_3"].label == "Alex, BG Stats player 2 of that name (in 1 play)"
+    assert form["player_3"].help_text == (
+        "Another BG Stats player in this file is also called “Alex”. A new guest would be "
+        "“Alex (BG Stats 2)”."
+    )
+    assert "The name “Quinn” is already taken on this site." in text
+    assert form["player_7"].initial == str(players["ned"].pk)
+    # Mia's name is taken by the member proposed for her: no warning, the choice says it.
+    assert form["player_4"].help_text == ""
+    assert ("new", "New guest “Mia (BG Stats 2)”") in form.fields["player_4"].choices
+    data = {name: form[name].initial for name in form.fields}
+    assert client.post(PREVIEW, data).status_code == 302
+    assert league.games.count() == 3
+    assert Player.objects.filter(name__in=["Alex (BG Stats 2)", "Quinn (BG Stats 2)"]).count() == 2
 
 
 def test_a_bad_mapping_is_shown_beside_the_player_and_nothing_is_imported(

@@ -94,12 +94,16 @@ class Command(BaseCommand):
     def _report(self, preview) -> None:
         self.stdout.write(
             f"{len(preview.new)} plays to import, {len(preview.already)} imported before, "
-            f"{len(preview.plan.refused)} refused, {preview.plan.ignored} ignored in BG Stats."
+            f"{len(preview.plan.refused)} left out, {preview.plan.ignored} ignored in BG Stats."
         )
         for refused in preview.plan.refused:
+            when = f"{refused.played_at:%Y-%m-%d}" if refused.played_at else "no date"
             self.stdout.write(
-                f"  refused {refused.play.uuid} ({refused.play.played_at:%Y-%m-%d}): "
+                f"  left out {refused.uuid or f'play {refused.index + 1}'} ({when}): "
                 + " ".join(refused.reasons)
             )
+        for match in preview.players:
+            if match.clash:
+                self.stdout.write(f"  {match.clash} A new guest would be {match.guest_name!r}.")
         for name, count in preview.plan.skipped_games.items():
             self.stdout.write(f"  skipped {count} plays of {name}")
