@@ -189,9 +189,11 @@ def _cat_lady_validate(
         given = [name for name in CAT_LADY_CATEGORIES if result.get(name) is not None]
         if given and len(given) != len(CAT_LADY_CATEGORIES):
             missing = [name for name in CAT_LADY_CATEGORIES if result.get(name) is None]
+            # The form's words (Toys VP), not the result's keys (toys_vp).
+            labels = {f.name: f.label for f in CAT_LADY.fields}
             errors.setdefault(f"participants.{index}.{missing[0]}", []).append(
                 "Give all six score-pad categories or none of them (missing: "
-                + ", ".join(missing)
+                + ", ".join(labels[name] for name in missing)
                 + ")."
             )
         elif given and result.get("total_vp") is not None:
