@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.dateformat import format as format_date
 from django.utils.dateparse import parse_date
 
-from league.models import AuditEntry, Game, GameNight, League
+from league.models import AuditEntry, Game, GameNight, League, Membership
 from league.rating_systems import SYSTEM_CHOICES
 
 _CREATE, _UPDATE, _DELETE = "create", "update", "delete"
@@ -55,6 +55,7 @@ class _Known:
     league: League
     games: Mapping[int, Game]
     nights: Mapping[int, GameNight]
+    guest_memberships: set[int]  # memberships of players with no login
 
     def game(
         self, game_id: Any, snapshot: Mapping[str, Any] | None = None
@@ -129,6 +130,8 @@ def _membership(entry: AuditEntry, known: _Known) -> tuple[str, str | None]:
     name = changes.get("player", "A player")
     role = changes.get("role")
     if entry.action == _CREATE:
+        if entry.object_id in known.guest_memberships:
+            return f"{name} added as a guest", None
         return f"{name} joined as {'an organiser' if role == 'organiser' else 'a member'}", None
     if entry.action == _DELETE:
         return f"{name} removed from the league", None
@@ -205,6 +208,7 @@ def change_lines(league: League, entries: Iterable[AuditEntry]) -> list[ChangeLi
     entries = list(entries)
     game_ids: set[int] = set()
     night_ids: set[int] = set()
+    membership_ids: set[int] = set()
     for entry in entries:
         if entry.object_type == "Game" and entry.object_id is not None:
             game_ids.add(entry.object_id)
@@ -214,10 +218,17 @@ def change_lines(league: League, entries: Iterable[AuditEntry]) -> list[ChangeLi
             night_ids.add(entry.object_id)
         elif entry.object_type == "NightRound" and isinstance(entry.changes.get("night"), int):
             night_ids.add(entry.changes["night"])
+        elif entry.object_type == "Membership" and entry.object_id is not None:
+            membership_ids.add(entry.object_id)
     known = _Known(
         league=league,
         games=Game.objects.filter(league=league).in_bulk(game_ids),
         nights=GameNight.objects.filter(league=league).in_bulk(night_ids),
+        guest_memberships=set(
+            Membership.objects.filter(
+                pk__in=membership_ids, league=league, player__user__isnull=True
+            ).values_list("pk", flat=True)
+        ),
     )
     lines = []
     for entry in entries:

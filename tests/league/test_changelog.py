@@ -83,4 +83,6 @@ def test_members_settings_and_a_deleted_game_read_as_the_pages_say_them(league, 
         "The game of 3 Mar 2026 deleted",
     ]
     assert "Pat joined as a member" in said
+    services.guest_add(league=league, name="Rosa", by=users["olive"])
+    assert lines(league)[0] == "Rosa added as a guest"
     assert "League “Tuesday Club” started" in said
