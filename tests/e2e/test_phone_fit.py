@@ -12,6 +12,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from accounts.services import token_create
 from arena.ladders import services as ladders
 from league.clubs import services
 from league.nights import services as nights
@@ -139,6 +140,7 @@ LEAGUE_PAGES = [
 def test_every_table_on_the_main_pages_can_be_used_on_a_phone(
     phone_page, busy_league, players, users
 ):
+    token_create(user=users["olive"], name="Spreadsheet of the club's long evenings")
     page = phone_page
     log_in(page, "olive", "pw-123456789")
     night, game = busy_league, busy_league.league.games.order_by("pk").first()
@@ -233,6 +235,7 @@ def test_a_four_player_game_with_cards_fits_three_screens_per_player(
     with_preview = measure(page)["height"]
     print(f"log a game, with the preview: {with_preview} px ({with_preview / 4:.0f} per player)")
     assert with_preview / 4 <= 3 * SCREEN
+    assert not misfits(page, "log a game, preview")
     page.get_by_role("button", name="Save this game").click()
     expect(page.get_by_text("Game saved and ratings updated.")).to_be_visible()
     game = league.games.get()
@@ -274,3 +277,17 @@ def test_without_javascript_the_cats_are_short_lists_that_scroll(
         expect(preview.get_by_text("Zeus", exact=False).first).to_be_visible()
     finally:
         context.close()
+
+
+def test_a_night_tables_form_asks_only_how_results_are_entered(phone_page, busy_league):
+    page = phone_page
+    log_in(page, "olive", "pw-123456789")
+    page.goto(f"/leagues/tuesday/nights/{busy_league.pk}/")
+    page.get_by_label("Round 2, table 1").get_by_role("link", name="Enter result").click()
+    expect(page.get_by_text("as drawn for this table")).to_be_visible()
+    expect(page.get_by_role("radio", name="Base game (2–4 players)")).to_have_count(0)
+    expect(page.get_by_label("Number of players")).to_have_count(0)
+    screenshot(page, "night-table-setup-phone", full_page=False)
+    page.get_by_label("Cards and food, scored by the calculator — Cat Lady (base game)").check()
+    page.get_by_role("button", name="Next: the players").click()
+    expect(page.get_by_role("searchbox", name="Find a cat").first).to_be_visible()
