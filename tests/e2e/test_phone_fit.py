@@ -13,6 +13,7 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from accounts.services import token_create
+from arena.demo import seed_demo_matches
 from arena.ladders import services as ladders
 from league.clubs import services
 from league.nights import services as nights
@@ -156,6 +157,10 @@ def test_every_table_on_the_main_pages_can_be_used_on_a_phone(
     ]
     ladder = ladders.ladders_ensure()[0]
     pages.append(("ladder", f"/arena/ladders/{ladder.pk}/"))
+    # Finished arena matches (house bots, played here) fill the match lists and pages.
+    pages += [
+        (f"match {m.pk}", f"/arena/matches/{m.pk}/") for m in seed_demo_matches(by=users["olive"])
+    ]
     problems = []
     for label, path in pages:
         page.goto(path)
