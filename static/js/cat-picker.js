@@ -16,7 +16,8 @@
     var status = search.querySelector(".picker-status");
     var items = Array.prototype.slice.call(picker.querySelectorAll(".choice-list-picker li"));
     var lists = Array.prototype.slice.call(picker.querySelectorAll(".choice-list-picker"));
-    var names = items.map(function (li) { return fold(li.textContent); });
+    // The cat's name (the box's value), not its label: "c" should not find every cat that eats chicken.
+    var names = items.map(function (li) { return fold(li.querySelector("input").value); });
     search.hidden = false;
     picker.classList.add("picker-ready");
 

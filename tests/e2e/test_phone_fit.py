@@ -225,6 +225,13 @@ def test_a_four_player_game_with_cards_fits_three_screens_per_player(
         for typed, cat in hand:
             search.fill(typed)
             seat.get_by_role("checkbox", name=cat).check()
+            if (index, cat) == (1, "Florence"):
+                search.fill("c")  # a wide search: several cats match
+                expect(seat.get_by_role("checkbox", name="Chester")).to_be_visible()
+                # Names are searched, not foods: Zeus eats chicken but has no "c".
+                expect(seat.get_by_role("checkbox", name="Zeus")).to_be_hidden()
+                search.scroll_into_view_if_needed()
+                screenshot(page, "result-entry-find-a-cat-phone", full_page=False)
         search.fill("")
         seat.get_by_label("Tuna tokens").fill("2")
     filled = measure(page)["height"]
