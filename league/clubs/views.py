@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from league.clubs import invitations, selectors, services
+from league.clubs import changelog, invitations, selectors, services
 from league.clubs.forms import (
     GuestForm,
     InvitationForm,
@@ -342,4 +342,7 @@ def audit(request: HttpRequest, slug: str) -> HttpResponse:
     page = Paginator(selectors.audit_entries(league=league), AUDIT_PER_PAGE).get_page(
         request.GET.get("page")
     )
-    return render(request, "league/club/audit.html", {"league": league, "page": page})
+    lines = changelog.change_lines(league, page.object_list)
+    return render(
+        request, "league/club/audit.html", {"league": league, "page": page, "lines": lines}
+    )

@@ -21,7 +21,7 @@ def give_each_game_a_uuid(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("league", "0005_game_nights_and_confirmation"),
+        ("league", "0006_play_order_and_scored_cards"),
     ]
 
     operations = [

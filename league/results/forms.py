@@ -197,6 +197,18 @@ class SetupForm(forms.Form):
                 )
         return data
 
+    def keep_table_setup(self) -> None:
+        """A night's table: the edition and the number of players come with the table, so
+        they travel as hidden fields and the page states them instead of asking."""
+        self.fields["edition"].widget = forms.HiddenInput()
+        self.fields["players"].widget = forms.HiddenInput()
+
+    def table_setup_label(self) -> str:
+        """ "Base game · 4 players": what a night's table was drawn for."""
+        edition = self.game.edition(str(self["edition"].value()))
+        players = self["players"].value()
+        return f"{edition.label} · {players} player{'' if str(players) == '1' else 's'}"
+
     def setup(self) -> Setup:
         assert self.is_valid()
         mode = self.cleaned_data["mode"]

@@ -287,15 +287,23 @@ class Entry:
 
 
 def _setup_form(request: HttpRequest, entry: Entry) -> SetupForm:
+    if entry.table is not None:
+        # The night knows the table's edition and size: only the way results are entered is
+        # asked, and the query string cannot change the other two.
+        fixed = {"edition": entry.table_values["edition"], "players": entry.table.seats.count()}
+        if "mode" in request.GET:
+            data = request.GET.copy()
+            for name, value in fixed.items():
+                data[name] = str(value)
+            form = SetupForm(data, league=entry.league)
+        else:
+            form = SetupForm(None, league=entry.league, initial=fixed)
+        form.keep_table_setup()
+        return form
     if "mode" in request.GET:
         return SetupForm(request.GET, league=entry.league)
     if entry.editing is not None:
         return SetupForm(_edit_setup(entry.editing), league=entry.league)
-    if entry.table is not None:
-        # The table's edition and size, chosen; the way results are entered is the player's.
-        edition = entry.table_values["edition"]
-        initial = {"edition": edition, "players": entry.table.seats.count()}
-        return SetupForm(None, league=entry.league, initial=initial)
     return SetupForm(None, league=entry.league)
 
 

@@ -92,6 +92,12 @@ def test_read_standings_on_a_phone(phone_page, league, season_of_games):
     screenshot(page, "league-standings-phone")
 
 
+def pick(seat, cat: str) -> None:
+    """Find a cat by typing a few letters of its name, then tick it."""
+    seat.get_by_role("searchbox", name="Find a cat").fill(cat[:4].lower())
+    seat.get_by_role("checkbox", name=cat).check()
+
+
 def test_log_a_cat_lady_game_error_first_then_preview_and_save(page, league, players, users):
     log_in(page, "mia", "pw-123456789")
     expect(page.get_by_text("Signed in as")).to_contain_text("Mia")
@@ -105,14 +111,14 @@ def test_log_a_cat_lady_game_error_first_then_preview_and_save(page, league, pla
     seat1, seat2 = page.locator("#seat-1"), page.locator("#seat-2")
     expect(seat1.get_by_label("Player")).to_have_value(str(players["mia"].pk))
     seat2.get_by_label("Player").select_option(label="Ned")
-    seat1.get_by_label("Bronte").check()
-    seat1.get_by_label("Florence").check()
+    pick(seat1, "Bronte")
+    pick(seat1, "Florence")
     seat1.get_by_label("Tuna tokens").fill("2")
     seat1.get_by_label("Chicken tokens").fill("1")
     seat1.get_by_label("Milk tokens").fill("1")
     seat1.get_by_label("Costumes").fill("1")
     # Ned's Bronte is a mistake: there is one Bronte in the deck.
-    seat2.get_by_label("Bronte").check()
+    pick(seat2, "Bronte")
     seat2.get_by_label("Tuna tokens").fill("2")
     page.get_by_role("button", name="Check and preview").click()
 
@@ -129,7 +135,7 @@ def test_log_a_cat_lady_game_error_first_then_preview_and_save(page, league, pla
     screenshot(page, "result-entry-error", full_page=False)
 
     seat2.get_by_label("Bronte").uncheck()
-    seat2.get_by_label("Sparkle").check()
+    pick(seat2, "Sparkle")
     seat2.get_by_label("Cat Tower").fill("2")
     page.get_by_role("button", name="Check and preview").click()
 

@@ -60,6 +60,11 @@ def test_cat_lady_partial_categories_are_refused():
     with pytest.raises(ResultError) as caught:
         check_results("cat-lady", "base", [{"total_vp": 20, "toys_vp": 5}, {"total_vp": 3}])
     assert any("all six" in m for ms in caught.value.errors.values() for m in ms)
+    # The message names the lines as the form labels them, not by their keys.
+    assert caught.value.errors["participants.0.fed_cats_vp"] == [
+        "Give all six score-pad categories or none of them (missing: Fed cats VP, "
+        "Costumes VP, Catnip VP, VP tokens VP, Food penalty VP)."
+    ]
 
 
 @pytest.mark.parametrize(

@@ -364,7 +364,7 @@ def test_an_organiser_deletes_a_game_and_the_change_log_keeps_it(as_user, league
     client.post(f"/leagues/tuesday/games/{game.pk}/delete/")
     assert not Game.objects.filter(pk=game.pk).exists()
     log = page(client.get("/leagues/tuesday/changes/"))
-    assert "Deleted game" in log and "olive" in log
+    assert "The game of 3 Mar 2026 deleted" in log and "olive" in log
 
 
 def test_csv_exports_list_every_seat_and_the_standings(as_user, league, players, users):

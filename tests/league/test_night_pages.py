@@ -144,7 +144,22 @@ def test_a_tables_form_starts_from_the_nights_entry_values(as_user, night, monke
     setup = page(
         as_user("mia").get(f"/leagues/tuesday/nights/{night.pk}/tables/{table.pk}/result/")
     )
-    assert re.search(r'<input[^>]*value="premium"[^>]*checked', setup)
+    assert re.search(r'<input type="hidden" name="edition" value="premium"', setup)
+
+
+def test_a_tables_form_asks_only_how_results_are_entered(as_user, night):
+    """The night knows the table's edition and size: the form states them instead of asking,
+    and a query string cannot change them."""
+    as_user("olive").post(f"/leagues/tuesday/nights/{night.pk}/draw/")
+    table = NightTable.objects.get(round__night=night, number=1)
+    url = f"/leagues/tuesday/nights/{night.pk}/tables/{table.pk}/result/"
+    client = as_user("mia")
+    setup = page(client.get(url))
+    assert "Base game · 4 players, as drawn for this table" in setup
+    assert 'type="radio" name="edition"' not in setup and "Number of players" not in setup
+    assert 'type="radio" name="mode"' in setup
+    entry = page(client.get(url + "?league=tuesday&edition=premium&players=2&mode=totals"))
+    assert "Base game · 4 players" in entry and entry.count("Total VP") == 4
 
 
 def test_a_player_not_drawn_to_the_table_is_refused_beside_their_row_from_the_preview_on(
