@@ -62,7 +62,7 @@ def test_cat_lady_partial_categories_are_refused():
     assert any("all six" in m for ms in caught.value.errors.values() for m in ms)
     # The message names the lines as the form labels them, not by their keys.
     assert caught.value.errors["participants.0.fed_cats_vp"] == [
-        "Give all six score-pad categories or none of them (missing: Fed cats VP, "
+        "Give all six score-pad categories or none of them (0 counts as given; missing: Fed cats VP, "
         "Costumes VP, Catnip VP, VP tokens VP, Food penalty VP)."
     ]
 
