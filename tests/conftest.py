@@ -7,6 +7,7 @@ from django.db.models.signals import post_migrate
 from django.test import override_settings
 
 from arena.ladders.services import ladders_ensure
+from config.celery import app as celery_app
 
 
 def _reseed_migration_data(sender, **kwargs) -> None:
@@ -30,3 +31,13 @@ def fast_password_hashing() -> Iterator[None]:
     (tests/test_settings.py reads it from a fresh process)."""
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+@pytest.fixture
+def eager_celery() -> Iterator[None]:
+    """Tasks run in the caller, at once: for tests of what a task does, not of the worker that
+    runs it (tests/workers.py starts a real one)."""
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = previous

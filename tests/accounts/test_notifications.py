@@ -17,7 +17,7 @@ from accounts import emails, notifications, tasks
 from accounts.models import EmailKind, EmailPreferences
 from config.celery import app as celery_app
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 
 CRASHY = "def choose(o, l):\n    raise RuntimeError('boom')\n"
 
@@ -26,14 +26,6 @@ CRASHY = "def choose(o, l):\n    raise RuntimeError('boom')\n"
 def memory_mail(settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.CATLEAGUE_SITE_URL = "https://cats.example.org"
-
-
-@pytest.fixture(autouse=True)
-def eager_celery():
-    previous = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = previous
 
 
 @pytest.fixture

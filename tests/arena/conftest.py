@@ -1,5 +1,5 @@
-"""Arena fixtures: users, bot sources from tests/arena/bots, and eager Celery for unit tests
-(the integration tests in test_worker_integration.py use a real worker instead)."""
+"""Arena fixtures: users and bot sources from tests/arena/bots (eager Celery for unit tests is
+tests/conftest.py's; the integration tests use a real worker instead)."""
 
 from __future__ import annotations
 
@@ -7,16 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from config.celery import app as celery_app
 from tests.arena.bots import bot_source
-
-
-@pytest.fixture
-def eager_celery():
-    previous = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = previous
 
 
 @pytest.fixture
