@@ -22,6 +22,30 @@ def _reseed_migration_data(sender, **kwargs) -> None:
 
 post_migrate.connect(_reseed_migration_data, dispatch_uid="tests-reseed-migration-data")
 
+# The files that take a minute or more (a fresh copy served, workers killed, whole games in a
+# browser), longest first. pytest-xdist hands out files in collection order, and most of these
+# sort last by name: run last, the suite ends with one process busy on them and the others idle.
+LONG_FILES = (
+    "tests/test_bin_serve.py",
+    "tests/test_backup.py",
+    "tests/test_production_stack.py",
+    "tests/arena/test_two_machines.py",
+    "tests/arena/test_fault_tolerance.py",
+    "tests/e2e/test_play.py",
+    "tests/test_upgrade_from_old_layout.py",
+    "tests/arena/test_hidden_information.py",
+    "tests/arena/test_forward_model.py",
+    "tests/test_settings.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def first_the_long_files(item: pytest.Item) -> int:
+        path = item.nodeid.split("::", 1)[0]
+        return LONG_FILES.index(path) if path in LONG_FILES else len(LONG_FILES)
+
+    items.sort(key=first_the_long_files)  # stable: the rest keep their order
+
 
 @pytest.fixture(scope="session", autouse=True)
 def fast_password_hashing() -> Iterator[None]:
