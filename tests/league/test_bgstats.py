@@ -264,8 +264,22 @@ def test_a_bad_mapping_is_refused_and_nothing_is_written(club, players, users, c
     assert not Player.objects.filter(name="Roberta").exists()
 
 
+def test_a_name_used_only_outside_the_league_becomes_a_guest_of_its_own(club, players, users):
+    elsewhere = services.player_create(name="Roberta", by=users["pat"])  # someone else's guest
+    result = bgstats_import.import_plays(
+        league=club,
+        export=parse(club_file()),
+        mapping=mapping_for(players),
+        by=users["olive"],
+        today=TODAY,
+    )
+    assert result.guests == ["Roberta"]
+    guest = club.memberships.get(player__name="Roberta").player
+    assert guest != elsewhere and guest.created_by == users["olive"]
+
+
 def test_a_new_guest_whose_name_is_taken_is_refused_beside_that_player(club, players, users):
-    services.player_create(name="Roberta", by=users["pat"])  # someone else's guest
+    services.guest_add(league=club, name="roberta", by=users["olive"])  # already in the league
     with pytest.raises(ValidationError) as caught:
         bgstats_import.import_plays(
             league=club,
@@ -274,7 +288,9 @@ def test_a_new_guest_whose_name_is_taken_is_refused_beside_that_player(club, pla
             by=users["olive"],
             today=TODAY,
         )
-    assert "already exists" in " ".join(caught.value.message_dict["players.3"])
+    assert "already has a player called 'Roberta'" in " ".join(
+        caught.value.message_dict["players.3"]
+    )
     assert club.games.count() == 0
 
 

@@ -308,7 +308,7 @@ def test_a_guest_is_refused_by_name(api, night_id):
         ({}, "This field is required."),
         ({"name": "   "}, "This field may not be blank."),
         ({"name": "x" * 101}, "Ensure this field has no more than 100 characters."),
-        ({"name": "mia"}, "A player called 'mia' already exists."),
+        ({"name": "mia"}, "Tuesday Club already has a player called 'mia': choose another name."),
     ):
         response = client.post(url, body, format="json")
         assert response.status_code == 400, body
