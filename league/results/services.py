@@ -68,7 +68,7 @@ def game_record(
         rated=checked.rated,
         content_key=checks.content_key(league, checked),
         logged_by=common.account_of(logged_by),
-        status=checks.status_when_logged(league, logged_by),
+        status=checks.status_when_logged(league, logged_by, checked),
     )
     checks.write_participants(record, checked)
     ratings.after_change(league, record, earliest=record.played_on)
