@@ -17,8 +17,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from league.models import Game, GameDispute, League, Participant
-from league.permissions import can_organise, can_view, visible_league
+from league.models import Game, GameDispute, League, Membership, Participant
+from league.permissions import can_organise, can_view, role_in, visible_league
 from league.results import checks, confirmation
 from league.results import selectors as result_selectors
 from league.results import services as result_services
@@ -42,7 +42,8 @@ def game_detail(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     if game is None or game.league_id != league.pk:
         raise Http404("No such game in this league.")
     participants = list(game.participants.all())
-    organiser = can_organise(league, request.user)
+    role = role_in(league, request.user)
+    organiser = role == Membership.Role.ORGANISER
     return render(
         request,
         "league/game_detail.html",
@@ -54,7 +55,7 @@ def game_detail(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
             "explanations": _explanations(game, participants),
             "breakdown": _score_pad(game, participants),
             "can_organise": organiser,
-            "confirmation": state_for(request, game, organiser=organiser),
+            "confirmation": state_for(request, game, organiser=organiser, member=role is not None),
         },
     )
 
@@ -196,9 +197,9 @@ class ConfirmationState:
     resolve_form: ResolveForm
 
 
-def state_for(request, game: Game, *, organiser: bool) -> ConfirmationState | None:
+def state_for(request, game: Game, *, organiser: bool, member: bool) -> ConfirmationState | None:
     """None for a confirmed game: its page says nothing about confirmation, so nothing is read.
-    ``organiser`` is whether the visitor organises the game's league (the page knows already);
+    ``organiser`` and ``member``: the visitor's role in the game's league (the page knows);
     the game's participants are read with their players (`result_selectors.game_detail` has them)."""
     if game.status == Game.Status.CONFIRMED:
         return None
@@ -207,8 +208,8 @@ def state_for(request, game: Game, *, organiser: bool) -> ConfirmationState | No
     # Only current members who played (or an organiser) dispute: the service's rule.
     participant = (
         user.is_authenticated
+        and member
         and any(p.player.user_id == user.pk for p in game.participants.all())
-        and checks.plays_in(game, user)
     )
     already = user.is_authenticated and game.confirmations.filter(user=user).exists()
     dispute = (
