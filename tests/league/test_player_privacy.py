@@ -110,3 +110,12 @@ def test_claiming_a_guest_whose_name_one_of_your_leagues_has_is_refused(users, l
     guest.refresh_from_db()
     assert guest.user_id is None
     assert own.memberships.filter(player__user=users["vic"]).exists()
+
+
+def test_the_demo_league_brings_its_own_players_not_namesakes(users):
+    from league.demo import seed_demo_league
+
+    agatha = services.player_create(name="Agatha", user=users["vic"])
+    league = seed_demo_league(games=2)
+    assert league.memberships.filter(player__name="Agatha").count() == 1
+    assert not league.memberships.filter(player=agatha).exists()
