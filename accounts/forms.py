@@ -29,13 +29,10 @@ class LoginForm(allauth_forms.LoginForm):
 
 
 def _check_display_name(name: str, *, player: Player | None = None) -> str:
-    name = name.strip()
-    taken = Player.objects.filter(name__iexact=name)
-    if player is not None:
-        taken = taken.exclude(pk=player.pk)
-    if name and taken.exists():
-        raise ValidationError(f"A player called {name!r} already exists; choose another name.")
-    return name
+    # Names are unique within each league, not site-wide: the rename service checks the leagues
+    # this player is in, and says which one has the name. A site-wide "taken" would tell anyone
+    # the names of guests in private leagues.
+    return name.strip()
 
 
 class SignupForm(allauth_forms.SignupForm):

@@ -44,6 +44,8 @@ def _page(
 ) -> HttpResponse:
     you = _you(request)
     overview = selectors.overview(user=you)
+    waiting = confirmation_selectors.waiting_for(user=you)
+    organised = set(confirmation_selectors.organised_leagues(user=you).values_list("pk", flat=True))
     response = render(
         request,
         "accounts/account.html",
@@ -60,7 +62,9 @@ def _page(
             "new_key": new_key,
             "live_games": live_games_of(you, limit=5),
             "play_ratings": play_ratings_of(user=you),
-            "waiting_for_you": confirmation_selectors.waiting_for(user=you),
+            "waiting_for_you": waiting,
+            "you_organise": organised,
+            "confirm_many": any(game.league_id in organised for game in waiting),
         },
         status=status,
     )

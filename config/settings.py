@@ -90,6 +90,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.signup",
+                "accounts.context_processors.waiting_for_you",
             ],
         },
     },

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from league.clubs import services
-from league.models import League, Player
+from league.models import League
 from league.results import checks
 from league.results import services as result_services
 
@@ -36,11 +36,9 @@ def seed_demo_league(*, games: int = 40, seed: int = 2017) -> League:
     )
     players = []
     for name in DEMO_PLAYERS:
-        player = Player.objects.filter(name=name).first() or services.player_create(
-            name=name, by=organiser
-        )
-        services.member_add(league=league, player=player, by=organiser)
-        players.append(player)
+        # The demo's own guests: names are unique per league, so an "Agatha" elsewhere on the
+        # site (perhaps someone's login) is not pulled into the demo.
+        players.append(services.guest_add(league=league, name=name, by=organiser).player)
     today = timezone.localdate()
     services.season_create(
         league=league,

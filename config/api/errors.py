@@ -75,7 +75,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         # than for a missing one would tell a stranger what exists.
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
-        exc = exceptions.PermissionDenied()
+        # A service's refusal is a sentence for the person refused (who may not confirm this
+        # game, and why): it says nothing they could not see already.
+        exc = exceptions.PermissionDenied(str(exc) or None)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

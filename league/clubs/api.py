@@ -85,10 +85,16 @@ class PlayerViewSet(
 
     def perform_update(self, serializer):
         player = serializer.instance
-        user = self.request.user
-        if not (user.is_staff or player.user_id == user.pk):
-            raise PermissionDenied("Only the player themselves or staff may rename a player.")
-        serializer.save()
+        user = logged_in(self.request)
+        guest_of_yours = player.user_id is None and player.created_by_id == user.pk
+        if not (user.is_staff or player.user_id == user.pk or guest_of_yours):
+            raise PermissionDenied(
+                "Only the player themselves, whoever entered a guest, or staff rename a player."
+            )
+        if "name" in serializer.validated_data:
+            serializer.instance = services.player_rename(
+                player=player, name=serializer.validated_data["name"], by=user
+            )
 
     # An object's own lists read their own parameters, never the filters of the list the
     # object is in (filter_backends=[]): those would only narrow which object is found.

@@ -138,8 +138,23 @@ def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
                         ]
                     }
                 )
-            for membership in own.memberships.all():
+            for membership in own.memberships.select_related("league"):
                 if not guest.memberships.filter(league=membership.league).exists():
+                    # Names are unique within each league: the guest's name must be free there.
+                    if (
+                        membership.league.memberships.filter(player__name__iexact=guest.name)
+                        .exclude(player=own)
+                        .exists()
+                    ):
+                        raise ValidationError(
+                            {
+                                "invitation": [
+                                    f"{membership.league} already has a player called "
+                                    f"{guest.name!r}: ask the organisers of {league} to rename "
+                                    "the guest first."
+                                ]
+                            }
+                        )
                     membership.player = guest
                     membership.save(update_fields=["player"])
             own.delete()

@@ -33,12 +33,16 @@ if TYPE_CHECKING:
 
 
 def visible_players(*, user: User | AnonymousUser) -> QuerySet[Player]:
-    """The players `user` may see: themselves, and whoever plays in or belongs to a league the
-    user may see (the rule of the player page: someone only in private leagues stays hidden)."""
+    """The players `user` may see: themselves, the guests they entered, and whoever plays in or
+    belongs to a league the user may see (the rule of the player page: someone only in private
+    leagues stays hidden)."""
     leagues = League.objects.visible_to(user)
     played = Participant.objects.filter(player=OuterRef("pk"), game__league__in=leagues)
     member = Membership.objects.filter(player=OuterRef("pk"), league__in=leagues)
-    mine = Q(user=user) if getattr(user, "is_authenticated", False) else Q(pk__in=[])
+    if getattr(user, "is_authenticated", False):
+        mine = Q(user=user) | Q(user__isnull=True, created_by=user)
+    else:
+        mine = Q(pk__in=[])
     return Player.objects.filter(mine | Exists(played) | Exists(member))
 
 

@@ -33,15 +33,21 @@ from league.results import ratings
 # --- players, leagues, members, seasons ----------------------------------------------------
 
 
+def _clash(league: League, name: str, *, player: Player | None = None) -> Membership | None:
+    """The member of `league` already called `name` (letter case aside), other than `player`."""
+    others = league.memberships.filter(player__name__iexact=name).select_related("player")
+    return (others.exclude(player=player) if player is not None else others).first()
+
+
 @transaction.atomic
 def player_create(
     *, name: str, user: User | None = None, by: AbstractBaseUser | None = None
 ) -> Player:
+    """A new player. Names are unique within a league, not site-wide (`member_add` checks): so
+    the answer never depends on players `by` may not see."""
     name = name.strip()
     if not name:
         raise ValidationError({"name": ["A player needs a name."]})
-    if Player.objects.filter(name__iexact=name).exists():
-        raise ValidationError({"name": [f"A player called {name!r} already exists."]})
     if user is not None and Player.objects.filter(user=user).exists():
         raise ValidationError({"user": ["This login already belongs to a player."]})
     player = Player.objects.create(
@@ -57,11 +63,19 @@ def player_create(
 
 @transaction.atomic
 def player_rename(*, player: Player, name: str, by: AbstractBaseUser) -> Player:
+    """A new name for a player, refused where another member of one of their leagues has it."""
     name = name.strip()
     if not name:
         raise ValidationError({"name": ["A player needs a name."]})
-    if Player.objects.filter(name__iexact=name).exclude(pk=player.pk).exists():
-        raise ValidationError({"name": [f"A player called {name!r} already exists."]})
+    leagues = [
+        common.lock_league(league)
+        for league in League.objects.filter(memberships__player=player).order_by("pk")
+    ]
+    taken = [league.name for league in leagues if _clash(league, name, player=player)]
+    if taken:
+        raise ValidationError(
+            {"name": [f"{', '.join(taken)} already has a player called {name!r}."]}
+        )
     old = player.name
     player.name = name
     player.save(update_fields=["name"])
@@ -80,11 +94,7 @@ def player_for_user(user: User) -> Player:
     player = Player.objects.filter(user=user).first()
     if player is not None:
         return player
-    base = user.get_username()
-    name, suffix = base, 2
-    while Player.objects.filter(name__iexact=name).exists():
-        name, suffix = f"{base} {suffix}", suffix + 1
-    return Player.objects.create(name=name, user=user)
+    return Player.objects.create(name=user.get_username(), user=user)
 
 
 @transaction.atomic
@@ -172,6 +182,7 @@ def member_add(
         raise ValidationError(
             {"role": [f"Role must be one of: {', '.join(Membership.Role.values)}."]}
         )
+    league = common.lock_league(league)
     existing = Membership.objects.filter(league=league, player=player).exists()
     if not existing and not _may_join(player, by):
         raise ValidationError(
@@ -184,6 +195,8 @@ def member_add(
                 ]
             }
         )
+    if not existing and _clash(league, player.name):
+        raise ValidationError({"player": [_name_taken(league, player)]})
     membership, created = Membership.objects.get_or_create(
         league=league, player=player, defaults={"role": role}
     )
@@ -222,9 +235,28 @@ def member_remove(*, membership: Membership, by: AbstractBaseUser | None) -> Non
     membership.delete()
 
 
+def _name_taken(league: League, player: Player) -> str:
+    if player.user_id is None:
+        return f"{league} already has a player called {player.name!r}: choose another name."
+    return (
+        f"{league} already has a player called {player.name!r}. If that guest is you, ask the "
+        "organisers for the invitation made for that guest; otherwise choose another name on "
+        "your account page, then accept again."
+    )
+
+
 @transaction.atomic
 def guest_add(*, league: League, name: str, by: AbstractBaseUser) -> Membership:
     """A new player without a login (someone who came to play once), straight into the league."""
+    league = common.lock_league(league)
+    if name.strip() and _clash(league, name.strip()):
+        raise ValidationError(
+            {
+                "name": [
+                    f"{league} already has a player called {name.strip()!r}: choose another name."
+                ]
+            }
+        )
     player = player_create(name=name, by=by)
     return member_add(league=league, player=player, by=by)
 

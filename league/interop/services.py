@@ -87,25 +87,27 @@ def _already_here(league: League, uuids: list[str]) -> set[str]:
     return {u for u, _ in found if u} | {str(u).upper() for _, u in found if u}
 
 
-def _name_taken(name: str) -> bool:
-    # The rule `league.clubs.services.player_create` applies to a new guest.
-    return Player.objects.filter(name__iexact=name).exists()
+def _name_taken(league: League, name: str) -> bool:
+    # The rule `league.clubs.services.guest_add` applies: names are unique within a league, so
+    # the answer never depends on players of other (perhaps private) leagues.
+    return league.memberships.filter(player__name__iexact=name).exists()
 
 
-def guest_names(names: Mapping[int, str]) -> dict[int, tuple[str, str]]:
-    """For each BG Stats player (id -> name), the name a new guest would get and, when it is
-    not their own, why: a name already taken on the site, or one that an earlier BG Stats
-    player of the file has too, becomes 'Alex (BG Stats 2)' (the first number free)."""
+def guest_names(league: League, names: Mapping[int, str]) -> dict[int, tuple[str, str]]:
+    """For each BG Stats player (id -> name), the name a new guest of `league` would get and,
+    when it is not their own, why: a name a member of the league already has, or one that an
+    earlier BG Stats player of the file has too, becomes 'Alex (BG Stats 2)' (the first number
+    free)."""
     chosen: dict[int, tuple[str, str]] = {}
     used: set[str] = set()
     for ref, name in names.items():
         guest, clash = name, ""
-        if _name_taken(name):
-            clash = f"The name “{name}” is already taken on this site."
+        if _name_taken(league, name):
+            clash = f"{league} already has a player called “{name}”."
         elif name.casefold() in used:
             clash = f"Another BG Stats player in this file is also called “{name}”."
         number = 2
-        while clash and (guest.casefold() in used or guest == name or _name_taken(guest)):
+        while clash and (guest.casefold() in used or guest == name or _name_taken(league, guest)):
             guest = f"{name} (BG Stats {number})"
             number += 1
         used.add(guest.casefold())
@@ -123,7 +125,7 @@ def preview(*, league: League, export: reading.Export, today: dt.date | None = N
         for seat in planned.seats:
             counts[seat.player_ref] = counts.get(seat.player_ref, 0) + 1
     members = _members(league)
-    guests = guest_names({ref: export.players[ref].name for ref in counts})
+    guests = guest_names(league, {ref: export.players[ref].name for ref in counts})
     players = [
         PlayerMatch(
             ref=ref,

@@ -11,7 +11,9 @@ from league.rating_systems import ELO, SYSTEM_CHOICES
 
 
 class Player(models.Model):
-    name = models.CharField(max_length=100, unique=True)
+    # Unique within each league, not site-wide (`league.clubs.services`): a site-wide rule would
+    # answer "taken" for a guest of a private league, telling anyone that name exists there.
+    name = models.CharField(max_length=100, db_index=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         null=True,

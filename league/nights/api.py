@@ -22,9 +22,11 @@ from league.nights import services as nights
 from league.nights.services import MAX_ROUNDS
 from league.permissions import can_log_games, can_organise
 from league.results.serializers import (
+    ConfirmedSerializer,
     GameSerializer,
     GameWriteSerializer,
     VisibleLeagueField,
+    confirmed_data,
     game_data,
     participant_inputs,
 )
@@ -237,6 +239,15 @@ class NightViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             night=night, name=data.validated_data["name"], by=request.user
         )
         return Response(AttendeeSerializer(attendee).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses=ConfirmedSerializer)
+    @action(detail=True, methods=["post"])
+    def confirm(self, request, pk=None):
+        """Confirm every game of the night that waits for confirmation, at once (organisers);
+        disputed games stay disputed until their dispute is settled."""
+        night = self._organised("confirm a night's games")
+        result = nights.night_confirm(night=night, by=request.user)
+        return Response(confirmed_data(result))
 
     @extend_schema(request=TableResultSerializer, responses={201: GameSerializer})
     @action(

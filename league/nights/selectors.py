@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Prefetch
 
-from league.models import GameNight, NightRound, NightSeat, NightTable, Participant, Player
+from league.models import Game, GameNight, NightRound, NightSeat, NightTable, Participant, Player
 
 
 @dataclass
@@ -76,6 +76,16 @@ class NightView:
     @property
     def may_undo(self) -> bool:
         return self.latest is not None and not self.latest.has_results
+
+    @property
+    def waiting(self) -> int:
+        """How many of tonight's games wait for confirmation (an organiser confirms them all)."""
+        return sum(
+            1
+            for r in self.rounds
+            for t in r.tables
+            if t.table.game is not None and t.table.game.status == Game.Status.PENDING
+        )
 
     @property
     def may_draw(self) -> bool:

@@ -13,8 +13,8 @@ import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
+from django.contrib.auth.models import AbstractBaseUser, User
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -35,7 +35,7 @@ from league.models import (
 )
 from league.nights import selectors
 from league.nights.draw import DrawError, Entrant, draw_round
-from league.results import checks, seating
+from league.results import checks, confirmation, seating
 from league.results import services as result_services
 
 MAX_ROUNDS = 12
@@ -305,3 +305,22 @@ def entry_values(night: GameNight) -> Mapping[str, Any]:
     """What a night's table game starts with: the result form's first values, the API's
     defaults."""
     return {"edition": night.edition, "played_on": night.played_on, "place": night.place}
+
+
+def night_confirm(*, night: GameNight, by: User) -> confirmation.ManyConfirmed:
+    """An organiser confirms every game of the night that waits for confirmation, at once;
+    disputed ones are left for their disputes to be settled. Raises ValidationError when
+    nothing of the night waits."""
+    if not checks.organises(night.league, by):
+        raise PermissionDenied("Only this league's organisers confirm a night's games.")
+    games = list(
+        Game.objects.filter(
+            night_table__round__night=night,
+            status__in=(Game.Status.PENDING, Game.Status.DISPUTED),
+        )
+        .select_related("league")
+        .order_by("played_on", "night_table__round__number", "night_table__number")
+    )
+    if not any(game.status == Game.Status.PENDING for game in games):
+        raise ValidationError({"night": ["No game of this night waits for confirmation."]})
+    return confirmation.games_confirm_many(games=games, by=by, skip_disputed=True)

@@ -19,6 +19,11 @@ urlpatterns = [
         name="night-undo",
     ),
     path(
+        "leagues/<slug:slug>/nights/<int:night_id>/confirm/",
+        views.night_confirm,
+        name="night-confirm",
+    ),
+    path(
         "leagues/<slug:slug>/nights/<int:night_id>/people/",
         views.attendance,
         name="night-attendance",

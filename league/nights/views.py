@@ -125,6 +125,23 @@ def round_draw(request, slug, night_id):
 
 @login_required
 @require_POST
+def night_confirm(request, slug, night_id):
+    night = _night(request, slug, night_id, organise=True)
+    try:
+        done = services.night_confirm(night=night, by=request.user)
+    except ValidationError as exc:
+        _report(request, exc)
+    else:
+        count = len(done.confirmed)
+        message = f"{count} game{'s' if count != 1 else ''} confirmed and rated."
+        if done.disputed:
+            message += f" {len(done.disputed)} disputed: settle each from its game's page."
+        messages.success(request, message)
+    return redirect(reverse("league:night", args=[slug, night.pk]) + "#rounds")
+
+
+@login_required
+@require_POST
 def round_undo(request, slug, night_id):
     night = _night(request, slug, night_id, organise=True)
     try:

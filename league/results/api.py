@@ -30,12 +30,15 @@ from league.results import services as result_services
 from league.results.serializers import (
     MAX_ID,
     CatalogueGameSerializer,
+    ConfirmedSerializer,
     DisputeResolveSerializer,
     DisputeSerializer,
     GameDisputeSerializer,
     GameEditSerializer,
+    GamesConfirmSerializer,
     GameSerializer,
     GameWriteSerializer,
+    confirmed_data,
     game_data,
     participant_inputs,
 )
@@ -161,6 +164,28 @@ class GameViewSet(viewsets.ModelViewSet):
         the game is rated once the league's rule is met. `status` says where it stands."""
         game = confirmation.game_confirm(game=self._participating(request), by=request.user)
         return Response(game_data(game))
+
+    @extend_schema(request=GamesConfirmSerializer, responses=ConfirmedSerializer)
+    @action(detail=False, methods=["post"], url_path="confirm", url_name="confirm-many")
+    def confirm_many(self, request):
+        """Confirm a list of waiting games at once (organisers of their leagues), as after a
+        night: all are confirmed and rated, or, if one cannot be, none is."""
+        data = GamesConfirmSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        ids = data.validated_data["games"]
+        # A game of a league you may not see is answered like one that does not exist.
+        found = self.get_queryset().select_related("league").in_bulk(ids)
+        missing = {
+            f"games.{index}": [f"There is no game with id {game_id}."]
+            for index, game_id in enumerate(ids)
+            if game_id not in found
+        }
+        if missing:
+            raise ValidationError(missing)
+        result = confirmation.games_confirm_many(
+            games=[found[game_id] for game_id in ids], by=logged_in(request)
+        )
+        return Response(confirmed_data(result))
 
     @extend_schema(request=DisputeSerializer, responses=GameSerializer)
     @action(detail=True, methods=["post"])

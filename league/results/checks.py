@@ -207,12 +207,22 @@ def snapshot(game: Game) -> dict[str, Any]:
 # --- who confirms -----------------------------------------------------------------------------
 
 
-def status_when_logged(league: League, logged_by: AbstractBaseUser | None) -> str:
+def status_when_logged(
+    league: League, logged_by: AbstractBaseUser | None, checked: CheckedGame
+) -> str:
+    """Final at once, or waiting. An organiser's entry is final when their league's rule asks
+    an organiser, and also when no other participant could ever confirm it (a table of guests):
+    such a game would otherwise wait for a confirmation nobody can give."""
     if league.confirmation == League.Confirmation.NONE:
         return Game.Status.CONFIRMED
-    if league.confirmation == League.Confirmation.ORGANISER and organises(league, logged_by):
+    if not organises(league, logged_by):
+        return Game.Status.PENDING
+    if league.confirmation == League.Confirmation.ORGANISER:
         return Game.Status.CONFIRMED
-    return Game.Status.PENDING
+    # check_game admitted only members, so every participant with a login may confirm.
+    logger = common.user_id_of(logged_by)
+    others = [p for p, *_ in checked.participants if p.user_id and p.user_id != logger]
+    return Game.Status.PENDING if others else Game.Status.CONFIRMED
 
 
 def organises(league: League, user: AbstractBaseUser | None) -> bool:
@@ -226,14 +236,27 @@ def organises(league: League, user: AbstractBaseUser | None) -> bool:
 
 
 def confirmers(game: Game) -> list[int]:
-    """The user ids whose confirmation the game's league asks for (participants with a login
-    other than whoever logged it); empty when only an organiser confirms."""
+    """The user ids whose confirmation the game's league asks for: participants with a login,
+    still members of the league, other than whoever logged it; empty when only an organiser
+    confirms. Someone removed from the league no longer speaks for its results."""
     if game.league.confirmation not in (League.Confirmation.ANOTHER, League.Confirmation.ALL):
         return []
     return [
         user_id
-        for user_id in game.participants.filter(player__user__isnull=False)
+        for user_id in game.participants.filter(
+            player__user__isnull=False, player__memberships__league_id=game.league_id
+        )
         .order_by("seat")
         .values_list("player__user_id", flat=True)
         if user_id != game.logged_by_id
     ]
+
+
+def plays_in(game: Game, user: AbstractBaseUser | None) -> bool:
+    """Whether `user` played this game and is still a member of its league."""
+    account = common.account_of(user)
+    return account is not None and (
+        game.participants.filter(
+            player__user=account, player__memberships__league_id=game.league_id
+        ).exists()
+    )

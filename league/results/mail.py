@@ -46,13 +46,18 @@ def result_changed(before: Mapping[str, Any], after: Mapping[str, Any]) -> bool:
 
 def notify_pending(league: League, game: Game, logged_by: AbstractBaseUser | None) -> None:
     """A game waits for confirmation: tell whoever the league's rule asks to confirm it."""
-    if league.confirmation == League.Confirmation.ORGANISER:
+    confirmers = set(checks.confirmers(game))
+    if league.confirmation == League.Confirmation.ORGANISER or not confirmers:
+        # Nobody else at the table can confirm (guests only): it waits for an organiser.
         kind, user_ids = EmailKind.LEAGUE_PENDING, common.organiser_ids(league)
     else:
-        kind, user_ids = EmailKind.GAME_PENDING, set(checks.confirmers(game))
+        kind, user_ids = EmailKind.GAME_PENDING, confirmers
     notifications.notify(
         kind=kind,
         user_ids=user_ids,
-        context=game_mail(game, by=logged_by),
+        context={
+            **game_mail(game, by=logged_by),
+            "guests_only": league.confirmation != League.Confirmation.ORGANISER,
+        },
         exclude=common.user_id_of(logged_by),
     )

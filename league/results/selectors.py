@@ -10,13 +10,19 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import (
     Count,
+    Exists,
     Max,
+    OuterRef,
     Prefetch,
+    Q,
     QuerySet,
+    Value,
 )
+from django.db.models.functions import Coalesce
 
 from league.models import (
     Game,
+    GameConfirmation,
     GameDispute,
     League,
     Membership,
@@ -261,32 +267,43 @@ def league_summaries(*, leagues: QuerySet[League]) -> list[LeagueSummary]:
 _WAITING_FOR_PARTICIPANTS = (League.Confirmation.ANOTHER, League.Confirmation.ALL)
 
 
+def _waiting_for_q(user: User) -> Q:
+    """The pending games that wait for `user`: one they played as a current member, did not log
+    and have not confirmed, where participants confirm; or one of a league they organise that
+    waits for an organiser (the league's rule, or nobody else at the table could confirm)."""
+    member_here = Membership.objects.filter(league=OuterRef("league"), player__user=user)
+    played = Participant.objects.filter(game=OuterRef("pk"), player__user=user)
+    confirmed = GameConfirmation.objects.filter(game=OuterRef("pk"), user=user)
+    someone_else_confirms = Participant.objects.filter(
+        game=OuterRef("pk"),
+        player__user__isnull=False,
+        player__memberships__league=OuterRef("league"),
+    ).exclude(player__user=Coalesce(OuterRef("logged_by"), Value(0)))
+    as_player = (
+        Q(league__confirmation__in=_WAITING_FOR_PARTICIPANTS)
+        & Exists(played)
+        & Exists(member_here)
+        & ~Q(logged_by=user)
+        & ~Exists(confirmed)
+    )
+    as_organiser = Exists(member_here.filter(role=Membership.Role.ORGANISER)) & (
+        Q(league__confirmation=League.Confirmation.ORGANISER) | ~Exists(someone_else_confirms)
+    )
+    return Q(status=Game.Status.PENDING) & (as_player | as_organiser)
+
+
 def waiting_for(*, user: User | AnonymousUser) -> list[Game]:
-    """Games waiting for this user's confirmation: one they played and did not log or confirm
-    yet, or (for an organiser) one of their league's games that waits for an organiser."""
+    """Games waiting for this user's confirmation (`_waiting_for_q`), oldest first."""
     if not user.is_authenticated:
         return []
-    as_player = (
-        Game.objects.filter(
-            status=Game.Status.PENDING,
-            league__confirmation__in=_WAITING_FOR_PARTICIPANTS,
-            participants__player__user=user,
-        )
-        .exclude(logged_by=user)
-        .exclude(confirmations__user=user)
-    )
-    organised = Membership.objects.filter(
-        player__user=user, role=Membership.Role.ORGANISER
-    ).values_list("league_id", flat=True)
-    as_organiser = Game.objects.filter(
-        status=Game.Status.PENDING,
-        league__confirmation=League.Confirmation.ORGANISER,
-        league_id__in=organised,
-    )
-    ids = set(as_player.values_list("pk", flat=True)) | set(
-        as_organiser.values_list("pk", flat=True)
-    )
-    return list(_with_table(Game.objects.filter(pk__in=ids)).order_by(*play_order()))
+    return list(_with_table(Game.objects.filter(_waiting_for_q(user))).order_by(*play_order()))
+
+
+def waiting_count(*, user: User | AnonymousUser) -> int:
+    """How many games wait for this user's confirmation: one query, for every page's menu."""
+    if not user.is_authenticated:
+        return 0
+    return Game.objects.filter(_waiting_for_q(user)).count()
 
 
 def open_disputes(*, leagues: QuerySet[League] | list[League]) -> list[GameDispute]:

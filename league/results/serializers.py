@@ -192,6 +192,35 @@ class DisputeSerializer(serializers.Serializer[Any]):
     reason = serializers.CharField(max_length=2000, help_text="What is wrong with the result.")
 
 
+MAX_CONFIRMED_AT_ONCE = 500
+
+
+class GamesConfirmSerializer(serializers.Serializer[Any]):
+    games = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_ID),
+        allow_empty=False,
+        max_length=MAX_CONFIRMED_AT_ONCE,
+        help_text="Ids of games waiting for confirmation in leagues you organise.",
+    )
+
+
+class ConfirmedSerializer(serializers.Serializer[Any]):
+    confirmed = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The games confirmed and rated now."
+    )
+    disputed = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Disputed games left as they are: settle each with its dispute.",
+    )
+
+
+def confirmed_data(result: Any) -> dict[str, list[int]]:
+    return {
+        "confirmed": [game.pk for game in result.confirmed],
+        "disputed": [game.pk for game in result.disputed],
+    }
+
+
 class GameDisputeSerializer(serializers.ModelSerializer[GameDispute]):
     game = serializers.IntegerField(
         source="game_id", allow_null=True, help_text="null once the game is deleted."

@@ -76,7 +76,7 @@ def game_record(
         scored_with=checked.scored_with,
         night_round=night_round,
         logged_by=common.account_of(logged_by),
-        status=checks.status_when_logged(league, logged_by),
+        status=checks.status_when_logged(league, logged_by, checked),
     )
     checks.write_participants(record, checked)
     ratings.after_change(league, record, earliest=record.played_on)

@@ -25,4 +25,5 @@ urlpatterns = [
         name="dispute-resolve",
     ),
     path("games/new/", views.log_game, name="result-entry"),
+    path("games/confirm/", views.games_confirm, name="games-confirm"),
 ]

@@ -17,8 +17,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from league.models import Game, GameDispute, League, Participant
-from league.permissions import can_organise, can_view, visible_league
+from league.models import Game, GameDispute, League, Membership, Participant
+from league.permissions import can_organise, can_view, role_in, visible_league
 from league.results import checks, confirmation
 from league.results import selectors as result_selectors
 from league.results import services as result_services
@@ -42,7 +42,8 @@ def game_detail(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
     if game is None or game.league_id != league.pk:
         raise Http404("No such game in this league.")
     participants = list(game.participants.all())
-    organiser = can_organise(league, request.user)
+    role = role_in(league, request.user)
+    organiser = role == Membership.Role.ORGANISER
     return render(
         request,
         "league/game_detail.html",
@@ -54,7 +55,7 @@ def game_detail(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
             "explanations": _explanations(game, participants),
             "breakdown": _score_pad(game, participants),
             "can_organise": organiser,
-            "confirmation": state_for(request, game, organiser=organiser),
+            "confirmation": state_for(request, game, organiser=organiser, member=role is not None),
         },
     )
 
@@ -196,16 +197,19 @@ class ConfirmationState:
     resolve_form: ResolveForm
 
 
-def state_for(request, game: Game, *, organiser: bool) -> ConfirmationState | None:
+def state_for(request, game: Game, *, organiser: bool, member: bool) -> ConfirmationState | None:
     """None for a confirmed game: its page says nothing about confirmation, so nothing is read.
-    ``organiser`` is whether the visitor organises the game's league (the page knows already);
+    ``organiser`` and ``member``: the visitor's role in the game's league (the page knows);
     the game's participants are read with their players (`result_selectors.game_detail` has them)."""
     if game.status == Game.Status.CONFIRMED:
         return None
     user = request.user
     waiting = game.status == Game.Status.PENDING
-    participant = user.is_authenticated and any(
-        p.player.user_id == user.pk for p in game.participants.all()
+    # Only current members who played (or an organiser) dispute: the service's rule.
+    participant = (
+        user.is_authenticated
+        and member
+        and any(p.player.user_id == user.pk for p in game.participants.all())
     )
     already = user.is_authenticated and game.confirmations.filter(user=user).exists()
     dispute = (
@@ -217,7 +221,7 @@ def state_for(request, game: Game, *, organiser: bool) -> ConfirmationState | No
         may_confirm=waiting
         and not already
         and (organiser or (user.is_authenticated and user.pk in checks.confirmers(game))),
-        may_dispute=waiting and participant,
+        may_dispute=waiting and (participant or organiser),
         dispute=dispute,
         may_resolve=organiser and dispute is not None,
         dispute_form=DisputeForm(),
@@ -232,8 +236,10 @@ def _game(request, slug: str, game_id: int) -> Game:
     return get_object_or_404(Game, pk=game_id, league=league)
 
 
-def _report(request, exc: ValidationError) -> None:
-    for message in exc.messages:
+def _report(request, exc: ValidationError | PermissionDenied) -> None:
+    # A refusal comes back to the game's page as a message: the page offers these buttons only
+    # to who may use them, so a refusal means the page was out of date (removed meanwhile).
+    for message in exc.messages if isinstance(exc, ValidationError) else [str(exc)]:
         messages.error(request, message)
 
 
@@ -243,7 +249,7 @@ def confirm(request, slug, game_id):
     game = _game(request, slug, game_id)
     try:
         game = confirmation.game_confirm(game=game, by=request.user)
-    except ValidationError as exc:
+    except (ValidationError, PermissionDenied) as exc:
         _report(request, exc)
     else:
         messages.success(
@@ -265,11 +271,36 @@ def dispute(request, slug, game_id):
         return redirect("league:game", slug=slug, game_id=game_id)
     try:
         confirmation.game_dispute(game=game, by=request.user, reason=form.cleaned_data["reason"])
-    except ValidationError as exc:
+    except (ValidationError, PermissionDenied) as exc:
         _report(request, exc)
     else:
         messages.success(request, "Disputed: the organisers will settle it.")
     return redirect("league:game", slug=slug, game_id=game_id)
+
+
+@login_required
+@require_POST
+def games_confirm(request: HttpRequest) -> HttpResponse:
+    """An organiser confirms the games they ticked in the list waiting for them (account page)."""
+    back = reverse("accounts:home") + "#waiting"
+    ids = [raw for raw in request.POST.getlist("games") if raw.isascii() and raw.isdigit()]
+    visible = League.objects.visible_to(request.user)
+    games = list(
+        Game.objects.filter(pk__in=[int(raw) for raw in ids][:500], league__in=visible)
+        .select_related("league")
+        .order_by("played_on", "id")
+    )
+    if not games:
+        messages.error(request, "Tick the games to confirm first.")
+        return redirect(back)
+    try:
+        done = confirmation.games_confirm_many(games=games, by=_you(request))
+    except (ValidationError, PermissionDenied) as exc:
+        _report(request, exc)
+    else:
+        count = len(done.confirmed)
+        messages.success(request, f"{count} game{'s' if count != 1 else ''} confirmed and rated.")
+    return redirect(back)
 
 
 @login_required

@@ -114,11 +114,23 @@ def test_the_display_name_is_the_league_players_name(fern_client, fern):
     assert Player.objects.get(user=fern).name == "Fern"
 
 
-def test_a_taken_display_name_is_refused_beside_the_field(fern_client, fern):
+def test_a_name_used_only_outside_your_leagues_is_yours_too(fern_client, fern):
+    # Names are unique per league: refusing it would tell Fern that some league has an Olive.
     services.player_create(name="Olive")
     response = fern_client.post("/accounts/me/name/", {"name": "olive"})
-    assert response.status_code == 400 and "already exists" in response.content.decode()
-    assert not Player.objects.filter(user=fern).exists()
+    assert response.status_code == 302
+    assert Player.objects.get(user=fern).name == "olive"
+
+
+def test_a_name_taken_in_one_of_your_leagues_is_refused_beside_the_field(fern_client, fern):
+    league = services.league_create(name="Fern's Club", slug="ferns", by=fern)
+    services.guest_add(league=league, name="Olive", by=fern)
+    response = fern_client.post("/accounts/me/name/", {"name": "olive"})
+    assert response.status_code == 400
+    assert "Fern&#x27;s Club already has a player called &#x27;olive&#x27;." in (
+        response.content.decode()
+    )
+    assert Player.objects.get(user=fern).name == "fern"
 
 
 def test_the_page_lists_leagues_and_bots(fern_client, fern):

@@ -355,12 +355,30 @@ def test_a_bad_mapping_is_refused_and_nothing_is_written(club, players, users, c
     assert not Player.objects.filter(name="Roberta").exists()
 
 
-def test_a_new_guest_whose_name_is_taken_gets_a_distinct_name(club, players, users):
-    services.player_create(name="Roberta", by=users["pat"])  # someone else's guest
+def test_a_name_used_only_outside_the_league_becomes_a_guest_of_its_own(club, players, users):
+    elsewhere = services.player_create(name="Roberta", by=users["pat"])  # someone else's guest
+    found = bgstats_import.preview(league=club, export=parse(club_file()), today=TODAY)
+    roberta = next(m for m in found.players if m.ref == 3)
+    # Nothing in the preview depends on players of other (perhaps private) leagues.
+    assert (roberta.guest_name, roberta.clash) == ("Roberta", "")
+    result = bgstats_import.import_plays(
+        league=club,
+        export=parse(club_file()),
+        mapping=mapping_for(players),
+        by=users["olive"],
+        today=TODAY,
+    )
+    assert result.guests == ["Roberta"]
+    guest = club.memberships.get(player__name="Roberta").player
+    assert guest != elsewhere and guest.created_by == users["olive"]
+
+
+def test_a_new_guest_whose_name_the_league_has_gets_a_distinct_name(club, players, users):
+    services.guest_add(league=club, name="roberta", by=users["olive"])  # already in the league
     found = bgstats_import.preview(league=club, export=parse(club_file()), today=TODAY)
     roberta = next(m for m in found.players if m.ref == 3)
     assert roberta.guest_name == "Roberta (BG Stats 2)"
-    assert roberta.clash == "The name “Roberta” is already taken on this site."
+    assert roberta.clash == "Tuesday Club already has a player called “Roberta”."
     result = bgstats_import.import_plays(
         league=club,
         export=parse(club_file()),
@@ -375,9 +393,10 @@ def test_a_new_guest_whose_name_is_taken_gets_a_distinct_name(club, players, use
 
 
 def test_guest_names_number_every_clash_with_the_first_free_number(club, players, users):
-    services.player_create(name="Sam", by=users["pat"])
-    services.player_create(name="Sam (BG Stats 2)", by=users["pat"])
-    names = bgstats_import.guest_names({1: "Alex", 2: "alex", 3: "Sam", 4: "Sam", 5: "Bo"})
+    services.guest_add(league=club, name="Sam", by=users["olive"])
+    services.guest_add(league=club, name="Sam (BG Stats 2)", by=users["olive"])
+    services.player_create(name="Bo", by=users["pat"])  # not in this league: no clash
+    names = bgstats_import.guest_names(club, {1: "Alex", 2: "alex", 3: "Sam", 4: "Sam", 5: "Bo"})
     assert {ref: guest for ref, (guest, _) in names.items()} == {
         1: "Alex",
         2: "alex (BG Stats 2)",
@@ -393,8 +412,8 @@ def test_a_new_guest_the_site_refuses_at_import_is_said_beside_that_player(
     club, players, users, monkeypatch
 ):
     # The name is free at the preview and taken by the time of the import (another session).
-    monkeypatch.setattr(bgstats_import, "_name_taken", lambda name: False)
-    services.player_create(name="Roberta", by=users["pat"])
+    monkeypatch.setattr(bgstats_import, "_name_taken", lambda league, name: False)
+    services.guest_add(league=club, name="Roberta", by=users["olive"])
     with pytest.raises(ValidationError) as caught:
         bgstats_import.import_plays(
             league=club,
@@ -403,7 +422,9 @@ def test_a_new_guest_the_site_refuses_at_import_is_said_beside_that_player(
             by=users["olive"],
             today=TODAY,
         )
-    assert "already exists" in " ".join(caught.value.message_dict["players.3"])
+    assert "already has a player called 'Roberta'" in " ".join(
+        caught.value.message_dict["players.3"]
+    )
     assert club.games.count() == 0
 
 

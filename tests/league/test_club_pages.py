@@ -234,7 +234,9 @@ def test_organisers_add_guests_promote_and_remove_members(as_user, league, playe
 def test_a_taken_guest_name_is_shown_beside_the_field(as_user, league, players):
     response = as_user("olive").post("/leagues/tuesday/members/guests/", {"name": "mia"})
     assert response.status_code == 400
-    assert "already exists" in " ".join(field_errors(page(response), "id_name"))
+    assert "Tuesday Club already has a player called" in " ".join(
+        field_errors(page(response), "id_name")
+    )
     assert league.memberships.count() == 4
 
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from league import tasks
 from league.clubs import services
 from league.models import AuditEntry, Game, GameDispute, League, PlayerRating
-from league.results import checks, confirmation
+from league.results import checks, confirmation, selectors
 from league.results import services as result_services
 from tests.league.conftest import record
 
@@ -61,9 +61,9 @@ def test_another_participant_confirms_and_the_game_is_rated(users, league, playe
         (players["ned"], 20, 3),
         (players["pat"], 10, 1),
     )
-    with pytest.raises(ValidationError, match="You logged this game"):
+    with pytest.raises(PermissionDenied, match="You logged this game"):
         confirmation.game_confirm(game=game, by=users["mia"])
-    with pytest.raises(ValidationError, match="Only the game's other participants"):
+    with pytest.raises(PermissionDenied, match="Only the game's other participants"):
         confirmation.game_confirm(game=game, by=users["quinn"])
     confirmation.game_confirm(game=game, by=users["ned"])
     game.refresh_from_db()
@@ -98,7 +98,7 @@ def test_organiser_rule_an_organisers_own_game_is_final_and_a_members_waits(user
     own = record(league, users["olive"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
     assert own.status == Game.Status.CONFIRMED
     theirs = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
-    with pytest.raises(ValidationError):
+    with pytest.raises(PermissionDenied, match="an organiser confirms"):
         confirmation.game_confirm(game=theirs, by=users["ned"])
     confirmation.game_confirm(game=theirs, by=users["olive"])
     theirs.refresh_from_db()
@@ -130,7 +130,7 @@ def test_a_dispute_waits_for_an_organiser_who_confirms_or_deletes(users, league,
     with pytest.raises(ValidationError) as caught:
         confirmation.game_dispute(game=game, by=users["ned"], reason="  ")
     assert "reason" in caught.value.message_dict
-    with pytest.raises(ValidationError, match="participants"):
+    with pytest.raises(PermissionDenied, match="participants"):
         confirmation.game_dispute(game=game, by=users["pat"], reason="I saw it")
     dispute = confirmation.game_dispute(game=game, by=users["ned"], reason="I had 24 VP, not 20")
     game.refresh_from_db()
@@ -236,3 +236,142 @@ def test_bad_confirmation_settings_are_refused(users, league, rule, days, field)
     assert field in caught.value.message_dict
     league.refresh_from_db()
     assert league.confirmation == League.Confirmation.NONE
+
+
+# --- who may confirm, and games nobody at the table can confirm --------------------------------
+
+
+@pytest.mark.parametrize("rule", [League.Confirmation.ANOTHER, League.Confirmation.ALL])
+def test_a_member_removed_from_the_league_neither_confirms_nor_disputes(
+    users, league, players, rule
+):
+    set_rule(league, users, rule)
+    game = record(
+        league,
+        users["mia"],
+        DAY,
+        (players["mia"], 30, 5),
+        (players["ned"], 20, 3),
+        (players["pat"], 10, 1),
+    )
+    services.member_remove(
+        membership=league.memberships.get(player=players["ned"]), by=users["olive"]
+    )
+    assert checks.confirmers(game) == [users["pat"].pk]
+    with pytest.raises(PermissionDenied, match="who are members"):
+        confirmation.game_confirm(game=game, by=users["ned"])
+    with pytest.raises(PermissionDenied, match="who are members"):
+        confirmation.game_dispute(game=game, by=users["ned"], reason="I had 25")
+    game.refresh_from_db()
+    assert (game.status, game.confirmations.count(), game.disputes.count()) == ("pending", 0, 0)
+    # The members still in the league are enough, whichever the rule.
+    confirmation.game_confirm(game=game, by=users["pat"])
+    game.refresh_from_db()
+    assert game.status == Game.Status.CONFIRMED
+    assert rating(league, players["mia"]) > 1500
+
+
+def test_an_organiser_may_dispute_a_game_they_did_not_play_to_hold_it(users, league, players):
+    set_rule(league, users, League.Confirmation.ANOTHER)
+    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    confirmation.game_dispute(game=game, by=users["olive"], reason="Ned says he had 25")
+    game.refresh_from_db()
+    assert game.status == Game.Status.DISPUTED
+    assert confirmation.games_confirm_overdue(now=timezone.now() + dt.timedelta(days=30)) == 0
+
+
+@pytest.mark.parametrize("rule", [League.Confirmation.ANOTHER, League.Confirmation.ALL])
+def test_an_organisers_table_of_guests_is_final_at_once(users, league, players, rule):
+    set_rule(league, users, rule)
+    guests = [
+        services.guest_add(league=league, name=name, by=users["olive"]).player
+        for name in ("Uma", "Val")
+    ]
+    game = record(league, users["olive"], DAY, (guests[0], 30, 5), (guests[1], 20, 3))
+    assert game.status == Game.Status.CONFIRMED
+    assert rating(league, guests[0]) > 1500
+    # With the organiser at the table and only guests besides, nobody else could confirm either.
+    own = record(league, users["olive"], DAY, (players["olive"], 30, 5), (guests[1], 20, 3))
+    assert own.status == Game.Status.CONFIRMED
+    # Another member at the table confirms, as the league asks.
+    theirs = record(league, users["olive"], DAY, (players["mia"], 30, 5), (guests[1], 20, 3))
+    assert theirs.status == Game.Status.PENDING
+
+
+def test_a_members_table_of_guests_waits_for_an_organiser(users, league, players):
+    set_rule(league, users, League.Confirmation.ANOTHER)
+    uma = services.guest_add(league=league, name="Uma", by=users["olive"]).player
+    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (uma, 20, 3))
+    assert game.status == Game.Status.PENDING
+    assert checks.confirmers(game) == []
+    assert [g.pk for g in selectors.waiting_for(user=users["olive"])] == [game.pk]
+    assert selectors.waiting_for(user=users["mia"]) == []
+    confirmation.game_confirm(game=game, by=users["olive"])
+    game.refresh_from_db()
+    assert game.status == Game.Status.CONFIRMED
+
+
+# --- confirming many at once -------------------------------------------------------------------
+
+
+def three_waiting(users, league, players):
+    set_rule(league, users, League.Confirmation.ANOTHER)
+    return [
+        record(
+            league,
+            users["mia"],
+            DAY - dt.timedelta(days=days),
+            (players["mia"], 30, 5),
+            (players["ned"], 20, 3),
+        )
+        for days in (2, 1, 0)
+    ]
+
+
+def test_an_organiser_confirms_a_list_and_each_game_is_rated_in_play_order(users, league, players):
+    games = three_waiting(users, league, players)
+    done = confirmation.games_confirm_many(games=list(reversed(games)), by=users["olive"])
+    assert {g.pk for g in done.confirmed} == {g.pk for g in games}
+    befores = [
+        Game.objects.get(pk=g.pk).participants.get(player=players["mia"]).rating_before
+        for g in games
+    ]
+    # The same ratings as three games confirmed one by one: each starts where the last ended.
+    assert befores[0] == 1500 < befores[1] < befores[2]
+    assert {e.changes["as"] for e in AuditEntry.objects.filter(action="confirm")} == {"organiser"}
+
+
+def test_a_list_with_one_game_that_does_not_wait_confirms_nothing(users, league, players):
+    games = three_waiting(users, league, players)
+    confirmation.game_confirm(game=games[1], by=users["ned"])
+    with pytest.raises(ValidationError) as caught:
+        confirmation.games_confirm_many(games=games, by=users["olive"])
+    assert caught.value.message_dict == {
+        "games.1": [f"The game of {DAY.day - 1} Nov 2026 is already confirmed."]
+    }
+    assert [Game.objects.get(pk=g.pk).status for g in games] == ["pending", "confirmed", "pending"]
+
+
+def test_only_an_organiser_confirms_a_list(users, league, players):
+    games = three_waiting(users, league, players)
+    with pytest.raises(PermissionDenied):
+        confirmation.games_confirm_many(games=games, by=users["ned"])
+    assert not Game.objects.filter(status=Game.Status.CONFIRMED).exists()
+
+
+# --- what waits for whom -----------------------------------------------------------------------
+
+
+def test_the_count_of_games_waiting_is_one_query_and_matches_the_list(
+    users, league, players, django_assert_num_queries
+):
+    games = three_waiting(users, league, players)
+    confirmation.game_confirm(game=games[0], by=users["ned"])
+    for name, expected in (("ned", 2), ("mia", 0), ("olive", 0), ("quinn", 0)):
+        with django_assert_num_queries(1):
+            count = selectors.waiting_count(user=users[name])
+        assert count == expected == len(selectors.waiting_for(user=users[name])), name
+    services.member_remove(
+        membership=league.memberships.get(player=players["ned"]), by=users["olive"]
+    )
+    assert selectors.waiting_count(user=users["ned"]) == 0

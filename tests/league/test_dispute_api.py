@@ -36,9 +36,10 @@ def elsewhere(users):
     League.objects.filter(pk=other.pk).update(confirmation=League.Confirmation.ANOTHER)
     other.refresh_from_db()
     vic = services.player_for_user(users["vic"])
-    guest = services.guest_add(league=other, name="Walt", by=users["vic"]).player
-    game = record(other, users["vic"], DAY, (vic, 10, 1), (guest, 12, 2))
-    return confirmation.game_dispute(game=game, by=users["vic"], reason="Walt miscounted")
+    quinn = services.player_for_user(users["quinn"])
+    services.member_add(league=other, player=quinn, by=users["quinn"])
+    game = record(other, users["vic"], DAY, (vic, 10, 1), (quinn, 12, 2))
+    return confirmation.game_dispute(game=game, by=users["quinn"], reason="Vic miscounted")
 
 
 def ids(response) -> list[int]:

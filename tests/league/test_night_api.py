@@ -94,7 +94,11 @@ def test_status_confirm_and_dispute_through_the_api(api, users, league, players)
     game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
     assert api("mia").get(f"/api/games/{game.pk}/").json()["status"] == "pending"
     refused = api("mia").post(f"/api/games/{game.pk}/confirm/")
-    assert refused.status_code == 400 and "another participant" in str(refused.json())
+    assert refused.status_code == 403
+    assert refused.json() == {
+        "error": "permission_denied",
+        "detail": "You logged this game: another participant confirms it.",
+    }
     confirmed = api("ned").post(f"/api/games/{game.pk}/confirm/")
     assert confirmed.status_code == 200
     assert confirmed.json()["status"] == "confirmed"
@@ -308,7 +312,7 @@ def test_a_guest_is_refused_by_name(api, night_id):
         ({}, "This field is required."),
         ({"name": "   "}, "This field may not be blank."),
         ({"name": "x" * 101}, "Ensure this field has no more than 100 characters."),
-        ({"name": "mia"}, "A player called 'mia' already exists."),
+        ({"name": "mia"}, "Tuesday Club already has a player called 'mia': choose another name."),
     ):
         response = client.post(url, body, format="json")
         assert response.status_code == 400, body

@@ -288,7 +288,7 @@ def test_people_leave_and_guests_arrive_from_the_night_page(as_user, night, play
     duplicate = client.post(f"/leagues/tuesday/nights/{night.pk}/guests/", {"name": "Rosa"})
     assert duplicate.status_code == 400
     assert field_errors(page(duplicate), "id_name") == [
-        "A player called &#x27;Rosa&#x27; already exists."
+        "Tuesday Club already has a player called &#x27;Rosa&#x27;: choose another name."
     ]
 
 

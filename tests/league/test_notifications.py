@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.core import mail
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from accounts.models import EmailPreferences
@@ -125,6 +125,16 @@ def test_organisers_are_emailed_about_their_queue_only_if_they_chose_it(
     emails = sent(record, league, users["mia"], DAY - dt.timedelta(days=1), *table)
     assert set(emails) == addresses("olive")
     assert "an organiser confirms results" in emails["olive@example.org"].body
+
+
+def test_a_members_table_of_guests_is_emailed_to_the_organisers_who_chose_it(
+    sent, users, league, players, guest
+):
+    set_rule(league, users, League.Confirmation.ANOTHER)
+    EmailPreferences.objects.create(user=users["olive"], league_pending=True)
+    emails = sent(record, league, users["mia"], DAY, (players["mia"], 30, 5), (guest, 20, 3))
+    assert set(emails) == addresses("olive")
+    assert "Nobody else at the table can confirm it" in emails["olive@example.org"].body
 
 
 def test_a_player_who_turned_the_kind_off_or_has_no_address_is_skipped(
@@ -241,7 +251,7 @@ def test_settling_a_dispute_by_deleting_the_game_tells_the_players(
 
 
 def test_a_refused_dispute_emails_nobody(sent, users, league, players, pending_game):
-    with pytest.raises(ValidationError):
+    with pytest.raises(PermissionDenied):
         sent(confirmation.game_dispute, game=pending_game, by=users["pat"], reason="Not my game")
     assert mail.outbox == []
 

@@ -181,8 +181,9 @@ def test_game_page_shows_results_rating_changes_and_why(client, league, players,
         # ... and, while the result waits, its open dispute and who confirmed it so far.
         ("another", None, 5),
         # ... and the session, the login, its role in the league and its player (the page's
-        # header); whether they confirmed it already; who is asked to.
-        ("another", "ned", 11),
+        # header); whether they confirmed it already; who is asked to; how many games wait
+        # for them (the menu's count, on every page).
+        ("another", "ned", 12),
     ],
 )
 def test_game_page_reads_the_database_a_fixed_number_of_times(
