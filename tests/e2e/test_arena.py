@@ -16,7 +16,6 @@ from arena.ladders.services import ladder_schedule, ladders_ensure
 from arena.matches.services import challenge_create
 from arena.models import Bot, Ladder, Match
 from arena.submissions.services import bot_create
-from tests.arena.conftest import eager_celery  # noqa: F401  (a fixture)
 from tests.e2e.conftest import log_in, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("eager_celery")]

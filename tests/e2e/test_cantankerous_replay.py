@@ -12,7 +12,6 @@ from playwright.sync_api import expect
 from arena.common import SeatInput
 from arena.matches.services import challenge_create
 from arena.models import Match
-from tests.arena.conftest import eager_celery  # noqa: F401  (a fixture)
 from tests.e2e.conftest import screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("eager_celery")]

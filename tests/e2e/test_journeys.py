@@ -18,7 +18,6 @@ from playwright.sync_api import Page, expect
 from accounts.models import ApiToken
 from arena.models import Bot, Match
 from league.models import Game, League
-from tests.arena.conftest import eager_celery  # noqa: F401  (a fixture)
 from tests.e2e.conftest import screenshot
 
 pytestmark = [pytest.mark.browser]
@@ -122,7 +121,7 @@ def test_programmer_makes_a_token_uploads_a_bot_and_watches_a_challenge(
     page,
     browser,
     live_server,
-    eager_celery,  # noqa: F811  (the fixture imported above)
+    eager_celery,
     transactional_db,
 ):
     sign_up(page, "ada", "Ada")
