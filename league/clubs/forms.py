@@ -4,11 +4,15 @@ They parse input; the rules live in `league.clubs.services` and come back as fie
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django import forms
+from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.db import models
 from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -17,6 +21,9 @@ from league.clubs.limits import CONFIRMATION_DAYS_RANGE, INITIAL_RATING_RANGE, K
 from league.models import League, Player
 from league.rating_systems import ELO, SYSTEM_CHOICES
 
+# What a page's service makes (a league, a season, a membership): never None.
+Made = TypeVar("Made", bound=models.Model)
+
 PROVISIONAL_GAMES_MAX = 100
 # Addresses the league pages use themselves (/leagues/new/).
 RESERVED_SLUGS = {"new"}
@@ -24,10 +31,35 @@ RESERVED_SLUGS = {"new"}
 
 def apply_service_errors(form: forms.Form, error: ValidationError) -> None:
     """Put a service's ValidationError beside the fields it names, the rest above the form."""
-    for key, messages in error.message_dict.items():
+    for key, texts in error.message_dict.items():
         field = key if key in form.fields else None
-        for message in messages:
-            form.add_error(field, message)
+        for text in texts:
+            form.add_error(field, text)
+
+
+def submit(form: forms.Form, save: Callable[[dict[str, Any]], Made]) -> Made | None:
+    """The one shape of a page that writes through a service: what `save` made of the form's
+    cleaned data if the form is valid. None when the form or the service refuses, with every
+    error beside its field (`apply_service_errors`), for the page to be shown again."""
+    if not form.is_valid():
+        return None
+    try:
+        return save(form.cleaned_data)
+    except ValidationError as exc:
+        apply_service_errors(form, exc)
+        return None
+
+
+def refusals_said(request: HttpRequest, act: Callable[[], object]) -> bool:
+    """Do `act` (a button with no form of its own: remove, close, promote); a service's refusal
+    becomes an error message on the next page. True when it was done."""
+    try:
+        act()
+    except ValidationError as exc:
+        for message in exc.messages:
+            messages.error(request, message)
+        return False
+    return True
 
 
 class LeagueSettingsForm(forms.Form):

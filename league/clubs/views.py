@@ -22,7 +22,8 @@ from league.clubs.forms import (
     LeagueCreateForm,
     LeagueSettingsPageForm,
     SeasonStartForm,
-    apply_service_errors,
+    refusals_said,
+    submit,
 )
 from league.models import Invitation, League, Membership, Player, Season
 from league.permissions import can_organise, can_view, role_in
@@ -62,28 +63,26 @@ def _league(request: HttpRequest, slug: str, *, organise: bool = False) -> Leagu
 @login_required
 def league_create(request: HttpRequest) -> HttpResponse:
     form = LeagueCreateForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            league = services.league_create(
-                name=data["name"],
-                slug=data["slug"],
-                game=data["game"],
-                by=_you(request),
-                description=data["description"],
-                is_public=data["is_public"],
-                k_factor=data["k_factor"],
-                initial_rating=data["initial_rating"],
-                provisional_games=data["provisional_games"],
-                rating_system=data["rating_system"] or ELO,
-            )
-        except ValidationError as exc:
-            apply_service_errors(form, exc)
-        else:
-            messages.success(
-                request, f"{league.name} is started. Invite your group from its members page."
-            )
-            return redirect("league:members", slug=league.slug)
+    league = request.method == "POST" and submit(
+        form,
+        lambda data: services.league_create(
+            name=data["name"],
+            slug=data["slug"],
+            game=data["game"],
+            by=_you(request),
+            description=data["description"],
+            is_public=data["is_public"],
+            k_factor=data["k_factor"],
+            initial_rating=data["initial_rating"],
+            provisional_games=data["provisional_games"],
+            rating_system=data["rating_system"] or ELO,
+        ),
+    )
+    if league:
+        messages.success(
+            request, f"{league.name} is started. Invite your group from its members page."
+        )
+        return redirect("league:members", slug=league.slug)
     return render(
         request, "league/club/create.html", {"form": form}, status=400 if form.errors else 200
     )
@@ -94,19 +93,15 @@ def league_settings(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(request, slug, organise=True)
     initial = _settings(league)
     form = LeagueSettingsPageForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.league_update(league=league, by=_you(request), **form.cleaned_data)
-        except ValidationError as exc:
-            apply_service_errors(form, exc)
-        else:
-            chosen = form.cleaned_data["rating_system"]
-            rebuilt = chosen is not None and chosen != initial["rating_system"]
-            messages.success(
-                request,
-                "Settings saved; every rating recomputed." if rebuilt else "Settings saved.",
-            )
-            return redirect("league:settings", slug=league.slug)
+    if request.method == "POST" and submit(
+        form, lambda data: services.league_update(league=league, by=_you(request), **data)
+    ):
+        chosen = form.cleaned_data["rating_system"]
+        rebuilt = chosen is not None and chosen != initial["rating_system"]
+        messages.success(
+            request, "Settings saved; every rating recomputed." if rebuilt else "Settings saved."
+        )
+        return redirect("league:settings", slug=league.slug)
     return _settings_page(request, league, form=form)
 
 
@@ -140,14 +135,12 @@ def _settings_page(
 def season_start(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(request, slug, organise=True)
     form = SeasonStartForm(request.POST)
-    if form.is_valid():
-        try:
-            season = services.season_create(league=league, by=_you(request), **form.cleaned_data)
-        except ValidationError as exc:
-            apply_service_errors(form, exc)
-        else:
-            messages.success(request, f"{season.name} started.")
-            return redirect("league:settings", slug=league.slug)
+    season = submit(
+        form, lambda data: services.season_create(league=league, by=_you(request), **data)
+    )
+    if season:
+        messages.success(request, f"{season.name} started.")
+        return redirect("league:settings", slug=league.slug)
     return _settings_page(request, league, season_form=form)
 
 
@@ -156,12 +149,7 @@ def season_start(request: HttpRequest, slug: str) -> HttpResponse:
 def season_close(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     league = _league(request, slug, organise=True)
     season = get_object_or_404(Season, pk=season_id, league=league)
-    try:
-        services.season_close(season=season, by=_you(request))
-    except ValidationError as exc:
-        for message in exc.messages:
-            messages.error(request, message)
-    else:
+    if refusals_said(request, lambda: services.season_close(season=season, by=_you(request))):
         messages.success(request, f"{season.name} closed today.")
     return redirect("league:settings", slug=league.slug)
 
@@ -211,16 +199,12 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
 def guest_add(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(request, slug, organise=True)
     form = GuestForm(request.POST)
-    if form.is_valid():
-        try:
-            membership = services.guest_add(
-                league=league, name=form.cleaned_data["name"], by=_you(request)
-            )
-        except ValidationError as exc:
-            apply_service_errors(form, exc)
-        else:
-            messages.success(request, f"{membership.player.name} added as a guest.")
-            return redirect("league:members", slug=league.slug)
+    membership = submit(
+        form, lambda data: services.guest_add(league=league, name=data["name"], by=_you(request))
+    )
+    if membership:
+        messages.success(request, f"{membership.player.name} added as a guest.")
+        return redirect("league:members", slug=league.slug)
     return _members_page(request, league, guest_form=form)
 
 
@@ -229,16 +213,13 @@ def guest_add(request: HttpRequest, slug: str) -> HttpResponse:
 def member_role(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
     league = _league(request, slug, organise=True)
     membership = get_object_or_404(Membership, pk=membership_id, league=league)
-    try:
-        updated = services.member_set_role(
-            membership=membership, role=request.POST.get("role", ""), by=_you(request)
-        )
-    except ValidationError as exc:
-        for message in exc.messages:
-            messages.error(request, message)
-    else:
-        role = "an organiser" if updated.role == Membership.Role.ORGANISER else "a member"
-        messages.success(request, f"{updated.player.name} is now {role}.")
+    role = request.POST.get("role", "")
+    if refusals_said(
+        request,
+        lambda: services.member_set_role(membership=membership, role=role, by=_you(request)),
+    ):
+        said = "an organiser" if role == Membership.Role.ORGANISER else "a member"
+        messages.success(request, f"{membership.player.name} is now {said}.")
     return redirect("league:members", slug=league.slug)
 
 
@@ -247,12 +228,9 @@ def member_role(request: HttpRequest, slug: str, membership_id: int) -> HttpResp
 def member_remove(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
     league = _league(request, slug, organise=True)
     membership = get_object_or_404(Membership, pk=membership_id, league=league)
-    try:
-        services.member_remove(membership=membership, by=_you(request))
-    except ValidationError as exc:
-        for message in exc.messages:
-            messages.error(request, message)
-    else:
+    if refusals_said(
+        request, lambda: services.member_remove(membership=membership, by=_you(request))
+    ):
         messages.success(request, f"{membership.player.name} removed; their games stay.")
     return redirect("league:members", slug=league.slug)
 
@@ -262,23 +240,16 @@ def member_remove(request: HttpRequest, slug: str, membership_id: int) -> HttpRe
 def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(request, slug, organise=True)
     form = InvitationForm(request.POST, guests=_guests(league))
-    if form.is_valid():
-        try:
-            invitation = invitations.invitation_create(
-                league=league,
-                by=_you(request),
-                player=form.cleaned_data["player"],
-                email=form.cleaned_data["email"],
-            )
-        except ValidationError as exc:
-            apply_service_errors(form, exc)
-        else:
-            return _members_page(
-                request,
-                league,
-                new_invitation=invitation,
-                emailed_to=form.cleaned_data["email"],
-            )
+    invitation = submit(
+        form,
+        lambda data: invitations.invitation_create(
+            league=league, by=_you(request), player=data["player"], email=data["email"]
+        ),
+    )
+    if invitation:
+        return _members_page(
+            request, league, new_invitation=invitation, emailed_to=form.cleaned_data["email"]
+        )
     return _members_page(request, league, invitation_form=form)
 
 

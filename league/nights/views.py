@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from league.clubs.forms import GuestForm, apply_service_errors
+from league.clubs.forms import GuestForm, submit
 from league.models import GameNight, League, NightTable, Player
 from league.nights import selectors, services
 from league.nights.forms import ArrivalForm, NightOpenForm
@@ -51,26 +51,24 @@ def night_list(request, slug):
 def night_open(request, slug):
     league = _league(request, slug, organise=True)
     form = NightOpenForm(request.POST or None, league=league)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            night = services.night_open(
-                league=league,
-                by=request.user,
-                played_on=data["played_on"],
-                edition=data["edition"],
-                rounds=data["rounds"],
-                min_table=data["min_table"],
-                max_table=data["max_table"],
-                first_round=data["first_round"],
-                place=data["place"],
-                present=list(data["present"]),
-            )
-        except ValidationError as exc:
-            apply_service_errors(form, exc)
-        else:
-            messages.success(request, "Night opened: add anyone missing, then draw round 1.")
-            return redirect("league:night", slug=league.slug, night_id=night.pk)
+    night = request.method == "POST" and submit(
+        form,
+        lambda data: services.night_open(
+            league=league,
+            by=request.user,
+            played_on=data["played_on"],
+            edition=data["edition"],
+            rounds=data["rounds"],
+            min_table=data["min_table"],
+            max_table=data["max_table"],
+            first_round=data["first_round"],
+            place=data["place"],
+            present=list(data["present"]),
+        ),
+    )
+    if night:
+        messages.success(request, "Night opened: add anyone missing, then draw round 1.")
+        return redirect("league:night", slug=league.slug, night_id=night.pk)
     return render(
         request,
         "league/nights/open.html",
@@ -183,16 +181,13 @@ def attendance(request, slug, night_id):
 def guest_add(request, slug, night_id):
     night = _night(request, slug, night_id, organise=True)
     form = GuestForm(request.POST)
-    if form.is_valid():
-        try:
-            attendee = services.night_guest_add(
-                night=night, name=form.cleaned_data["name"], by=request.user
-            )
-        except ValidationError as exc:
-            apply_service_errors(form, exc)
-        else:
-            messages.success(request, f"{attendee.player} joined the league and is here tonight.")
-            return redirect(reverse("league:night", args=[slug, night.pk]) + "#people")
+    attendee = submit(
+        form,
+        lambda data: services.night_guest_add(night=night, name=data["name"], by=request.user),
+    )
+    if attendee:
+        messages.success(request, f"{attendee.player} joined the league and is here tonight.")
+        return redirect(reverse("league:night", args=[slug, night.pk]) + "#people")
     return _night_page(request, night, guest_form=form, status=400)
 
 
