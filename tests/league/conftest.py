@@ -45,6 +45,19 @@ def players(users, league) -> dict[str, Player]:
 
 
 @pytest.fixture
+def as_user(client, users):
+    """The test client logged in as one of the cast (None: logged out)."""
+
+    def log_in(name: str | None):
+        client.logout()
+        if name is not None:
+            client.force_login(users[name])
+        return client
+
+    return log_in
+
+
+@pytest.fixture
 def api(users):
     def client_for(name: str | None) -> APIClient:
         client = APIClient()

@@ -20,17 +20,6 @@ DAY = dt.date(2026, 3, 3)
 
 
 @pytest.fixture
-def as_user(client, users):
-    def log_in(name):
-        client.logout()
-        if name is not None:
-            client.force_login(users[name])
-        return client
-
-    return log_in
-
-
-@pytest.fixture
 def private_club(users, players):
     club = services.league_create(name="Hidden", slug="hidden", by=users["olive"], is_public=False)
     services.member_add(league=club, player=players["mia"], by=users["mia"])

@@ -101,15 +101,6 @@ def results(game: Game) -> list[dict]:
     return [p.result for p in game.participants.order_by("seat")]
 
 
-@pytest.fixture
-def as_user(client, users):
-    def login(name):
-        client.force_login(users[name])
-        return client
-
-    return login
-
-
 def pad_seat(seat: int, player, *, total: int, fed: int, pad: tuple[int, ...]) -> dict:
     return {
         f"seat{seat}-player": player.pk,

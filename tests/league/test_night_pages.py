@@ -23,17 +23,6 @@ DAY = dt.date(2026, 11, 20)
 
 
 @pytest.fixture
-def as_user(client, users):
-    def log_in(name):
-        client.logout()
-        if name is not None:
-            client.force_login(users[name])
-        return client
-
-    return log_in
-
-
-@pytest.fixture
 def night(users, league, players):
     return nights.night_open(
         league=league,
