@@ -82,3 +82,17 @@ def record(league, by, when: dt.date, *entries, **extra):
     return result_services.game_record(
         league=league, logged_by=by, played_on=when, participants=cat_lady_table(*entries), **extra
     )
+
+
+def set_rule(league, users, rule, days=7):
+    """Olive sets who confirms a logged game (League.Confirmation), and within how many days."""
+    return services.league_update(
+        league=league,
+        by=users["olive"],
+        name=league.name,
+        description="",
+        is_public=True,
+        provisional_games=5,
+        confirmation=rule,
+        confirmation_days=days,
+    )

@@ -14,22 +14,9 @@ from league.clubs import services
 from league.models import AuditEntry, Game, GameDispute, League, PlayerRating
 from league.results import checks, confirmation, selectors
 from league.results import services as result_services
-from tests.league.conftest import record
+from tests.league.conftest import record, set_rule
 
 DAY = dt.date(2026, 11, 10)
-
-
-def set_rule(league, users, rule, days=7):
-    return services.league_update(
-        league=league,
-        by=users["olive"],
-        name=league.name,
-        description="",
-        is_public=True,
-        provisional_games=5,
-        confirmation=rule,
-        confirmation_days=days,
-    )
 
 
 def rating(league, player):

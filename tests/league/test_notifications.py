@@ -20,7 +20,7 @@ from league.clubs import invitations, services
 from league.models import AuditEntry, Invitation, League
 from league.results import confirmation
 from league.results import services as result_services
-from tests.league.conftest import cat_lady_table, record
+from tests.league.conftest import cat_lady_table, record, set_rule
 from tests.league.test_pages_entry import field_errors, page
 
 DAY = dt.date(2026, 11, 10)
@@ -57,18 +57,6 @@ def sent(django_capture_on_commit_callbacks):
 @pytest.fixture
 def guest(league, users):
     return services.guest_add(league=league, name="Gerry", by=users["olive"]).player
-
-
-def set_rule(league, users, rule):
-    return services.league_update(
-        league=league,
-        by=users["olive"],
-        name=league.name,
-        description="",
-        is_public=True,
-        provisional_games=5,
-        confirmation=rule,
-    )
 
 
 def addresses(*names):
