@@ -165,7 +165,11 @@ class GameViewSet(viewsets.ModelViewSet):
         game = confirmation.game_confirm(game=self._participating(request), by=request.user)
         return Response(game_data(game))
 
-    @extend_schema(request=GamesConfirmSerializer, responses=ConfirmedSerializer)
+    @extend_schema(
+        request=GamesConfirmSerializer,
+        responses=ConfirmedSerializer,
+        operation_id="games_confirm_many",
+    )
     @action(detail=False, methods=["post"], url_path="confirm", url_name="confirm-many")
     def confirm_many(self, request):
         """Confirm a list of waiting games at once (organisers of their leagues), as after a
