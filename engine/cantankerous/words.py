@@ -100,7 +100,7 @@ def describe_move(state: State, action: Action) -> MoveWords:
             "picks": [f"card:{card}" for card in action.cards],
         }
     if isinstance(action, PickyEater):
-        return {"label": "Picky Eater: swap your whole hand", "rule": rule, "picks": ["hand"]}
+        return {"label": "Picky Eater: swap the whole hand", "rule": rule, "picks": ["hand"]}
     if isinstance(action, Pass):
         return {"label": "Pass", "rule": rule, "picks": []}
     if isinstance(action, Done):

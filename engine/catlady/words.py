@@ -82,7 +82,7 @@ def describe_move(state: State, action: Action) -> MoveWords:
     elif isinstance(action, LostCatsForVP):
         return {"label": "Two lost cats for a 2-VP token", "rule": rule, "picks": ["hand"]}
     elif isinstance(action, Brush):
-        label = f"Cat brush: swap your {action.cat} for {_slot_card(state, action.slot)}"
+        label = f"Cat brush: swap {action.cat} for {_slot_card(state, action.slot)}"
         return {"label": label, "rule": rule, "picks": [f"slot:{action.slot}"]}
     elif isinstance(action, Laser):
         first, second = (_slot_card(state, slot) for slot in action.take)
@@ -94,11 +94,11 @@ def describe_move(state: State, action: Action) -> MoveWords:
     elif isinstance(action, ShoppingBag):
         return {"label": "Shopping bag: 1 chicken, 1 tuna, 1 milk", "rule": rule, "picks": []}
     elif isinstance(action, SwapGoal):
-        who = "the next player" if action.partner == "next" else "the player before you"
-        label = f"Swap your goal with {who} for {action.goal}"
+        who = "the next player" if action.partner == "next" else "the player before"
+        label = f"Swap the goal shared with {who} for {action.goal}"
         return {"label": label, "rule": rule, "picks": []}
     elif isinstance(action, EndTurn):
-        return {"label": "End your turn", "rule": rule, "picks": []}
+        return {"label": "End the turn", "rule": rule, "picks": []}
     else:
         return {"label": str(action), "rule": rule, "picks": []}
     return {"label": label, "rule": rule, "picks": [f"line:{action.line}"]}

@@ -131,6 +131,11 @@
       chosen = list.length === 1 ? list[0] : null;
       mark();
       drawPanel(null);
+      // What the move takes stays in sight above the panel (on a phone the panel covers the
+      // foot of the screen).
+      var taken = things(pick);
+      var middle = taken[Math.floor(taken.length / 2)];
+      if (middle && middle.scrollIntoView) middle.scrollIntoView({ block: "center" });
     }
 
     function mark() {
@@ -213,7 +218,7 @@
           play.disabled = true;
           choose(chosen, moves[chosen].label);
         });
-        var cancel = el("button", "Choose another", "button pb-cancel");
+        var cancel = el("button", "Cancel", "button pb-cancel");
         cancel.type = "button";
         cancel.addEventListener("click", function () {
           selectedPick = null;

@@ -163,7 +163,7 @@ def play_moves(page: Page, *, until_over: bool = True, moves: int | None = None)
 def assert_no_bare_card_number(text: str) -> None:
     """A card is named by its name (Cantankerous Cats' also by its printed number, "#12
     Name"): never a number alone where the card belongs, as in "buy-token 23 31 40"."""
-    assert not re.search(r"#\d+(?! [A-Z])", text), f"a card number without its name: {text!r}"
+    assert not re.search(r"#\d+\b(?! [A-Z])", text), f"a card number without its name: {text!r}"
     assert not re.search(
         r"\b(bet|keep|bank|score|discard|play|with|buy-token|instant) \d", text, re.IGNORECASE
     ), f"a bare card number: {text!r}"
