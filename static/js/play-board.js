@@ -185,8 +185,15 @@
       if (loose) loosePlain = loose;
       panelNode.textContent = "";
       var picks = Object.keys(byPick);
-      var hint = picks.length ?
-        "Tap a highlighted part of the board (a row or column, a stray, a card) to see its move." : "";
+      var kinds = {};
+      picks.forEach(function (pick) { kinds[pick.split(":")[0]] = true; });
+      var parts = [];
+      if (kinds.line) parts.push("a row or column");
+      if (kinds.slot) parts.push("a card in the grid");
+      if (kinds.stray) parts.push("a stray");
+      if (kinds.card || kinds.hand) parts.push("a card in your hand");
+      var hint = picks.length ? "Tap what your move takes: " + parts.join(", ") +
+        " (highlighted on the board)." : "";
       if (selectedPick && byPick[selectedPick].length > 1) {
         var listed = byPick[selectedPick];
         panelNode.appendChild(el("p", "Moves with what you tapped (" + listed.length + "): choose one.", "pb-hint"));
@@ -194,7 +201,17 @@
         listed.forEach(function (index) { box.appendChild(moveButton(index)); });
         panelNode.appendChild(box);
       } else if (hint && !selectedPick) {
-        panelNode.appendChild(el("p", hint, "pb-hint"));
+        var line = el("p", hint + " ", "pb-hint");
+        var show = el("button", "Show me", "button pb-show");
+        show.type = "button";
+        show.addEventListener("click", function () {
+          var first = boardNode.querySelector(".pb-target");
+          if (!first) return;
+          first.scrollIntoView({ block: "center" });
+          first.focus({ preventScroll: true });
+        });
+        line.appendChild(show);
+        panelNode.appendChild(line);
       }
       if (loosePlain.length && chosen === null) {
         var plain = el("div", null, "pb-moves pb-plain");
