@@ -112,10 +112,16 @@
         target.setAttribute("role", "button");
         target.setAttribute("aria-pressed", "false");
         target.setAttribute("aria-label", "Choose: " + labels.join("; "));
-        target.addEventListener("click", function () { select(target.getAttribute("data-pb")); });
+        // A card in the hand is a target inside another (the whole hand, for Picky Eater):
+        // a tap chooses the innermost only.
+        target.addEventListener("click", function (event) {
+          event.stopPropagation();
+          select(target.getAttribute("data-pb"));
+        });
         target.addEventListener("keydown", function (event) {
           if (event.key === "Enter" || event.key === " ") {
             event.preventDefault();
+            event.stopPropagation();
             select(target.getAttribute("data-pb"));
           }
         });

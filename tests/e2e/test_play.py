@@ -5,6 +5,7 @@ a desktop; a move left to time out, and a page closed and opened again mid-game.
 from __future__ import annotations
 
 import contextlib
+import random
 import re
 import time
 import uuid
@@ -29,6 +30,7 @@ from tests.workers import Worker, require_real_services
 pytestmark = [pytest.mark.browser, pytest.mark.integration]
 ROOT = Path(__file__).resolve().parents[2]
 GAME_TIMEOUT_S = 240
+CHOOSER = random.Random(27)
 
 
 @pytest.fixture(scope="module")
@@ -140,12 +142,17 @@ def play_moves(page: Page, *, until_over: bool = True, moves: int | None = None)
                 made += 1
                 continue
             listed = panel.locator(".pb-moves:not(.pb-plain) button:not([disabled])")
+            if listed.count() > 1 and not getattr(page, "listed_shown", False):
+                page.listed_shown = True  # type: ignore[attr-defined]
+                screenshot(page, f"play-choices-{page.viewport_size['width']}", full_page=False)
             if listed.count():
                 listed.first.click(timeout=2000)
                 continue
             target = page.locator("#play-board .pb-target")
-            if target.count() and panel.is_visible():
-                target.first.click(timeout=2000)
+            offered = target.count()
+            if offered and panel.is_visible():
+                # Any of the things the board offers, as a person would pick (seeded).
+                target.nth(CHOOSER.randrange(offered)).click(timeout=2000)
                 page.taps += 1  # type: ignore[attr-defined]
                 continue
             plain = panel.locator(".pb-plain button:not([disabled])")
@@ -199,6 +206,7 @@ def test_cat_lady_two_players_on_a_phone_against_a_house_bot(table_page, live, p
     assert play_moves(page) > 5
     assert page.taps > 5  # type: ignore[attr-defined]
     assert page.locator("#play-status").inner_text().startswith("Game over: you placed")
+    assert not page.locator("#play-legal").is_visible()  # nothing left to tap
     screenshot(page, "play-cat-lady-phone-over")
     assert_finished_and_rated(match_id, person, 2)
     assert page.script_errors == []
