@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from engine.actions import Action
+from engine.words import MoveWords
 
 __all__ = [
     "FrameBuilder",
@@ -174,7 +175,9 @@ class GameSpec:
     describes each option for people. ``renderer`` names the board drawing code the web
     pages use (static/js/board.js). ``sample_state`` turns one seat's observation into a
     full state consistent with everything that seat knows, the hidden rest drawn at random
-    (the forward model of :mod:`engine.forward`).
+    (the forward model of :mod:`engine.forward`). ``describe_move`` says a legal move in
+    people's words (card names, the rule it follows, the board things it takes: see
+    :mod:`engine.words`) for the live table.
     """
 
     name: str
@@ -187,3 +190,4 @@ class GameSpec:
     describe_match: Callable[[Any, int, Sequence[str], Any], str]
     renderer: str
     sample_state: Callable[[Any, Mapping[str, Any], random.Random], GameState]
+    describe_move: Callable[[Any, Any], MoveWords]

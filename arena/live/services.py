@@ -25,6 +25,7 @@ from django.utils import timezone
 
 import engine
 from arena.common import SeatInput, check_game, match_create, seat_rank
+from arena.live.moves import legal_words, played_words
 from arena.models import (
     LiveSeat,
     Match,
@@ -158,17 +159,20 @@ class DatabaseHumanSeat:
             # Answered while the worker that asked was being lost: the answer stands.
             self._settle(live.pk, step, {"index": pending["index"]})
             return {"index": pending["index"]}
-        # The board words moves for people (seats counted from 1) where the game does so.
-        worded = (live.board.get("view") or {}).get("legal_actions")
-        if isinstance(worded, list) and len(worded) == len(labels):
-            labels = [str(text) for text in worded]
+        # The writer put this position's moves in people's words (card names, rules, what
+        # each takes) on the board, in the order the runner asks in.
+        worded = live.board.get("moves")
+        if isinstance(worded, list) and len(worded) == len(legal):
+            shown = [{"action": a, **words} for a, words in zip(legal, worded, strict=True)]
+        else:
+            shown = [
+                {"action": a, "label": label, "rule": "", "picks": []}
+                for a, label in zip(legal, _labels(observation, legal, labels), strict=True)
+            ]
         deadline = timezone.now() + dt.timedelta(seconds=timeout_s)
         LiveSeat.objects.filter(pk=live.pk).update(
             asked_step=step,
-            legal=[
-                {"action": a, "label": label}
-                for a, label in zip(legal, _labels(observation, legal, labels), strict=True)
-            ],
+            legal=shown,
             deadline=deadline,
             answer=None,
             updated_at=timezone.now(),
@@ -214,8 +218,10 @@ class LiveWriter:
         self.pace_s = settings.ARENA_LIVE_PACE_MS / 1000
         shown = LiveSeat.objects.filter(match=match).values_list("step", flat=True)
         self.shown = min(shown, default=-1)  # the last move every table already shows
+        self.before: Any = None  # the position the next move is played in, for its log line
 
     def __call__(self, step: int, entry: dict[str, Any], state: Any) -> None:
+        before, self.before = self.before, state
         if step < self.shown:
             return  # replaying moves the table has shown already
         line = None
@@ -225,15 +231,16 @@ class LiveWriter:
                 "step": step,
                 "seat": entry["seat"],
                 "who": self.names[entry["seat"]],
-                "label": str(action),
+                **played_words(self.game, before, action),
                 "status": entry["status"],
             }
         for seat, live_id in self.people.items():
-            board = seat_view(self.game, state, seat)
+            board = seat_view(self.game, state, seat) or {"view": state.observation(seat)}
+            board["moves"] = legal_words(self.game, state, seat)
             with transaction.atomic():
                 live = LiveSeat.objects.select_for_update().get(pk=live_id)
                 live.step = step
-                live.board = board or {"view": state.observation(seat)}
+                live.board = board
                 if line is not None and not any(old["step"] == step for old in live.log):
                     live.log = [*live.log, line][-LOG_LINES:]
                 live.save(update_fields=["step", "board", "log", "updated_at"])

@@ -166,6 +166,16 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
         "move_seconds": (match.limits or {}).get("human_move_ms", 0) // 1000,
         "asked_step": seat.asked_step if asked else None,
         "legal": [item["label"] for item in seat.legal] if asked else [],
+        # The same moves with their rules and the board things each takes (the tap targets).
+        "moves": [
+            {
+                key: item.get(key, default)
+                for key, default in (("label", ""), ("rule", ""), ("picks", []))
+            }
+            for item in seat.legal
+        ]
+        if asked
+        else [],
         "seconds_left": (
             max(0, round((seat.deadline - timezone.now()).total_seconds()))
             if asked and seat.deadline

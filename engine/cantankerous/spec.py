@@ -15,6 +15,7 @@ from engine.cantankerous.log import turn_summaries
 from engine.cantankerous.options import OPTIONS
 from engine.cantankerous.position import sample_state
 from engine.cantankerous.strategies import GreedyStrategy
+from engine.cantankerous.words import describe_move
 from engine.contract import GameSpec
 from engine.random_bot import RandomStrategy
 
@@ -31,5 +32,6 @@ SPEC = GameSpec(
     replay_frames=replay_frames,
     describe_match=describe_game,
     sample_state=sample_state,
+    describe_move=describe_move,
     renderer="cantankerous-cats",
 )

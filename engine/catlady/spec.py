@@ -15,6 +15,7 @@ from engine.catlady.log import turn_summaries
 from engine.catlady.options import OPTIONS
 from engine.catlady.position import sample_state
 from engine.catlady.strategies import CatPlayerStrategy, GreedyStrategy, MonteCarloStrategy
+from engine.catlady.words import describe_move
 from engine.contract import GameSpec
 from engine.random_bot import RandomStrategy
 
@@ -36,5 +37,6 @@ SPEC = GameSpec(
     replay_frames=replay_frames,
     describe_match=describe_game,
     sample_state=sample_state,
+    describe_move=describe_move,
     renderer="cat-lady",
 )

@@ -91,6 +91,7 @@
         tile.appendChild(el("span", { cls: "cl-card-detail", text: diet ? "eats " + diet : "eats as her card says" }));
       }
       if (stray.note) tile.title = stray.note;
+      tile.setAttribute("data-stray", name);
       return tile;
     }
 
@@ -116,6 +117,7 @@
             el("div", { cls: "cl-card cl-empty", text: "empty" });
           // Where the card lies, for screen readers (an aria-label on a plain div is not read).
           cell.insertBefore(el("span", { cls: "visually-hidden", text: "Row " + r + ", column " + c + ": " }), cell.firstChild);
+          cell.setAttribute("data-slot", String((r - 1) * 3 + c));
           if (fresh) cell.appendChild(el("span", { cls: "visually-hidden", text: " (just refilled)" }));
           grid.appendChild(cell);
         }
@@ -125,7 +127,7 @@
 
     function marker(lineName, token) {
       var blocked = token === lineName;
-      var node = el("div", { cls: "cl-marker cl-marker-" + lineName.split(" ")[0] + (blocked ? " cl-token" : "") });
+      var node = el("div", { cls: "cl-marker cl-marker-" + lineName.split(" ")[0] + (blocked ? " cl-token" : ""), "data-line": lineName });
       node.appendChild(el("span", { cls: "cl-marker-label", text: lineName.replace("col", "col.") }));
       if (blocked) node.appendChild(el("span", { cls: "cl-token-badge", text: "cat token" }));
       return node;
@@ -180,7 +182,7 @@
           details.appendChild(list);
           hiddenBox.appendChild(details);
         }
-        if (observed.legal_actions && observed.legal_actions.length) {
+        if (!ctx.live && observed.legal_actions && observed.legal_actions.length) {
           hiddenBox.appendChild(el("p", { cls: "cl-label", text: "Legal moves now: " + observed.legal_actions.join(" · ") }));
         }
       }
@@ -235,7 +237,7 @@
       if (!order.length) return el("p", { cls: "muted", text: "Hand: empty" });
       var list = el("ul", { cls: "cl-hand" });
       order.forEach(function (label) { list.appendChild(el("li", { text: label + (groups[label] > 1 ? " ×" + groups[label] : "") })); });
-      return el("div", null, el("p", { cls: "cl-label", text: "Hand (" + hand.length + ")" }), list);
+      return el("div", { "data-hand": "" }, el("p", { cls: "cl-label", text: "Hand (" + hand.length + ")" }), list);
     }
 
     function playerBlock(ctx, tableau) {
@@ -243,7 +245,7 @@
       var frame = ctx.frame;
       var toMove = frame.to_move === seat;
       var box = el("article", { cls: "cl-player" + (toMove ? " cl-to-move" : "") + (ctx.seat === seat ? " cl-viewer" : ""),
-        "aria-label": seatName(seat) + ", " + playerName(seat) });
+        "aria-label": seatName(seat) + ", " + playerName(seat), "data-seat": String(seat) });
       var header = el("header", { cls: "cl-player-head" },
         el("h4", null, seatName(seat) + " ", el("span", { cls: "muted", text: playerName(seat) })),
         frame.scores ? el("p", { cls: "cl-score" }, el("span", { cls: "cl-score-label", text: ctx.final ? "Final score " : "Score now " }),
@@ -315,6 +317,7 @@
       if (card.instant) detail.push("Instant: " + (CC_TYPES[card.instant] || card.instant));
       if (detail.length) tile.appendChild(el("span", { cls: "cl-card-detail", text: detail.join(" · ") }));
       tile.setAttribute("title", (CC_TYPES[card.type] || card.type) + (card.rank !== undefined ? ", rank " + card.rank : ""));
+      tile.setAttribute("data-card", String(number));
       return tile;
     }
 
@@ -420,7 +423,7 @@
         hiddenBox.appendChild(ccCardRow(ctx.hidden.bowl_next, "The Food Bowl is empty."));
       } else {
         hiddenBox.appendChild(el("p", { cls: "cl-secret", text: "The other hands, the Food Bowl's order, and the other seats' bets and Pounce choices until they are revealed." }));
-        if (observed.legal_actions && observed.legal_actions.length) {
+        if (!ctx.live && observed.legal_actions && observed.legal_actions.length) {
           hiddenBox.appendChild(el("p", { cls: "cl-label", text: "Legal moves now: " + observed.legal_actions.join(" · ") }));
         }
       }
@@ -434,7 +437,7 @@
       var toMove = frame.to_move === seat;
       var feral = cat.status === "feral";
       var box = el("article", { cls: "cl-player cc-player" + (toMove ? " cl-to-move" : "") + (ctx.seat === seat ? " cl-viewer" : "") +
-        (feral ? " cc-feral" : ""), "aria-label": seatName(seat) + ", " + playerName(seat) });
+        (feral ? " cc-feral" : ""), "aria-label": seatName(seat) + ", " + playerName(seat), "data-seat": String(seat) });
       var header = el("header", { cls: "cl-player-head" },
         el("h4", null, seatName(seat) + " ", el("span", { cls: "muted", text: playerName(seat) })),
         el("p", { cls: "cl-score" }, el("span", { cls: "cl-score-label", text: "Mischief " }), el("strong", { text: String(cat.mischief) })));
@@ -449,7 +452,9 @@
       var hand = ctx.hidden ? ctx.hidden.hands[seat] : (ctx.seat === seat ? ctx.view.hand : null);
       if (hand) {
         box.appendChild(el("p", { cls: "cl-label", text: "Hand (" + hand.length + ")" }));
-        box.appendChild(ccCardRow(hand, "Empty."));
+        var handRow = ccCardRow(hand, "Empty.");
+        handRow.setAttribute("data-hand", "");
+        box.appendChild(handRow);
       } else {
         box.appendChild(el("p", { cls: "cl-secret", text: "Hand: " + cat.hand_size + " cards (hidden)" }));
       }

@@ -25,6 +25,8 @@
   var errorNode = document.getElementById("play-error");
   var boardNode = document.getElementById("play-board");
   var logNode = document.getElementById("play-log");
+  // Moves on the board (play-board.js): tap what a move takes, then confirm.
+  var playBoard = window.CatleaguePlayBoard ? window.CatleaguePlayBoard(boardNode, legalNode) : null;
 
   var state = null;
   var shownStep = null;
@@ -76,12 +78,13 @@
 
   function draw() {
     drawStatus();
-    drawLegal();
     if (state.step !== shownStep || over()) {
       drawBoard();
       drawLog();
       shownStep = state.step;
+      if (!sending) shownAsk = null; // a new board: its tap targets are offered again
     }
+    drawLegal();
   }
 
   function drawStatus() {
@@ -133,7 +136,12 @@
     if (sending || ask === shownAsk || (ask !== null && ask === sentStep)) return;
     shownAsk = ask;
     legalNode.textContent = "";
+    if (playBoard) playBoard.clear();
     if (ask === null) return;
+    if (playBoard && state.moves && state.moves.length === state.legal.length) {
+      playBoard.offer(state.moves, function (index, label) { send(ask, index, label); });
+      return;
+    }
     // Many moves of one kind (Cantankerous Cats' token purchases...) fold into a list of their
     // own, so the moves a person weighs fit on a phone's screen.
     var groups = {};
@@ -155,7 +163,10 @@
         var button = el("button", state.legal[index], "play-move");
         button.type = "button";
         button.setAttribute("data-index", String(index));
-        button.addEventListener("click", function () { send(ask, index, button); });
+        button.addEventListener("click", function () {
+          button.classList.add("play-move-chosen");
+          send(ask, index, button.textContent);
+        });
         target.appendChild(button);
       });
     });
@@ -163,12 +174,11 @@
     if (first && document.activeElement === document.body) first.focus({ preventScroll: true });
   }
 
-  function send(step, index, button) {
+  function send(step, index, label) {
     if (sending) return;
     sending = true;
     Array.prototype.forEach.call(legalNode.querySelectorAll("button"), function (b) { b.disabled = true; });
-    button.classList.add("play-move-chosen");
-    statusNode.textContent = "Playing " + button.textContent + "…";
+    statusNode.textContent = "Playing " + label + "…";
     fetch(moveUrl, {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
@@ -185,6 +195,7 @@
       sending = false;
       sentStep = step;
       legalNode.textContent = "";
+      if (playBoard) playBoard.clear();
       setTimeout(poll, 150);
     }).catch(function (error) {
       sending = false;
@@ -214,15 +225,25 @@
       view: position.view, seat: you, hidden: null, move: lastMove(), final: over(), live: true,
       frame: { to_move: position.to_move, scores: position.scores, events: position.events || [] },
     });
+    if (playBoard) playBoard.markLast(state.log, you);
   }
 
   function drawLog() {
     logNode.textContent = "";
+    var lastOf = {};
+    (state.log || []).forEach(function (line) { lastOf[line.seat] = line.step; });
     (state.log || []).slice().reverse().forEach(function (line) {
-      var item = el("li", null, line.seat === you ? "play-log-you" : "");
+      var item = el("li", null, (line.seat === you ? "play-log-you" : "") +
+        (lastOf[line.seat] === line.step ? " play-log-last" : ""));
       item.appendChild(el("strong", line.seat === you ? "You" : seatName(line.seat) + " (" + line.who + ")"));
       item.appendChild(document.createTextNode(": " + line.label));
       if (line.status !== "ok") item.appendChild(el("span", " [" + line.status + ": fallback move]", "badge badge-fault"));
+      if (line.rule) {
+        var rule = el("details", null, "pb-rule");
+        rule.appendChild(el("summary", "Rule"));
+        rule.appendChild(el("p", line.rule));
+        item.appendChild(rule);
+      }
       logNode.appendChild(item);
     });
     if (!logNode.children.length) logNode.appendChild(el("li", "No moves yet.", "muted"));

@@ -8,8 +8,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+import engine
 from arena.common import SeatInput
-from arena.live.services import live_answer, live_create
+from arena.live.services import DatabaseHumanSeat, LiveWriter, live_answer, live_create
 from arena.models import LiveSeat, Match, MatchSeat
 
 pytestmark = pytest.mark.django_db
@@ -125,3 +126,47 @@ def test_live_matches_with_two_people_or_none_are_refused(people):
         live_create(user=people["pia"], game="cat-lady", seats=[None, None])
     with pytest.raises(Exception, match="seats 2 to 4"):
         live_create(user=people["pia"], game="cat-lady", seats=[None])
+
+
+def test_the_table_offers_each_move_in_words_with_its_rule_and_what_it_takes(
+    table, people, monkeypatch
+):
+    game = engine.load_game("cat-lady", options={"players": 2})
+    state = game.new_initial_state(3)
+    writer = LiveWriter(table)
+    writer(-1, {}, state)
+    step, played = 0, []
+    while step < 2 or state.current_player != 0:
+        seat, action = state.current_player, state.legal_actions()[0]
+        played.append((state, action))
+        state = state.apply(action)
+        writer(step, {"seat": seat, "action": action.to_json(), "status": "ok"}, state)
+        step += 1
+    live = LiveSeat.objects.get(match=table)
+    describe = engine.game_spec("cat-lady").describe_move
+    expected = [describe(state, action) for action in state.legal_actions()]
+    assert live.board["moves"] == expected
+    assert expected and all(words["rule"] for words in expected)
+    # Every log line names the cards as the move's position showed them, with its rule.
+    assert [(line["label"], line["rule"]) for line in live.log] == [
+        (describe(before, action)["label"], describe(before, action)["rule"])
+        for before, action in played
+    ]
+
+    seen = {}
+
+    def answer_while_asked(_seconds):
+        seen["state"] = client_of(people["pia"]).get(f"/arena/play/{table.pk}/state/").json()
+        LiveSeat.objects.filter(match=table).update(answer={"step": step, "index": 0})
+
+    monkeypatch.setattr("arena.live.services.time.sleep", answer_while_asked)
+    Match.objects.filter(pk=table.pk).update(status=Match.Status.RUNNING)  # a worker plays it
+    human = DatabaseHumanSeat(table.pk, 0)
+    legal = [action.to_json() for action in state.legal_actions()]
+    labels = [str(action) for action in state.legal_actions()]
+    obs = state.observation(0)
+    assert human.ask(step=step, observation=obs, legal=legal, labels=labels, timeout_s=5) == {
+        "index": 0
+    }
+    assert seen["state"]["legal"] == [words["label"] for words in expected]
+    assert seen["state"]["moves"] == expected

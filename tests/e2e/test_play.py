@@ -5,6 +5,8 @@ a desktop; a move left to time out, and a page closed and opened again mid-game.
 from __future__ import annotations
 
 import contextlib
+import random
+import re
 import time
 import uuid
 from collections.abc import Iterator
@@ -28,6 +30,7 @@ from tests.workers import Worker, require_real_services
 pytestmark = [pytest.mark.browser, pytest.mark.integration]
 ROOT = Path(__file__).resolve().parents[2]
 GAME_TIMEOUT_S = 240
+CHOOSER = random.Random(27)
 
 
 @pytest.fixture(scope="module")
@@ -114,31 +117,63 @@ def start_game(page: Page, game: str, opponents: list[str], seat: int = 1) -> in
 
 
 def play_moves(page: Page, *, until_over: bool = True, moves: int | None = None) -> int:
-    """Click the first legal move each time one is offered (folded lists opened as needed)."""
+    """Play as a person on the board: tap a highlighted part of it (a line, a stray, a card),
+    choose among its moves when it has several, and confirm; a move that takes nothing on the
+    board (end the turn, pass) is a button in the panel. Returns the moves made; every
+    confirmation names its move, and none holds a bare card number."""
     made = 0
     deadline = time.monotonic() + GAME_TIMEOUT_S
     status = page.locator("#play-status")
+    panel = page.locator("#play-legal")
+    page.taps = getattr(page, "taps", 0)  # type: ignore[attr-defined]
     while time.monotonic() < deadline:
         text = status.inner_text()
         if text.startswith("Game over") or "could not" in text:
             return made
         if moves is not None and made >= moves:
             return made
-        button = page.locator("#play-legal button:visible:not([disabled])").first
-        if button.count():
-            button.click()
-            made += 1
-        elif page.locator("#play-legal details:not([open])").count():
-            # Open a folded list as a person would; the table may redraw under the pointer.
-            with contextlib.suppress(PlaywrightTimeout):
-                page.locator("#play-legal details:not([open]) > summary").first.click(timeout=2000)
-        else:
-            page.wait_for_timeout(150)
+        # The table may redraw under the pointer between two looks: look again.
+        with contextlib.suppress(PlaywrightTimeout):
+            confirm = panel.locator(".pb-play:visible:not([disabled])")
+            if confirm.count():
+                question = panel.locator(".pb-question").inner_text()
+                assert_no_bare_card_number(question)
+                confirm.click(timeout=2000)
+                made += 1
+                continue
+            listed = panel.locator(".pb-moves:not(.pb-plain) button:not([disabled])")
+            if listed.count() > 1 and not getattr(page, "listed_shown", False):
+                page.listed_shown = True  # type: ignore[attr-defined]
+                screenshot(page, f"play-choices-{page.viewport_size['width']}", full_page=False)
+            if listed.count():
+                listed.first.click(timeout=2000)
+                continue
+            target = page.locator("#play-board .pb-target")
+            offered = target.count()
+            if offered and panel.is_visible():
+                # Any of the things the board offers, as a person would pick (seeded).
+                target.nth(CHOOSER.randrange(offered)).click(timeout=2000)
+                page.taps += 1  # type: ignore[attr-defined]
+                continue
+            plain = panel.locator(".pb-plain button:not([disabled])")
+            if plain.count():
+                plain.first.click(timeout=2000)
+                continue
+        page.wait_for_timeout(150)
     if until_over:
         pytest.fail(
             f"the game did not end in {GAME_TIMEOUT_S} s; last status: {status.inner_text()}"
         )
     return made
+
+
+def assert_no_bare_card_number(text: str) -> None:
+    """A card is named by its name (Cantankerous Cats' also by its printed number, "#12
+    Name"): never a number alone where the card belongs, as in "buy-token 23 31 40"."""
+    assert not re.search(r"#\d+\b(?! [A-Z])", text), f"a card number without its name: {text!r}"
+    assert not re.search(
+        r"\b(bet|keep|bank|score|discard|play|with|buy-token|instant) \d", text, re.IGNORECASE
+    ), f"a bare card number: {text!r}"
 
 
 def assert_finished_and_rated(match_id: int, user, players: int) -> Match:
@@ -156,10 +191,22 @@ def assert_finished_and_rated(match_id: int, user, players: int) -> Match:
 def test_cat_lady_two_players_on_a_phone_against_a_house_bot(table_page, live, person):
     page = table_page(person, PHONE)
     match_id = start_game(page, "cat-lady", ["house:cat-lady:greedy"])
-    page.locator("#play-legal button").first.wait_for()
+    page.locator("#play-board .pb-target").first.wait_for()
     screenshot(page, "play-cat-lady-phone")
+    # By keyboard: a highlighted line is focusable; Enter selects it and shows what it takes,
+    # and Enter again on the focused confirmation plays it.
+    page.locator("#play-board .pb-target").first.focus()
+    page.keyboard.press("Enter")
+    assert page.locator("#play-board .pb-selected").count() >= 1
+    page.locator("#play-legal .pb-play").wait_for()
+    screenshot(page, "play-cat-lady-phone-selected", full_page=False)
+    assert "cannot be taken back" in page.locator("#play-legal .pb-question").inner_text()
+    page.keyboard.press("Enter")
+    page.locator("#play-log li").filter(has_text="You:").first.wait_for()
     assert play_moves(page) > 5
+    assert page.taps > 5  # type: ignore[attr-defined]
     assert page.locator("#play-status").inner_text().startswith("Game over: you placed")
+    assert not page.locator("#play-legal").is_visible()  # nothing left to tap
     screenshot(page, "play-cat-lady-phone-over")
     assert_finished_and_rated(match_id, person, 2)
     assert page.script_errors == []
@@ -181,9 +228,10 @@ def test_cat_lady_four_players_on_a_desktop_with_an_uploaded_bot(
         [f"v:{version.pk}", "house:cat-lady:greedy", "house:cat-lady:random"],
         seat=2,
     )
-    page.locator("#play-legal button").first.wait_for(timeout=30_000)
+    page.locator("#play-board .pb-target").first.wait_for(timeout=30_000)
     screenshot(page, "play-cat-lady-desktop")
     play_moves(page)
+    assert page.taps > 3  # type: ignore[attr-defined]
     match = assert_finished_and_rated(match_id, person, 4)
     assert match.sandbox_mode in ("bwrap", "bwrap-rootless", "rlimits-seccomp")
     assert PlayRating.objects.get(version=version, players=4).games == 1
@@ -200,11 +248,20 @@ def test_cantankerous_cats_three_players(table_page, live, person):
         "cantankerous-cats",
         ["house:cantankerous-cats:greedy", "house:cantankerous-cats:random"],
     )
-    page.locator("#play-legal button").first.wait_for(timeout=30_000)
+    page.locator("#play-board .pb-target").first.wait_for(timeout=30_000)
     screenshot(page, "play-cantankerous-phone")
     # The seat's own hand is drawn; the others' hands are only counted.
     assert page.locator(".cl-viewer").count() == 1
+    # Its cards are the tap targets; a tap names the move with the card's name and its rule.
+    page.locator(".cl-viewer .pb-target").first.click()
+    screenshot(page, "play-cantankerous-phone-selected", full_page=False)
+    assert "Rule" in page.locator("#play-legal").inner_text()
     play_moves(page)
+    assert page.taps > 3  # type: ignore[attr-defined]
+    # Every seat's last move is marked on the board and in the log, in card names.
+    assert page.locator("#play-board .pb-last").count() >= 2
+    for line in page.locator("#play-log li").all_inner_texts():
+        assert_no_bare_card_number(line)
     assert_finished_and_rated(match_id, person, 3)
     assert page.script_errors == []
 
@@ -215,7 +272,7 @@ def test_a_move_left_to_time_out_is_played_for_the_person_and_the_page_resumes(
     settings.ARENA_HUMAN_MOVE_S = 5
     page = table_page(person, DESKTOP)
     match_id = start_game(page, "cat-lady", ["house:cat-lady:random"])
-    page.locator("#play-legal button").first.wait_for()
+    page.locator("#play-board .pb-target").first.wait_for()
     assert "Time left for this move: 0:0" in page.locator("#play-clock").inner_text()
     # Nobody answers: the arena plays the fallback move and records a fault.
     page.locator("#play-log .badge-fault").first.wait_for(timeout=20_000)
@@ -228,7 +285,7 @@ def test_a_move_left_to_time_out_is_played_for_the_person_and_the_page_resumes(
     page.close()
     again = context.new_page()
     again.goto(f"/arena/play/{match_id}/")
-    again.locator("#play-legal button").first.wait_for()
+    again.locator("#play-board .pb-target").first.wait_for()
     assert LiveSeat.objects.get(match_id=match_id).step >= seen
     assert "timeout" in again.locator("#play-log").inner_text()
     play_moves(again, moves=2, until_over=False)

@@ -1,0 +1,27 @@
+"""The live table's moves in people's words, from the engine's ``describe_move`` (each game's
+spec registers it): the legal moves of the seat to move, with their rules and the board things
+each takes, and a played move as its log line says it. Pure code over engine states."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+
+
+def legal_words(game: engine.Game, state: engine.GameState, seat: int) -> list[dict[str, Any]]:
+    """``seat``'s legal moves in ``state`` (in the engine's order, the order the runner asks
+    in), or none when another seat is to move or the game is over."""
+    if state.is_terminal() or state.current_player != seat:
+        return []
+    describe = engine.game_spec(game.name).describe_move
+    return [dict(describe(state, action)) for action in state.legal_actions()]
+
+
+def played_words(game: engine.Game, before: engine.GameState | None, action: Any) -> dict[str, str]:
+    """The log line of ``action``, played in ``before``: its label and its rule. Without the
+    position it was played in (a resumed table's first line) the engine's short text stands."""
+    if before is None:
+        return {"label": str(action), "rule": ""}
+    words = engine.game_spec(game.name).describe_move(before, action)
+    return {"label": words["label"], "rule": words["rule"]}

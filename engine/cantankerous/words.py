@@ -1,0 +1,123 @@
+"""Cantankerous Cats' decisions in people's words: every card named by its printed number
+and name (from the deck's data, never made up), seats counted from 1 as the pages count
+them, every move with the rule it follows and the cards it takes.
+
+>>> from engine import load_game
+>>> game = load_game("cantankerous-cats", options={"players": 3})
+>>> state = game.new_initial_state(1)
+>>> words = describe_move(state, state.legal_actions()[0])
+>>> words["label"], words["picks"]
+('Bet #17 Demo Affection 2 (face down)', ['card:17'])
+"""
+
+from __future__ import annotations
+
+from engine.actions import Action
+from engine.cantankerous.actions import (
+    Attack,
+    Bank,
+    Bet,
+    BuyToken,
+    CounterBank,
+    CounterPlay,
+    Discard,
+    Done,
+    Instant,
+    Keep,
+    Pass,
+    PickyEater,
+    Play,
+    PounceAttack,
+    PouncePlay,
+    Score,
+)
+from engine.cantankerous.game import State
+from engine.words import MoveWords
+
+__all__ = ["describe_move"]
+
+# The rule each decision follows (the manual's terms; the actions' docstrings say the same
+# for programmers).
+RULES: dict[str, str] = {
+    Bet.type: "First Bite: every Cat bets a card face down; the bets are revealed together "
+    "and the winning rank (high or low, as the Turn Indicator says) takes the First Bite and "
+    "the Cat Toy; the bets go to the Litter Box.",
+    Keep.type: "Feral Meal Time: keep one of the cards you drew; the others go to the Litter Box.",
+    Bank.type: "Bank an Affection card in your House (or Territory when Feral).",
+    Score.type: "Score a Mischief card in your House, paying its cost from banked Affection.",
+    Play.type: "Play an Incident card: its effect happens (other Cats may Pounce or Counter).",
+    Attack.type: "Feral Troublemaker: attack a Domestic Cat with a Mischief card, no token needed.",
+    PickyEater.type: "Picky Eater: put your whole hand in the Litter Box and draw as many "
+    "cards from the Food Bowl (an empty hand is allowed).",
+    BuyToken.type: "Buy a Pounce Token: discard two cards from your hand (three when Feral).",
+    Discard.type: "Grooming Time: discard down to the hand limit, one card at a time.",
+    Pass.type: "Decline: no Pounce, no Counter, no Instant Action.",
+    PounceAttack.type: "Pounce (spends a Pounce Token): attack the Cat Toy holder with a "
+    "Mischief card (any Domestic Cat when you are Feral).",
+    PouncePlay.type: "Pounce (spends a Pounce Token): play an Incident card.",
+    CounterBank.type: "Counter a Mischief attack by banking Affection from your hand (the "
+    "first card spends a Pounce Token; more may follow, then Done).",
+    CounterPlay.type: "Counter by playing an Incident card.",
+    Done.type: "Stop banking Affection for this Counter.",
+    Instant.type: "Instant Action: use a card whose icon matches the type just used, at no cost.",
+}
+
+_VERBS: dict[str, str] = {
+    Keep.type: "Keep",
+    Bank.type: "Bank",
+    Score.type: "Score",
+    Discard.type: "Discard",
+    CounterBank.type: "Counter: bank",
+    Play.type: "Play",
+    PouncePlay.type: "Pounce: play",
+    CounterPlay.type: "Counter: play",
+    Instant.type: "Instant Action: use",
+    Attack.type: "Attack",
+    PounceAttack.type: "Pounce: attack",
+}
+
+
+def describe_move(state: State, action: Action) -> MoveWords:
+    """``action`` (legal in ``state``) in people's words, its rule and the cards it takes."""
+    rule = RULES.get(action.type, "")
+    if isinstance(action, Bet):
+        return _card_move(state, f"Bet {_card(state, action.card)} (face down)", action.card, rule)
+    if isinstance(action, Keep | Bank | Score | Discard | CounterBank):
+        label = f"{_VERBS[action.type]} {_card(state, action.card)}"
+        return _card_move(state, label, action.card, rule)
+    if isinstance(action, Play | PouncePlay | CounterPlay | Instant):
+        on = "" if action.target is None else f" on Seat {action.target + 1}"
+        label = f"{_VERBS[action.type]} {_card(state, action.card)}{on}"
+        return _card_move(state, label, action.card, rule)
+    if isinstance(action, Attack | PounceAttack):
+        label = f"{_VERBS[action.type]} Seat {action.target + 1} with {_card(state, action.card)}"
+        return _card_move(state, label, action.card, rule)
+    if isinstance(action, BuyToken):
+        cards = " and ".join(_card(state, card) for card in action.cards)
+        return {
+            "label": f"Buy a Pounce Token: discard {cards}",
+            "rule": rule,
+            "picks": [f"card:{card}" for card in action.cards],
+        }
+    if isinstance(action, PickyEater):
+        return {"label": "Picky Eater: swap the whole hand", "rule": rule, "picks": ["hand"]}
+    if isinstance(action, Pass):
+        return {"label": "Pass", "rule": rule, "picks": []}
+    if isinstance(action, Done):
+        return {"label": "Done banking", "rule": rule, "picks": []}
+    return {"label": str(action), "rule": rule, "picks": []}
+
+
+def _card(state: State, number: int) -> str:
+    return state.game.deck.card(number).label
+
+
+def _card_move(state: State, label: str, number: int, rule: str) -> MoveWords:
+    """A one-card move: the card's own text follows the move's rule."""
+    text = state.game.deck.card(number).summary()
+    own = text.get("text") or text.get("effect_text")
+    return {
+        "label": label,
+        "rule": f"{rule} This card: {own}" if own else rule,
+        "picks": [f"card:{number}"],
+    }

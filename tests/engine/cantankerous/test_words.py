@@ -1,0 +1,68 @@
+"""Cantankerous Cats' decisions in people's words: over many random positions, every legal
+move names each card it uses by its printed number and name, and seats count from 1."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+import engine
+from engine.cantankerous.actions import Attack, BuyToken, PickyEater, PounceAttack
+from engine.cantankerous.game import State
+from engine.cantankerous.words import describe_move
+
+
+def positions(players: int, games: int = 8) -> list[State]:
+    game = engine.load_game("cantankerous-cats", options={"players": players})
+    found = []
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = game.new_initial_state(seed)
+        while not state.is_terminal() and len(found) < 4000 * (seed + 1):
+            found.append(state)
+            state = state.apply(rng.choice(state.legal_actions()))
+    return found
+
+
+def used_cards(action: object) -> list[int]:
+    if isinstance(action, BuyToken):
+        return list(action.cards)
+    card = getattr(action, "card", None)
+    return [card] if isinstance(card, int) else []
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_legal_move_names_its_cards_and_holds_no_bare_number(players):
+    kinds = set()
+    for state in positions(players):
+        for action in state.legal_actions():
+            words = describe_move(state, action)
+            label = words["label"]
+            assert words["rule"], action
+            stripped = label
+            for number in used_cards(action):
+                card = state.game.deck.card(number)
+                assert card.label in label, f"{label!r} does not name card #{number}"
+                assert f"card:{number}" in words["picks"]
+                stripped = stripped.replace(card.label, "")
+            target = getattr(action, "target", None)
+            if target is not None:
+                assert f"Seat {target + 1}" in label
+                stripped = stripped.replace(f"Seat {target + 1}", "")
+            assert not re.search(r"\d", stripped), f"bare number in {label!r} ({action})"
+            kinds.add(action.type)
+    # The positions reach the moves the issue names, and the attacks' targets.
+    assert {"bet", "bank", "buy-token", "picky-eater", "pass"} <= kinds
+    assert kinds & {Attack.type, PounceAttack.type}
+
+
+def test_picky_eater_says_what_it_does():
+    for state in positions(3, games=2):
+        if PickyEater() in state.legal_actions():
+            words = describe_move(state, PickyEater())
+            assert "Litter Box" in words["rule"] and "draw" in words["rule"]
+            assert words["picks"] == ["hand"]
+            return
+    pytest.fail("no position offered Picky Eater")
