@@ -7,7 +7,8 @@ the database: :class:`DatabaseHumanSeat` writes the question to the seat's :clas
 and waits for the answer the person's page writes with :func:`live_answer`. After every move
 :class:`LiveWriter` writes the position as the person's seat sees it (from that seat's
 observation, exactly what a bot in that seat would get) and a readable log, which the page
-polls.
+long-polls. Neither side polls the database for the other: each write rings the waiting side
+(:mod:`arena.live.wakeup`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from django.utils import timezone
 
 import engine
 from arena.common import SeatInput, check_game, match_create, seat_rank
+from arena.live import wakeup
 from arena.models import (
     LiveSeat,
     Match,
@@ -38,9 +40,23 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
 
 
-# How often a waiting worker looks for the person's answer.
-POLL_S = 0.2
 LOG_LINES = 40
+
+
+def answer_key(live_id: int) -> str:
+    """What the worker waiting for a seat's answer listens to."""
+    return f"answer-{live_id}"
+
+
+def board_key(live_id: int) -> str:
+    """What the seat's page, waiting for the table to change, listens to."""
+    return f"board-{live_id}"
+
+
+def live_ring_table(match_id: int) -> None:
+    """Wake every page of the match (it ended, failed or went back to the queue)."""
+    for live_id in LiveSeat.objects.filter(match_id=match_id).values_list("pk", flat=True):
+        wakeup.ring_on_commit(board_key(live_id))
 
 
 @transaction.atomic
@@ -97,6 +113,7 @@ def live_answer(*, match: Match, user: User, step: int, index: int) -> LiveSeat:
         raise ValidationError({"index": [f"Choose one of the {len(seat.legal)} legal moves."]})
     seat.answer = {"step": step, "index": index}
     seat.save(update_fields=["answer", "updated_at"])
+    wakeup.ring_on_commit(answer_key(seat.pk))
     return seat
 
 
@@ -163,24 +180,31 @@ class DatabaseHumanSeat:
         if isinstance(worded, list) and len(worded) == len(labels):
             labels = [str(text) for text in worded]
         deadline = timezone.now() + dt.timedelta(seconds=timeout_s)
-        LiveSeat.objects.filter(pk=live.pk).update(
-            asked_step=step,
-            legal=[
-                {"action": a, "label": label}
-                for a, label in zip(legal, _labels(observation, legal, labels), strict=True)
-            ],
-            deadline=deadline,
-            answer=None,
-            updated_at=timezone.now(),
-        )
-        while timezone.now() < deadline:
-            answer = LiveSeat.objects.filter(pk=live.pk).values_list("answer", flat=True).first()
-            if answer is not None and answer.get("step") == step:
-                self._settle(live.pk, step, {"index": answer["index"]})
-                return {"index": answer["index"]}
-            if self.alive is not None:
-                self.alive()
-            time.sleep(POLL_S)
+        with wakeup.listening(answer_key(live.pk)) as wait:
+            with transaction.atomic():
+                LiveSeat.objects.filter(pk=live.pk).update(
+                    asked_step=step,
+                    legal=[
+                        {"action": a, "label": label}
+                        for a, label in zip(legal, _labels(observation, legal, labels), strict=True)
+                    ],
+                    deadline=deadline,
+                    answer=None,
+                    updated_at=timezone.now(),
+                )
+                wakeup.ring_on_commit(board_key(live.pk))
+            # Woken by the answer; the database is read again only when rung, and every
+            # wakeup.SAFETY_S in case a ring was lost.
+            while (left := (deadline - timezone.now()).total_seconds()) > 0:
+                answer = (
+                    LiveSeat.objects.filter(pk=live.pk).values_list("answer", flat=True).first()
+                )
+                if answer is not None and answer.get("step") == step:
+                    self._settle(live.pk, step, {"index": answer["index"]})
+                    return {"index": answer["index"]}
+                if self.alive is not None:
+                    self.alive()
+                wait(min(left, wakeup.SAFETY_S))
         self._settle(live.pk, step, None)
         return None
 
@@ -195,6 +219,7 @@ class DatabaseHumanSeat:
             if answer is None:
                 live.faults += 1
             live.save()
+            wakeup.ring_on_commit(board_key(live_id))
 
 
 class LiveWriter:
@@ -237,6 +262,7 @@ class LiveWriter:
                 if line is not None and not any(old["step"] == step for old in live.log):
                     live.log = [*live.log, line][-LOG_LINES:]
                 live.save(update_fields=["step", "board", "log", "updated_at"])
+                wakeup.ring_on_commit(board_key(live_id))
         if entry and entry["seat"] not in self.people and self.pace_s and step > self.shown:
             time.sleep(self.pace_s)
 

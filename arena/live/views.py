@@ -1,7 +1,8 @@
 """Pages of live matches, where a person plays against bots: start one, sit at the table.
 
-The table page is a shell that ``static/js/play.js`` fills from :func:`table_state` (polled),
-and moves go back through :func:`table_move`. Only the person in the seat sees the table
+The table page is a shell that ``static/js/play.js`` fills from :func:`table_state`
+(long-polled: given the version the page shows, it answers when the table changes, woken by
+the worker through :mod:`arena.live.wakeup`), and moves go back through :func:`table_move`. Only the person in the seat sees the table
 while the match runs: its state is that seat's observation, exactly what a bot would get.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -22,9 +24,10 @@ from django.views.decorators.http import require_POST
 import engine
 from arena import web
 from arena.common import SeatInput, default_limits, game_label
+from arena.live import wakeup
 from arena.live.forms import PlayForm
 from arena.live.selectors import live_games_of, live_opponents, play_pool, play_ratings_of
-from arena.live.services import live_answer, live_create
+from arena.live.services import board_key, live_answer, live_create
 from arena.models import BotVersion, LiveSeat, Match
 from arena.sandbox import Limits
 
@@ -143,9 +146,27 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def _version(match: Match, seat: LiveSeat) -> str:
+    """Everything a table page shows changes this (the clock runs on the page)."""
+    return f"{match.status}.{match.attempts}.{seat.step}.{seat.asked_step}.{seat.faults}"
+
+
 @login_required
 def table_state(request: HttpRequest, pk: int) -> JsonResponse:
+    """The seat's table; with ``since`` (the ``version`` the page shows) the answer waits until
+    the table changes or ARENA_LIVE_LONG_POLL_S pass."""
     match, seat = _own_seat(request, pk)
+    since = request.GET.get("since")
+    if since:
+        give_up = time.monotonic() + settings.ARENA_LIVE_LONG_POLL_S
+        with wakeup.listening(board_key(seat.pk)) as wait:
+            # Read again once listening, so a change made just before is not missed.
+            match.refresh_from_db()
+            seat.refresh_from_db()
+            while _version(match, seat) == since and (left := give_up - time.monotonic()) > 0:
+                wait(min(left, wakeup.SAFETY_S))  # rung, or a look in case a ring was lost
+                match.refresh_from_db()
+                seat.refresh_from_db()
     queued = match.status == Match.Status.QUEUED
     # Back in the queue after a worker started it (an infrastructure wait gives its attempt
     # back): its worker was lost. The question it asked is asked again when the game resumes.
@@ -153,6 +174,7 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
     asked = seat.asked_step is not None and not queued
     state = {
         "status": match.status,
+        "version": _version(match, seat),
         "you": seat.seat,
         "step": seat.step,
         "board": {key: seat.board.get(key) for key in ("view", "to_move", "scores", "events")},
