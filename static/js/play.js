@@ -84,7 +84,15 @@
   function over() { return state && (state.status === "finished" || state.status === "failed"); }
   function asked() { return state && state.asked_step !== null && !over(); }
 
+  // The tab says when it is your move, so a table in a background tab still calls you.
+  var baseTitle = document.title;
+  function drawTitle() {
+    var title = asked() ? "Your move · " + baseTitle : over() ? "Game over · " + baseTitle : baseTitle;
+    if (document.title !== title) document.title = title;
+  }
+
   function draw() {
+    drawTitle();
     drawStatus();
     drawLegal();
     if (state.step !== shownStep || over()) {

@@ -157,9 +157,12 @@ def test_cat_lady_two_players_on_a_phone_against_a_house_bot(table_page, live, p
     page = table_page(person, PHONE)
     match_id = start_game(page, "cat-lady", ["house:cat-lady:greedy"])
     page.locator("#play-legal button").first.wait_for()
+    # A table in a background tab still says when it is your move.
+    assert page.title().startswith("Your move · ")
     screenshot(page, "play-cat-lady-phone")
     assert play_moves(page) > 5
     assert page.locator("#play-status").inner_text().startswith("Game over: you placed")
+    assert page.title().startswith("Game over · ")
     screenshot(page, "play-cat-lady-phone-over")
     assert_finished_and_rated(match_id, person, 2)
     assert page.script_errors == []
