@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 
 LOG_LINES = 40
+RESIGN = {"resign": True}  # what a resigning person answers the runner
 
 
 def answer_key(live_id: int) -> str:
@@ -117,6 +118,25 @@ def live_answer(*, match: Match, user: User, step: int, index: int) -> LiveSeat:
     return seat
 
 
+@transaction.atomic
+def live_resign(*, match: Match, user: User) -> LiveSeat:
+    """The person gives up: their seat forfeits at its next move (at once if asked now) and
+    ranks below every seat that plays on, so the game is rated as a loss. Bots play it out."""
+    seat = LiveSeat.objects.select_for_update().filter(match=match, user=user).first()
+    if seat is None:
+        raise ValidationError({"match": ["You have no seat in this match."]})
+    if match.status in (Match.Status.FINISHED, Match.Status.FAILED):
+        raise ValidationError({"match": ["The match is over."]})
+    if seat.moves.get("resign"):
+        raise ValidationError({"match": ["You have resigned already."]})
+    # Kept with the answers, so a match played again after a lost worker resigns at the same
+    # move: the moves before it are replayed from their own records first.
+    seat.moves = {**seat.moves, "resign": True}
+    seat.save(update_fields=["moves", "updated_at"])
+    wakeup.ring_on_commit(answer_key(seat.pk))
+    return seat
+
+
 def _labels(
     observation: dict[str, Any], legal: list[dict[str, Any]], labels: list[str]
 ) -> list[str]:
@@ -165,6 +185,11 @@ class DatabaseHumanSeat:
             return None
         if replayed is not None and 0 <= replayed.get("index", -1) < len(legal):
             return replayed
+        if replayed is not None and replayed.get("resign") is True:
+            return replayed
+        if live.moves.get("resign"):
+            self._settle(live.pk, step, RESIGN)
+            return RESIGN
         pending = live.answer
         if (
             live.asked_step == step
@@ -196,9 +221,11 @@ class DatabaseHumanSeat:
             # Woken by the answer; the database is read again only when rung, and every
             # wakeup.SAFETY_S in case a ring was lost.
             while (left := (deadline - timezone.now()).total_seconds()) > 0:
-                answer = (
-                    LiveSeat.objects.filter(pk=live.pk).values_list("answer", flat=True).first()
-                )
+                row = LiveSeat.objects.filter(pk=live.pk).values_list("answer", "moves").first()
+                answer, moves = row if row is not None else (None, {})
+                if moves.get("resign"):
+                    self._settle(live.pk, step, RESIGN)
+                    return RESIGN
                 if answer is not None and answer.get("step") == step:
                     self._settle(live.pk, step, {"index": answer["index"]})
                     return {"index": answer["index"]}

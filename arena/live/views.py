@@ -27,7 +27,7 @@ from arena.common import SeatInput, default_limits, game_label
 from arena.live import wakeup
 from arena.live.forms import PlayForm
 from arena.live.selectors import live_games_of, live_opponents, play_pool, play_ratings_of
-from arena.live.services import board_key, live_answer, live_create
+from arena.live.services import board_key, live_answer, live_create, live_resign
 from arena.models import BotVersion, LiveSeat, Match
 from arena.sandbox import Limits
 
@@ -140,6 +140,7 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
             "urls": {
                 "state": reverse("arena:play-state", args=[match.pk]),
                 "move": reverse("arena:play-move", args=[match.pk]),
+                "resign": reverse("arena:play-resign", args=[match.pk]),
                 "replay": reverse("arena:match", args=[match.pk]),
             },
         },
@@ -184,6 +185,7 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
         "meta": seat.board.get("meta") if request.GET.get("meta") != "have" else None,
         "log": seat.log,
         "faults": seat.faults,
+        "resigned": bool(seat.moves.get("resign")),
         "max_faults": (match.limits or {}).get("max_faults"),
         "move_seconds": (match.limits or {}).get("human_move_ms", 0) // 1000,
         "asked_step": seat.asked_step if asked else None,
@@ -204,6 +206,7 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
             "ranks": [s.rank for s in seats],
             "scores": [s.score for s in seats],
             "forfeited": match.log.get("forfeited", []),
+            "resigned": bool(seat.moves.get("resign")),
             "rating": next(
                 (
                     [s.rating_before, s.rating_after]
@@ -244,3 +247,22 @@ def table_move(request: HttpRequest, pk: int) -> JsonResponse:
             status=400,
         )
     return JsonResponse({"ok": True, "step": step, "index": index})
+
+
+@require_POST
+@login_required
+def table_resign(request: HttpRequest, pk: int) -> JsonResponse:
+    """Give up the game: rated as a loss; the bots play it out."""
+    match, _ = _own_seat(request, pk)
+    try:
+        live_resign(match=match, user=web.you(request))
+    except ValidationError as error:
+        return JsonResponse(
+            {
+                "error": "validation_error",
+                "detail": "The resignation was refused.",
+                "fields": error.message_dict,
+            },
+            status=400,
+        )
+    return JsonResponse({"ok": True, "resigned": True})

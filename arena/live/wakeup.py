@@ -96,7 +96,10 @@ def _redis() -> redis.Redis:
 
 
 def _channel(key: str) -> str:
-    return f"catleague:live:{key}"
+    # Pub/sub channels span every database of a Redis server: the site's own Redis database
+    # and its SQL database keep two sites (or test runs) sharing one server apart.
+    index = _redis().connection_pool.connection_kwargs.get("db", 0)
+    return f"catleague:{index}:{settings.DATABASES['default']['NAME']}:live:{key}"
 
 
 @contextlib.contextmanager

@@ -10,13 +10,20 @@ import time
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from arena.common import SeatInput
 from arena.live import wakeup
-from arena.live.services import DatabaseHumanSeat, board_key, live_answer, live_create
+from arena.live.services import (
+    DatabaseHumanSeat,
+    board_key,
+    live_answer,
+    live_create,
+    live_resign,
+)
 from arena.models import LiveSeat
 
 WAYS = ["fifo", "redis"]
@@ -156,3 +163,48 @@ def test_the_table_state_waits_for_a_change_and_answers_at_once_when_rung(
     thread.join(timeout=30)
     assert not thread.is_alive()
     assert answered[0]["step"] == 5 and answered[0]["version"] != first["version"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_resignation_wakes_the_worker_and_stands_when_the_match_is_played_again(way, asked, pia):
+    live = LiveSeat.objects.get(match=asked)
+    seat = DatabaseHumanSeat(asked.pk, live.seat)
+    answers: list[object] = []
+    question = {
+        "step": 0,
+        "observation": {},
+        "legal": [{"type": "end-turn"}, {"type": "end-turn"}],
+        "labels": ["end-turn", "end-turn"],
+        "timeout_s": 120,
+    }
+
+    def worker() -> None:
+        answers.append(seat.ask(**question))
+        connection.close()
+
+    with wakeup.listening(board_key(live.pk)) as page:
+        thread = threading.Thread(target=worker)
+        thread.start()
+        assert page(30.0)
+    live_resign(match=asked, user=pia)
+    thread.join(timeout=30)
+    assert answers == [{"resign": True}]
+    assert LiveSeat.objects.get(pk=live.pk).moves == {"resign": True, "0": {"resign": True}}
+    # Played again after a lost worker: the same move resigns, without asking.
+    assert seat.ask(**question) == {"resign": True}
+    with pytest.raises(ValidationError, match="resigned already"):
+        live_resign(match=asked, user=pia)
+
+
+def test_resigning_over_the_page(asked, pia):
+    client = Client()
+    client.force_login(pia)
+    url = f"/arena/play/{asked.pk}/resign/"
+    assert client.get(url).status_code == 405
+    assert client.post(url).json() == {"ok": True, "resigned": True}
+    again = client.post(url)
+    assert again.status_code == 400 and "resigned already" in again.json()["fields"]["match"][0]
+    assert client.get(f"/arena/play/{asked.pk}/state/").json()["resigned"] is True
+    other = get_user_model().objects.create_user("ole", password="pw-123456789")
+    client.force_login(other)
+    assert client.post(url).status_code == 404
