@@ -12,8 +12,11 @@ bots' own thinking (``random``: microseconds) is left in. Moves that end the gam
 counted. Prints the median and p95 of the overhead, the moves counted and the machine; asserts
 nothing. ARENA_LIVE_PACE_MS is each tree's own default unless set.
 
-    nice -n 10 .venv/bin/python scripts/bench_replies.py --baseline cc3e81c --rounds 1
+    nice -n 10 .venv/bin/python scripts/bench_replies.py --baseline cc3e81c --parallel 2
     nice -n 10 .venv/bin/python scripts/bench_replies.py --broker embedded --baseline cc3e81c
+
+Each game in play adds its worker thread and its page to the load: ``--parallel 1`` is one
+person's wait on an otherwise idle site, more shows a busier one.
 
 ``--broker redis`` (default): PostgreSQL (DATABASE_URL, default postgres://postgres@
 127.0.0.1:5432/catleague_bench_replies, DROPPED and re-created here, so its name must contain
@@ -258,7 +261,9 @@ def report(args: argparse.Namespace, figures: dict[str, Any]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
-    parser.add_argument("--parallel", type=int, default=5, help="games played at once")
+    parser.add_argument(
+        "--parallel", type=int, default=1, help="games played at once (1: one person's wait)"
+    )
     parser.add_argument("--broker", choices=["redis", "embedded"], default="redis")
     benchlib.add_keep_db_argument(parser)
     benchlib.add_baseline_arguments(parser, default_rounds=1)
