@@ -137,6 +137,25 @@ def live_resign(*, match: Match, user: User) -> LiveSeat:
     return seat
 
 
+def live_rematch(*, match: Match, user: User) -> Match:
+    """The same game with the same opponents, every seat moved one place on (so the person
+    sits elsewhere and another seat starts); options carry over, the deal is new."""
+    if not LiveSeat.objects.filter(match=match, user=user).exists():
+        raise ValidationError({"match": ["You have no seat in this match."]})
+    if match.status not in (Match.Status.FINISHED, Match.Status.FAILED):
+        raise ValidationError({"match": ["Finish or resign this game first."]})
+    old = list(match.seats.select_related("version__bot", "player").order_by("seat"))
+    rotated = old[-1:] + old[:-1]
+    seats: list[SeatInput | None] = [
+        None
+        if seat.is_person and seat.player_id == user.pk
+        else SeatInput(version=seat.version, builtin=seat.builtin, player=seat.player)
+        for seat in rotated
+    ]
+    options = {k: v for k, v in (match.options or {}).items() if k != "players"}
+    return live_create(user=user, game=match.game, seats=seats, options=options or None)
+
+
 def _labels(
     observation: dict[str, Any], legal: list[dict[str, Any]], labels: list[str]
 ) -> list[str]:

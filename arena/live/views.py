@@ -27,7 +27,13 @@ from arena.common import SeatInput, default_limits, game_label
 from arena.live import wakeup
 from arena.live.forms import PlayForm
 from arena.live.selectors import live_games_of, live_opponents, play_pool, play_ratings_of
-from arena.live.services import board_key, live_answer, live_create, live_resign
+from arena.live.services import (
+    board_key,
+    live_answer,
+    live_create,
+    live_rematch,
+    live_resign,
+)
 from arena.models import BotVersion, LiveSeat, Match
 from arena.sandbox import Limits
 
@@ -141,6 +147,7 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
                 "state": reverse("arena:play-state", args=[match.pk]),
                 "move": reverse("arena:play-move", args=[match.pk]),
                 "resign": reverse("arena:play-resign", args=[match.pk]),
+                "rematch": reverse("arena:play-rematch", args=[match.pk]),
                 "replay": reverse("arena:match", args=[match.pk]),
             },
         },
@@ -266,3 +273,24 @@ def table_resign(request: HttpRequest, pk: int) -> JsonResponse:
             status=400,
         )
     return JsonResponse({"ok": True, "resigned": True})
+
+
+@require_POST
+@login_required
+def table_rematch(request: HttpRequest, pk: int) -> JsonResponse:
+    """The same opponents again, seats moved one place on: the new table's address."""
+    match, _ = _own_seat(request, pk)
+    try:
+        again = live_rematch(match=match, user=web.you(request))
+    except ValidationError as error:
+        return JsonResponse(
+            {
+                "error": "validation_error",
+                "detail": "No rematch.",
+                "fields": error.message_dict,
+            },
+            status=400,
+        )
+    return JsonResponse(
+        {"ok": True, "match": again.pk, "url": reverse("arena:play-table", args=[again.pk])}
+    )

@@ -125,3 +125,25 @@ def test_live_matches_with_two_people_or_none_are_refused(people):
         live_create(user=people["pia"], game="cat-lady", seats=[None, None])
     with pytest.raises(Exception, match="seats 2 to 4"):
         live_create(user=people["pia"], game="cat-lady", seats=[None])
+
+
+def test_a_rematch_seats_the_same_opponents_one_place_on(people):
+    match = live_create(
+        user=people["pia"],
+        game="cat-lady",
+        seats=[None, SeatInput(builtin="greedy"), SeatInput(builtin="random")],
+        seed=3,
+    )
+    pia = client_of(people["pia"])
+    url = f"/arena/play/{match.pk}/rematch/"
+    early = pia.post(url)
+    assert early.status_code == 400 and "first" in early.json()["fields"]["match"][0]
+    assert client_of(people["ole"]).post(url).status_code == 404
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
+    answer = pia.post(url).json()
+    again = Match.objects.get(pk=answer["match"])
+    assert answer["url"] == f"/arena/play/{again.pk}/"
+    seats = list(again.seats.order_by("seat"))
+    assert [s.builtin for s in seats] == ["random", "", "greedy"]
+    assert seats[1].player == people["pia"] and LiveSeat.objects.get(match=again).seat == 1
+    assert (again.kind, again.status, again.game) == ("live", "queued", "cat-lady")
