@@ -65,7 +65,8 @@ class HumanSeat(Protocol):
         timeout_s: float,
     ) -> dict[str, Any] | None:
         """Wait up to ``timeout_s`` for the person's answer: ``{"index": i}`` or
-        ``{"action": ...}`` as a bot would send, or None when none came (timeout, left)."""
+        ``{"action": ...}`` as a bot would send, ``{"resign": True}``, or None when none came
+        (timeout, left)."""
         ...
 
 
@@ -341,6 +342,11 @@ class _Match:
         ms = (time.perf_counter() - begun) * 1000
         if answer is None:
             return None, Status.TIMEOUT, "no move within the time limit", ms
+        if answer.get("resign") is True:
+            # A resignation is a forfeit the person chose: fallback moves to the end, ranked
+            # below everyone who played on; not a fault.
+            seat.forfeited = True
+            return None, Status.FORFEITED, "resigned", ms
         action, status, reason = self._read_choice(answer, legal, legal_json)
         return action, status, reason, ms
 
@@ -404,7 +410,7 @@ class _Match:
             else:
                 action, status, reason, ms = self._ask_sandboxed(seat, state, observation, legal)
             self.timing["bot_think_ms"] += ms
-            if status is not Status.OK:
+            if status not in (Status.OK, Status.FORFEITED):
                 self._fault(seat, step=len(self.steps), status=status, reason=reason)
         played = action if action is not None else fallback
         self.steps.append(

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connection
 
 from arena.ladders import services as ladders
-from arena.live.services import DatabaseHumanSeat, LiveWriter
+from arena.live.services import DatabaseHumanSeat, LiveWriter, live_ring_table
 from arena.matches import services
 from arena.models import Match
 from arena.runner import BotSpec, BotSpecError, StepObserver, run_match
@@ -227,6 +227,8 @@ def _play(match_id: int, dispatch: int | None, resume: bool = False) -> None:
     try:
         with MatchHeartbeat(match.pk, match.dispatch, settings.ARENA_HEARTBEAT_S) as beat:
             _play_claimed(match, beat)
+        if match.kind == Match.Kind.LIVE:
+            live_ring_table(match.pk)  # its pages learn at once that it ended (or waits)
     except Superseded as exc:
         logger.warning("%s; this worker stopped playing it", exc)
     except DatabaseError as exc:

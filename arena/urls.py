@@ -31,4 +31,6 @@ urlpatterns = [
     path("play/<int:pk>/", live.table, name="play-table"),
     path("play/<int:pk>/state/", live.table_state, name="play-state"),
     path("play/<int:pk>/move/", live.table_move, name="play-move"),
+    path("play/<int:pk>/resign/", live.table_resign, name="play-resign"),
+    path("play/<int:pk>/rematch/", live.table_rematch, name="play-rematch"),
 ]

@@ -356,10 +356,20 @@ ARENA_MATCH_DEADLINE_S = env_int("ARENA_MATCH_DEADLINE_S", 600, minimum=1)
 ARENA_QUEUED_DEADLINE_S = env_int("ARENA_QUEUED_DEADLINE_S", 300, minimum=1)
 ARENA_INFRA_RETRY_S = env_int("ARENA_INFRA_RETRY_S", 30, minimum=1)
 # Live matches (a person at the table with bots): their queue, the person's time per move,
-# and a pause after each bot's move so the person can follow the table.
+# and an optional pause after each bot's move (none by default: replies come as fast as the
+# bots think, and the table marks each seat's last move instead).
 ARENA_LIVE_QUEUE = env_str("ARENA_LIVE_QUEUE", "live")
 ARENA_HUMAN_MOVE_S = env_int("ARENA_HUMAN_MOVE_S", 180, minimum=5)
-ARENA_LIVE_PACE_MS = env_int("ARENA_LIVE_PACE_MS", 300, minimum=0)
+ARENA_LIVE_PACE_MS = env_int("ARENA_LIVE_PACE_MS", 0, minimum=0)
+# How a live table's web request and worker wake each other (arena/live/wakeup.py): Redis
+# pub/sub when the broker is Redis, else named pipes in var/live/ (one machine).
+ARENA_LIVE_WAKE = env_choice(
+    "ARENA_LIVE_WAKE",
+    "redis" if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "fifo",
+    ["redis", "fifo"],
+)
+# How long the table's state request waits for a change before it answers anyway.
+ARENA_LIVE_LONG_POLL_S = env_int("ARENA_LIVE_LONG_POLL_S", 25, minimum=1)
 # Every worker says it is alive every ARENA_WORKER_BEAT_S (a row per host, any broker);
 # /healthz counts a worker seen within ARENA_WORKER_SEEN_S as up.
 ARENA_WORKER_BEAT_S = env_int("ARENA_WORKER_BEAT_S", 15, minimum=1)

@@ -7,7 +7,8 @@ the database: :class:`DatabaseHumanSeat` writes the question to the seat's :clas
 and waits for the answer the person's page writes with :func:`live_answer`. After every move
 :class:`LiveWriter` writes the position as the person's seat sees it (from that seat's
 observation, exactly what a bot in that seat would get) and a readable log, which the page
-polls.
+long-polls. Neither side polls the database for the other: each write rings the waiting side
+(:mod:`arena.live.wakeup`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from django.utils import timezone
 
 import engine
 from arena.common import SeatInput, check_game, match_create, seat_rank
+from arena.live import wakeup
 from arena.live.moves import legal_words, played_words
 from arena.models import (
     LiveSeat,
@@ -39,9 +41,24 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
 
 
-# How often a waiting worker looks for the person's answer.
-POLL_S = 0.2
 LOG_LINES = 40
+RESIGN = {"resign": True}  # what a resigning person answers the runner
+
+
+def answer_key(live_id: int) -> str:
+    """What the worker waiting for a seat's answer listens to."""
+    return f"answer-{live_id}"
+
+
+def board_key(live_id: int) -> str:
+    """What the seat's page, waiting for the table to change, listens to."""
+    return f"board-{live_id}"
+
+
+def live_ring_table(match_id: int) -> None:
+    """Wake every page of the match (it ended, failed or went back to the queue)."""
+    for live_id in LiveSeat.objects.filter(match_id=match_id).values_list("pk", flat=True):
+        wakeup.ring_on_commit(board_key(live_id))
 
 
 @transaction.atomic
@@ -98,7 +115,46 @@ def live_answer(*, match: Match, user: User, step: int, index: int) -> LiveSeat:
         raise ValidationError({"index": [f"Choose one of the {len(seat.legal)} legal moves."]})
     seat.answer = {"step": step, "index": index}
     seat.save(update_fields=["answer", "updated_at"])
+    wakeup.ring_on_commit(answer_key(seat.pk))
     return seat
+
+
+@transaction.atomic
+def live_resign(*, match: Match, user: User) -> LiveSeat:
+    """The person gives up: their seat forfeits at its next move (at once if asked now) and
+    ranks below every seat that plays on, so the game is rated as a loss. Bots play it out."""
+    seat = LiveSeat.objects.select_for_update().filter(match=match, user=user).first()
+    if seat is None:
+        raise ValidationError({"match": ["You have no seat in this match."]})
+    if match.status in (Match.Status.FINISHED, Match.Status.FAILED):
+        raise ValidationError({"match": ["The match is over."]})
+    if seat.moves.get("resign"):
+        raise ValidationError({"match": ["You have resigned already."]})
+    # Kept with the answers, so a match played again after a lost worker resigns at the same
+    # move: the moves before it are replayed from their own records first.
+    seat.moves = {**seat.moves, "resign": True}
+    seat.save(update_fields=["moves", "updated_at"])
+    wakeup.ring_on_commit(answer_key(seat.pk))
+    return seat
+
+
+def live_rematch(*, match: Match, user: User) -> Match:
+    """The same game with the same opponents, every seat moved one place on (so the person
+    sits elsewhere and another seat starts); options carry over, the deal is new."""
+    if not LiveSeat.objects.filter(match=match, user=user).exists():
+        raise ValidationError({"match": ["You have no seat in this match."]})
+    if match.status not in (Match.Status.FINISHED, Match.Status.FAILED):
+        raise ValidationError({"match": ["Finish or resign this game first."]})
+    old = list(match.seats.select_related("version__bot", "player").order_by("seat"))
+    rotated = old[-1:] + old[:-1]
+    seats: list[SeatInput | None] = [
+        None
+        if seat.is_person and seat.player_id == user.pk
+        else SeatInput(version=seat.version, builtin=seat.builtin, player=seat.player)
+        for seat in rotated
+    ]
+    options = {k: v for k, v in (match.options or {}).items() if k != "players"}
+    return live_create(user=user, game=match.game, seats=seats, options=options or None)
 
 
 def _labels(
@@ -149,6 +205,11 @@ class DatabaseHumanSeat:
             return None
         if replayed is not None and 0 <= replayed.get("index", -1) < len(legal):
             return replayed
+        if replayed is not None and replayed.get("resign") is True:
+            return replayed
+        if live.moves.get("resign"):
+            self._settle(live.pk, step, RESIGN)
+            return RESIGN
         pending = live.answer
         if (
             live.asked_step == step
@@ -170,21 +231,30 @@ class DatabaseHumanSeat:
                 for a, label in zip(legal, _labels(observation, legal, labels), strict=True)
             ]
         deadline = timezone.now() + dt.timedelta(seconds=timeout_s)
-        LiveSeat.objects.filter(pk=live.pk).update(
-            asked_step=step,
-            legal=shown,
-            deadline=deadline,
-            answer=None,
-            updated_at=timezone.now(),
-        )
-        while timezone.now() < deadline:
-            answer = LiveSeat.objects.filter(pk=live.pk).values_list("answer", flat=True).first()
-            if answer is not None and answer.get("step") == step:
-                self._settle(live.pk, step, {"index": answer["index"]})
-                return {"index": answer["index"]}
-            if self.alive is not None:
-                self.alive()
-            time.sleep(POLL_S)
+        with wakeup.listening(answer_key(live.pk)) as wait:
+            with transaction.atomic():
+                LiveSeat.objects.filter(pk=live.pk).update(
+                    asked_step=step,
+                    legal=shown,
+                    deadline=deadline,
+                    answer=None,
+                    updated_at=timezone.now(),
+                )
+                wakeup.ring_on_commit(board_key(live.pk))
+            # Woken by the answer; the database is read again only when rung, and every
+            # wakeup.SAFETY_S in case a ring was lost.
+            while (left := (deadline - timezone.now()).total_seconds()) > 0:
+                row = LiveSeat.objects.filter(pk=live.pk).values_list("answer", "moves").first()
+                answer, moves = row if row is not None else (None, {})
+                if moves.get("resign"):
+                    self._settle(live.pk, step, RESIGN)
+                    return RESIGN
+                if answer is not None and answer.get("step") == step:
+                    self._settle(live.pk, step, {"index": answer["index"]})
+                    return {"index": answer["index"]}
+                if self.alive is not None:
+                    self.alive()
+                wait(min(left, wakeup.SAFETY_S))
         self._settle(live.pk, step, None)
         return None
 
@@ -199,6 +269,7 @@ class DatabaseHumanSeat:
             if answer is None:
                 live.faults += 1
             live.save()
+            wakeup.ring_on_commit(board_key(live_id))
 
 
 class LiveWriter:
@@ -244,6 +315,7 @@ class LiveWriter:
                 if line is not None and not any(old["step"] == step for old in live.log):
                     live.log = [*live.log, line][-LOG_LINES:]
                 live.save(update_fields=["step", "board", "log", "updated_at"])
+                wakeup.ring_on_commit(board_key(live_id))
         if entry and entry["seat"] not in self.people and self.pace_s and step > self.shown:
             time.sleep(self.pace_s)
 

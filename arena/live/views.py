@@ -1,7 +1,8 @@
 """Pages of live matches, where a person plays against bots: start one, sit at the table.
 
-The table page is a shell that ``static/js/play.js`` fills from :func:`table_state` (polled),
-and moves go back through :func:`table_move`. Only the person in the seat sees the table
+The table page is a shell that ``static/js/play.js`` fills from :func:`table_state`
+(long-polled: given the version the page shows, it answers when the table changes, woken by
+the worker through :mod:`arena.live.wakeup`), and moves go back through :func:`table_move`. Only the person in the seat sees the table
 while the match runs: its state is that seat's observation, exactly what a bot would get.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -22,9 +24,16 @@ from django.views.decorators.http import require_POST
 import engine
 from arena import web
 from arena.common import SeatInput, default_limits, game_label
+from arena.live import wakeup
 from arena.live.forms import PlayForm
 from arena.live.selectors import live_games_of, live_opponents, play_pool, play_ratings_of
-from arena.live.services import live_answer, live_create
+from arena.live.services import (
+    board_key,
+    live_answer,
+    live_create,
+    live_rematch,
+    live_resign,
+)
 from arena.models import BotVersion, LiveSeat, Match
 from arena.sandbox import Limits
 
@@ -137,15 +146,35 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
             "urls": {
                 "state": reverse("arena:play-state", args=[match.pk]),
                 "move": reverse("arena:play-move", args=[match.pk]),
+                "resign": reverse("arena:play-resign", args=[match.pk]),
+                "rematch": reverse("arena:play-rematch", args=[match.pk]),
                 "replay": reverse("arena:match", args=[match.pk]),
             },
         },
     )
 
 
+def _version(match: Match, seat: LiveSeat) -> str:
+    """Everything a table page shows changes this (the clock runs on the page)."""
+    return f"{match.status}.{match.attempts}.{seat.step}.{seat.asked_step}.{seat.faults}"
+
+
 @login_required
 def table_state(request: HttpRequest, pk: int) -> JsonResponse:
+    """The seat's table; with ``since`` (the ``version`` the page shows) the answer waits until
+    the table changes or ARENA_LIVE_LONG_POLL_S pass."""
     match, seat = _own_seat(request, pk)
+    since = request.GET.get("since")
+    if since:
+        give_up = time.monotonic() + settings.ARENA_LIVE_LONG_POLL_S
+        with wakeup.listening(board_key(seat.pk)) as wait:
+            # Read again once listening, so a change made just before is not missed.
+            match.refresh_from_db()
+            seat.refresh_from_db()
+            while _version(match, seat) == since and (left := give_up - time.monotonic()) > 0:
+                wait(min(left, wakeup.SAFETY_S))  # rung, or a look in case a ring was lost
+                match.refresh_from_db()
+                seat.refresh_from_db()
     queued = match.status == Match.Status.QUEUED
     # Back in the queue after a worker started it (an infrastructure wait gives its attempt
     # back): its worker was lost. The question it asked is asked again when the game resumes.
@@ -153,6 +182,7 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
     asked = seat.asked_step is not None and not queued
     state = {
         "status": match.status,
+        "version": _version(match, seat),
         "you": seat.seat,
         "step": seat.step,
         "board": {key: seat.board.get(key) for key in ("view", "to_move", "scores", "events")},
@@ -162,6 +192,7 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
         "meta": seat.board.get("meta") if request.GET.get("meta") != "have" else None,
         "log": seat.log,
         "faults": seat.faults,
+        "resigned": bool(seat.moves.get("resign")),
         "max_faults": (match.limits or {}).get("max_faults"),
         "move_seconds": (match.limits or {}).get("human_move_ms", 0) // 1000,
         "asked_step": seat.asked_step if asked else None,
@@ -192,6 +223,7 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
             "ranks": [s.rank for s in seats],
             "scores": [s.score for s in seats],
             "forfeited": match.log.get("forfeited", []),
+            "resigned": bool(seat.moves.get("resign")),
             "rating": next(
                 (
                     [s.rating_before, s.rating_after]
@@ -232,3 +264,43 @@ def table_move(request: HttpRequest, pk: int) -> JsonResponse:
             status=400,
         )
     return JsonResponse({"ok": True, "step": step, "index": index})
+
+
+@require_POST
+@login_required
+def table_resign(request: HttpRequest, pk: int) -> JsonResponse:
+    """Give up the game: rated as a loss; the bots play it out."""
+    match, _ = _own_seat(request, pk)
+    try:
+        live_resign(match=match, user=web.you(request))
+    except ValidationError as error:
+        return JsonResponse(
+            {
+                "error": "validation_error",
+                "detail": "The resignation was refused.",
+                "fields": error.message_dict,
+            },
+            status=400,
+        )
+    return JsonResponse({"ok": True, "resigned": True})
+
+
+@require_POST
+@login_required
+def table_rematch(request: HttpRequest, pk: int) -> JsonResponse:
+    """The same opponents again, seats moved one place on: the new table's address."""
+    match, _ = _own_seat(request, pk)
+    try:
+        again = live_rematch(match=match, user=web.you(request))
+    except ValidationError as error:
+        return JsonResponse(
+            {
+                "error": "validation_error",
+                "detail": "No rematch.",
+                "fields": error.message_dict,
+            },
+            status=400,
+        )
+    return JsonResponse(
+        {"ok": True, "match": again.pk, "url": reverse("arena:play-table", args=[again.pk])}
+    )

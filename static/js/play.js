@@ -1,7 +1,8 @@
 /* Catleague's live table: a person plays a match against bots. Hand written, no
    dependencies, nothing loaded from elsewhere.
 
-   Polls the seat's state (arena/live_views.py table_state): the position as the seat sees it
+   Long-polls the seat's state (arena/live/views.py table_state: given the version shown, the
+   server answers as soon as the table changes, or after about 25 s): the position as the seat sees it
    (from its observation, exactly what a bot in that seat gets), the legal moves when it is
    the person's turn, the time left and the moves so far. Draws the board with the shared board code (board.js) and sends a
    chosen move back. Closing the page loses nothing: the match goes on in the arena, and the
@@ -35,6 +36,7 @@
   var sending = false;
   var deadline = null;
   var timer = null;
+  var inFlight = false;
 
   function el(tag, text, cls) {
     var node = document.createElement(tag);
@@ -48,13 +50,19 @@
 
   function poll() {
     clearTimeout(timer);
-    fetch(stateUrl + (board ? "?meta=have" : ""), { credentials: "same-origin", cache: "no-store" })
+    if (inFlight) return; // one request at a time: the waiting one brings the next change
+    inFlight = true;
+    var query = [];
+    if (board) query.push("meta=have");
+    if (state && state.version) query.push("since=" + encodeURIComponent(state.version));
+    fetch(stateUrl + (query.length ? "?" + query.join("&") : ""), { credentials: "same-origin", cache: "no-store" })
       .then(function (response) {
         if (response.status === 503) throw new Error("the site cannot reach its database for a moment");
         if (!response.ok) throw new Error("the table answered " + response.status);
         return response.json();
       })
       .then(function (next) {
+        inFlight = false;
         errorNode.hidden = true;
         state = next;
         if (!board && next.renderer && next.meta && window.CatleagueBoard) {
@@ -64,9 +72,11 @@
           shownStep = null;
         }
         draw();
-        if (!over()) timer = setTimeout(poll, asked() ? 2000 : 600);
+        // One request always waits at the server: the next change comes back at once.
+        if (!over()) timer = setTimeout(poll, 0);
       })
       .catch(function (error) {
+        inFlight = false;
         errorNode.textContent = "Lost touch with the table (" + error.message + "); trying again…";
         errorNode.hidden = false;
         timer = setTimeout(poll, 3000);
@@ -76,7 +86,15 @@
   function over() { return state && (state.status === "finished" || state.status === "failed"); }
   function asked() { return state && state.asked_step !== null && !over(); }
 
+  // The tab says when it is your move, so a table in a background tab still calls you.
+  var baseTitle = document.title;
+  function drawTitle() {
+    var title = asked() ? "Your move · " + baseTitle : over() ? "Game over · " + baseTitle : baseTitle;
+    if (document.title !== title) document.title = title;
+  }
+
   function draw() {
+    drawTitle();
     drawStatus();
     if (state.step !== shownStep || over()) {
       drawBoard();
@@ -196,12 +214,13 @@
       sentStep = step;
       legalNode.textContent = "";
       if (playBoard) playBoard.clear();
-      setTimeout(poll, 150);
+      // The waiting state request answers when the worker takes the move: no poll here.
     }).catch(function (error) {
       sending = false;
       shownAsk = null;
       errorNode.textContent = "That move was not accepted: " + error.message;
       errorNode.hidden = false;
+      if (state) drawLegal(); // its moves again, until the table says otherwise
       poll();
     });
   }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
@@ -155,11 +156,16 @@ def test_the_table_offers_each_move_in_words_with_its_rule_and_what_it_takes(
 
     seen = {}
 
-    def answer_while_asked(_seconds):
+    def answer_while_asked(_seconds: float) -> bool:
         seen["state"] = client_of(people["pia"]).get(f"/arena/play/{table.pk}/state/").json()
         LiveSeat.objects.filter(match=table).update(answer={"step": step, "index": 0})
+        return True
 
-    monkeypatch.setattr("arena.live.services.time.sleep", answer_while_asked)
+    @contextlib.contextmanager
+    def listening(_key):
+        yield answer_while_asked  # the seat waits here for its person's answer
+
+    monkeypatch.setattr("arena.live.services.wakeup.listening", listening)
     Match.objects.filter(pk=table.pk).update(status=Match.Status.RUNNING)  # a worker plays it
     human = DatabaseHumanSeat(table.pk, 0)
     legal = [action.to_json() for action in state.legal_actions()]
@@ -170,3 +176,25 @@ def test_the_table_offers_each_move_in_words_with_its_rule_and_what_it_takes(
     }
     assert seen["state"]["legal"] == [words["label"] for words in expected]
     assert seen["state"]["moves"] == expected
+
+
+def test_a_rematch_seats_the_same_opponents_one_place_on(people):
+    match = live_create(
+        user=people["pia"],
+        game="cat-lady",
+        seats=[None, SeatInput(builtin="greedy"), SeatInput(builtin="random")],
+        seed=3,
+    )
+    pia = client_of(people["pia"])
+    url = f"/arena/play/{match.pk}/rematch/"
+    early = pia.post(url)
+    assert early.status_code == 400 and "first" in early.json()["fields"]["match"][0]
+    assert client_of(people["ole"]).post(url).status_code == 404
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
+    answer = pia.post(url).json()
+    again = Match.objects.get(pk=answer["match"])
+    assert answer["url"] == f"/arena/play/{again.pk}/"
+    seats = list(again.seats.order_by("seat"))
+    assert [s.builtin for s in seats] == ["random", "", "greedy"]
+    assert seats[1].player == people["pia"] and LiveSeat.objects.get(match=again).seat == 1
+    assert (again.kind, again.status, again.game) == ("live", "queued", "cat-lady")

@@ -72,3 +72,34 @@ def test_a_person_who_stops_answering_gets_fallback_moves_then_forfeits():
 def test_a_human_seat_needs_its_answerer():
     with pytest.raises(BotSpecError, match="seat 0"):
         run_match(seed=1, bots=[BotSpec.human("ada"), "random"])
+
+
+class Resigning(Scripted):
+    """Plays ``moves`` moves, then resigns."""
+
+    def __init__(self, moves: int) -> None:
+        super().__init__()
+        self.moves = moves
+
+    def ask(self, *, step, observation, legal, labels, timeout_s):
+        answer = super().ask(
+            step=step, observation=observation, legal=legal, labels=labels, timeout_s=timeout_s
+        )
+        return {"resign": True} if len(self.asked) > self.moves else answer
+
+
+def test_a_person_who_resigns_is_never_asked_again_and_ranks_last_without_a_fault():
+    person = Resigning(moves=2)
+    log = run_match(
+        seed=5,
+        bots=[BotSpec.human("ada"), "greedy", "random"],
+        humans={0: person},
+        limits=Limits(human_move_ms=60_000),
+    )
+    assert len(person.asked) == 3
+    assert log["forfeited"] == [0] and log["result"]["ranks"][0] == 3
+    assert log["faults"][0] == []
+    mine = [s for s in log["steps"] if s["seat"] == 0]
+    assert [s["status"] for s in mine[:3]] == ["ok", "ok", "forfeited"]
+    assert mine[2]["reason"] == "resigned"
+    assert engine.replay(log["engine_log"]).result().players[0].total == log["result"]["scores"][0]

@@ -192,6 +192,8 @@ def test_cat_lady_two_players_on_a_phone_against_a_house_bot(table_page, live, p
     page = table_page(person, PHONE)
     match_id = start_game(page, "cat-lady", ["house:cat-lady:greedy"])
     page.locator("#play-board .pb-target").first.wait_for()
+    # A table in a background tab still says when it is your move.
+    assert page.title().startswith("Your move · ")
     screenshot(page, "play-cat-lady-phone")
     # By keyboard: a highlighted line is focusable; Enter selects it and shows what it takes,
     # and Enter again on the focused confirmation plays it.
@@ -207,6 +209,7 @@ def test_cat_lady_two_players_on_a_phone_against_a_house_bot(table_page, live, p
     assert page.taps > 5  # type: ignore[attr-defined]
     assert page.locator("#play-status").inner_text().startswith("Game over: you placed")
     assert not page.locator("#play-legal").is_visible()  # nothing left to tap
+    assert page.title().startswith("Game over · ")
     screenshot(page, "play-cat-lady-phone-over")
     assert_finished_and_rated(match_id, person, 2)
     assert page.script_errors == []
