@@ -26,9 +26,9 @@ from collections.abc import Mapping
 from typing import Any
 
 import engine
-from engine.strategies import evaluator
+from engine.strategies import Evaluator, evaluator
 
-__all__ = ["FLAG_LOSS", "REVIEW_SCHEMA", "review_seat"]
+__all__ = ["FLAG_LOSS", "REVIEW_SCHEMA", "review_move", "review_seat"]
 
 REVIEW_SCHEMA = 1
 # A move that gives away this much win chance against the MCTS's choice is flagged.
@@ -62,8 +62,9 @@ def review_seat(
         legal = state.legal_actions()
         if state.current_player == seat and len(legal) > 1:
             rng = random.Random(f"catleague-review:{seed}:{seat}:{step}")
-            values, cut = search.evaluate(state.observation(seat), legal, rng, played=action)
-            moves.append(_judged(step, action, values, cut))
+            moves.append(
+                {"step": step, **review_move(state.observation(seat), legal, action, search, rng)}
+            )
         state = state.apply(action)
     return {
         "schema": REVIEW_SCHEMA,
@@ -76,7 +77,16 @@ def review_seat(
     }
 
 
-def _judged(step: int, played: Any, values: list[Any], cut: bool) -> dict[str, Any]:
+def review_move(
+    observation: dict[str, Any],
+    legal_actions: list[engine.Action],
+    played: engine.Action,
+    search: Evaluator,
+    rng: random.Random,
+) -> dict[str, Any]:
+    """One move judged from the mover's ``observation``: ``{"played", "best", "loss",
+    "flagged", "cut_short", "candidates"}`` (see :func:`review_seat`)."""
+    values, cut = search.evaluate(observation, legal_actions, rng, played=played)
     # The MCTS's choice: the best win chance, the most searched among equals (its selection
     # spends its playouts on the moves that look best).
     ranked = sorted(values, key=lambda v: (-v.win_chance, -v.visits))
@@ -84,7 +94,6 @@ def _judged(step: int, played: Any, values: list[Any], cut: bool) -> dict[str, A
     mine = next(v for v in values if v.action == played)
     loss = max(0.0, best.win_chance - mine.win_chance)
     return {
-        "step": step,
         "played": str(played),
         "best": str(best.action),
         "loss": round(loss, 3),
