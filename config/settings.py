@@ -359,6 +359,11 @@ ARENA_INFRA_RETRY_S = env_int("ARENA_INFRA_RETRY_S", 30, minimum=1)
 ARENA_LIVE_QUEUE = env_str("ARENA_LIVE_QUEUE", "live")
 ARENA_HUMAN_MOVE_S = env_int("ARENA_HUMAN_MOVE_S", 180, minimum=5)
 ARENA_LIVE_PACE_MS = env_int("ARENA_LIVE_PACE_MS", 300, minimum=0)
+# The review after a live game (arena.review): the house MCTS's playouts at each of a person's
+# moves, and the time one move's search may take at most (a review is reproducible from the
+# match's seed as long as no search hits that limit).
+ARENA_REVIEW_ITERATIONS = env_int("ARENA_REVIEW_ITERATIONS", 300, minimum=1)
+ARENA_REVIEW_MOVE_MS = env_int("ARENA_REVIEW_MOVE_MS", 2000, minimum=1)
 # Every worker says it is alive every ARENA_WORKER_BEAT_S (a row per host, any broker);
 # /healthz counts a worker seen within ARENA_WORKER_SEEN_S as up.
 ARENA_WORKER_BEAT_S = env_int("ARENA_WORKER_BEAT_S", 15, minimum=1)

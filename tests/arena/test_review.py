@@ -8,13 +8,20 @@ import random
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
 
 import engine
 from arena import review as review_module
+from arena.common import SeatInput
+from arena.live.services import live_create
+from arena.models import Match, MoveReview
 from arena.review import FLAG_LOSS, review_move, review_seat
+from arena.tasks import review_run
 from engine.catlady.position import state_from_position
 from engine.strategies import evaluator, get
 from engine.strategies.match import play_match
+from tests.arena.live_games import finished_live_match
 
 
 def _random_game_log(seed: int = 4, players: int = 2) -> dict[str, Any]:
@@ -131,3 +138,98 @@ def test_a_game_whose_house_bots_have_no_mcts_cannot_be_reviewed():
     final = play_match(game, [get("random", game="cantankerous-cats")] * 2, seed=1)
     with pytest.raises(engine.EngineError, match="mcts"):
         review_seat(engine.make_log(game, 1, final.history), seat=0, iterations=5)
+
+
+# --- the task, the page and the API ---------------------------------------------------------
+
+
+@pytest.fixture
+def pia(db):
+    return get_user_model().objects.create_user("pia", password="pw-123456789")
+
+
+@pytest.fixture
+def quick_reviews(settings):
+    settings.ARENA_REVIEW_ITERATIONS = 12
+
+
+def test_a_finished_live_game_queues_a_review_that_the_page_and_api_show(
+    pia, quick_reviews, eager_celery, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        match = finished_live_match(pia)
+    review = MoveReview.objects.get(match=match)
+    assert review.seat == 0 and review.status == MoveReview.Status.PENDING
+
+    # Until the task has run, the page and the API say it is being prepared.
+    page = Client().get(f"/arena/matches/{match.pk}/").content.decode()
+    assert "review being prepared" in page
+    api = Client().get(f"/api/arena/matches/{match.pk}/").json()
+    assert api["reviews"] == [
+        {"seat": 0, "status": "pending", "reason": "", "flagged": 0, "review": None}
+    ]
+
+    for callback in queued:  # the review task, sent when the recording committed
+        callback()
+    review.refresh_from_db()
+    assert review.status == MoveReview.Status.DONE and review.finished_at is not None
+    moves = review.review["moves"]
+    assert moves and review.review["iterations"] == 12 and review.review["seed"] == match.seed
+    seat_of = {n: step["seat"] for n, step in enumerate(match.log["steps"])}
+    assert all(seat_of[move["step"]] == 0 for move in moves)
+
+    api = Client().get(f"/api/arena/matches/{match.pk}/").json()
+    assert api["reviews"][0]["status"] == "done"
+    assert api["reviews"][0]["review"]["moves"] == moves
+    listed = Client().get("/api/arena/matches/?kind=live").json()["results"]
+    assert listed[0]["reviews"][0]["review"]["moves"] == moves
+    page = Client().get(f"/arena/matches/{match.pk}/").content.decode()
+    assert "review being prepared" not in page
+    assert f"{len(moves)} moves reviewed" in page
+    assert 'id="review-panel"' in page and '"reviews"' in page
+    flagged = [m for m in moves if m["flagged"]]
+    for move in flagged:
+        assert f"lost {round(100 * move['loss'])}% win chance" in page
+
+
+def test_the_review_task_runs_again_harmlessly_and_never_on_a_running_match(
+    pia, quick_reviews, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False):
+        match = finished_live_match(pia)
+    review = MoveReview.objects.get(match=match)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING)
+    review_run(review.pk)
+    review.refresh_from_db()
+    assert review.status == MoveReview.Status.PENDING  # not while the game is on
+
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
+    review_run(review.pk)
+    review.refresh_from_db()
+    done = review.review
+    assert review.status == MoveReview.Status.DONE
+    review_run(review.pk)  # a second delivery of the same message
+    review.refresh_from_db()
+    assert review.review == done
+
+
+def test_a_running_live_match_shows_no_review(pia):
+    match = live_create(
+        user=pia, game="cat-lady", seats=[None, SeatInput(builtin="greedy")], seed=3
+    )
+    MoveReview.objects.create(match=match, seat=0)
+    assert Client().get(f"/api/arena/matches/{match.pk}/").json()["reviews"] == []
+    assert (
+        "review being prepared" not in Client().get(f"/arena/matches/{match.pk}/").content.decode()
+    )
+
+
+def test_a_game_without_a_house_mcts_says_there_is_no_review(
+    pia, quick_reviews, eager_celery, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = finished_live_match(pia, game="cantankerous-cats", opponents=("random",))
+    review = MoveReview.objects.get(match=match)
+    assert review.status == MoveReview.Status.UNAVAILABLE and "mcts" in review.reason
+    page = Client().get(f"/arena/matches/{match.pk}/").content.decode()
+    assert "No review for this game" in page
