@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connection
 
 from arena.ladders import services as ladders
-from arena.live.services import DatabaseHumanSeat, LiveWriter, review_record
+from arena.live.services import DatabaseHumanSeat, LiveWriter, review_record, reviews_resend
 from arena.matches import services
 from arena.models import Match, MoveReview
 from arena.review import review_seat
@@ -303,8 +303,10 @@ def ladder_tick() -> int:
 
 @shared_task(ignore_result=True)
 def reap_stuck_matches() -> int:
-    """Resend the matches that are not moving, and remove bot files killed workers left."""
+    """Resend the matches that are not moving and the reviews never worked out, and remove
+    bot files killed workers left."""
     sweep_stages()
+    reviews_resend(older_than=dt.timedelta(seconds=settings.ARENA_QUEUED_DEADLINE_S))
     return len(
         services.reap_stuck(
             older_than=dt.timedelta(seconds=settings.ARENA_MATCH_DEADLINE_S),

@@ -300,6 +300,22 @@ def reviews_request(match: Match) -> list[MoveReview]:
     return reviews
 
 
+def reviews_resend(*, older_than: dt.timedelta) -> list[int]:
+    """Send again the reviews still pending ``older_than`` after their game ended (a message
+    lost with a broker or a worker); one sent twice is worked out once more to the same
+    result. Returns their ids."""
+    stale = list(
+        MoveReview.objects.filter(
+            status=MoveReview.Status.PENDING,
+            match__status=Match.Status.FINISHED,
+            created_at__lt=timezone.now() - older_than,
+        ).values_list("pk", flat=True)
+    )
+    for review_id in stale:
+        _send_review(review_id)
+    return stale
+
+
 def _send_review(review_id: int) -> None:
     try:
         celery_app.signature(REVIEW_TASK, args=(review_id,)).apply_async()

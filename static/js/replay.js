@@ -230,7 +230,15 @@
   function reviewButton(label, target) {
     var button = el("button", { cls: "button-small button-secondary", type: "button" }, label);
     if (target === null) button.disabled = true;
-    else button.addEventListener("click", function () { stop(); go(target); });
+    else button.addEventListener("click", function () {
+      stop();
+      go(target);
+      // The panel was drawn anew: keep the keyboard on the same button where it still works.
+      var again = Array.prototype.filter.call(reviewPanel.querySelectorAll("button"), function (b) {
+        return b.textContent === label && !b.disabled;
+      })[0];
+      (again || reviewPanel.querySelector("button:not([disabled])") || playButton).focus();
+    });
     return button;
   }
 

@@ -4,17 +4,19 @@ after the game from what the person could see then."""
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import timezone
 
 import engine
 from arena import review as review_module
 from arena.common import SeatInput
-from arena.live.services import live_create
+from arena.live.services import live_create, reviews_resend
 from arena.models import Match, MoveReview
 from arena.review import FLAG_LOSS, review_move, review_seat
 from arena.tasks import review_run
@@ -233,3 +235,15 @@ def test_a_game_without_a_house_mcts_says_there_is_no_review(
     assert review.status == MoveReview.Status.UNAVAILABLE and "mcts" in review.reason
     page = Client().get(f"/arena/matches/{match.pk}/").content.decode()
     assert "No review for this game" in page
+
+
+def test_the_reaper_sends_again_a_review_left_pending(pia, quick_reviews, eager_celery, settings):
+    match = finished_live_match(pia)  # in the test's transaction: the review is not sent
+    review = MoveReview.objects.get(match=match)
+    assert reviews_resend(older_than=dt.timedelta(minutes=5)) == []  # too recent to be lost
+    MoveReview.objects.filter(pk=review.pk).update(
+        created_at=timezone.now() - dt.timedelta(minutes=6)
+    )
+    assert reviews_resend(older_than=dt.timedelta(minutes=5)) == [review.pk]
+    review.refresh_from_db()
+    assert review.status == MoveReview.Status.DONE
