@@ -15,8 +15,9 @@ search short (then ``cut_short`` says so).
 >>> game = engine.load_game(options={"players": 2})
 >>> final = play_match(game, [get("random"), get("random")], seed=4)
 >>> review = review_seat(engine.make_log(game, 4, final.history), seat=0, iterations=8)
->>> review["moves"][0]["step"], len(review["moves"][0]["candidates"]) > 1
-(0, True)
+>>> move = review["moves"][0]
+>>> final.history[move["step"]] == game.parse_action(move["played"]), len(move["candidates"]) > 1
+(True, True)
 """
 
 from __future__ import annotations
