@@ -340,6 +340,34 @@ class LiveSeat(models.Model):
         return f"{self.user} in seat {self.seat} of match {self.match_id}"
 
 
+class MoveReview(models.Model):
+    """The review of one person's moves in a finished live match (:mod:`arena.review`): made
+    by a task after the game, never during it. ``PENDING`` until the task has run; a game
+    whose house bots have no MCTS is ``UNAVAILABLE``, with the reason."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Being prepared"
+        DONE = "done", "Done"
+        UNAVAILABLE = "unavailable", "Unavailable"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reviews")
+    seat = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
+    review = models.JSONField(null=True, blank=True)  # arena.review.review_seat
+    reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="move_review_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"review of seat {self.seat} in match {self.match_id} ({self.status})"
+
+
 class PlayRating(models.Model):
     """Ratings from games between people and bots: one pool per game and player count, in
     which people and bots (submitted versions and house bots) share one Elo scale. The bot

@@ -17,9 +17,16 @@ from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connection
 
 from arena.ladders import services as ladders
-from arena.live.services import DatabaseHumanSeat, LiveWriter, live_ring_table
+from arena.live.services import (
+    DatabaseHumanSeat,
+    LiveWriter,
+    live_ring_table,
+    review_record,
+    reviews_resend,
+)
 from arena.matches import services
-from arena.models import Match
+from arena.models import Match, MoveReview
+from arena.review import review_seat
 from arena.runner import BotSpec, BotSpecError, StepObserver, run_match
 from arena.sandbox import (
     Limits,
@@ -275,14 +282,39 @@ def _play_claimed(match: Match, beat: MatchHeartbeat) -> None:
 
 
 @shared_task(ignore_result=True)
+def review_run(review_id: int) -> None:
+    """Work out a person's review after their live game and store it (arena.review)."""
+    review = MoveReview.objects.select_related("match").filter(pk=review_id).first()
+    if review is None or review.status != MoveReview.Status.PENDING:
+        return  # deleted with its match, or done by an earlier delivery of this message
+    match = review.match
+    if match.status != Match.Status.FINISHED or not match.log:
+        return  # never during the game: its hidden cards are still in play
+    try:
+        result = review_seat(
+            match.log["engine_log"],
+            seat=review.seat,
+            iterations=settings.ARENA_REVIEW_ITERATIONS,
+            time_limit_s=settings.ARENA_REVIEW_MOVE_MS / 1000,
+            seed=match.seed,
+        )
+    except (EngineError, KeyError) as exc:
+        review_record(review_id=review.pk, review=None, reason=f"No review for this game: {exc}")
+        return
+    review_record(review_id=review.pk, review=result)
+
+
+@shared_task(ignore_result=True)
 def ladder_tick() -> int:
     return ladders.ladder_tick()
 
 
 @shared_task(ignore_result=True)
 def reap_stuck_matches() -> int:
-    """Resend the matches that are not moving, and remove bot files killed workers left."""
+    """Resend the matches that are not moving and the reviews never worked out, and remove
+    bot files killed workers left."""
     sweep_stages()
+    reviews_resend(older_than=dt.timedelta(seconds=settings.ARENA_QUEUED_DEADLINE_S))
     return len(
         services.reap_stuck(
             older_than=dt.timedelta(seconds=settings.ARENA_MATCH_DEADLINE_S),

@@ -370,6 +370,11 @@ ARENA_LIVE_WAKE = env_choice(
 )
 # How long the table's state request waits for a change before it answers anyway.
 ARENA_LIVE_LONG_POLL_S = env_int("ARENA_LIVE_LONG_POLL_S", 25, minimum=1)
+# The review after a live game (arena.review): the house MCTS's playouts at each of a person's
+# moves, and the time one move's search may take at most (a review is reproducible from the
+# match's seed as long as no search hits that limit).
+ARENA_REVIEW_ITERATIONS = env_int("ARENA_REVIEW_ITERATIONS", 300, minimum=1)
+ARENA_REVIEW_MOVE_MS = env_int("ARENA_REVIEW_MOVE_MS", 2000, minimum=1)
 # Every worker says it is alive every ARENA_WORKER_BEAT_S (a row per host, any broker);
 # /healthz counts a worker seen within ARENA_WORKER_SEEN_S as up.
 ARENA_WORKER_BEAT_S = env_int("ARENA_WORKER_BEAT_S", 15, minimum=1)

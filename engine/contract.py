@@ -24,6 +24,8 @@ from engine.actions import Action
 from engine.words import MoveWords
 
 __all__ = [
+    "CandidateValue",
+    "Evaluator",
     "FrameBuilder",
     "Game",
     "GameResult",
@@ -159,6 +161,34 @@ class Strategy(Protocol):
         self, observation: dict[str, Any], legal_actions: list[Action], rng: random.Random
     ) -> Action:
         """One of ``legal_actions`` for the seat whose ``observation`` this is."""
+        ...
+
+
+@dataclass(frozen=True)
+class CandidateValue:
+    """One candidate move as a searching bot judged it: how often it was tried (``visits``)
+    and the share of those playouts the seat won (``win_chance``, a full tie shared)."""
+
+    action: Action
+    visits: int
+    win_chance: float
+
+
+@runtime_checkable
+class Evaluator(Protocol):
+    """A strategy that can say how it rates every candidate, not only which it picks (the
+    house MCTS: what a review after the game shows beside each of a person's moves)."""
+
+    def evaluate(
+        self,
+        observation: dict[str, Any],
+        legal_actions: list[Action],
+        rng: random.Random,
+        played: Action | None = None,
+    ) -> tuple[list[CandidateValue], bool]:
+        """Each legal action's value, in ``legal_actions`` order, and whether the time limit
+        cut the search short (then the figures depend on the machine's speed); ``played``, a
+        move being judged, is searched enough to judge it."""
         ...
 
 

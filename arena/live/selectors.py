@@ -3,7 +3,7 @@ people-against-bots rating pools."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Case, Max, When
 
@@ -21,6 +21,25 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from django.contrib.auth.models import User
+
+
+def match_reviews(match: Match) -> list[dict[str, Any]]:
+    """The reviews of a live match's people, once its deal may be shown (never while it is
+    played): ``{"seat", "status", "reason", "flagged", "review"}`` by seat; ``review`` is
+    :func:`arena.review.review_seat`'s, or None while it is being prepared; ``flagged``
+    counts the moves it flags."""
+    if match.kind != Match.Kind.LIVE or not match.deal_revealed:
+        return []
+    return [
+        {
+            "seat": r.seat,
+            "status": r.status,
+            "reason": r.reason,
+            "flagged": sum(m["flagged"] for m in (r.review or {}).get("moves", [])),
+            "review": r.review,
+        }
+        for r in sorted(match.reviews.all(), key=lambda r: r.seat)  # prefetched by lists
+    ]
 
 
 def live_opponents() -> dict[str, list[tuple[str, str]]]:

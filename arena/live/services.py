@@ -14,6 +14,8 @@ long-polls. Neither side polls the database for the other: each write rings the 
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import logging
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -32,16 +34,21 @@ from arena.models import (
     LiveSeat,
     Match,
     MatchSeat,
+    MoveReview,
     PlayRating,
 )
 from arena.replay import seat_view
+from config.celery import app as celery_app
 from ratings.elo import Seat, rate_game
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
 
+logger = logging.getLogger(__name__)
+
 
 LOG_LINES = 40
+REVIEW_TASK = "arena.tasks.review_run"
 RESIGN = {"resign": True}  # what a resigning person answers the runner
 
 
@@ -355,3 +362,53 @@ def rate_play_pool(match: Match, seats: list[MatchSeat]) -> None:
         entry.games += 1
         entry.wins += int(seat.rank == 1 and not seat.forfeited)
         entry.save(update_fields=["rating", "games", "wins"])
+
+
+def reviews_request(match: Match) -> list[MoveReview]:
+    """A review, pending, for each person's seat of ``match`` (finished, in the caller's
+    transaction), each handed to a worker once it commits: only then, never during the game,
+    is anything worked out about the moves. The task is sent by name (the tasks module calls
+    these services); a broker that is down leaves the review pending."""
+    reviews = [
+        MoveReview.objects.get_or_create(match=match, seat=seat)[0]
+        for seat in match.live_seats.order_by("seat").values_list("seat", flat=True)
+    ]
+    for review in reviews:
+        if review.status == MoveReview.Status.PENDING:
+            transaction.on_commit(functools.partial(_send_review, review.pk))
+    return reviews
+
+
+def reviews_resend(*, older_than: dt.timedelta) -> list[int]:
+    """Send again the reviews still pending ``older_than`` after their game ended (a message
+    lost with a broker or a worker); one sent twice is worked out once more to the same
+    result. Returns their ids."""
+    stale = list(
+        MoveReview.objects.filter(
+            status=MoveReview.Status.PENDING,
+            match__status=Match.Status.FINISHED,
+            created_at__lt=timezone.now() - older_than,
+        ).values_list("pk", flat=True)
+    )
+    for review_id in stale:
+        _send_review(review_id)
+    return stale
+
+
+def _send_review(review_id: int) -> None:
+    try:
+        celery_app.signature(REVIEW_TASK, args=(review_id,)).apply_async()
+    except Exception:  # any broker error: the review stays pending, the game stands
+        logger.exception("the review %s could not be queued", review_id)
+
+
+@transaction.atomic
+def review_record(*, review_id: int, review: dict[str, Any] | None, reason: str = "") -> MoveReview:
+    """Store a review worked out after the game, or (``review`` None) why there is none."""
+    row = MoveReview.objects.select_for_update().get(pk=review_id)
+    row.status = MoveReview.Status.DONE if review is not None else MoveReview.Status.UNAVAILABLE
+    row.review = review
+    row.reason = reason[:2000]
+    row.finished_at = timezone.now()
+    row.save(update_fields=["status", "review", "reason", "finished_at"])
+    return row

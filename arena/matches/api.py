@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from arena.common import SeatInput
+from arena.live.selectors import match_reviews
 from arena.matches.selectors import log_for_viewer
 from arena.matches.services import challenge_create
 from arena.models import BotVersion, Match, MatchSeat
@@ -46,8 +47,16 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
         "is over (the seed gives away every hidden card)."
     )
 
+    reviews = serializers.SerializerMethodField(
+        help_text="Live matches, once over: each person's review, worked out after the game "
+        '(docs/api.md#reviews). "pending" while it is being prepared.'
+    )
+
     def get_seed(self, match: Match) -> int | None:
         return match.seed if match.deal_revealed else None
+
+    def get_reviews(self, match: Match) -> list[dict[str, Any]]:
+        return match_reviews(match)
 
     class Meta:
         model = Match
@@ -69,6 +78,7 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
             "started_at",
             "finished_at",
             "seats",
+            "reviews",
         ]
 
 
@@ -98,7 +108,9 @@ class MatchViewSet(
     mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Match]
 ):
     queryset = (
-        Match.objects.with_open_siblings().prefetch_related("seats__version__bot").defer("log")
+        Match.objects.with_open_siblings()
+        .prefetch_related("seats__version__bot", "reviews")
+        .defer("log")
     )
     serializer_class = MatchSerializer
     filterset_fields = [

@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from arena.common import SeatInput, check_game, enqueue, match_create
 from arena.ladders.services import rate_ladder_match
-from arena.live.services import rate_play_pool
+from arena.live.services import rate_play_pool, reviews_request
 from arena.models import (
     BotVersion,
     Match,
@@ -147,6 +147,8 @@ def match_record(*, match_id: int, log: dict[str, Any]) -> bool:
         rate_ladder_match(match.ladder, seats)
     elif match.kind == Match.Kind.LIVE and not match.options:
         rate_play_pool(match, seats)
+    if match.kind == Match.Kind.LIVE:
+        reviews_request(match)
     MatchSeat.objects.bulk_update(
         seats, ["score", "rank", "faults", "forfeited", "rating_before", "rating_after"]
     )

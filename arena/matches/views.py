@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
+from arena.live.selectors import match_reviews
 from arena.matches.forms import ChallengeForm
 from arena.matches.selectors import matches_page, owned_seats
 from arena.matches.services import challenge_create
@@ -41,6 +42,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             stderr.append((index, text))
             faults.append((index, (match.log.get("faults") or [[]] * len(seats))[index]))
     names = [seat.label for seat in seats]
+    reviews = match_reviews(match) if replay else []
     has_feeding = False
     if replay:
         sheet = replay["result"].get("score_sheet") or {}
@@ -60,12 +62,28 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "owned": owned,
             "owner_stderr": stderr,
             "owner_faults": faults,
-            "page_data": _page_data(replay, names, owned, match) if replay else None,
+            "reviews": reviews,
+            "flagged_moves": _flagged_moves(reviews),
+            "page_data": {**_page_data(replay, names, owned, match), "reviews": reviews}
+            if replay
+            else None,
         },
     )
 
 
 REPLAY_CACHE_SECONDS = 24 * 3600
+
+
+def _flagged_moves(reviews: list[dict[str, Any]]) -> dict[int, int]:
+    """Move number (from 1, as in the move list) -> the win chance it gave away, in percent,
+    for the moves a review flagged."""
+    return {
+        move["step"] + 1: round(100 * move["loss"])
+        for review in reviews
+        if review["review"]
+        for move in review["review"]["moves"]
+        if move["flagged"]
+    }
 
 
 def _replay_of(match: Match, log: dict[str, Any]) -> dict[str, Any]:

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.contract import Strategy
+from engine.contract import CandidateValue, Evaluator, Strategy
 from engine.errors import EngineError
 from engine.registry import DEFAULT_GAME, game_spec
 
-__all__ = ["Strategy", "get", "names"]
+__all__ = ["CandidateValue", "Evaluator", "Strategy", "evaluator", "get", "names"]
 
 
 def names(game: str | None = None) -> list[str]:
@@ -51,3 +51,19 @@ def get(name: str, game: str | None = None, **params: Any) -> Strategy:
         return factories[name](**params)
     except TypeError as exc:
         raise EngineError(f"bad parameters for strategy {name!r}: {exc}") from None
+
+
+def evaluator(game: str | None = None, **params: Any) -> Evaluator:
+    """The house MCTS of ``game`` (default: Cat Lady) as an :class:`Evaluator`: the win
+    chance of every candidate move, as the review after a live game shows them; ``params``
+    as for :func:`get` (``iterations``, ``time_limit``).
+
+    >>> evaluator(iterations=10).iterations
+    10
+
+    Raises :class:`EngineError` for a game whose house bots have no MCTS.
+    """
+    strategy = get("mcts", game, **params)
+    if not isinstance(strategy, Evaluator):
+        raise EngineError(f"the house mcts of {game or DEFAULT_GAME} cannot rate candidates")
+    return strategy

@@ -8,7 +8,12 @@
    Controls: buttons, a slider over the moves, a "jump to turn" box, a speed choice and a view
    choice (the full view with the hidden cards, or one seat's own view: exactly what that
    seat's engine observation holds). Keys when focus is in the viewer or on the page itself:
-   Left/Right step, Space plays or pauses, Home/End go to the deal and the end. */
+   Left/Right step, Space plays or pauses, Home/End go to the deal and the end.
+
+   The review after a live game (data.reviews, arena/review.py): in a reviewed seat's own
+   view, the position before each of that seat's moves gets a panel with the move played, the
+   house MCTS's choice and every candidate's win chance; moves that gave away a lot are
+   flagged. It is only ever in the data of a finished game. */
 (function () {
   "use strict";
 
@@ -189,6 +194,7 @@
       move: index > 0 ? data.moves[index - 1] : null, final: index === last,
     });
     highlightMove();
+    drawReview(seat);
   }
 
   function highlightMove() {
@@ -204,5 +210,108 @@
     }
   }
 
-  draw();
+  // --- the review after the game --------------------------------------------------------
+
+  var reviewPanel = document.getElementById("review-panel");
+  var reviewed = {}; // seat -> {step -> reviewed move}, for the reviews that are done
+  (data.reviews || []).forEach(function (entry) {
+    if (entry.status !== "done" || !entry.review) return;
+    var steps = {};
+    entry.review.moves.forEach(function (move) { steps[move.step] = move; });
+    reviewed[entry.seat] = steps;
+  });
+
+  function reviewedSteps(seat) {
+    return Object.keys(reviewed[seat] || {}).map(Number).sort(function (a, b) { return a - b; });
+  }
+
+  function percentText(chance) { return Math.round(chance * 100) + "%"; }
+
+  function reviewButton(label, target) {
+    var button = el("button", { cls: "button-small button-secondary", type: "button" }, label);
+    if (target === null) button.disabled = true;
+    else button.addEventListener("click", function () {
+      stop();
+      go(target);
+      // The panel was drawn anew: keep the keyboard on the same button where it still works.
+      var again = Array.prototype.filter.call(reviewPanel.querySelectorAll("button"), function (b) {
+        return b.textContent === label && !b.disabled;
+      })[0];
+      (again || reviewPanel.querySelector("button:not([disabled])") || playButton).focus();
+    });
+    return button;
+  }
+
+  // The panel stands at the position the person decided from: frame `step` is the position
+  // before move `step` + 1.
+  function drawReview(seat) {
+    if (!reviewPanel) return;
+    var move = seat === null || !reviewed[seat] ? null : reviewed[seat][index];
+    reviewPanel.textContent = "";
+    reviewPanel.hidden = !move;
+    reviewPanel.classList.toggle("is-flagged", !!(move && move.flagged));
+    if (!move) return;
+    reviewPanel.appendChild(el("h3", null, "Review of move " + (move.step + 1) + " (" + seatName(seat) + ")"));
+    var played = el("p", null, "You played: ");
+    played.appendChild(el("strong", null, move.played));
+    reviewPanel.appendChild(played);
+    var best = el("p", null, "The house MCTS would play: ");
+    best.appendChild(el("strong", null, move.best));
+    reviewPanel.appendChild(best);
+    var verdict = move.played === move.best ? "Your move is the MCTS's choice." :
+      move.flagged ? "Flagged: this move gave away " + percentText(move.loss) + " win chance." :
+      "It gave away " + percentText(move.loss) + " win chance.";
+    reviewPanel.appendChild(el("p", { cls: move.flagged ? "review-flag" : "muted" }, verdict));
+    var list = el("ol", { cls: "review-candidates", "aria-label": "Win chance of each candidate move" });
+    move.candidates.forEach(function (candidate) {
+      var isPlayed = candidate.text === move.played;
+      var isBest = candidate.text === move.best;
+      var item = el("li", { cls: (isPlayed ? "is-played " : "") + (isBest ? "is-best" : "") });
+      var label = el("span", { cls: "review-move" }, candidate.text);
+      if (isBest || isPlayed) {
+        var tags = [];
+        if (isPlayed) tags.push("your move");
+        if (isBest) tags.push("MCTS choice");
+        label.appendChild(document.createTextNode(" "));
+        label.appendChild(el("span", { cls: "review-tag" }, "(" + tags.join(", ") + ")"));
+      }
+      item.appendChild(label);
+      item.appendChild(el("span", { cls: "review-win" }, percentText(candidate.win)));
+      var bar = el("span", { cls: "review-bar", "aria-hidden": "true" });
+      var fill = el("span", null);
+      fill.style.width = percentText(candidate.win);
+      bar.appendChild(fill);
+      item.appendChild(bar);
+      list.appendChild(item);
+    });
+    reviewPanel.appendChild(list);
+    var steps = reviewedSteps(seat);
+    var at = steps.indexOf(index);
+    var nextFlag = steps.filter(function (s) { return s > index && reviewed[seat][s].flagged; })[0];
+    var nav = el("div", { cls: "review-nav" });
+    nav.appendChild(reviewButton("Previous reviewed move", at > 0 ? steps[at - 1] : null));
+    nav.appendChild(reviewButton("Next reviewed move", at < steps.length - 1 ? steps[at + 1] : null));
+    nav.appendChild(reviewButton("Next flagged move", nextFlag === undefined ? null : nextFlag));
+    reviewPanel.appendChild(nav);
+  }
+
+  function openReview(seat) {
+    stop();
+    viewBox.value = String(seat);
+    view = String(seat);
+    var steps = reviewedSteps(seat);
+    go(steps.length ? steps[0] : 0);
+    root.scrollIntoView({ block: "start" });
+  }
+
+  Array.prototype.forEach.call(document.querySelectorAll("[data-review-seat]"), function (button) {
+    var seat = Number(button.getAttribute("data-review-seat"));
+    if (!reviewed[seat]) return;
+    button.hidden = false;
+    button.addEventListener("click", function () { openReview(seat); });
+  });
+
+  var reviewedSeats = Object.keys(reviewed).map(Number);
+  if (window.location.hash === "#review" && reviewedSeats.length) openReview(reviewedSeats[0]);
+  else draw();
 })();

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from engine.actions import Action
 from engine.catlady.strategies.evaluation import model_for
-from engine.contract import GameState
+from engine.contract import CandidateValue, GameState
 from engine.forward import ForwardModel
 
 __all__ = ["MonteCarloStrategy", "choose", "rollout"]
@@ -66,25 +66,70 @@ class MonteCarloStrategy:
         """One of ``legal_actions`` (actions, or their JSON as a sandboxed bot gets them)."""
         if len(legal_actions) == 1:
             return legal_actions[0]
-        model = model_for(observation)
-        actions = [model.action(a) for a in legal_actions]  # type: ignore[arg-type]
-        seat = observation["seat"]
-        visits = [0] * len(actions)
-        totals = [0.0] * len(actions)
-        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
-        for iteration in range(self.iterations):
-            if deadline is not None and iteration and time.perf_counter() > deadline:
-                break
-            arm = self._select(visits, totals, iteration)
-            state = model.apply(model.sample_state(observation, rng), actions[arm])
-            reward = _reward(model, rollout(model, state, rng), seat)
-            visits[arm] += 1
-            totals[arm] += reward
+        visits, totals, _wins, _cut = self._search(observation, legal_actions, rng)
         best = max(
-            range(len(actions)),
+            range(len(legal_actions)),
             key=lambda i: (totals[i] / visits[i] if visits[i] else -math.inf, -i),
         )
         return legal_actions[best]
+
+    def evaluate(
+        self,
+        observation: dict[str, Any],
+        legal_actions: list[Action],
+        rng: random.Random,
+        played: Action | None = None,
+    ) -> tuple[list[CandidateValue], bool]:
+        """Every legal action with its visits and win chance from the same search
+        :meth:`choose` runs (the choice is the best mean reward, which also counts the margin,
+        so two moves of equal win chance are told apart), and whether the time limit cut it
+        short. The search spends little on moves that look bad, so ``played`` (the move a
+        review judges) then gets extra playouts, up to an eighth of the budget, so that its
+        win chance is not one unlucky playout.
+
+        >>> import engine
+        >>> state = engine.load_game(options={"players": 2}).new_initial_state(seed=5)
+        >>> legal = state.legal_actions()
+        >>> values, cut = MonteCarloStrategy(iterations=30).evaluate(
+        ...     state.observation(0), legal, random.Random(1))
+        >>> [v.action for v in values] == legal, sum(v.visits for v in values), cut
+        (True, 30, False)
+        """
+        visits, _totals, wins, cut = self._search(observation, legal_actions, rng)
+        if played is not None and not cut:
+            arm = legal_actions.index(played)
+            model = model_for(observation)
+            while visits[arm] < max(8, self.iterations // 8):
+                state = model.apply(model.sample_state(observation, rng), played)
+                visits[arm] += 1
+                wins[arm] += _win(model, rollout(model, state, rng), observation["seat"])
+        return [
+            CandidateValue(action, count, won / count if count else 0.0)
+            for action, count, won in zip(legal_actions, visits, wins, strict=True)
+        ], cut
+
+    def _search(
+        self, observation: dict[str, Any], legal_actions: list[Any], rng: random.Random
+    ) -> tuple[list[int], list[float], list[float], bool]:
+        """(visits, reward totals, win totals, whether the time limit stopped it) per action."""
+        model = model_for(observation)
+        actions = [model.action(a) for a in legal_actions]
+        seat = observation["seat"]
+        visits = [0] * len(actions)
+        totals = [0.0] * len(actions)
+        wins = [0.0] * len(actions)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        for iteration in range(self.iterations):
+            if deadline is not None and iteration and time.perf_counter() > deadline:
+                return visits, totals, wins, True
+            arm = self._select(visits, totals, iteration)
+            state = model.apply(model.sample_state(observation, rng), actions[arm])
+            final = rollout(model, state, rng)
+            win = _win(model, final, seat)
+            visits[arm] += 1
+            totals[arm] += win + _margin(model, final, seat)
+            wins[arm] += win
+        return visits, totals, wins, False
 
     def _select(self, visits: list[int], totals: list[float], iteration: int) -> int:
         for arm, count in enumerate(visits):
@@ -113,12 +158,15 @@ def rollout(model: ForwardModel, state: GameState, rng: random.Random) -> GameSt
     return state
 
 
-def _reward(model: ForwardModel, final: GameState, seat: int) -> float:
-    totals = model.scores(final)
+def _win(model: ForwardModel, final: GameState, seat: int) -> float:
     winners = model.winners(final)
+    return 1.0 / len(winners) if seat in winners else 0.0
+
+
+def _margin(model: ForwardModel, final: GameState, seat: int) -> float:
+    totals = model.scores(final)
     others = totals[:seat] + totals[seat + 1 :]
-    win = 1.0 / len(winners) if seat in winners else 0.0
-    return win + MARGIN_WEIGHT * (totals[seat] - max(others))
+    return MARGIN_WEIGHT * (totals[seat] - max(others))
 
 
 _HOUSE_BOT = MonteCarloStrategy()
