@@ -207,7 +207,9 @@ class GameSpec:
     full state consistent with everything that seat knows, the hidden rest drawn at random
     (the forward model of :mod:`engine.forward`). ``describe_move`` says a legal move in
     people's words (card names, the rule it follows, the board things it takes: see
-    :mod:`engine.words`) for the live table.
+    :mod:`engine.words`) for the live table; ``describe_seen(state, action, seat)`` says a
+    move played in ``state`` as ``seat`` observes it (another seat's hidden choice only as
+    made: nothing from which its card can be derived).
     """
 
     name: str
@@ -221,3 +223,4 @@ class GameSpec:
     renderer: str
     sample_state: Callable[[Any, Mapping[str, Any], random.Random], GameState]
     describe_move: Callable[[Any, Any], MoveWords]
+    describe_seen: Callable[[Any, Any, int], MoveWords]

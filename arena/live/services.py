@@ -6,9 +6,9 @@ queue, so a person thinking for minutes never holds up ladder matches) asks the 
 the database: :class:`DatabaseHumanSeat` writes the question to the seat's :class:`LiveSeat`
 and waits for the answer the person's page writes with :func:`live_answer`. After every move
 :class:`LiveWriter` writes the position as the person's seat sees it (from that seat's
-observation, exactly what a bot in that seat would get) and a readable log, which the page
-long-polls. Neither side polls the database for the other: each write rings the waiting side
-(:mod:`arena.live.wakeup`).
+observation, exactly what a bot in that seat would get) and a readable log of the moves as
+that seat observed them, which the page long-polls. Neither side polls the database for the
+other: each write rings the waiting side (:mod:`arena.live.wakeup`).
 """
 
 from __future__ import annotations
@@ -302,17 +302,19 @@ class LiveWriter:
         before, self.before = self.before, state
         if step < self.shown:
             return  # replaying moves the table has shown already
-        line = None
-        if entry:
-            action = self.game.action_from_json(entry["action"])
-            line = {
-                "step": step,
-                "seat": entry["seat"],
-                "who": self.names[entry["seat"]],
-                **played_words(self.game, before, action),
-                "status": entry["status"],
-            }
+        action = self.game.action_from_json(entry["action"]) if entry else None
         for seat, live_id in self.people.items():
+            # Each seat's log says the move as that seat observed it: another seat's hidden
+            # choice never reaches the page while the match runs (the replay shows it after).
+            line = None
+            if entry:
+                line = {
+                    "step": step,
+                    "seat": entry["seat"],
+                    "who": self.names[entry["seat"]],
+                    **played_words(self.game, before, action, actor=entry["seat"], seat=seat),
+                    "status": entry["status"],
+                }
             board = seat_view(self.game, state, seat) or {"view": state.observation(seat)}
             board["moves"] = legal_words(self.game, state, seat)
             with transaction.atomic():

@@ -15,7 +15,7 @@ from engine.cantankerous.log import turn_summaries
 from engine.cantankerous.options import OPTIONS
 from engine.cantankerous.position import sample_state
 from engine.cantankerous.strategies import GreedyStrategy
-from engine.cantankerous.words import describe_move
+from engine.cantankerous.words import describe_move, describe_seen
 from engine.contract import GameSpec
 from engine.random_bot import RandomStrategy
 
@@ -33,5 +33,6 @@ SPEC = GameSpec(
     describe_match=describe_game,
     sample_state=sample_state,
     describe_move=describe_move,
+    describe_seen=describe_seen,
     renderer="cantankerous-cats",
 )

@@ -34,7 +34,7 @@ from engine.cantankerous.actions import (
 from engine.cantankerous.game import State
 from engine.words import MoveWords
 
-__all__ = ["describe_move"]
+__all__ = ["describe_move", "describe_seen"]
 
 # The rule each decision follows (the manual's terms; the actions' docstrings say the same
 # for programmers).
@@ -106,6 +106,39 @@ def describe_move(state: State, action: Action) -> MoveWords:
     if isinstance(action, Done):
         return {"label": "Done banking", "rule": rule, "picks": []}
     return {"label": str(action), "rule": rule, "picks": []}
+
+
+# The decisions another Cat sees only as made, never what they were, until the reveal (the
+# rules keep them face down): the First Bite bet, the card a Feral keeps from its Meal Time
+# draw (the rest go to the Litter Box face up, which the events say), and a Pounce choice.
+# The rule is the phase's, not the move's: "Decline" would tell a Pass from a Pounce.
+_UNSEEN: dict[str, tuple[str, str]] = {
+    "bet": ("Bet a card face down", RULES[Bet.type]),
+    "keep": ("Keep one of the cards drawn at Meal Time", RULES[Keep.type]),
+    "pounce": (
+        "Decide whether to Pounce",
+        "Pounce window: every Cat that may Pounce decides in secret; the choices are revealed "
+        "together once everyone has decided.",
+    ),
+}
+
+
+def describe_seen(state: State, action: Action, seat: int) -> MoveWords:
+    """``action``, played in ``state`` by the Cat to move, as ``seat`` observes it: in full
+    for the Cat that plays it, and with no trace of the card or choice for the others while
+    the rules keep it hidden (no number, name, card text or pick).
+
+    >>> from engine import load_game
+    >>> state = load_game("cantankerous-cats", options={"players": 3}).new_initial_state(1)
+    >>> bet = state.legal_actions()[0]
+    >>> describe_seen(state, bet, 0)["label"], describe_seen(state, bet, 1)["label"]
+    ('Bet #17 Demo Affection 2 (face down)', 'Bet a card face down')
+    """
+    hidden = _UNSEEN.get(state.phase)
+    if hidden is None or seat == state.current_player:
+        return describe_move(state, action)
+    label, rule = hidden
+    return {"label": label, "rule": rule, "picks": []}
 
 
 def _card(state: State, number: int) -> str:

@@ -15,7 +15,7 @@ from engine.catlady.log import turn_summaries
 from engine.catlady.options import OPTIONS
 from engine.catlady.position import sample_state
 from engine.catlady.strategies import CatPlayerStrategy, GreedyStrategy, MonteCarloStrategy
-from engine.catlady.words import describe_move
+from engine.catlady.words import describe_move, describe_seen
 from engine.contract import GameSpec
 from engine.random_bot import RandomStrategy
 
@@ -38,5 +38,6 @@ SPEC = GameSpec(
     describe_match=describe_game,
     sample_state=sample_state,
     describe_move=describe_move,
+    describe_seen=describe_seen,
     renderer="cat-lady",
 )

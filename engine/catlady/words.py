@@ -29,7 +29,7 @@ from engine.catlady.actions import (
 from engine.catlady.game import State
 from engine.words import MoveWords
 
-__all__ = ["describe_move"]
+__all__ = ["describe_move", "describe_seen"]
 
 # The rule each move follows, in the rulebook's sense (the actions' own docstrings say the
 # same for programmers).
@@ -102,6 +102,14 @@ def describe_move(state: State, action: Action) -> MoveWords:
     else:
         return {"label": str(action), "rule": rule, "picks": []}
     return {"label": label, "rule": rule, "picks": [f"line:{action.line}"]}
+
+
+def describe_seen(state: State, action: Action, seat: int) -> MoveWords:
+    """``action``, played in ``state``, as ``seat`` observes it: in full for every seat. Every
+    Cat Lady move names only cards that lie face up (the grid, the face-up strays, the goal
+    pool, a player's own cats and hand, all taken face up); the cards it reveals (the grid's
+    refill) are face up to everyone alike, so no seat sees a move differently."""
+    return describe_move(state, action)
 
 
 def _line_cards(state: State, line: Line) -> str:

@@ -215,6 +215,94 @@ def test_a_running_live_match_gives_nobody_its_deal(game, opponents, people, set
     )
 
 
+def _no_trace_of(hidden: list[dict[str, Any]], state: dict[str, Any]) -> list[str]:
+    """What of the bots' hidden choices ``hidden`` the person's table ``state`` shows."""
+    problems = []
+    body = json.dumps(state)
+    lines = {line["step"]: line for line in state["log"]}
+    for move in hidden:
+        line = lines.get(move["step"])
+        text = json.dumps(line) if line else ""
+        # A Pass's label ("Pass") may be the person's own: look for it in the bot's line.
+        if (line and line["label"] == move["label"]) or (move["card"] and move["label"] in body):
+            problems.append(f"step {move['step']}: {move['label']!r}")
+        if re.search(r"#\d", text):
+            problems.append(f"step {move['step']}: a card number in {text}")
+        card = move["card"]
+        if card is not None and state["step"] < move["revealed"]:
+            if str(card) in state["cards"] or re.search(rf"\b{card}\b", text):
+                problems.append(f"step {move['step']}: the bet card's number {card}")
+            if move["name"] in text or move["card_label"] in body:
+                problems.append(f"step {move['step']}: the bet card's name {move['name']}")
+    return problems
+
+
+def test_the_live_table_shows_other_seats_hidden_choices_only_as_made(
+    people, settings, monkeypatch
+):
+    """Cantankerous Cats with the person in the last seat: both bots bet face down before the
+    person is asked to bet. Their bets (and later a Feral's kept card or a Pounce choice)
+    reach the person's table only as made, before and after the reveal, while it runs."""
+    settings.ARENA_LIVE_PACE_MS = 0
+    monkeypatch.setenv("ARENA_SANDBOX_MODE", "unsafe")  # house bots only: no bot process
+    game = "cantankerous-cats"
+    match = live_create(
+        user=people["pia"],
+        game=game,
+        seats=[SeatInput(builtin="random"), SeatInput(builtin="random"), None],
+        seed=SEED,
+    )
+    hidden: list[dict[str, Any]] = []  # the bots' moves the rules keep face down
+    write = LiveWriter.__call__
+
+    def record(self: LiveWriter, step: int, entry: dict[str, Any], state: Any) -> None:
+        before = self.before
+        if entry and entry["seat"] != 2 and before.phase in ("bet", "keep", "pounce"):
+            action = self.game.action_from_json(entry["action"])
+            card = getattr(action, "card", None) if before.phase == "bet" else None
+            printed = self.game.deck.card(card) if card is not None else None
+            hidden.append(
+                {
+                    "step": step,
+                    "label": engine.game_spec(game).describe_move(before, action)["label"],
+                    "card": card,
+                    "name": printed.name if printed else "",
+                    "card_label": printed.label if printed else "",
+                    "revealed": 10**9,
+                }
+            )
+        if any(event["type"] == "bets-revealed" for event in state.events):
+            for move in hidden:
+                move["revealed"] = min(move["revealed"], step)
+        write(self, step, entry, state)
+
+    monkeypatch.setattr(LiveWriter, "__call__", record)
+    thread = _play_in_background(match)
+    person = _client(people["pia"])
+    step, states, problems = -1, [], []
+    try:
+        while (asked := _wait_for_question(match, step)) is not None:
+            step = asked.asked_step
+            state = person.get(f"/arena/play/{match.pk}/state/").json()
+            states.append(state)
+            problems += _no_trace_of(hidden, state)
+            person.post(
+                f"/arena/play/{match.pk}/move/",
+                json.dumps({"step": step, "index": 0}),
+                content_type="application/json",
+            )
+    finally:
+        thread.join(timeout=60)
+    assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
+    # The first question: both bots' bets lie face down, not yet revealed, in the log.
+    first = states[0]
+    bets = [line for line in first["log"] if line["seat"] in (0, 1)]
+    assert [line["label"] for line in bets] == ["Bet a card face down"] * 2
+    assert all(move["revealed"] > first["step"] for move in hidden[:2])
+    assert hidden[0]["card"] is not None and hidden[1]["card"] is not None
+    assert problems == []
+
+
 def test_a_deal_stays_hidden_while_another_seating_of_it_runs(people):
     seats = [SeatInput(builtin="random"), SeatInput(builtin="greedy")]
     first, second = (

@@ -11,7 +11,7 @@ import pytest
 import engine
 from engine.cantankerous.actions import Attack, BuyToken, PickyEater, PounceAttack
 from engine.cantankerous.game import State
-from engine.cantankerous.words import describe_move
+from engine.cantankerous.words import describe_move, describe_seen
 
 
 def positions(players: int, games: int = 8) -> list[State]:
@@ -66,3 +66,25 @@ def test_picky_eater_says_what_it_does():
             assert words["picks"] == ["hand"]
             return
     pytest.fail("no position offered Picky Eater")
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_another_seat_sees_a_hidden_choice_only_as_made(players):
+    """In a bet, a Feral's keep or a Pounce window every choice looks the same to the other
+    seats (nothing tells one card or a Pass from a Pounce), and in full to its player; every
+    other move looks the same to everyone."""
+    phases = set()
+    for state in positions(players, games=3):
+        actor = state.current_player
+        for action in state.legal_actions():
+            full = describe_move(state, action)
+            assert describe_seen(state, action, actor) == full
+            for seat in set(range(players)) - {actor}:
+                seen = describe_seen(state, action, seat)
+                if state.phase in ("bet", "keep", "pounce"):
+                    phases.add(state.phase)
+                    assert seen == describe_seen(state, state.legal_actions()[0], seat)
+                    assert seen["picks"] == [] and not re.search(r"#\d", str(seen))
+                else:
+                    assert seen == full
+    assert phases == {"bet", "keep", "pounce"}
