@@ -38,7 +38,6 @@ import argparse
 import functools
 import os
 import statistics
-import subprocess
 import sys
 import time
 import uuid
@@ -134,32 +133,6 @@ def _wait_settled(match_ids: list[int], timeout_s: float) -> float:
             return time.perf_counter()
         time.sleep(0.05)
     sys.exit(f"bench_celery: {unsettled} matches still unsettled after {timeout_s:.0f} s")
-
-
-def _start_worker(queue: str, concurrency: int) -> subprocess.Popen:
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-Q",
-            queue,
-            "-c",
-            str(concurrency),
-            "-n",
-            f"{queue}@%h",  # its pidbox queue carries the run's name (clean_redis)
-            "--without-heartbeat",
-            "--without-mingle",
-            "--without-gossip",
-            "-l",
-            "warning",
-        ],
-        cwd=benchlib.tree_root(),  # the worker imports config (and all else) from the tree
-        env=os.environ.copy(),
-    )
 
 
 def _figures(match_ids: list[int], wall_s: float, concurrency: int) -> dict[str, Any]:
@@ -278,21 +251,13 @@ def _run(args: argparse.Namespace, queue: str) -> dict[str, Any]:
 
     call_command("migrate", verbosity=0)
     versions = _bench_bots(4)
-    worker = _start_worker(queue, args.concurrency)
-    try:
+    with benchlib.celery_worker(queue, args.concurrency):
         # Warm-up: the worker starts, detects its sandbox and imports the engine.
         _wait_settled(_queue_matches(versions, args.concurrency * 2, first_seed=1), timeout_s=120)
         begun = time.perf_counter()  # queueing is part of what a ladder tick costs
         match_ids = _queue_matches(versions, args.matches, first_seed=1000)
         ended = _wait_settled(match_ids, timeout_s=max(120, args.matches * 2))
         return _figures(match_ids, ended - begun, args.concurrency)
-    finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
 
 
 if __name__ == "__main__":

@@ -45,7 +45,6 @@ import functools
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -189,82 +188,52 @@ def _measure(games: int, think_s: float, queue: str, version) -> dict[str, float
     from arena.live.services import live_create
     from arena.models import Match
 
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-Q",
-            queue,
-            "--pool",
-            "threads",
-            "-c",
-            str(games),
-            "-n",
-            f"{queue}@%h",  # its pidbox queue carries the run's name (clean_redis)
-            "--without-heartbeat",
-            "--without-mingle",
-            "--without-gossip",
-            "-l",
-            "warning",
-        ],
-        cwd=benchlib.tree_root(),  # the worker imports config (and all else) from the tree
-        env=os.environ.copy(),
-    )
-    people = People(think_s)
-    answering = threading.Thread(target=people.run, daemon=True)
-    answering.start()
-    try:
-        time.sleep(3)  # the worker starts and imports Django and the engine
-        idle_rss, idle_pss = _rss_kb(worker.pid)
-        User = get_user_model()
-        match_ids = []
-        for index in range(games):
-            person = User.objects.create_user(f"person-{games}-{index}", password=None)
-            match_ids.append(
-                live_create(
-                    user=person,
-                    game="cat-lady",
-                    seed=index,
-                    seats=[None, SeatInput(version=version), SeatInput(builtin="greedy")],
-                ).pk
-            )
-        samples = []
-        deadline = time.monotonic() + 600
-        while time.monotonic() < deadline:
-            running = Match.objects.filter(pk__in=match_ids, status="running").count()
-            if running == games:
-                worker_rss, worker_pss = _rss_kb(worker.pid)
-                bots = [_rss_kb(pid) for pid in _bot_pids(worker.pid)]
-                samples.append(
-                    (
-                        worker_rss,
-                        worker_pss,
-                        sum(b[0] for b in bots),
-                        sum(b[1] for b in bots),
-                        len(bots),
-                    )
-                )
-            if (
-                not Match.objects.filter(pk__in=match_ids)
-                .exclude(status__in=["finished", "failed"])
-                .exists()
-            ):
-                break
-            time.sleep(0.5)
-        finished = Match.objects.filter(pk__in=match_ids, status="finished").count()
-    finally:
-        people.stop.set()
-        answering.join(timeout=5)
-        worker.terminate()
+    with benchlib.celery_worker(queue, games, threads=True) as worker:
+        people = People(think_s)
+        answering = threading.Thread(target=people.run, daemon=True)
+        answering.start()
         try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
+            time.sleep(3)  # the worker starts and imports Django and the engine
+            idle_rss, idle_pss = _rss_kb(worker.pid)
+            User = get_user_model()
+            match_ids = []
+            for index in range(games):
+                person = User.objects.create_user(f"person-{games}-{index}", password=None)
+                match_ids.append(
+                    live_create(
+                        user=person,
+                        game="cat-lady",
+                        seed=index,
+                        seats=[None, SeatInput(version=version), SeatInput(builtin="greedy")],
+                    ).pk
+                )
+            samples = []
+            deadline = time.monotonic() + 600
+            while time.monotonic() < deadline:
+                running = Match.objects.filter(pk__in=match_ids, status="running").count()
+                if running == games:
+                    worker_rss, worker_pss = _rss_kb(worker.pid)
+                    bots = [_rss_kb(pid) for pid in _bot_pids(worker.pid)]
+                    samples.append(
+                        (
+                            worker_rss,
+                            worker_pss,
+                            sum(b[0] for b in bots),
+                            sum(b[1] for b in bots),
+                            len(bots),
+                        )
+                    )
+                if (
+                    not Match.objects.filter(pk__in=match_ids)
+                    .exclude(status__in=["finished", "failed"])
+                    .exists()
+                ):
+                    break
+                time.sleep(0.5)
+            finished = Match.objects.filter(pk__in=match_ids, status="finished").count()
+        finally:
+            people.stop.set()
+            answering.join(timeout=5)
     peak = max(samples, default=(0, 0, 0, 0, 0), key=lambda s: s[0] + s[3])
     return {
         "games": games,

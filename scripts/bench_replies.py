@@ -33,7 +33,6 @@ import functools
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -130,18 +129,6 @@ class Page:
                 self.overheads.append(time.monotonic() - sent)
 
 
-def _worker(queue: str, parallel: int) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [
-            *(sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue),
-            *("--pool", "threads", "-c", str(parallel), "-n", f"{queue}@%h"),
-            *("--without-heartbeat", "--without-mingle", "--without-gossip", "-l", "warning"),
-        ],
-        cwd=benchlib.tree_root(),
-        env=os.environ.copy(),
-    )
-
-
 def _play(games: int, parallel: int, queue: str) -> dict[str, Any]:
     from django.conf import settings
     from django.contrib.auth import get_user_model
@@ -180,8 +167,7 @@ def _play(games: int, parallel: int, queue: str) -> dict[str, Any]:
         finally:
             connection.close()
 
-    worker = _worker(queue, parallel)
-    try:
+    with benchlib.celery_worker(queue, parallel, threads=True):
         time.sleep(3)  # the worker starts and imports Django and the engine
         started = time.monotonic()
         people = [threading.Thread(target=person) for _ in range(parallel)]
@@ -190,13 +176,6 @@ def _play(games: int, parallel: int, queue: str) -> dict[str, Any]:
         for thread in people:
             thread.join()
         took = time.monotonic() - started
-    finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
     ordered = sorted(overheads)
     return {
         "games": games,

@@ -290,6 +290,34 @@ def cleaned_up(broker_url: str, token: str, drop: Callable[[], None] | None) -> 
                 drop()
 
 
+@contextlib.contextmanager
+def celery_worker(
+    queue: str, concurrency: int, *, threads: bool = False
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A Celery worker of the tree being measured on `queue` for the block, stopped after it
+    (warm shutdown for 30 s, then killed). Named after its queue, so its pidbox queue carries
+    the run's name and `clean_redis` finds it; the environment is this process's."""
+    worker = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", queue),
+            *(["--pool", "threads"] if threads else []),
+            *("-c", str(concurrency), "-n", f"{queue}@%h"),
+            *("--without-heartbeat", "--without-mingle", "--without-gossip", "-l", "warning"),
+        ],
+        cwd=tree_root(),  # the worker imports config (and all else) from the tree
+        env=os.environ.copy(),
+    )
+    try:
+        yield worker
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+
+
 def without(argv: Sequence[str], *options: str) -> list[str]:
     """``argv`` less each of ``options`` and its value (``--option value`` or
     ``--option=value``)."""
