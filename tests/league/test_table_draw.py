@@ -380,3 +380,22 @@ def test_when_no_round_is_free_of_repeats_the_draw_proves_its_few_repeats_the_fe
     assert 0 < draw.repeats == reference_fewest(present, table_sizes(len(present), low, high), met)
     assert draw.repeats < today
     assert any(line.endswith("again: the fewest possible.") for line in draw.explanation)
+
+
+def test_a_hard_round_gives_the_same_draw_whatever_the_machine_load(monkeypatch):
+    # The solves stop after a fixed amount of work, not at a time; with the clock's safety
+    # net out of the way (as on a machine quiet enough), a round that uses its whole work
+    # budget without proving its minimum is drawn the same twice.
+    from league.nights import seating
+
+    monkeypatch.setattr(seating, "SOLVE_SECONDS", 60.0)
+    monkeypatch.setattr(seating, "ZERO_SECONDS", 30.0)
+    _, met = play_night(30, 5, 6, 4, seed=1)[-1]
+    pairs = [tuple(pair) for pair in met]
+    first, again = (
+        draw_round(entrants=people(30), min_size=5, max_size=6, round_number=4, met=pairs)
+        for _ in range(2)
+    )
+    assert "the fewest found in the time allowed" in first.explanation[2]
+    assert first.tables == again.tables
+    assert first.explanation == again.explanation
