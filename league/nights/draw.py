@@ -6,7 +6,7 @@ of one). The first round groups people by rating or at random, as the organiser 
 later rounds seat the fewest pairs possible who already shared a table tonight (a round
 without any such pair whenever one exists), and among those seatings the Swiss-style one:
 people with similar points tonight together. OR-Tools' CP-SAT solver finds it
-(:mod:`league.nights.seating`), within a fixed amount of the solver's work and under a
+(:mod:`league.nights.tablemates`), within a fixed amount of the solver's work and under a
 second per draw; if that runs out before the solver has proved its seating the best, the
 draw says so. Who starts rotates: at each table the one
 who has started least tonight starts. Someone arriving or leaving between rounds is simply
@@ -30,7 +30,7 @@ import random
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from league.nights import seating
+from league.nights import tablemates
 
 
 @dataclass(frozen=True)
@@ -185,7 +185,7 @@ def _seat(
         for a, b in (tuple(pair) for pair in met if len(pair) == 2)
         if a in position and b in position
     ]
-    tables, proven = seating.seat(len(order), sizes, pairs)
+    tables, proven = tablemates.seat(len(order), sizes, pairs)
     groups = [[order[p] for p in sorted(table)] for table in tables]
     return sorted(groups, key=lambda g: position[g[0].id]), proven
 

@@ -257,15 +257,15 @@ def test_the_same_night_gives_the_same_draw():
 
 
 def test_a_draw_cut_short_by_the_clock_says_so(monkeypatch):
-    from league.nights import seating
+    from league.nights import tablemates
 
     draws = play_night(30, 5, 6, 4, seed=1)
     _, met = draws[-1]
     entrants = people(30)
     # No time to prove anything, nor to improve the order's own tables.
-    monkeypatch.setattr(seating, "SWAPS", 0)
-    monkeypatch.setattr(seating, "ZERO_WORK", 0.0)
-    monkeypatch.setattr(seating, "FEWEST_WORK", 0.0)
+    monkeypatch.setattr(tablemates, "SWAPS", 0)
+    monkeypatch.setattr(tablemates, "ZERO_WORK", 0.0)
+    monkeypatch.setattr(tablemates, "FEWEST_WORK", 0.0)
     draw = draw_round(
         entrants=entrants, min_size=5, max_size=6, round_number=5, met=[tuple(p) for p in met]
     )
@@ -386,10 +386,10 @@ def test_a_hard_round_gives_the_same_draw_whatever_the_machine_load(monkeypatch)
     # The solves stop after a fixed amount of work, not at a time; with the clock's safety
     # net out of the way (as on a machine quiet enough), a round that uses its whole work
     # budget without proving its minimum is drawn the same twice.
-    from league.nights import seating
+    from league.nights import tablemates
 
-    monkeypatch.setattr(seating, "SOLVE_SECONDS", 60.0)
-    monkeypatch.setattr(seating, "ZERO_SECONDS", 30.0)
+    monkeypatch.setattr(tablemates, "SOLVE_SECONDS", 60.0)
+    monkeypatch.setattr(tablemates, "ZERO_SECONDS", 30.0)
     _, met = play_night(30, 5, 6, 4, seed=1)[-1]
     pairs = [tuple(pair) for pair in met]
     first, again = (

@@ -1,4 +1,4 @@
-"""Seating with the fewest repeats (league/nights/seating.py): pure code, no database."""
+"""Seating with the fewest repeats (league/nights/tablemates.py): pure code, no database."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.nights import seating
+from league.nights import tablemates
 
 
 def repeats(tables: list[list[int]], met: set[tuple[int, int]]) -> int:
@@ -37,11 +37,11 @@ def test_the_solvers_start_keeps_everyone_once_and_never_adds_repeats(tables, si
     pairs = list(itertools.combinations(range(count), 2))
     met = set(data.draw(st.lists(st.sampled_from(pairs), max_size=len(pairs), unique=True)))
     plain = [list(range(t * size, (t + 1) * size)) for t in range(len(sizes))]
-    start = seating.improved(plain, sorted(met), count)
+    start = tablemates.improved(plain, sorted(met), count)
     assert sorted(p for table in start for p in table) == list(range(count))
     assert [len(table) for table in start] == sizes
     assert repeats(start, met) <= repeats(plain, met)
-    assert start == seating.improved(plain, sorted(met), count)  # the same start each time
+    assert start == tablemates.improved(plain, sorted(met), count)  # the same start each time
 
 
 def test_forty_people_in_pairs_after_five_rounds_meet_no_one_again():
@@ -49,7 +49,7 @@ def test_forty_people_in_pairs_after_five_rounds_meet_no_one_again():
     # met, and the round robin's sixth round is one.
     played = round_robin(40, 5)
     met = {(min(a, b), max(a, b)) for round_ in played for a, b in round_}
-    tables, proven = seating.seat(40, [2] * 20, met)
+    tables, proven = tablemates.seat(40, [2] * 20, met)
     assert repeats(tables, met) == 0 and proven
     assert sorted(p for table in tables for p in table) == list(range(40))
 
@@ -64,7 +64,7 @@ def test_a_round_without_repeats_is_proven_impossible_and_the_fewest_seated():
         [4 * r + c for r in range(4) for c in range(4) if (r + c) % 4 == s] for s in range(4)
     ]
     met = {(min(a, b), max(a, b)) for g in groups for a, b in itertools.combinations(g, 2)}
-    tables, proven = seating.seat(16, [4, 4, 4, 4], met)
+    tables, proven = tablemates.seat(16, [4, 4, 4, 4], met)
     assert proven
     assert repeats(tables, met) == min_repeats_over_tables_of_four(met)
 
