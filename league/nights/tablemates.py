@@ -272,6 +272,8 @@ def improved(
                     ties += 1
                     if rng.randrange(ties) == 0:
                         chosen, chosen_change = (a, b), change
+        if ties == 0:
+            break  # one table: no swap to make
         a, b = chosen
         ta, tb = at[a], at[b]
         tables[ta][tables[ta].index(a)] = b
