@@ -15,8 +15,9 @@ over every later round (the first has nobody to keep apart):
 - draw time: median, p95 and the slowest, on the clock and in CPU time (the draw runs on one
   thread, so its CPU time is what it takes on a core of its own, whatever else runs).
 
-``--misses`` lists each round with an avoidable repeat: its people, table sizes, round
-number, the draw's repeats against the fewest, and whether a round without repeats existed.
+``--progress N`` prints the figures so far every N nights on stderr. ``--misses`` lists each
+round with an avoidable repeat: its people, table sizes, round number, the draw's repeats
+against the fewest, and whether a round without repeats existed.
 
     .venv/bin/python scripts/bench_draw.py --nights 1000
     .venv/bin/python scripts/bench_draw.py --nights 200 --baseline HEAD --rounds 1
@@ -37,7 +38,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -121,6 +122,30 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     times, avoidable, rounds_avoidable, unresolved, later, repeats = [], 0, 0, 0, 0, 0
     cpu_times: list[float] = []
     repeat_free_missed, found_better, rounds_found_better, misses = 0, 0, 0, []
+
+    def summary() -> dict[str, Any]:
+        """The figures so far."""
+        walls, cpus = sorted(times), sorted(cpu_times)
+        return {
+            "nights": night_number,
+            "later_rounds": later,
+            "repeat_pairs": repeats,
+            "avoidable_repeats": avoidable,
+            "rounds_with_avoidable_repeats": rounds_avoidable,
+            "unresolved_rounds": unresolved,
+            "rounds_repeat_free_missed": repeat_free_missed,
+            "repeats_beyond_a_found_seating": found_better,
+            "rounds_beyond_a_found_seating": rounds_found_better,
+            "misses": misses,
+            "draw_median_s": statistics.median(walls),
+            "draw_p95_s": walls[math.ceil(0.95 * len(walls)) - 1],  # nearest rank
+            "draw_max_s": walls[-1],
+            "draw_cpu_median_s": statistics.median(cpus),
+            "draw_cpu_p95_s": cpus[math.ceil(0.95 * len(cpus)) - 1],
+            "draw_cpu_max_s": cpus[-1],
+        }
+
+    night_number = 0
     for night_number in range(1, args.nights + 1):
         count = rng.randint(8, 40)
         low, high = rng.choice(SIZES)
@@ -186,55 +211,47 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             while len(present) < 8:
                 present.append(fresh)
                 fresh += 1
-    times.sort()
-    cpu_times.sort()
-    return {
-        "later_rounds": later,
-        "repeat_pairs": repeats,
-        "avoidable_repeats": avoidable,
-        "rounds_with_avoidable_repeats": rounds_avoidable,
-        "unresolved_rounds": unresolved,
-        "rounds_repeat_free_missed": repeat_free_missed,
-        "repeats_beyond_a_found_seating": found_better,
-        "rounds_beyond_a_found_seating": rounds_found_better,
-        "misses": misses,
-        "draw_median_s": statistics.median(times),
-        "draw_p95_s": times[math.ceil(0.95 * len(times)) - 1],  # nearest rank
-        "draw_max_s": times[-1],
-        "draw_cpu_median_s": statistics.median(cpu_times),
-        "draw_cpu_p95_s": cpu_times[math.ceil(0.95 * len(cpu_times)) - 1],
-        "draw_cpu_max_s": cpu_times[-1],
-    }
+        if args.progress and night_number % args.progress == 0 and night_number < args.nights:
+            print(f"after {night_number} nights:", file=sys.stderr)
+            report(args, summary(), out=sys.stderr)
+    return summary()
 
 
-def report(args: argparse.Namespace, f: dict[str, Any]) -> None:
-    print(f"machine: {benchlib.machine()}")
-    print(f"{args.nights} nights (seed {args.seed}), {f['later_rounds']} later rounds drawn")
+def report(args: argparse.Namespace, f: dict[str, Any], out: TextIO = sys.stdout) -> None:
+    print(f"machine: {benchlib.machine()}", file=out)
+    print(
+        f"{f['nights']} nights (seed {args.seed}), {f['later_rounds']} later rounds drawn", file=out
+    )
     print(
         f"  repeat pairs {f['repeat_pairs']}, of which avoidable {f['avoidable_repeats']} "
         f"in {f['rounds_with_avoidable_repeats']} rounds ({f['unresolved_rounds']} rounds "
-        "unresolved by the reference)"
+        "unresolved by the reference)",
+        file=out,
     )
     print(
         f"  certainly avoidable (the reference found a seating with fewer): "
-        f"{f['repeats_beyond_a_found_seating']} in {f['rounds_beyond_a_found_seating']} rounds"
+        f"{f['repeats_beyond_a_found_seating']} in {f['rounds_beyond_a_found_seating']} rounds",
+        file=out,
     )
     print(
         "  rounds with repeats although a round without any exists: "
-        f"{f['rounds_repeat_free_missed']}"
+        f"{f['rounds_repeat_free_missed']}",
+        file=out,
     )
     print(
         f"  draw time: median {f['draw_median_s'] * 1e3:.0f} ms, "
-        f"p95 {f['draw_p95_s'] * 1e3:.0f} ms, slowest {f['draw_max_s'] * 1e3:.0f} ms"
+        f"p95 {f['draw_p95_s'] * 1e3:.0f} ms, slowest {f['draw_max_s'] * 1e3:.0f} ms",
+        file=out,
     )
     print(
         f"  draw CPU time: median {f['draw_cpu_median_s'] * 1e3:.0f} ms, "
-        f"p95 {f['draw_cpu_p95_s'] * 1e3:.0f} ms, slowest {f['draw_cpu_max_s'] * 1e3:.0f} ms"
+        f"p95 {f['draw_cpu_p95_s'] * 1e3:.0f} ms, slowest {f['draw_cpu_max_s'] * 1e3:.0f} ms",
+        file=out,
     )
-    if args.misses:
-        print("rounds with an avoidable repeat:")
+    if args.misses and out is sys.stdout:
+        print("rounds with an avoidable repeat:", file=out)
         for line in f["misses"]:
-            print(f"  {line}")
+            print(f"  {line}", file=out)
 
 
 def main() -> None:
@@ -244,6 +261,14 @@ def main() -> None:
     parser.add_argument("--reference-seconds", type=float, default=5.0)
     parser.add_argument(
         "--misses", action="store_true", help="list each round with an avoidable repeat"
+    )
+    parser.add_argument(
+        "--progress",
+        type=int,
+        metavar="N",
+        default=0,
+        help="every N nights, print the figures so far on stderr (a long run cut short "
+        "still says what it measured)",
     )
     benchlib.add_baseline_arguments(parser, default_rounds=1)
     args = parser.parse_args()
