@@ -10,7 +10,14 @@ over every later round (the first has nobody to keep apart):
   (CP-SAT, pair variables and group counts, 2 threads, ``--reference-seconds``), done only
   for rounds with a repeat; a reference that cannot prove its minimum in time counts the
   round as unresolved and uses its best bound (so the avoidable count is an upper bound);
-- draw time: median, p95 and the slowest.
+- of those, the repeats beyond a seating the reference found (avoidable for certain), and
+  the rounds seated with repeats although the reference found a round without any (goal 0);
+- draw time: median, p95 and the slowest, on the clock and in CPU time (the draw runs on one
+  thread, so its CPU time is what it takes on a core of its own, whatever else runs).
+
+``--progress N`` prints the figures so far every N nights on stderr. ``--misses`` lists each
+round with an avoidable repeat: its people, table sizes, round number, the draw's repeats
+against the fewest, and whether a round without repeats existed.
 
     .venv/bin/python scripts/bench_draw.py --nights 1000
     .venv/bin/python scripts/bench_draw.py --nights 200 --baseline HEAD --rounds 1
@@ -25,12 +32,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import itertools
+import math
 import random
 import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -54,8 +62,9 @@ def fewest_repeats(
     met: set[frozenset[int]],
     earlier: list[list[int]],
     seconds: float,
-) -> tuple[int, bool]:
-    """(the fewest repeats any seating of these people has, proved?) by a reference solve;
+) -> tuple[int, bool, int]:
+    """(the fewest repeats any seating of these people has, proved?, the fewest the reference
+    found: no more than the draw's, from which it starts) by a reference solve;
     ``earlier``: the night's earlier tables, whose members all met (k of them at one table
     are at least k(k-1)/2 repeats: the bound that lets the solver prove a minimum)."""
     from ortools.sat.python import cp_model
@@ -97,16 +106,47 @@ def fewest_repeats(
     solver.parameters.num_workers = 2
     solver.parameters.max_time_in_seconds = seconds
     status = solver.solve(model)
+    found = (
+        round(solver.objective_value)
+        if status == cp_model.FEASIBLE
+        else sum(frozenset(p) in met for g in groups for p in itertools.combinations(g, 2))
+    )
     if status == cp_model.OPTIMAL:
-        return round(solver.objective_value), True
-    return max(0, round(solver.best_objective_bound)), False
+        return round(solver.objective_value), True, round(solver.objective_value)
+    return max(0, round(solver.best_objective_bound)), False, found
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     draw = draw_module()
     rng = random.Random(args.seed)
     times, avoidable, rounds_avoidable, unresolved, later, repeats = [], 0, 0, 0, 0, 0
-    for _ in range(args.nights):
+    cpu_times: list[float] = []
+    repeat_free_missed, found_better, rounds_found_better, misses = 0, 0, 0, []
+
+    def summary() -> dict[str, Any]:
+        """The figures so far."""
+        walls, cpus = sorted(times), sorted(cpu_times)
+        return {
+            "nights": night_number,
+            "later_rounds": later,
+            "repeat_pairs": repeats,
+            "avoidable_repeats": avoidable,
+            "rounds_with_avoidable_repeats": rounds_avoidable,
+            "unresolved_rounds": unresolved,
+            "rounds_repeat_free_missed": repeat_free_missed,
+            "repeats_beyond_a_found_seating": found_better,
+            "rounds_beyond_a_found_seating": rounds_found_better,
+            "misses": misses,
+            "draw_median_s": statistics.median(walls),
+            "draw_p95_s": walls[math.ceil(0.95 * len(walls)) - 1],  # nearest rank
+            "draw_max_s": walls[-1],
+            "draw_cpu_median_s": statistics.median(cpus),
+            "draw_cpu_p95_s": cpus[math.ceil(0.95 * len(cpus)) - 1],
+            "draw_cpu_max_s": cpus[-1],
+        }
+
+    night_number = 0
+    for night_number in range(1, args.nights + 1):
         count = rng.randint(8, 40)
         low, high = rng.choice(SIZES)
         rounds = rng.randint(3, 6)
@@ -120,7 +160,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 draw.Entrant(i, f"P{i}", rating=1500 + (i * 37) % 300, points=points.get(i, 0))
                 for i in present
             ]
-            begun = time.perf_counter()
+            begun, begun_cpu = time.perf_counter(), time.process_time()
             result = draw.draw_round(
                 entrants=entrants,
                 min_size=low,
@@ -129,21 +169,36 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 met=[tuple(pair) for pair in met],
                 seed=args.seed,
             )
-            elapsed = time.perf_counter() - begun
+            elapsed, cpu = time.perf_counter() - begun, time.process_time() - begun_cpu
             groups = [list(t.players) for t in result.tables]
             if number > 1:
                 later += 1
                 times.append(elapsed)
+                cpu_times.append(cpu)
                 repeats += result.repeats
                 if result.repeats:
                     sizes = sorted((len(g) for g in groups), reverse=True)
-                    fewest, proved = fewest_repeats(
+                    fewest, proved, found = fewest_repeats(
                         groups, sizes, met, earlier, args.reference_seconds
                     )
                     unresolved += not proved
+                    # Beyond a seating the reference found: avoidable for certain.
+                    found_better += max(0, result.repeats - found)
+                    rounds_found_better += result.repeats > found
                     extra = max(0, result.repeats - fewest)
                     avoidable += extra
                     rounds_avoidable += extra > 0
+                    # A bound of 0 proves nothing; a reference seating with no repeat does.
+                    repeat_free_missed += proved and fewest == 0
+                    if extra:
+                        misses.append(
+                            f"night {night_number}, {len(entrants)} people at tables of "
+                            f"{low}-{high} ({'+'.join(map(str, sizes))}), round {number}: "
+                            f"{result.repeats} repeats, fewest {fewest}"
+                            + ("" if proved else f" or more (unproven; {found} found)")
+                            + (" (a round without repeats exists)" if proved and not fewest else "")
+                            + f", drawn in {elapsed * 1e3:.0f} ms"
+                        )
             earlier += groups
             for group in groups:
                 met |= {frozenset(p) for p in itertools.combinations(group, 2)}
@@ -156,31 +211,47 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             while len(present) < 8:
                 present.append(fresh)
                 fresh += 1
-    times.sort()
-    return {
-        "later_rounds": later,
-        "repeat_pairs": repeats,
-        "avoidable_repeats": avoidable,
-        "rounds_with_avoidable_repeats": rounds_avoidable,
-        "unresolved_rounds": unresolved,
-        "draw_median_s": statistics.median(times),
-        "draw_p95_s": times[int(0.95 * (len(times) - 1))],
-        "draw_max_s": times[-1],
-    }
+        if args.progress and night_number % args.progress == 0 and night_number < args.nights:
+            print(f"after {night_number} nights:", file=sys.stderr)
+            report(args, summary(), out=sys.stderr)
+    return summary()
 
 
-def report(args: argparse.Namespace, f: dict[str, Any]) -> None:
-    print(f"machine: {benchlib.machine()}")
-    print(f"{args.nights} nights (seed {args.seed}), {f['later_rounds']} later rounds drawn")
+def report(args: argparse.Namespace, f: dict[str, Any], out: TextIO = sys.stdout) -> None:
+    print(f"machine: {benchlib.machine()}", file=out)
+    print(
+        f"{f['nights']} nights (seed {args.seed}), {f['later_rounds']} later rounds drawn", file=out
+    )
     print(
         f"  repeat pairs {f['repeat_pairs']}, of which avoidable {f['avoidable_repeats']} "
         f"in {f['rounds_with_avoidable_repeats']} rounds ({f['unresolved_rounds']} rounds "
-        "unresolved by the reference)"
+        "unresolved by the reference)",
+        file=out,
+    )
+    print(
+        f"  certainly avoidable (the reference found a seating with fewer): "
+        f"{f['repeats_beyond_a_found_seating']} in {f['rounds_beyond_a_found_seating']} rounds",
+        file=out,
+    )
+    print(
+        "  rounds with repeats although a round without any exists: "
+        f"{f['rounds_repeat_free_missed']}",
+        file=out,
     )
     print(
         f"  draw time: median {f['draw_median_s'] * 1e3:.0f} ms, "
-        f"p95 {f['draw_p95_s'] * 1e3:.0f} ms, slowest {f['draw_max_s'] * 1e3:.0f} ms"
+        f"p95 {f['draw_p95_s'] * 1e3:.0f} ms, slowest {f['draw_max_s'] * 1e3:.0f} ms",
+        file=out,
     )
+    print(
+        f"  draw CPU time: median {f['draw_cpu_median_s'] * 1e3:.0f} ms, "
+        f"p95 {f['draw_cpu_p95_s'] * 1e3:.0f} ms, slowest {f['draw_cpu_max_s'] * 1e3:.0f} ms",
+        file=out,
+    )
+    if args.misses and out is sys.stdout:
+        print("rounds with an avoidable repeat:", file=out)
+        for line in f["misses"]:
+            print(f"  {line}", file=out)
 
 
 def main() -> None:
@@ -188,6 +259,17 @@ def main() -> None:
     parser.add_argument("--nights", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--reference-seconds", type=float, default=5.0)
+    parser.add_argument(
+        "--misses", action="store_true", help="list each round with an avoidable repeat"
+    )
+    parser.add_argument(
+        "--progress",
+        type=int,
+        metavar="N",
+        default=0,
+        help="every N nights, print the figures so far on stderr (a long run cut short "
+        "still says what it measured)",
+    )
     benchlib.add_baseline_arguments(parser, default_rounds=1)
     args = parser.parse_args()
     benchlib.run(

@@ -5,9 +5,10 @@ allows, as even as possible (11 people at Cat Lady, 2 to 4 a table: 4 + 4 + 3; n
 of one). The first round groups people by rating or at random, as the organiser chooses;
 later rounds seat the fewest pairs possible who already shared a table tonight (a round
 without any such pair whenever one exists), and among those seatings the Swiss-style one:
-people with similar points tonight together. OR-Tools' CP-SAT solver finds it, within a
-budget of under a second per draw (``SOLVE_SECONDS``); if that runs out before the solver
-has proved its seating the best, the draw says so. Who starts rotates: at each table the one
+people with similar points tonight together. OR-Tools' CP-SAT solver finds it
+(:mod:`league.nights.tablemates`), within a fixed amount of the solver's work and under a
+second per draw; if that runs out before the solver has proved its seating the best, the
+draw says so. Who starts rotates: at each table the one
 who has started least tonight starts. Someone arriving or leaving between rounds is simply
 in or out of the next round's list.
 
@@ -26,24 +27,10 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import time
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ortools.sat.python import cp_model
-
-# Later rounds are seated by OR-Tools' CP-SAT solver in two solves (the fewest repeats, then
-# the Swiss order), within SOLVE_SECONDS of wall-clock time per draw in all, of which the
-# second solve is left at least SECOND_SECONDS. Each solve also stops after a fixed amount of
-# work (the solver's deterministic time, the same on every machine), so that the same night
-# gives the same draw unless the clock runs out first. On the 2-core server at load average
-# 5, a unit of work took 1.5 to 4 s, so there the clock ends a hard search first and such a
-# draw may differ from one run to the next; one the solver settles in time never does.
-SOLVE_SECONDS = 0.8
-SECOND_SECONDS = 0.15
-FIRST_WORK = 0.35
-SECOND_WORK = 0.1
-SOLVER_SEED = 0
+from league.nights import tablemates
 
 
 @dataclass(frozen=True)
@@ -183,172 +170,24 @@ def _repeats(group: Sequence[Entrant], met: set[frozenset]) -> int:
     return sum(frozenset((a.id, b.id)) in met for a, b in itertools.combinations(group, 2))
 
 
-def _spread(group: Sequence[Entrant], position: dict[Hashable, int]) -> int:
-    """How far apart in the order a table's people are (0 for neighbours in the standings)."""
-    places = [position[e.id] for e in group]
-    return max(places) - min(places) - (len(places) - 1)
-
-
-def _cost(
-    groups: Sequence[Sequence[Entrant]], met: set[frozenset], position: dict[Hashable, int]
-) -> tuple[int, int]:
-    """Repeated tablemates first, then how far from the standings the tables stray."""
-    return (sum(_repeats(g, met) for g in groups), sum(_spread(g, position) for g in groups))
-
-
 def _seat(
     order: list[Entrant], sizes: list[int], met: set[frozenset], position: dict[Hashable, int]
 ) -> tuple[list[list[Entrant]], bool]:
     """The tables, and whether no seating has fewer repeats (False: the solver ran out of
-    time before it could tell)."""
+    work or time before it could tell)."""
     # Tables in the order's sequence: the best draw when nobody has met anyone.
     cut = list(itertools.accumulate(sizes))
     plain = [order[a:b] for a, b in zip([0, *cut[:-1]], cut, strict=True)]
-    if not met or _cost(plain, met, position)[0] == 0:
+    if not any(_repeats(group, met) for group in plain):
         return plain, True
-    return _solved(order, sizes, met, plain)
-
-
-def _solved(
-    order: list[Entrant], sizes: list[int], met: set[frozenset], plain: list[list[Entrant]]
-) -> tuple[list[list[Entrant]], bool]:
-    """The seating with the fewest repeats, then the nearest the order, by CP-SAT in two
-    solves: the fewest repeats first (proved when the time allows), then, with no more
-    repeats than that, everyone as near their place in the order as can be."""
-    begun = time.perf_counter()
-    people, tables = range(len(order)), range(len(sizes))
-    index = {e.id: p for p, e in enumerate(order)}
-    model = cp_model.CpModel()
-    seat = [[model.new_bool_var(f"seat_{p}_{t}") for t in tables] for p in people]
-    for p in people:
-        model.add_exactly_one(seat[p])
-    for t in tables:
-        model.add(sum(seat[p][t] for p in people) == sizes[t])
-    # Tables of one size are interchangeable: the one whose best-placed member is higher in
-    # the order comes first, so the search sees each seating once. (Someone sits at such a
-    # table only if someone placed higher sits at the table before it.)
-    for t in tables[1:]:
-        if sizes[t] == sizes[t - 1]:
-            for p in people:
-                model.add_bool_or([seat[p][t].Not(), *(seat[q][t - 1] for q in range(p))])
-    # Only pairs who met need a variable: true if they share a table again.
-    pairs = sorted(
-        {
-            (min(index[a], index[b]), max(index[a], index[b]))
-            for a, b in (tuple(pair) for pair in met if len(pair) == 2)
-            if a in index and b in index
-        }
-    )
-    again = {}
-    for a, b in pairs:
-        again[a, b] = model.new_bool_var(f"again_{a}_{b}")
-        for t in tables:
-            model.add_bool_or([seat[a][t].Not(), seat[b][t].Not(), again[a, b]])
-    # The same repeats counted by groups who all met one another (mostly earlier tables),
-    # which lets the solver prove a minimum: k of a group at one table are at least
-    # k(k-1)/2 repeats (the tangents below, exact at whole numbers), so 5 of them at 4
-    # tables are at least one.
-    for group in _cliques(len(order), pairs):
-        if len(group) < 3:
-            continue
-        counts = []
-        for t in tables:
-            most = min(len(group), sizes[t])
-            together = sum(seat[p][t] for p in group)
-            count = model.new_int_var(0, most * (most - 1) // 2, f"group_{group[0]}_{t}")
-            for k in range(1, most):
-                model.add(count >= k * together - k * (k + 1) // 2)
-            counts.append(count)
-        model.add(sum(again[pair] for pair in itertools.combinations(group, 2)) >= sum(counts))
-    repeats = sum(again.values())
-    model.minimize(repeats)
-    _hint(model, seat, plain, index)
-    solver = _solver(begun, SOLVE_SECONDS - SECOND_SECONDS, FIRST_WORK)
-    status = solver.solve(model)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return plain, False  # nothing found in time (the plain draw is always a seating)
-    proven = status == cp_model.OPTIMAL
-    groups = _groups(solver, seat, order)
-    # Second solve: no more repeats than found, and everyone as near the table the order
-    # gives them (the plain draw's) as can be: the sum over people of how many tables away
-    # from it they sit.
-    model.add(repeats <= round(solver.objective_value))
-    home = {e.id: t for t, group in enumerate(plain) for e in group}
-    model.minimize(
-        sum(abs(t - home[e.id]) * seat[p][t] for p, e in enumerate(order) for t in tables)
-    )
-    model.clear_hints()
-    _hint(model, seat, groups, index)
-    solver = _solver(begun, SOLVE_SECONDS, SECOND_WORK)
-    if solver.solve(model) in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        groups = _groups(solver, seat, order)
-    return sorted(groups, key=lambda g: min(index[e.id] for e in g)), proven
-
-
-def _solver(begun: float, until: float, work: float) -> cp_model.CpSolver:
-    """A solver that stops ``until`` seconds after ``begun`` or after ``work``, whichever
-    comes first; one search thread and a fixed seed, so the same night gives the same draw
-    (whenever the work limit, not the clock, ends the search)."""
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = SOLVER_SEED
-    solver.parameters.linearization_level = 2  # the group counts' bound, in the LP
-    solver.parameters.max_time_in_seconds = max(until - (time.perf_counter() - begun), 0.01)
-    solver.parameters.max_deterministic_time = work
-    return solver
-
-
-def _cliques(count: int, pairs: Iterable[tuple[int, int]]) -> list[list[int]]:
-    """``pairs`` (of people ``0..count-1``) split into groups whose members all met one
-    another, each pair in exactly one group: greedily, the largest group that can be found
-    first (after a few rounds, mostly the earlier rounds' tables).
-
-    >>> _cliques(5, {(0, 1), (0, 2), (1, 2), (2, 3), (3, 4)})
-    [[0, 1, 2], [2, 3], [3, 4]]
-    """
-    near: list[set[int]] = [set() for _ in range(count)]
-    for a, b in pairs:
-        near[a].add(b)
-        near[b].add(a)
-    groups = []
-    while any(near):
-        best: list[int] = []
-        for first in range(count):
-            group, candidates = [first], set(near[first])
-            while candidates:
-                chosen = max(sorted(candidates), key=lambda c: len(near[c] & candidates))
-                group.append(chosen)
-                candidates &= near[chosen]
-            if len(group) > len(best):
-                best = group
-        groups.append(sorted(best))
-        for a, b in itertools.combinations(best, 2):
-            near[a].discard(b)
-            near[b].discard(a)
-    return groups
-
-
-def _hint(
-    model: cp_model.CpModel,
-    seat: list[list[cp_model.IntVar]],
-    groups: list[list[Entrant]],
-    index: dict[Hashable, int],
-) -> None:
-    """Start the search from ``groups`` (tables in the order of ``sizes``)."""
-    ordered = sorted(groups, key=lambda g: (-len(g), min(index[e.id] for e in g)))
-    table = {e.id: t for t, group in enumerate(ordered) for e in group}
-    for e, p in index.items():
-        for t, var in enumerate(seat[p]):
-            model.add_hint(var, table[e] == t)
-
-
-def _groups(
-    solver: cp_model.CpSolver, seat: list[list[cp_model.IntVar]], order: list[Entrant]
-) -> list[list[Entrant]]:
-    tables = len(seat[0])
-    return [
-        [e for p, e in enumerate(order) if solver.boolean_value(seat[p][t])] for t in range(tables)
+    pairs = [
+        (position[a], position[b])
+        for a, b in (tuple(pair) for pair in met if len(pair) == 2)
+        if a in position and b in position
     ]
+    tables, proven = tablemates.seat(len(order), sizes, pairs)
+    groups = [[order[p] for p in sorted(table)] for table in tables]
+    return sorted(groups, key=lambda g: position[g[0].id]), proven
 
 
 def _with_starter(group: list[Entrant], order: list[Entrant]) -> Table:

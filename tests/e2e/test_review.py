@@ -10,7 +10,6 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from arena.models import MoveReview
-from tests.arena.conftest import eager_celery  # noqa: F401  (a fixture)
 from tests.arena.live_games import finished_live_match
 from tests.e2e.conftest import PHONE, screenshot
 

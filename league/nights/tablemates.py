@@ -1,0 +1,323 @@
+"""Seating people at tables with the fewest pairs who already met: OR-Tools' CP-SAT, pure code.
+
+People are numbers ``0..n-1`` in the order the draw prefers (the standings); ``met`` holds the
+pairs who already shared a table tonight. :func:`seat` answers the tables (lists of people,
+one per size in ``sizes``) and whether no seating has fewer repeats.
+
+Three solves, each stopped by an amount of the solver's deterministic work (the same on every
+machine, so the same night gives the same draw) or, on a machine too busy to do that work in
+time, by the clock:
+
+1. **Is a round without repeats possible?** Pairs who met are kept apart outright: for every
+   group of people who all met one another (mostly an earlier table), at most one of them at
+   each table. This is a colouring with table capacities, which the solver settles (finds a
+   seating or proves there is none) far faster than it minimises.
+2. **Otherwise the fewest repeats.** Repeats are counted by those groups: ``k`` of a group at
+   one table are ``k(k-1)/2`` pairs who met, each pair counted in exactly one group; the
+   count is convex in ``k``, so its tangents give the solver the bound that proves a minimum.
+   If the first solve proved a round without repeats impossible, the minimum is at least 1.
+3. **Then the Swiss order**: with no more repeats than found, everyone as near the table the
+   order gives them as can be.
+
+Every solve starts from the best seating known so far; the first from a quick improvement of
+the order's own tables by swapping people between tables (a start only: the solver decides).
+
+>>> seat(6, [3, 3], {(0, 1), (0, 2)})  # 0 met 1 and 2: apart, the rest near the order
+([[0, 4, 5], [1, 2, 3]], True)
+>>> seat(6, [3, 3], {(0, 1), (0, 2), (1, 2)})  # three who all met, two tables: one pair again
+([[0, 2, 5], [1, 3, 4]], True)
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+# Each solve stops after a fixed amount of the solver's deterministic work (in its own units,
+# roughly a second each on a quiet core), so the same night gives the same draw on any
+# machine. The clock is only a safety net for a machine so busy that the work does not fit in
+# a second: SOLVE_SECONDS for the whole draw, of which the first solve may take ZERO_SECONDS
+# and the last is left SWISS_SECONDS; a draw the clock cuts short may differ from one run to
+# the next. Replaying 423 benchmark rounds at load average 4-5 on the 2-core machine, no draw
+# took longer than 0.8 s with the work limits alone.
+ZERO_WORK = 0.1
+FEWEST_WORK = 0.3
+SWISS_WORK = 0.05
+SOLVE_SECONDS = 0.9
+ZERO_SECONDS = 0.4
+SWISS_SECONDS = 0.08
+SOLVER_SEED = 0
+# Swaps of the tabu search that gives the solver its start (about 0.1 s at 36 people).
+SWAPS = 800
+
+
+@dataclass
+class _Model:
+    """A seating model: ``seat[p][t]`` true when person ``p`` sits at table ``t``."""
+
+    model: cp_model.CpModel
+    seat: list[list[cp_model.IntVar]]
+
+
+def seat(
+    count: int,
+    sizes: Sequence[int],
+    met: Iterable[tuple[int, int]],
+    *,
+    budget: float = SOLVE_SECONDS,
+) -> tuple[list[list[int]], bool]:
+    """Tables for people ``0..count-1`` (one list per size of ``sizes``, whose sum is
+    ``count``) with the fewest pairs of ``met`` together, then the nearest the order; and
+    whether that fewest is proven (False: the work or time ran out first)."""
+    begun = time.perf_counter()
+    pairs = sorted({(min(a, b), max(a, b)) for a, b in met if a != b})
+    groups = cliques(count, pairs)
+    plain = _plain(count, sizes)
+    best = improved(plain, pairs, count)
+    fewest, lowest = _repeats(best, pairs), 0  # the fewest found, and proven at least
+    if fewest > lowest:
+        zero = _seating(count, sizes)
+        for group in groups:
+            for t in range(len(sizes)):
+                zero.model.add_at_most_one(zero.seat[p][t] for p in group)
+        _hint(zero, best)
+        status, solver = _solve(zero, begun, ZERO_SECONDS, ZERO_WORK)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            best, fewest = _tables(solver, zero), 0
+        elif status == cp_model.INFEASIBLE:
+            lowest = 1
+    if fewest > lowest:
+        least = _seating(count, sizes)
+        repeats = _repeat_count(least, groups, sizes)
+        least.model.add(repeats >= lowest)
+        least.model.minimize(repeats)
+        _hint(least, best)
+        status, solver = _solve(least, begun, budget - SWISS_SECONDS, FEWEST_WORK)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            found = _tables(solver, least)
+            if _repeats(found, pairs) < fewest:
+                best, fewest = found, _repeats(found, pairs)
+            lowest = max(lowest, math.ceil(solver.best_objective_bound - 1e-6))
+    return _swiss(count, sizes, groups, plain, best, fewest, begun, budget), fewest <= lowest
+
+
+def _swiss(
+    count: int,
+    sizes: Sequence[int],
+    groups: list[list[int]],
+    plain: list[list[int]],
+    best: list[list[int]],
+    fewest: int,
+    begun: float,
+    budget: float,
+) -> list[list[int]]:
+    """With no more than ``fewest`` repeats, everyone as near the table the order gives them
+    (the plain draw's) as can be: the sum over people of how many tables away they sit."""
+    swiss = _seating(count, sizes)
+    if fewest == 0:
+        for group in groups:
+            for t in range(len(sizes)):
+                swiss.model.add_at_most_one(swiss.seat[p][t] for p in group)
+    else:
+        swiss.model.add(_repeat_count(swiss, groups, sizes) <= fewest)
+    home = {p: t for t, table in enumerate(plain) for p in table}
+    swiss.model.minimize(
+        sum(abs(t - home[p]) * swiss.seat[p][t] for p in range(count) for t in range(len(sizes)))
+    )
+    _hint(swiss, best)
+    status, solver = _solve(swiss, begun, budget, SWISS_WORK)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return _tables(solver, swiss)
+    return best
+
+
+def _seating(count: int, sizes: Sequence[int]) -> _Model:
+    """Everyone at one table, each table full; tables of one size in the order of their
+    best-placed person, so the search sees each seating once."""
+    model = cp_model.CpModel()
+    tables = range(len(sizes))
+    seat = [[model.new_bool_var(f"seat_{p}_{t}") for t in tables] for p in range(count)]
+    for row in seat:
+        model.add_exactly_one(row)
+    for t in tables:
+        model.add(sum(seat[p][t] for p in range(count)) == sizes[t])
+    # Someone sits at a table only if someone placed higher sits at the one before it (of
+    # the same size).
+    for t in tables[1:]:
+        if sizes[t] == sizes[t - 1]:
+            for p in range(count):
+                model.add_bool_or([seat[p][t].Not(), *(seat[q][t - 1] for q in range(p))])
+    return _Model(model, seat)
+
+
+def _repeat_count(
+    seating: _Model, groups: list[list[int]], sizes: Sequence[int]
+) -> cp_model.LinearExpr:
+    """The pairs who met seated together: over each group who all met, and each table,
+    ``k(k-1)/2`` for ``k`` of them there (bounded below by its tangents, exact at the
+    minimum; groups of two are the pair itself)."""
+    model, terms = seating.model, []
+    for group in groups:
+        for t, size in enumerate(sizes):
+            most = min(len(group), size)
+            if most < 2:
+                continue
+            together = model.new_int_var(0, most, f"of_{group[0]}_{t}")
+            model.add(together == sum(seating.seat[p][t] for p in group))
+            count = model.new_int_var(0, most * (most - 1) // 2, f"met_{group[0]}_{t}")
+            model.add_element(together, [k * (k - 1) // 2 for k in range(most + 1)], count)
+            for k in range(1, most):
+                model.add(count >= k * together - k * (k + 1) // 2)
+            terms.append(count)
+    return sum(terms)  # type: ignore[return-value]
+
+
+def _solve(
+    seating: _Model, begun: float, until: float, work: float
+) -> tuple[cp_model.CpSolverStatus, cp_model.CpSolver]:
+    """Solve with one search thread and a fixed seed, stopping after ``work`` or ``until``
+    seconds after ``begun``, whichever comes first."""
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = SOLVER_SEED
+    solver.parameters.linearization_level = 2  # the tangents, in the LP
+    solver.parameters.max_time_in_seconds = max(until - (time.perf_counter() - begun), 0.01)
+    solver.parameters.max_deterministic_time = work
+    return solver.solve(seating.model), solver
+
+
+def _hint(seating: _Model, tables: list[list[int]]) -> None:
+    """Start the search from ``tables`` (put in the model's table order: sizes, largest
+    first, then by their best-placed person)."""
+    ordered = sorted(tables, key=lambda table: (-len(table), min(table)))
+    where = {p: t for t, table in enumerate(ordered) for p in table}
+    for p, row in enumerate(seating.seat):
+        for t, var in enumerate(row):
+            seating.model.add_hint(var, where[p] == t)
+
+
+def _tables(solver: cp_model.CpSolver, seating: _Model) -> list[list[int]]:
+    count, tables = len(seating.seat), len(seating.seat[0])
+    return [
+        [p for p in range(count) if solver.boolean_value(seating.seat[p][t])] for t in range(tables)
+    ]
+
+
+def _plain(count: int, sizes: Sequence[int]) -> list[list[int]]:
+    """Tables in the order's sequence: the best draw when nobody has met anyone."""
+    cut = list(itertools.accumulate(sizes))
+    return [list(range(a, b)) for a, b in zip([0, *cut[:-1]], cut, strict=True)]
+
+
+def _repeats(tables: Iterable[Sequence[int]], pairs: Sequence[tuple[int, int]]) -> int:
+    known = set(pairs)
+    return sum(
+        (min(a, b), max(a, b)) in known
+        for table in tables
+        for a, b in itertools.combinations(table, 2)
+    )
+
+
+def improved(
+    tables: list[list[int]], pairs: Sequence[tuple[int, int]], count: int, steps: int = SWAPS
+) -> list[list[int]]:
+    """A start for the solver: ``tables`` after ``steps`` swaps of two people at different
+    tables, each time the swap that seats the fewest pairs who met (one of the people in such
+    a pair moves; the two who just swapped stay put a few swaps unless that finds a new
+    best); the best tables seen. A tabu search: fixed steps and seed, so the same tables.
+
+    >>> improved([[0, 1], [2, 3]], [(0, 1), (2, 3)], 4)
+    [[0, 3], [2, 1]]
+    """
+    rng = random.Random(SOLVER_SEED)
+    near = [[0] * count for _ in range(count)]
+    for a, b in pairs:
+        near[a][b] = near[b][a] = 1
+    tables = [list(table) for table in tables]
+    at = {p: t for t, table in enumerate(tables) for p in table}
+    # met[p][t]: how many of those p met sit at table t.
+    met = [[0] * len(tables) for _ in range(count)]
+    for a, b in pairs:
+        met[a][at[b]] += 1
+        met[b][at[a]] += 1
+    cost = sum(met[p][at[p]] for p in range(count)) // 2
+    best, best_cost = [list(table) for table in tables], cost
+    resting = [0] * count  # the step until which someone stays put
+    rest = max(3, count // 6)
+    for step in range(1, steps + 1):
+        if best_cost == 0:
+            break
+        chosen, chosen_rank, chosen_change, ties = (0, 0), 0, 0, 0
+        for a in range(count):
+            ta = at[a]
+            if met[a][ta] == 0:
+                continue
+            for b in range(count):
+                tb = at[b]
+                if tb == ta:
+                    continue
+                change = met[a][tb] + met[b][ta] - 2 * near[a][b] - met[a][ta] - met[b][tb]
+                rank = change
+                if max(resting[a], resting[b]) > step and cost + change >= best_cost:
+                    rank += count * count  # resting, and no new best: a last resort
+                if ties == 0 or rank < chosen_rank:
+                    chosen, chosen_rank, chosen_change, ties = (a, b), rank, change, 1
+                elif rank == chosen_rank:
+                    ties += 1
+                    if rng.randrange(ties) == 0:
+                        chosen, chosen_change = (a, b), change
+        if ties == 0:
+            break  # one table: no swap to make
+        a, b = chosen
+        ta, tb = at[a], at[b]
+        tables[ta][tables[ta].index(a)] = b
+        tables[tb][tables[tb].index(b)] = a
+        at[a], at[b] = tb, ta
+        for q in range(count):
+            if near[a][q]:
+                met[q][ta] -= 1
+                met[q][tb] += 1
+            if near[b][q]:
+                met[q][tb] -= 1
+                met[q][ta] += 1
+        cost += chosen_change
+        resting[a] = resting[b] = step + rest + rng.randrange(3)
+        if cost < best_cost:
+            best, best_cost = [list(table) for table in tables], cost
+    return best
+
+
+def cliques(count: int, pairs: Iterable[tuple[int, int]]) -> list[list[int]]:
+    """``pairs`` (of people ``0..count-1``) split into groups whose members all met one
+    another, each pair in exactly one group: greedily, the largest group that can be found
+    first (after a few rounds, mostly the earlier rounds' tables).
+
+    >>> cliques(5, {(0, 1), (0, 2), (1, 2), (2, 3), (3, 4)})
+    [[0, 1, 2], [2, 3], [3, 4]]
+    """
+    near: list[set[int]] = [set() for _ in range(count)]
+    for a, b in pairs:
+        near[a].add(b)
+        near[b].add(a)
+    groups = []
+    while any(near):
+        best: list[int] = []
+        for first in range(count):
+            group, candidates = [first], set(near[first])
+            while candidates:
+                chosen = max(sorted(candidates), key=lambda c: len(near[c] & candidates))
+                group.append(chosen)
+                candidates &= near[chosen]
+            if len(group) > len(best):
+                best = group
+        groups.append(sorted(best))
+        for a, b in itertools.combinations(best, 2):
+            near[a].discard(b)
+            near[b].discard(a)
+    return groups
