@@ -1,12 +1,14 @@
 """The live table's moves in people's words, from the engine's ``describe_move`` (each game's
-spec registers it): the legal moves of the seat to move, with their rules and the board things
-each takes, and a played move as its log line says it to one seat. Pure code over engine states."""
+spec registers it; :mod:`arena.words` reads it, for the table and the review alike): the legal
+moves of the seat to move, with their rules and the board things each takes, and a played move
+as its log line says it to one seat. Pure code over engine states."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import engine
+from arena.words import move_words
 
 
 def legal_words(game: engine.Game, state: engine.GameState, seat: int) -> list[dict[str, Any]]:
@@ -14,8 +16,7 @@ def legal_words(game: engine.Game, state: engine.GameState, seat: int) -> list[d
     in), or none when another seat is to move or the game is over."""
     if state.is_terminal() or state.current_player != seat:
         return []
-    describe = engine.game_spec(game.name).describe_move
-    return [dict(describe(state, action)) for action in state.legal_actions()]
+    return [move_words(game, state, action) for action in state.legal_actions()]
 
 
 def played_words(

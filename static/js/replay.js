@@ -252,11 +252,13 @@
     reviewPanel.classList.toggle("is-flagged", !!(move && move.flagged));
     if (!move) return;
     reviewPanel.appendChild(el("h3", null, "Review of move " + (move.step + 1) + " (" + seatName(seat) + ")"));
+    // Labels in the table's words (cards by name); reviews made before them have the
+    // engine's short text only.
     var played = el("p", null, "You played: ");
-    played.appendChild(el("strong", null, move.played));
+    played.appendChild(el("strong", null, move.played_label || move.played));
     reviewPanel.appendChild(played);
     var best = el("p", null, "The house MCTS would play: ");
-    best.appendChild(el("strong", null, move.best));
+    best.appendChild(el("strong", null, move.best_label || move.best));
     reviewPanel.appendChild(best);
     var verdict = move.played === move.best ? "Your move is the MCTS's choice." :
       move.flagged ? "Flagged: this move gave away " + percentText(move.loss) + " win chance." :
@@ -267,7 +269,7 @@
       var isPlayed = candidate.text === move.played;
       var isBest = candidate.text === move.best;
       var item = el("li", { cls: (isPlayed ? "is-played " : "") + (isBest ? "is-best" : "") });
-      var label = el("span", { cls: "review-move" }, candidate.text);
+      var label = el("span", { cls: "review-move" }, candidate.label || candidate.text);
       if (isBest || isPlayed) {
         var tags = [];
         if (isPlayed) tags.push("your move");
