@@ -28,6 +28,7 @@ urlpatterns = [
     path("matches/<int:pk>/", matches.match_detail, name="match"),
     path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
     path("play/", live.play, name="play"),
+    path("play/games/", live.games, name="play-games"),
     path("play/<int:pk>/", live.table, name="play-table"),
     path("play/<int:pk>/state/", live.table_state, name="play-state"),
     path("play/<int:pk>/move/", live.table_move, name="play-move"),

@@ -1,18 +1,22 @@
-"""Reads for live play: the opponents a person may choose, a person's live games, and the
-people-against-bots rating pools."""
+"""Reads for live play: the opponents a person may choose, a person's live games (the few on
+the play page, and the whole list page by page), and the people-against-bots rating pools."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Case, Max, When
+from django.db.models import Case, Max, QuerySet, When
 
 import engine
-from arena.common import with_seats
+from arena.common import game_label, with_seats
 from arena.models import (
     BotVersion,
     LadderEntry,
+    LiveSeat,
     Match,
+    MatchSeat,
+    MoveReview,
     PlayRating,
 )
 from engine.strategies import names as strategy_names
@@ -75,6 +79,91 @@ def live_games_of(user: User, *, limit: int = 20) -> list[Match]:
         "-id",
     )
     return list(with_seats(matches)[:limit])
+
+
+def matches_sat_at(user: User) -> QuerySet[Match]:
+    """The live matches ``user`` sat at (by their seat, not by who asked for the match)."""
+    seats = LiveSeat.objects.filter(user=user).values("match_id")
+    return Match.objects.filter(kind=Match.Kind.LIVE, pk__in=seats)
+
+
+def person_games(user: User) -> QuerySet[Match]:
+    """Every live match ``user`` sat at, newest first, for a list page by page."""
+    matches = matches_sat_at(user).order_by("-created_at", "-id")
+    return with_seats(matches.prefetch_related("live_seats", "reviews"))
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """One row of a person's game list: the match, their seat, the others, and their result
+    once it is over."""
+
+    match: Match
+    game: str  # the game's display name
+    you: MatchSeat
+    opponents: list[MatchSeat]
+    resigned: bool
+    review: MoveReview | None
+
+    @property
+    def open(self) -> bool:
+        """Still queued or being played: the table, not the replay, is where it is."""
+        return self.match.status in Match.OPEN_STATUSES
+
+    @property
+    def players(self) -> int:
+        return len(self.opponents) + 1
+
+    @property
+    def result(self) -> str:
+        """The person's place in words ("" until it is over)."""
+        if self.match.status == Match.Status.FAILED:
+            return "Not played to the end"
+        if self.match.status != Match.Status.FINISHED or self.you.rank is None:
+            return ""
+        if self.resigned:
+            return f"Resigned ({_ordinal(self.you.rank)} of {self.players})"
+        if self.you.forfeited:
+            return f"Forfeited ({_ordinal(self.you.rank)} of {self.players})"
+        if self.you.rank == 1:
+            return f"Won (1st of {self.players})"
+        return f"{_ordinal(self.you.rank)} of {self.players}"
+
+    @property
+    def flagged(self) -> int:
+        """The moves the review flags (0 until it is done)."""
+        moves = (self.review.review or {}).get("moves", []) if self.review else []
+        return sum(bool(move.get("flagged")) for move in moves)
+
+
+def played_games(matches: Iterable[Match], user: User) -> list[PlayedGame]:
+    """:func:`person_games`' matches (a page of them) as rows for ``user``."""
+    labels: dict[str, str] = {}
+    rows = []
+    for match in matches:
+        seats = list(match.seats.all())
+        live = next(s for s in match.live_seats.all() if s.user_id == user.pk)
+        you = next(s for s in seats if s.seat == live.seat)
+        review = next((r for r in match.reviews.all() if r.seat == live.seat), None)
+        if match.game not in labels:
+            labels[match.game] = game_label(match.game)
+        rows.append(
+            PlayedGame(
+                match=match,
+                game=labels[match.game],
+                you=you,
+                opponents=[s for s in seats if s.seat != live.seat],
+                resigned=bool(live.moves.get("resign")),
+                # Shown only once the deal may be (the review's own rule: match_reviews).
+                review=review if match.deal_revealed else None,
+            )
+        )
+    return rows
+
+
+def _ordinal(place: int) -> str:
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
 
 
 def play_pool(*, game: str, players: int, limit: int = 50) -> list[PlayRating]:

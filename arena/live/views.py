@@ -15,6 +15,7 @@ import time
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -26,7 +27,14 @@ from arena import web
 from arena.common import SeatInput, default_limits, game_label
 from arena.live import wakeup
 from arena.live.forms import PlayForm
-from arena.live.selectors import live_games_of, live_opponents, play_pool, play_ratings_of
+from arena.live.selectors import (
+    live_games_of,
+    live_opponents,
+    person_games,
+    play_pool,
+    play_ratings_of,
+    played_games,
+)
 from arena.live.services import (
     board_key,
     live_answer,
@@ -85,6 +93,27 @@ def play(request: HttpRequest) -> HttpResponse:
                 for game, players in pools
             ],
             "supported": {game: list(engine.supported_players(game)) for game in opponents},
+        },
+    )
+
+
+GAMES_PER_PAGE = 20
+
+
+@login_required
+def games(request: HttpRequest) -> HttpResponse:
+    """Your games against bots, newest first, page by page: only your own (the list is read
+    from your seats, there is no one else's to ask for)."""
+    page = Paginator(person_games(web.you(request)), GAMES_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    return render(
+        request,
+        "arena/play_games.html",
+        {
+            "page": page,
+            "games": played_games(page.object_list, web.you(request)),
+            "arena_section": "play",
         },
     )
 

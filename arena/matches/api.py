@@ -5,19 +5,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from arena.common import SeatInput
-from arena.live.selectors import match_reviews
+from arena.live.selectors import match_reviews, matches_sat_at
 from arena.matches.selectors import log_for_viewer
 from arena.matches.services import challenge_create
 from arena.models import BotVersion, Match, MatchSeat
 from arena.web import ID_PATTERN, MAX_ID, game_names, logged_in
+from config.api.filters import StrictBooleanFilter, StrictFilterSet
 from engine.strategies import names as builtin_names
 
 
@@ -104,6 +107,32 @@ class ChallengeSerializer(serializers.Serializer[Any]):
     )
 
 
+class MatchFilter(StrictFilterSet):
+    mine = StrictBooleanFilter(
+        method="filter_mine",
+        help_text="true: only the live games you sat at (log in first); false: every match.",
+    )
+
+    class Meta:
+        model = Match
+        fields = [
+            "kind",
+            "status",
+            "ladder",
+            "tournament",
+            "seats__version__bot__name",
+            "seats__version",
+            "mine",
+        ]
+
+    def filter_mine(self, matches: QuerySet[Match], name: str, mine: bool) -> QuerySet[Match]:
+        if not mine:
+            return matches
+        if not self.request.user.is_authenticated:
+            raise NotAuthenticated("Log in to list your own games (mine=true).")
+        return matches.filter(pk__in=matches_sat_at(self.request.user).values("pk"))
+
+
 class MatchViewSet(
     mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Match]
 ):
@@ -113,14 +142,7 @@ class MatchViewSet(
         .defer("log")
     )
     serializer_class = MatchSerializer
-    filterset_fields = [
-        "kind",
-        "status",
-        "ladder",
-        "tournament",
-        "seats__version__bot__name",
-        "seats__version",
-    ]
+    filterset_class = MatchFilter
     lookup_value_regex = ID_PATTERN
 
     @extend_schema(request=ChallengeSerializer, responses={201: MatchSerializer})
