@@ -7,9 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
-from rest_framework.test import APIClient
 
 from arena.common import SeatInput
 from arena.live.selectors import person_games, played_games
@@ -20,14 +18,6 @@ from tests.arena.live_games import finished_live_match
 
 pytestmark = pytest.mark.django_db
 URL = "/arena/play/games/"
-
-
-@pytest.fixture
-def people():
-    User = get_user_model()
-    return {
-        name: User.objects.create_user(name, password="pw-123456789") for name in ("pia", "ole")
-    }
 
 
 def client_of(user) -> Client:
@@ -52,36 +42,36 @@ def test_the_list_is_for_people_logged_in():
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 
-def test_the_list_holds_only_your_own_games_newest_first(people):
-    first, second = table_of(people["pia"]), table_of(people["pia"], opponent="random")
-    others = table_of(people["ole"])
+def test_the_list_holds_only_your_own_games_newest_first(authors):
+    first, second = table_of(authors["ada"]), table_of(authors["ada"], opponent="random")
+    others = table_of(authors["bob"])
 
-    assert listed(client_of(people["pia"]).get(URL).content.decode()) == [second.pk, first.pk]
-    page = client_of(people["ole"]).get(URL).content.decode()
+    assert listed(client_of(authors["ada"]).get(URL).content.decode()) == [second.pk, first.pk]
+    page = client_of(authors["bob"]).get(URL).content.decode()
     assert listed(page) == [others.pk]
     assert f"/arena/play/{first.pk}/" not in page  # nothing of Pia's, not even a link
     # No parameter reaches another person's list.
     assert listed(
-        client_of(people["ole"]).get(URL, {"user": people["pia"].pk}).content.decode()
+        client_of(authors["bob"]).get(URL, {"user": authors["ada"].pk}).content.decode()
     ) == [others.pk]
 
 
-def test_a_game_in_play_links_back_to_its_table_without_a_result(people):
-    match = table_of(people["pia"])
-    page = client_of(people["pia"]).get(URL).content.decode()
+def test_a_game_in_play_links_back_to_its_table_without_a_result(authors):
+    match = table_of(authors["ada"])
+    page = client_of(authors["ada"]).get(URL).content.decode()
     assert f'href="/arena/play/{match.pk}/">Back to the table</a>' in page
     assert f"/arena/matches/{match.pk}/" not in page  # no replay before the end
     assert "house bot greedy" in page and "Queued" in page
     assert "of 2" not in page and "rating" not in page.split('class="played-games"')[1]
 
 
-def test_a_finished_game_shows_place_rating_change_replay_and_review(people):
-    match = finished_live_match(people["pia"])  # in this transaction: its review is pending
+def test_a_finished_game_shows_place_rating_change_replay_and_review(authors):
+    match = finished_live_match(authors["ada"])  # in this transaction: its review is pending
     you = MatchSeat.objects.get(match=match, seat=0)
     bot = MatchSeat.objects.get(match=match, seat=1)
     assert you.rank is not None and you.rating_after is not None
 
-    page = client_of(people["pia"]).get(URL).content.decode()
+    page = client_of(authors["ada"]).get(URL).content.decode()
     place = "Won (1st of 2)" if you.rank == 1 and not you.forfeited else "of 2"
     assert place in page
     assert f"rating {you.rating_after:.0f}" in page
@@ -95,23 +85,23 @@ def test_a_finished_game_shows_place_rating_change_replay_and_review(people):
         status=MoveReview.Status.DONE,
         review={"moves": [{"step": 3, "flagged": True}, {"step": 5, "flagged": False}]},
     )
-    page = client_of(people["pia"]).get(URL).content.decode()
+    page = client_of(authors["ada"]).get(URL).content.decode()
     assert f'href="/arena/matches/{match.pk}/#review">Review (1 flagged)</a>' in page
 
 
-def test_a_resigned_or_forfeited_game_says_so(people):
-    match = finished_live_match(people["pia"])
+def test_a_resigned_or_forfeited_game_says_so(authors):
+    match = finished_live_match(authors["ada"])
     MatchSeat.objects.filter(match=match, seat=0).update(rank=2, forfeited=True)
-    [row] = played_games(person_games(people["pia"]), people["pia"])
+    [row] = played_games(person_games(authors["ada"]), authors["ada"])
     assert row.result == "Forfeited (2nd of 2)"
     LiveSeat.objects.filter(match=match).update(moves={"resign": True})
-    [row] = played_games(person_games(people["pia"]), people["pia"])
+    [row] = played_games(person_games(authors["ada"]), authors["ada"])
     assert row.result == "Resigned (2nd of 2)" and not row.open
 
 
-def test_the_list_goes_page_by_page(people):
-    tables = [table_of(people["pia"]) for _ in range(GAMES_PER_PAGE + 1)]
-    client = client_of(people["pia"])
+def test_the_list_goes_page_by_page(authors):
+    tables = [table_of(authors["ada"]) for _ in range(GAMES_PER_PAGE + 1)]
+    client = client_of(authors["ada"])
 
     first = client.get(URL).content.decode()
     assert listed(first) == [t.pk for t in reversed(tables[1:])]
@@ -123,9 +113,9 @@ def test_the_list_goes_page_by_page(people):
     assert listed(client.get(URL, {"page": "x"}).content.decode()) == listed(first)
 
 
-def test_the_play_page_the_account_page_and_the_table_link_to_the_list(people):
-    match = table_of(people["pia"])
-    client = client_of(people["pia"])
+def test_the_play_page_the_account_page_and_the_table_link_to_the_list(authors):
+    match = table_of(authors["ada"])
+    client = client_of(authors["ada"])
     for url in ("/arena/play/", "/accounts/me/", f"/arena/play/{match.pk}/"):
         assert f'href="{URL}"' in client.get(url).content.decode(), url
 
@@ -133,30 +123,23 @@ def test_the_play_page_the_account_page_and_the_table_link_to_the_list(people):
 # --- the API ----------------------------------------------------------------------------------
 
 
-def api_of(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
-
-
-def test_the_api_lists_your_own_games_with_mine_true(people):
-    first, second = table_of(people["pia"]), table_of(people["pia"])
-    others = table_of(people["ole"])
+def test_the_api_lists_your_own_games_with_mine_true(authors, client_for):
+    first, second = table_of(authors["ada"]), table_of(authors["ada"])
+    others = table_of(authors["bob"])
     ladder_match = Match.objects.create(game="cat-lady", seed=1)
 
-    mine = api_of(people["pia"]).get("/api/arena/matches/", {"mine": "true"}).json()
+    mine = client_for("ada").get("/api/arena/matches/", {"mine": "true"}).json()
     assert [m["id"] for m in mine["results"]] == [second.pk, first.pk] and mine["count"] == 2
-    theirs = api_of(people["ole"]).get("/api/arena/matches/", {"mine": "true", "kind": "live"})
+    theirs = client_for("bob").get("/api/arena/matches/", {"mine": "true", "kind": "live"})
     assert [m["id"] for m in theirs.json()["results"]] == [others.pk]
-    every = api_of(people["pia"]).get("/api/arena/matches/", {"mine": "false"}).json()
+    every = client_for("ada").get("/api/arena/matches/", {"mine": "false"}).json()
     assert {m["id"] for m in every["results"]} == {first.pk, second.pk, others.pk, ladder_match.pk}
 
 
-def test_the_api_refuses_mine_without_a_login_or_with_a_bad_value(people):
-    anonymous = api_of().get("/api/arena/matches/", {"mine": "true"})
+def test_the_api_refuses_mine_without_a_login_or_with_a_bad_value(client_for):
+    anonymous = client_for(None).get("/api/arena/matches/", {"mine": "true"})
     assert anonymous.status_code == 401
     assert anonymous.json()["error"] == "not_authenticated"
     assert "mine=true" in anonymous.json()["detail"]
-    bad = api_of(people["pia"]).get("/api/arena/matches/", {"mine": "yes"})
+    bad = client_for("ada").get("/api/arena/matches/", {"mine": "yes"})
     assert bad.status_code == 400 and "mine" in bad.json()["fields"]
