@@ -122,3 +122,7 @@ def test_the_game_list_leads_to_the_review_on_a_phone(phone_page, reviewed_match
     expect(page.locator(f'[data-match="{match.pk}"]')).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= DESKTOP["width"]
     screenshot(page, "play-games-desktop")
+    page.get_by_role("link", name="Review").first.click()
+    expect(panel).to_contain_text(f"The house MCTS would play: {first['best_label']}")
+    panel.scroll_into_view_if_needed()
+    screenshot(page, "review-desktop", full_page=False)
