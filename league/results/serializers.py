@@ -29,6 +29,14 @@ MAX_ID = 2**63 - 1
 # fields out of the class, so they shadow nothing: hence the targeted ignores.
 
 
+def login_name(login: str, **options: Any) -> serializers.CharField:
+    """The read-only username of the login ``login`` (a foreign key to a User), null when
+    there is none (a guest player, a deleted account, nobody)."""
+    return serializers.CharField(
+        source=f"{login}.username", read_only=True, default=None, allow_null=True, **options
+    )
+
+
 class CatalogueEditionSerializer(serializers.Serializer[Any]):
     key = serializers.CharField()
     label = serializers.CharField()  # type: ignore[assignment]
@@ -146,9 +154,7 @@ class GameEditSerializer(serializers.Serializer[Any]):
 
 class GameSerializer(serializers.ModelSerializer[Game]):
     participants = ParticipantSerializer(many=True, read_only=True)
-    logged_by = serializers.CharField(
-        source="logged_by.username", read_only=True, default=None, allow_null=True
-    )
+    logged_by = login_name("logged_by")
 
     class Meta:
         model = Game
@@ -225,12 +231,8 @@ class GameDisputeSerializer(serializers.ModelSerializer[GameDispute]):
     game = serializers.IntegerField(
         source="game_id", allow_null=True, help_text="null once the game is deleted."
     )
-    raised_by = serializers.CharField(
-        source="raised_by.username", read_only=True, default=None, allow_null=True
-    )
-    resolved_by = serializers.CharField(
-        source="resolved_by.username", read_only=True, default=None, allow_null=True
-    )
+    raised_by = login_name("raised_by")
+    resolved_by = login_name("resolved_by")
 
     class Meta:
         model = GameDispute
