@@ -90,7 +90,11 @@ _UNSET: Any = object()
 
 
 def _new_game(
-    league: League, checked: checks.CheckedGame, *, logged_by: AbstractBaseUser | None, **fields: Any
+    league: League,
+    checked: checks.CheckedGame,
+    *,
+    logged_by: AbstractBaseUser | None,
+    **fields: Any,
 ) -> Game:
     """A new game of ``league`` with what the checks settled (season, edition, when, details,
     whether it is rated), logged by ``logged_by``, and the other ``fields`` as given."""
