@@ -40,7 +40,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 # A BG Stats export of years of plays is a few megabytes; refuse anything far larger.
 MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -146,6 +146,10 @@ class Export:
 # --- reading --------------------------------------------------------------------------------
 
 
+# What one field of the file must be (a whole number, text).
+Value = TypeVar("Value", int, str)
+
+
 class _Reader:
     """Collects every problem of a file, each with its place, before giving up."""
 
@@ -175,26 +179,32 @@ class _Reader:
     def whole(
         self, record: Mapping[str, Any], key: str, path: str, *, required: bool = True
     ) -> int | None:
-        value = record.get(key)
-        if value is None:
-            if required:
-                self.add(f"{path}.{key}", "is missing.")
-            return None
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.add(f"{path}.{key}", f"must be a whole number, not {value!r}.")
-            return None
-        return value
+        return self._typed(record, key, path, int, "a whole number", required=required)
 
     def text(
         self, record: Mapping[str, Any], key: str, path: str, *, required: bool = True
     ) -> str | None:
+        return self._typed(record, key, path, str, "text", required=required)
+
+    def _typed(
+        self,
+        record: Mapping[str, Any],
+        key: str,
+        path: str,
+        kind: type[Value],
+        said: str,
+        *,
+        required: bool,
+    ) -> Value | None:
+        """``record[key]`` if it is a ``kind`` (never a bool: JSON's true is not a number);
+        else None, with the problem noted unless the value is missing and not ``required``."""
         value = record.get(key)
         if value is None:
             if required:
                 self.add(f"{path}.{key}", "is missing.")
             return None
-        if not isinstance(value, str):
-            self.add(f"{path}.{key}", f"must be text, not {value!r}.")
+        if isinstance(value, bool) or not isinstance(value, kind):
+            self.add(f"{path}.{key}", f"must be {said}, not {value!r}.")
             return None
         return value
 
