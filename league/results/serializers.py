@@ -81,6 +81,16 @@ def participant_inputs(rows: Iterable[Mapping[str, Any]]) -> list[ParticipantInp
     ]
 
 
+# What one game did to a participant's rating, as a game's seats and a rating history show it.
+RATING_CHANGE_FIELDS = (
+    "rating_before",
+    "rating_after",
+    "rating_delta",
+    "expected_score",
+    "actual_score",
+)
+
+
 class ParticipantSerializer(serializers.ModelSerializer[Participant]):
     player_name = serializers.CharField(source="player.name", read_only=True)
     rating_delta = serializers.FloatField(read_only=True, allow_null=True)
@@ -94,11 +104,7 @@ class ParticipantSerializer(serializers.ModelSerializer[Participant]):
             "result",
             "score",
             "rank",
-            "rating_before",
-            "rating_after",
-            "rating_delta",
-            "expected_score",
-            "actual_score",
+            *RATING_CHANGE_FIELDS,
             "cards",
         ]
         read_only_fields = ["cards"]
@@ -285,9 +291,5 @@ class RatingHistorySerializer(serializers.ModelSerializer[Participant]):
             "played_on",
             "seat",
             "rank",
-            "rating_before",
-            "rating_after",
-            "rating_delta",
-            "expected_score",
-            "actual_score",
+            *RATING_CHANGE_FIELDS,
         ]
