@@ -146,7 +146,8 @@ class Export:
 # --- reading --------------------------------------------------------------------------------
 
 
-# What one field of the file must be (a whole number, text).
+# One JSON object of the file, and what one of its fields must be (a whole number, text).
+Row = Mapping[str, Any]
 Value = TypeVar("Value", int, str)
 
 
@@ -159,7 +160,7 @@ class _Reader:
     def add(self, path: str, message: str) -> None:
         self.errors.setdefault(path, []).append(message)
 
-    def table(self, data: Mapping[str, Any], name: str, *, required: bool = True) -> list[Any]:
+    def table(self, data: Row, name: str, *, required: bool = True) -> list[Any]:
         value = data.get(name)
         if value is None:
             if required:
@@ -170,35 +171,23 @@ class _Reader:
             return []
         return value
 
-    def record(self, value: Any, path: str) -> Mapping[str, Any] | None:
+    def record(self, value: Any, path: str) -> Row | None:
         if not isinstance(value, dict):
             self.add(path, "must be an object.")
             return None
         return value
 
-    def whole(
-        self, record: Mapping[str, Any], key: str, path: str, *, required: bool = True
-    ) -> int | None:
-        return self._typed(record, key, path, int, "a whole number", required=required)
+    def whole(self, record: Row, key: str, path: str, *, required: bool = True) -> int | None:
+        return self._typed(record, key, path, int, "a whole number", required)
 
-    def text(
-        self, record: Mapping[str, Any], key: str, path: str, *, required: bool = True
-    ) -> str | None:
-        return self._typed(record, key, path, str, "text", required=required)
+    def text(self, record: Row, key: str, path: str, *, required: bool = True) -> str | None:
+        return self._typed(record, key, path, str, "text", required)
 
     def _typed(
-        self,
-        record: Mapping[str, Any],
-        key: str,
-        path: str,
-        kind: type[Value],
-        said: str,
-        *,
-        required: bool,
+        self, row: Row, key: str, path: str, kind: type[Value], said: str, required: bool
     ) -> Value | None:
-        """``record[key]`` if it is a ``kind`` (never a bool: JSON's true is not a number);
-        else None, with the problem noted unless the value is missing and not ``required``."""
-        value = record.get(key)
+        """``row[key]`` if a ``kind`` (a bool is no number); else None, with the problem noted."""
+        value = row.get(key)
         if value is None:
             if required:
                 self.add(f"{path}.{key}", "is missing.")
@@ -208,7 +197,7 @@ class _Reader:
             return None
         return value
 
-    def flag(self, record: Mapping[str, Any], key: str, path: str) -> bool:
+    def flag(self, record: Row, key: str, path: str) -> bool:
         value = record.get(key, False)
         if not isinstance(value, bool):
             self.add(f"{path}.{key}", f"must be true or false, not {value!r}.")
