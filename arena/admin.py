@@ -1,5 +1,6 @@
 from django.contrib import admin
 
+from arena.matches.api import SEAT_OUTCOME_FIELDS
 from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat, Tournament
 
 _VERSION_FIELDS = ("number", "status", "sha256", "size", "created_at")
@@ -33,17 +34,7 @@ class BotVersionAdmin(admin.ModelAdmin):
 class MatchSeatInline(admin.TabularInline):
     model = MatchSeat
     extra = 0
-    readonly_fields = [
-        "seat",
-        "version",
-        "builtin",
-        "score",
-        "rank",
-        "faults",
-        "forfeited",
-        "rating_before",
-        "rating_after",
-    ]
+    readonly_fields = ["seat", *SEAT_OUTCOME_FIELDS]
 
 
 @admin.register(Match)

@@ -3,10 +3,13 @@ and service errors shown on a form."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from rest_framework.request import Request
 
 from arena.common import game_label
@@ -25,6 +28,16 @@ def you(request: HttpRequest) -> User:
 # Ids are PostgreSQL bigints; the router refuses anything else in a URL with a 404.
 ID_PATTERN = r"[0-9]+"
 MAX_ID = 2**63 - 1
+
+
+def form_page(
+    request: HttpRequest, template: str, form: forms.Form, context: dict[str, Any] | None = None
+) -> HttpResponse:
+    """The page of ``form`` with ``context``: 400 when the form was refused (so a client and
+    a test see the refusal), else 200."""
+    return render(
+        request, template, {"form": form, **(context or {})}, status=400 if form.errors else 200
+    )
 
 
 def logged_in(request: Request) -> User:

@@ -63,6 +63,29 @@ def record_audit(
     )
 
 
+def save_audited(
+    obj: Any,
+    *,
+    field_name: str,
+    value: Any,
+    league: League | None,
+    by: AbstractBaseUser | None,
+    context: Mapping[str, Any] | None = None,
+) -> None:
+    """Set one field of ``obj`` to ``value``, save that field alone, and log the change with
+    its value before and after (plus ``context``, such as whose membership it is)."""
+    before = getattr(obj, field_name)
+    setattr(obj, field_name, value)
+    obj.save(update_fields=[field_name])
+    record_audit(
+        league=league,
+        user=by,
+        action=AuditEntry.Action.UPDATE,
+        obj=obj,
+        changes={**(context or {}), field_name: {"before": before, "after": value}},
+    )
+
+
 def lock_league(league: League) -> League:
     """The league's row, locked until the transaction ends: every service that changes a
     league's games, members or nights takes it first, so two writers never interleave."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from rest_framework import permissions
@@ -45,10 +46,18 @@ class LeagueObjectPermission(permissions.BasePermission):
         return can_organise(league, request.user)
 
 
-def visible_league(user, slug: str) -> League:
+def visible_league(
+    user,
+    slug: str,
+    *,
+    organise: bool = False,
+    refusal: str = "Only this league's organisers may do this.",
+) -> League:
     """The league of a page; 404 for a private league the user may not see (it is not admitted
-    to exist)."""
+    to exist). With ``organise``, 403 saying ``refusal`` to anyone who does not organise it."""
     league = get_object_or_404(League, slug=slug)
     if not can_view(league, user):
         raise Http404("No such league.")
+    if organise and not can_organise(league, user):
+        raise PermissionDenied(refusal)
     return league

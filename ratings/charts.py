@@ -18,6 +18,7 @@ league's player pages and the arena's bot pages use it.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -200,16 +201,20 @@ def rating_chart(
     right, bottom = width - right_pad, height - bottom_pad
     prepared = _prepared(series, max_points)
     all_points = [p for _, points, _ in prepared for p in points]
+    # What every chart of this size says, drawn or empty.
+    framed = functools.partial(
+        RatingChart,
+        title=title,
+        width=width,
+        height=height,
+        left=left,
+        top=top,
+        right=right,
+        bottom=bottom,
+    )
     if not all_points:
-        return RatingChart(
-            title=title,
+        return framed(
             description="No rated games yet.",
-            width=width,
-            height=height,
-            left=left,
-            top=top,
-            right=right,
-            bottom=bottom,
             series=tuple(
                 ChartSeries(label, PALETTE[i % len(PALETTE)], MARKERS[i % len(MARKERS)], (), 0)
                 for i, (label, _, _) in enumerate(prepared)
@@ -252,15 +257,8 @@ def rating_chart(
     x_ticks = [
         Tick(position=scale.x_of(w), label=label) for w, label in _x_ticks(start, end, tick_count)
     ]
-    return RatingChart(
-        title=title,
+    return framed(
         description=_description(chart_series),
-        width=width,
-        height=height,
-        left=left,
-        top=top,
-        right=right,
-        bottom=bottom,
         series=tuple(chart_series),
         x_ticks=tuple(x_ticks),
         y_ticks=tuple(y_ticks),

@@ -36,15 +36,12 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import math
 import os
 import platform
 import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -54,33 +51,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+import benchdjango  # noqa: E402
 import benchlib  # noqa: E402
-from bench_league import _database_name, scratch_django  # noqa: E402
+from bench_league import percentile, stopwatch  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/catleague_bench_arena"
-PROTECTED = benchlib.PROTECTED_DATABASES
 TARGET_P95_MS = 300.0
-
-
-# --- figures --------------------------------------------------------------------------------
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    """Nearest-rank percentile.
-
-    >>> percentile([1.0, 2.0, 3.0, 4.0], 0.95)
-    4.0
-    """
-    ordered = sorted(values)
-    return ordered[max(1, math.ceil(fraction * len(ordered))) - 1]
-
-
-@contextmanager
-def stopwatch(label: str) -> Iterator[None]:
-    print(f"  {label} ...", end="", flush=True)
-    start = time.perf_counter()
-    yield
-    print(f" {time.perf_counter() - start:.1f} s", flush=True)
 
 
 # --- building the arena ---------------------------------------------------------------------
@@ -383,7 +359,7 @@ def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
     print(f"Catleague arena pages benchmark, {dt.datetime.now():%Y-%m-%d %H:%M}")
     print(
         f"  python {platform.python_version()}, {platform.system()} {platform.machine()}, "
-        f"{os.cpu_count()} CPUs, database {_database_name(url)}"
+        f"{os.cpu_count()} CPUs, database {benchlib.scratch_database_name(url)}"
     )
     with stopwatch("migrations"):
         call_command("migrate", verbosity=0)
@@ -506,25 +482,9 @@ def main() -> int:
     parser.add_argument("--tournaments", type=int, default=20)
     parser.add_argument("--requests", type=int, default=30, help="Requests per page")
     parser.add_argument("--seed", type=int, default=2024)
-    benchlib.add_keep_db_argument(parser, "--keep")
-    benchlib.add_baseline_arguments(parser, default_rounds=3)
-    args = parser.parse_args()
-    return (
-        benchlib.run(__file__, args, measure, report, kind, in_tree=True, database=database_url)
-        or 0
+    return benchdjango.main_on_scratch_django(
+        __file__, parser, default_url=DEFAULT_URL, run=run, report=report, describe=kind
     )
-
-
-def database_url(tree: str | None) -> str:
-    """The scratch database of ``tree`` (None: this repository)."""
-    return benchlib.scratch_database_url("DATABASE_URL", DEFAULT_URL, tree)
-
-
-def measure(args: argparse.Namespace) -> dict[str, Any]:
-    """Every figure of one run, in the database of the tree on ``sys.path``."""
-    url = database_url(args.tree)
-    with scratch_django(url, keep=args.keep_db):
-        return run(args, url)
 
 
 if __name__ == "__main__":

@@ -35,12 +35,10 @@ database afresh; the comparison drops both databases when it ends, however it en
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 import statistics
 import sys
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -48,30 +46,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+import benchdjango  # noqa: E402
 import benchlib  # noqa: E402
-from bench_league import _database_name, _drop_database, _recreate_database  # noqa: E402
 
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/catleague_bench_celery"
-DEFAULT_BROKER = "redis://127.0.0.1:6379/15"
 TRIVIAL_BOT = "def choose(observation, legal_actions):\n    return 0\n"
 TARGET_MATCHES_PER_S = 10.0
 TIMING_PARTS = ("sandbox_start_ms", "bot_think_ms", "engine_ms", "teardown_ms")
-
-
-def _configure(database_url: str, broker_url: str, queue: str) -> None:
-    os.environ.update(
-        {
-            "DATABASE_URL": database_url,
-            "CELERY_BROKER_URL": broker_url,
-            "CELERY_RESULT_BACKEND": broker_url,
-            "CELERY_TASK_ALWAYS_EAGER": "0",
-            "CELERY_TASK_DEFAULT_QUEUE": queue,
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-        }
-    )
-    import django
-
-    django.setup()
 
 
 def _bench_bots(count: int):
@@ -235,13 +216,12 @@ def database_url(tree: str | None) -> str:
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """Every figure of one run, with the tree on ``sys.path`` and its Celery worker."""
     database = database_url(args.tree)
-    _database_name(database)  # refused before anything is created
-    broker_url = os.environ.get("CELERY_BROKER_URL") or DEFAULT_BROKER
-    queue = f"bench-{uuid.uuid4().hex[:8]}"
-    drop = None if args.keep_db else functools.partial(_drop_database, database)
-    with benchlib.cleaned_up(broker_url, queue, drop):
-        _recreate_database(database)
-        _configure(database, broker_url, queue)
+    with benchdjango.celery_run(
+        database,
+        queue_prefix="bench",
+        queue_variable="CELERY_TASK_DEFAULT_QUEUE",
+        keep=args.keep_db,
+    ) as queue:
         return _run(args, queue)
 
 

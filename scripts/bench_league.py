@@ -47,46 +47,20 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import psycopg
 from psycopg import sql
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+import benchdjango  # noqa: E402
 import benchlib  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/catleague_bench"
-# Databases this script must never drop, whatever DATABASE_URL says.
-PROTECTED = benchlib.PROTECTED_DATABASES
 
 TARGET_REBUILD_S = 20.0
 TARGET_LOGGED_MS = 50.0
 TARGET_STANDINGS_P95_MS = 100.0
-
-
-# --- the scratch database -------------------------------------------------------------------
-
-
-def _database_name(url: str) -> str:
-    return benchlib.scratch_database_name(url)
-
-
-def _maintenance_url(url: str) -> str:
-    return benchlib.maintenance_url(url)
-
-
-def _recreate_database(url: str) -> None:
-    name = _database_name(url)
-    with psycopg.connect(_maintenance_url(url), autocommit=True) as conn:
-        conn.execute(
-            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-        )
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-
-
-def _drop_database(url: str) -> None:
-    benchlib.drop_databases([url])
 
 
 # --- figures --------------------------------------------------------------------------------
@@ -401,43 +375,9 @@ def main() -> int:
     )
     parser.add_argument("--requests", type=int, default=200, help="Requests per endpoint")
     parser.add_argument("--seed", type=int, default=2024)
-    benchlib.add_keep_db_argument(parser, "--keep")
-    benchlib.add_baseline_arguments(parser, default_rounds=3)
-    args = parser.parse_args()
-    return (
-        benchlib.run(__file__, args, measure, report, kind, in_tree=True, database=database_url)
-        or 0
+    return benchdjango.main_on_scratch_django(
+        __file__, parser, default_url=DEFAULT_URL, run=run, report=report, describe=kind
     )
-
-
-def database_url(tree: str | None) -> str:
-    """The scratch database of ``tree`` (None: this repository)."""
-    return benchlib.scratch_database_url("DATABASE_URL", DEFAULT_URL, tree)
-
-
-def measure(args: argparse.Namespace) -> dict[str, Any]:
-    """Every figure of one run, in the database of the tree on ``sys.path``."""
-    url = database_url(args.tree)
-    with scratch_django(url, keep=args.keep_db):
-        return run(args, url)
-
-
-@contextmanager
-def scratch_django(url: str, *, keep: bool) -> Iterator[None]:
-    """Django set up on a new, empty scratch database ``url``, dropped on the way out (also
-    on error or Ctrl-C) unless ``keep``. A name without "bench" is refused first."""
-    _database_name(url)
-    try:
-        _recreate_database(url)
-        os.environ["DATABASE_URL"] = url
-        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-        import django
-
-        django.setup()
-        yield
-    finally:
-        if not keep:
-            _drop_database(url)
 
 
 def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
@@ -451,7 +391,7 @@ def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
     print(f"Catleague league benchmark, {dt.datetime.now():%Y-%m-%d %H:%M}")
     print(
         f"  python {platform.python_version()}, {platform.system()} {platform.machine()}, "
-        f"{os.cpu_count()} CPUs, database {_database_name(url)} "
+        f"{os.cpu_count()} CPUs, database {benchlib.scratch_database_name(url)} "
         f"({'KEPT at the end (--keep-db)' if args.keep_db else 'dropped at the end'})"
     )
     ok = True

@@ -41,14 +41,12 @@ work began, has none.
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 import platform
 import statistics
 import sys
 import threading
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -56,29 +54,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+import benchdjango  # noqa: E402
 import benchlib  # noqa: E402
-from bench_league import _database_name, _drop_database, _recreate_database  # noqa: E402
 
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/catleague_bench_live"
-DEFAULT_BROKER = "redis://127.0.0.1:6379/15"
 UPLOADED_BOT = "def choose(observation, legal_actions):\n    return len(legal_actions) - 1\n"
-
-
-def _configure(database_url: str, broker_url: str, queue: str) -> None:
-    os.environ.update(
-        {
-            "DATABASE_URL": database_url,
-            "CELERY_BROKER_URL": broker_url,
-            "CELERY_RESULT_BACKEND": broker_url,
-            "CELERY_TASK_ALWAYS_EAGER": "0",
-            "ARENA_LIVE_QUEUE": queue,
-            "ARENA_LIVE_PACE_MS": "0",
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-        }
-    )
-    import django
-
-    django.setup()
 
 
 def _uploaded_version():
@@ -286,13 +266,13 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     are printed as they come (keys ``g{N}_...`` for N simultaneous games)."""
     counts = [int(n) for n in args.games.split(",") if n.strip()]
     database = database_url(args.tree)
-    _database_name(database)  # refused before anything is created
-    broker_url = os.environ.get("CELERY_BROKER_URL") or DEFAULT_BROKER
-    queue = f"bench-live-{uuid.uuid4().hex[:8]}"
-    drop = None if args.keep_db else functools.partial(_drop_database, database)
-    with benchlib.cleaned_up(broker_url, queue, drop):
-        _recreate_database(database)
-        _configure(database, broker_url, queue)
+    with benchdjango.celery_run(
+        database,
+        queue_prefix="bench-live",
+        queue_variable="ARENA_LIVE_QUEUE",
+        environment={"ARENA_LIVE_PACE_MS": "0"},
+        keep=args.keep_db,
+    ) as queue:
         return _run(args, counts, queue)
 
 

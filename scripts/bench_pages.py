@@ -56,6 +56,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import bench_league  # noqa: E402  (the data builder and the statistics helpers)
+import benchdjango  # noqa: E402
 import benchlib  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/catleague_bench_pages"
@@ -64,8 +65,8 @@ SLUG = "bench-club"
 
 
 def _database_exists(url: str) -> bool:
-    name = bench_league._database_name(url)
-    with psycopg.connect(bench_league._maintenance_url(url), autocommit=True) as conn:
+    name = benchlib.scratch_database_name(url)
+    with psycopg.connect(benchlib.maintenance_url(url), autocommit=True) as conn:
         return (
             conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
             is not None
@@ -73,8 +74,8 @@ def _database_exists(url: str) -> bool:
 
 
 def _create_database(url: str) -> None:
-    name = bench_league._database_name(url)
-    with psycopg.connect(bench_league._maintenance_url(url), autocommit=True) as conn:
+    name = benchlib.scratch_database_name(url)
+    with psycopg.connect(benchlib.maintenance_url(url), autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
@@ -115,7 +116,7 @@ def _prepare(args: argparse.Namespace, url: str):
         from django.db import connections
 
         connections.close_all()
-        bench_league._recreate_database(url)
+        benchdjango.recreate_database(url)
         with bench_league.stopwatch("migrations (fresh database)"):
             call_command("migrate", verbosity=0)
     with bench_league.stopwatch(f"building {args.players} players and {args.games:,} games (COPY)"):
@@ -183,7 +184,7 @@ def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
     print(f"Catleague page benchmark, {time.strftime('%Y-%m-%d %H:%M')}")
     print(
         f"  python {platform.python_version()}, {platform.system()} {platform.machine()}, "
-        f"{os.cpu_count()} CPUs, database {bench_league._database_name(url)}"
+        f"{os.cpu_count()} CPUs, database {benchlib.scratch_database_name(url)}"
     )
     league = _prepare(args, url)
     games = Game.objects.filter(league=league)
@@ -373,20 +374,22 @@ def database_url(tree: str | None) -> str:
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """Every figure of one run, in the database of the tree on ``sys.path``."""
     url = database_url(args.tree)
-    bench_league._database_name(url)  # refuses protected names
+    benchlib.scratch_database_name(url)  # refuses protected names
     try:
         if not _database_exists(url):
             _create_database(url)
-        os.environ["DATABASE_URL"] = url
-        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-        os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver,localhost")
-        import django
-
-        django.setup()
+        benchdjango.setup_django(
+            {
+                "DATABASE_URL": url,
+                "DJANGO_ALLOWED_HOSTS": os.environ.get(
+                    "DJANGO_ALLOWED_HOSTS", "testserver,localhost"
+                ),
+            }
+        )
         return run(args, url)
     finally:
         if not args.keep_db:
-            bench_league._drop_database(url)
+            benchlib.drop_databases([url])
 
 
 if __name__ == "__main__":

@@ -63,6 +63,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import bench_league  # noqa: E402  (scripts/ is not a package)
+import benchdjango  # noqa: E402
 import benchlib  # noqa: E402
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/catleague_ratings_bench"
@@ -349,18 +350,8 @@ def database_url(tree: str | None) -> str:
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """Every figure of one run, in the database of the tree on ``sys.path``."""
     url = database_url(args.tree)
-    bench_league._database_name(url)  # refused before anything is created
-    try:
-        bench_league._recreate_database(url)
-        os.environ["DATABASE_URL"] = url
-        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-        import django
-
-        django.setup()
+    with benchdjango.scratch_django(url, keep=args.keep_db):
         return run(args)
-    finally:
-        if not args.keep_db:
-            bench_league._drop_database(url)
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:

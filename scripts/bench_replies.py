@@ -29,7 +29,6 @@ SQLite and the filesystem broker in a temporary var/ folder, removed at the end.
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 import shutil
 import statistics
@@ -45,37 +44,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+import benchdjango  # noqa: E402
 import benchlib  # noqa: E402
-from bench_league import _database_name, _drop_database, _recreate_database  # noqa: E402
 
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/catleague_bench_replies"
-DEFAULT_BROKER = "redis://127.0.0.1:6379/15"
+# The test client asks for "testserver".
+ALLOWED_HOSTS = {"DJANGO_ALLOWED_HOSTS": "testserver,localhost"}
 # Old pages (before the long poll): the first look after a move, then one every so often.
 OLD_FIRST_LOOK_S = 0.15
 OLD_POLL_S = 0.6
-
-
-def _configure(queue: str, database_url: str | None, broker_url: str | None) -> None:
-    os.environ.update(
-        {
-            "CELERY_TASK_ALWAYS_EAGER": "0",
-            "ARENA_LIVE_QUEUE": queue,
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DJANGO_ALLOWED_HOSTS": "testserver,localhost",
-        }
-    )
-    for name, value in (
-        ("DATABASE_URL", database_url),
-        ("CELERY_BROKER_URL", broker_url),
-        ("CELERY_RESULT_BACKEND", broker_url),
-    ):
-        if value is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = value
-    import django
-
-    django.setup()
 
 
 class Page:
@@ -198,29 +175,34 @@ def database_url(tree: str | None) -> str:
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
-    queue = f"bench-replies-{uuid.uuid4().hex[:8]}"
     if args.broker == "embedded":
         var = tempfile.mkdtemp(prefix="catleague-bench-replies-")
         os.environ["CATLEAGUE_VAR_DIR"] = var
         try:
-            _configure(queue, None, None)
-            from django.core.management import call_command
-
-            call_command("migrate", verbosity=0)
-            return _play(args.games, args.parallel, queue)
+            queue = f"bench-replies-{uuid.uuid4().hex[:8]}"
+            benchdjango.setup_django(
+                benchdjango.celery_environment(None, None)
+                | {"ARENA_LIVE_QUEUE": queue}
+                | ALLOWED_HOSTS
+            )
+            return _migrate_and_play(args, queue)
         finally:
             shutil.rmtree(var, ignore_errors=True)
-    database = database_url(args.tree)
-    _database_name(database)  # refused before anything is created
-    broker_url = os.environ.get("CELERY_BROKER_URL") or DEFAULT_BROKER
-    drop = None if args.keep_db else functools.partial(_drop_database, database)
-    with benchlib.cleaned_up(broker_url, queue, drop):
-        _recreate_database(database)
-        _configure(queue, database, broker_url)
-        from django.core.management import call_command
+    with benchdjango.celery_run(
+        database_url(args.tree),
+        queue_prefix="bench-replies",
+        queue_variable="ARENA_LIVE_QUEUE",
+        environment=ALLOWED_HOSTS,
+        keep=args.keep_db,
+    ) as queue:
+        return _migrate_and_play(args, queue)
 
-        call_command("migrate", verbosity=0)
-        return _play(args.games, args.parallel, queue)
+
+def _migrate_and_play(args: argparse.Namespace, queue: str) -> dict[str, Any]:
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    return _play(args.games, args.parallel, queue)
 
 
 def report(args: argparse.Namespace, figures: dict[str, Any]) -> None:

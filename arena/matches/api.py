@@ -23,24 +23,25 @@ from arena.web import ID_PATTERN, MAX_ID, game_names, logged_in
 from config.api.filters import StrictBooleanFilter, StrictFilterSet
 from engine.strategies import names as builtin_names
 
+# A seat's outcome, as the API and the admin both show it.
+SEAT_OUTCOME_FIELDS = (
+    "version",
+    "builtin",
+    "score",
+    "rank",
+    "faults",
+    "forfeited",
+    "rating_before",
+    "rating_after",
+)
+
 
 class MatchSeatSerializer(serializers.ModelSerializer[MatchSeat]):
     bot = serializers.CharField(source="label", read_only=True)
 
     class Meta:
         model = MatchSeat
-        fields = [
-            "seat",
-            "bot",
-            "version",
-            "builtin",
-            "score",
-            "rank",
-            "faults",
-            "forfeited",
-            "rating_before",
-            "rating_after",
-        ]
+        fields = ["seat", "bot", *SEAT_OUTCOME_FIELDS]
 
 
 class MatchSerializer(serializers.ModelSerializer[Match]):

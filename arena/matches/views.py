@@ -20,7 +20,7 @@ from arena.matches.services import challenge_create
 from arena.models import Match
 from arena.replay import REPLAY_SCHEMA, build_replay
 from arena.submissions.selectors import challenge_candidates
-from arena.web import you
+from arena.web import form_page, you
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -215,9 +215,4 @@ def challenge_new(request: HttpRequest) -> HttpResponse:
                 "its replay appears here when it has been played.",
             )
             return redirect("arena:match", pk=match.pk)
-    return render(
-        request,
-        "arena/challenge_new.html",
-        {"form": form, "arena_section": "challenge"},
-        status=400 if form.errors else 200,
-    )
+    return form_page(request, "arena/challenge_new.html", form, {"arena_section": "challenge"})

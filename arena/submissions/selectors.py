@@ -13,14 +13,7 @@ from django.db.models import QuerySet
 
 from arena.common import RECENT_MATCHES, with_seats
 from arena.ladders.selectors import Rate, seat_rates
-from arena.models import (
-    Bot,
-    BotVersion,
-    Ladder,
-    LadderEntry,
-    Match,
-    MatchSeat,
-)
+from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat
 
 FAULT_REPORT_MATCHES = 10
 

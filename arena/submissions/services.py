@@ -13,14 +13,7 @@ from django.db import models, transaction
 
 from accounts import notifications
 from arena.common import SeatInput, check_game, match_create
-from arena.models import (
-    Bot,
-    BotVersion,
-    Ladder,
-    LadderEntry,
-    Match,
-    MatchSeat,
-)
+from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat
 from arena.runner import MAX_BOT_BYTES
 
 if TYPE_CHECKING:

@@ -30,7 +30,7 @@ from arena.submissions.selectors import (
     owns_bot,
 )
 from arena.submissions.services import version_upload
-from arena.web import you
+from arena.web import form_page, you
 from ratings.charts import rating_chart
 
 
@@ -111,12 +111,7 @@ def bot_create(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, f"{bot.name} created; its first version is validating.")
                 return redirect("arena:bot", name=bot.name)
-    return render(
-        request,
-        "arena/bot_new.html",
-        {"form": form, "starter": _starter_source()},
-        status=400 if form.errors else 200,
-    )
+    return form_page(request, "arena/bot_new.html", form, {"starter": _starter_source()})
 
 
 @functools.cache

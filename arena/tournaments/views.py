@@ -18,7 +18,7 @@ from arena.tournaments.selectors import (
     tournament_progress,
 )
 from arena.tournaments.services import tournament_start
-from arena.web import you
+from arena.web import form_page, you
 
 
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -66,9 +66,4 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, f"{tournament.name} has started: round 1 is queued.")
             return redirect("arena:tournament", pk=tournament.pk)
-    return render(
-        request,
-        "arena/tournament_new.html",
-        {"form": form, "arena_section": "tournament"},
-        status=400 if form.errors else 200,
-    )
+    return form_page(request, "arena/tournament_new.html", form, {"arena_section": "tournament"})

@@ -14,23 +14,12 @@ from league.clubs.limits import (
     K_FACTOR_RANGE,
     PROVISIONAL_GAMES_RANGE,
 )
-from league.models import (
-    AuditEntry,
-    League,
-    Membership,
-    Player,
-    Season,
-)
+from league.models import AuditEntry, League, Membership, Player, Season
+from league.results.serializers import login_name
 
 
 class PlayerSerializer(serializers.ModelSerializer[Player]):
-    username = serializers.CharField(
-        source="user.username",
-        read_only=True,
-        default=None,
-        allow_null=True,
-        help_text="null for a player with no login.",
-    )
+    username = login_name("user", help_text="null for a player with no login.")
 
     class Meta:
         model = Player
@@ -114,9 +103,7 @@ class SeasonSerializer(serializers.ModelSerializer[Season]):
 
 
 class AuditEntrySerializer(serializers.ModelSerializer[AuditEntry]):
-    user = serializers.CharField(
-        source="user.username", read_only=True, default=None, allow_null=True
-    )
+    user = login_name("user")
 
     class Meta:
         model = AuditEntry

@@ -14,19 +14,8 @@ from django.utils import timezone
 
 from league import common
 from league.catalogue import ResultError, get_game
-from league.clubs.limits import (
-    CONFIRMATION_DAYS_RANGE,
-    INITIAL_RATING_RANGE,
-    K_FACTOR_RANGE,
-    PROVISIONAL_GAMES_RANGE,
-)
-from league.models import (
-    AuditEntry,
-    League,
-    Membership,
-    Player,
-    Season,
-)
+from league.clubs import limits
+from league.models import AuditEntry, League, Membership, Player, Season
 from league.rating_systems import ELO, SYSTEM_CHOICES
 from league.results import ratings
 
@@ -76,16 +65,7 @@ def player_rename(*, player: Player, name: str, by: AbstractBaseUser) -> Player:
         raise ValidationError(
             {"name": [f"{', '.join(taken)} already has a player called {name!r}."]}
         )
-    old = player.name
-    player.name = name
-    player.save(update_fields=["name"])
-    common.record_audit(
-        league=None,
-        user=by,
-        action=AuditEntry.Action.UPDATE,
-        obj=player,
-        changes={"name": {"before": old, "after": name}},
-    )
+    common.save_audited(player, field_name="name", value=name, league=None, by=by)
     return player
 
 
@@ -120,9 +100,9 @@ def league_create(
             for message in messages:
                 errors.add(path, message)
     for field_name, value, (low, high) in (
-        ("k_factor", k_factor, K_FACTOR_RANGE),
-        ("initial_rating", initial_rating, INITIAL_RATING_RANGE),
-        ("provisional_games", provisional_games, PROVISIONAL_GAMES_RANGE),
+        ("k_factor", k_factor, limits.K_FACTOR_RANGE),
+        ("initial_rating", initial_rating, limits.INITIAL_RATING_RANGE),
+        ("provisional_games", provisional_games, limits.PROVISIONAL_GAMES_RANGE),
     ):
         if not low <= value <= high:  # also refuses NaN, which compares false with everything
             errors.add(field_name, f"Must be between {low:g} and {high:g}.")
@@ -278,15 +258,13 @@ def member_set_role(*, membership: Membership, role: str, by: AbstractBaseUser) 
         .exists()
     ):
         raise ValidationError({"role": ["A league keeps at least one organiser."]})
-    before = membership.role
-    membership.role = role
-    membership.save(update_fields=["role"])
-    common.record_audit(
+    common.save_audited(
+        membership,
+        field_name="role",
+        value=role,
         league=league,
-        user=by,
-        action=AuditEntry.Action.UPDATE,
-        obj=membership,
-        changes={"player": membership.player.name, "role": {"before": before, "after": role}},
+        by=by,
+        context={"player": membership.player.name},
     )
     return membership
 
@@ -318,7 +296,7 @@ def league_update(
         _check_rating_system(rating_system, errors)
     if confirmation is not None and confirmation not in League.Confirmation.values:
         errors.add("confirmation", f"Choose one of: {', '.join(League.Confirmation.values)}.")
-    low, high = CONFIRMATION_DAYS_RANGE
+    low, high = limits.CONFIRMATION_DAYS_RANGE
     if confirmation_days is not None and not low <= confirmation_days <= high:
         errors.add("confirmation_days", f"Must be between {low} and {high} days.")
     errors.raise_if_any()
@@ -371,17 +349,8 @@ def season_close(*, season: Season, by: AbstractBaseUser, ends_on: dt.date | Non
         raise ValidationError({"ends_on": [f"{season.name} starts on {season.starts_on}."]})
     if ends_on >= season.ends_on:
         raise ValidationError({"ends_on": [f"{season.name} already ends on {season.ends_on}."]})
-    before = season.ends_on
-    season.ends_on = ends_on
-    season.save(update_fields=["ends_on"])
+    common.save_audited(season, field_name="ends_on", value=ends_on, league=league, by=by)
     league.games.filter(season=season, played_on__gt=ends_on).update(season=None)
-    common.record_audit(
-        league=league,
-        user=by,
-        action=AuditEntry.Action.UPDATE,
-        obj=season,
-        changes={"ends_on": {"before": before, "after": ends_on}},
-    )
     return season
 
 

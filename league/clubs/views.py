@@ -3,11 +3,12 @@ and the change log. Views parse and check who may act; services write."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
@@ -26,7 +27,7 @@ from league.clubs.forms import (
     submit,
 )
 from league.models import Invitation, League, Membership, Player, Season
-from league.permissions import can_organise, can_view, role_in
+from league.permissions import can_organise, role_in, visible_league
 from league.rating_systems import ELO
 
 if TYPE_CHECKING:
@@ -52,12 +53,18 @@ def _you(request: HttpRequest) -> User:
 
 
 def _league(request: HttpRequest, slug: str, *, organise: bool = False) -> League:
-    league = get_object_or_404(League, slug=slug)
-    if not can_view(league, request.user):
-        raise Http404("No such league.")  # a private league is not admitted to exist
-    if organise and not can_organise(league, request.user):
-        raise PermissionDenied("Only this league's organisers may do this.")
-    return league
+    return visible_league(request.user, slug, organise=organise)
+
+
+def _button(
+    request: HttpRequest, league: League, act: Callable[[], object], said: str, *, then: str
+) -> HttpResponse:
+    """What an organiser's button with no form of its own does (close, promote, remove):
+    ``act`` (one service call); its refusal becomes error messages (`refusals_said`), its
+    success the message ``said``; then the league's page ``then``."""
+    if refusals_said(request, act):
+        messages.success(request, said)
+    return redirect(then, slug=league.slug)
 
 
 @login_required
@@ -149,9 +156,13 @@ def season_start(request: HttpRequest, slug: str) -> HttpResponse:
 def season_close(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     league = _league(request, slug, organise=True)
     season = get_object_or_404(Season, pk=season_id, league=league)
-    if refusals_said(request, lambda: services.season_close(season=season, by=_you(request))):
-        messages.success(request, f"{season.name} closed today.")
-    return redirect("league:settings", slug=league.slug)
+    return _button(
+        request,
+        league,
+        lambda: services.season_close(season=season, by=_you(request)),
+        f"{season.name} closed today.",
+        then="league:settings",
+    )
 
 
 # --- members and invitations ---------------------------------------------------------------
@@ -214,13 +225,14 @@ def member_role(request: HttpRequest, slug: str, membership_id: int) -> HttpResp
     league = _league(request, slug, organise=True)
     membership = get_object_or_404(Membership, pk=membership_id, league=league)
     role = request.POST.get("role", "")
-    if refusals_said(
+    said = "an organiser" if role == Membership.Role.ORGANISER else "a member"
+    return _button(
         request,
+        league,
         lambda: services.member_set_role(membership=membership, role=role, by=_you(request)),
-    ):
-        said = "an organiser" if role == Membership.Role.ORGANISER else "a member"
-        messages.success(request, f"{membership.player.name} is now {said}.")
-    return redirect("league:members", slug=league.slug)
+        f"{membership.player.name} is now {said}.",
+        then="league:members",
+    )
 
 
 @login_required
@@ -228,11 +240,13 @@ def member_role(request: HttpRequest, slug: str, membership_id: int) -> HttpResp
 def member_remove(request: HttpRequest, slug: str, membership_id: int) -> HttpResponse:
     league = _league(request, slug, organise=True)
     membership = get_object_or_404(Membership, pk=membership_id, league=league)
-    if refusals_said(
-        request, lambda: services.member_remove(membership=membership, by=_you(request))
-    ):
-        messages.success(request, f"{membership.player.name} removed; their games stay.")
-    return redirect("league:members", slug=league.slug)
+    return _button(
+        request,
+        league,
+        lambda: services.member_remove(membership=membership, by=_you(request)),
+        f"{membership.player.name} removed; their games stay.",
+        then="league:members",
+    )
 
 
 @login_required

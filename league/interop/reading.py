@@ -40,7 +40,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 # A BG Stats export of years of plays is a few megabytes; refuse anything far larger.
 MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -146,6 +146,11 @@ class Export:
 # --- reading --------------------------------------------------------------------------------
 
 
+# One JSON object of the file, and what one of its fields must be (a whole number, text).
+Row = Mapping[str, Any]
+Value = TypeVar("Value", int, str)
+
+
 class _Reader:
     """Collects every problem of a file, each with its place, before giving up."""
 
@@ -155,7 +160,7 @@ class _Reader:
     def add(self, path: str, message: str) -> None:
         self.errors.setdefault(path, []).append(message)
 
-    def table(self, data: Mapping[str, Any], name: str, *, required: bool = True) -> list[Any]:
+    def table(self, data: Row, name: str, *, required: bool = True) -> list[Any]:
         value = data.get(name)
         if value is None:
             if required:
@@ -166,39 +171,33 @@ class _Reader:
             return []
         return value
 
-    def record(self, value: Any, path: str) -> Mapping[str, Any] | None:
+    def record(self, value: Any, path: str) -> Row | None:
         if not isinstance(value, dict):
             self.add(path, "must be an object.")
             return None
         return value
 
-    def whole(
-        self, record: Mapping[str, Any], key: str, path: str, *, required: bool = True
-    ) -> int | None:
-        value = record.get(key)
+    def whole(self, record: Row, key: str, path: str, *, required: bool = True) -> int | None:
+        return self._typed(record, key, path, int, "a whole number", required)
+
+    def text(self, record: Row, key: str, path: str, *, required: bool = True) -> str | None:
+        return self._typed(record, key, path, str, "text", required)
+
+    def _typed(
+        self, row: Row, key: str, path: str, kind: type[Value], said: str, required: bool
+    ) -> Value | None:
+        """``row[key]`` if a ``kind`` (a bool is no number); else None, with the problem noted."""
+        value = row.get(key)
         if value is None:
             if required:
                 self.add(f"{path}.{key}", "is missing.")
             return None
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.add(f"{path}.{key}", f"must be a whole number, not {value!r}.")
+        if isinstance(value, bool) or not isinstance(value, kind):
+            self.add(f"{path}.{key}", f"must be {said}, not {value!r}.")
             return None
         return value
 
-    def text(
-        self, record: Mapping[str, Any], key: str, path: str, *, required: bool = True
-    ) -> str | None:
-        value = record.get(key)
-        if value is None:
-            if required:
-                self.add(f"{path}.{key}", "is missing.")
-            return None
-        if not isinstance(value, str):
-            self.add(f"{path}.{key}", f"must be text, not {value!r}.")
-            return None
-        return value
-
-    def flag(self, record: Mapping[str, Any], key: str, path: str) -> bool:
+    def flag(self, record: Row, key: str, path: str) -> bool:
         value = record.get(key, False)
         if not isinstance(value, bool):
             self.add(f"{path}.{key}", f"must be true or false, not {value!r}.")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods
 from league.catalogue import get_game
 from league.interop import planning, reading, services, snapshot
 from league.models import League
-from league.permissions import can_organise, can_view
+from league.permissions import visible_league
 from league.results import selectors as result_selectors
 from league.results import standings
 
@@ -32,12 +32,12 @@ NEW_GUEST = "new"
 
 
 def _league(request, slug: str, *, organise: bool = False) -> League:
-    league = get_object_or_404(League, slug=slug)
-    if not can_view(league, request.user):
-        raise Http404("No such league.")  # a private league is not admitted to exist
-    if organise and not can_organise(league, request.user):
-        raise PermissionDenied("Only this league's organisers may import games.")
-    return league
+    return visible_league(
+        request.user,
+        slug,
+        organise=organise,
+        refusal="Only this league's organisers may import games.",
+    )
 
 
 def _session_key(league: League) -> str:

@@ -273,7 +273,4 @@ class NightViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             participants=participant_inputs(values.pop("participants")),
             **values,
         )
-        return Response(
-            game_data(game),
-            status=status.HTTP_201_CREATED,
-        )
+        return Response(game_data(game), status=status.HTTP_201_CREATED)

@@ -4,10 +4,14 @@ table's result through the league's result form."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import TypeVar
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -16,17 +20,21 @@ from league.clubs.forms import GuestForm, submit
 from league.models import GameNight, League, NightTable, Player
 from league.nights import selectors, services
 from league.nights.forms import ArrivalForm, NightOpenForm
-from league.permissions import can_log_games, can_organise, can_view
+from league.permissions import can_log_games, can_organise, visible_league
 from league.results import result_form
+from league.results.confirmation import ManyConfirmed
+
+# What an organiser's button made (a drawn round, confirmed games...).
+Done = TypeVar("Done")
 
 
 def _league(request, slug: str, *, organise: bool = False) -> League:
-    league = get_object_or_404(League, slug=slug)
-    if not can_view(league, request.user):
-        raise Http404("No such league.")  # a private league is not admitted to exist
-    if organise and not can_organise(league, request.user):
-        raise PermissionDenied("Only this league's organisers run its game nights.")
-    return league
+    return visible_league(
+        request.user,
+        slug,
+        organise=organise,
+        refusal="Only this league's organisers run its game nights.",
+    )
 
 
 def _night(request, slug: str, night_id: int, *, organise: bool = False) -> GameNight:
@@ -54,16 +62,7 @@ def night_open(request, slug):
     night = request.method == "POST" and submit(
         form,
         lambda data: services.night_open(
-            league=league,
-            by=request.user,
-            played_on=data["played_on"],
-            edition=data["edition"],
-            rounds=data["rounds"],
-            min_table=data["min_table"],
-            max_table=data["max_table"],
-            first_round=data["first_round"],
-            place=data["place"],
-            present=list(data["present"]),
+            league=league, by=request.user, **data | {"present": list(data["present"])}
         ),
     )
     if night:
@@ -103,52 +102,65 @@ def _night_page(request, night, *, guest_form=None, arrival_form=None, status=20
     )
 
 
-def _report(request, exc: ValidationError) -> None:
-    for message in exc.messages:
-        messages.error(request, message)
+def _button(
+    request: HttpRequest,
+    night: GameNight,
+    service: Callable[..., Done],
+    said: Callable[[Done], str],
+    *,
+    then: str = "",
+) -> HttpResponse:
+    """What an organiser's button on a night's page does: ``service(night=, by=)``; its
+    refusal becomes error messages and its success the message ``said(result)``; then back
+    to the night's page, at the part ``then`` ("#rounds") when given."""
+    try:
+        done = service(night=night, by=request.user)
+    except ValidationError as exc:
+        for message in exc.messages:
+            messages.error(request, message)
+    else:
+        messages.success(request, said(done))
+    return redirect(reverse("league:night", args=[night.league.slug, night.pk]) + then)
+
+
+def _confirmed(done: ManyConfirmed) -> str:
+    count = len(done.confirmed)
+    message = f"{count} game{'s' if count != 1 else ''} confirmed and rated."
+    if done.disputed:
+        message += f" {len(done.disputed)} disputed: settle each from its game's page."
+    return message
 
 
 @login_required
 @require_POST
 def round_draw(request, slug, night_id):
     night = _night(request, slug, night_id, organise=True)
-    try:
-        drawn = services.round_draw(night=night, by=request.user)
-    except ValidationError as exc:
-        _report(request, exc)
-    else:
-        messages.success(request, f"Round {drawn.number} drawn.")
-    return redirect(reverse("league:night", args=[slug, night.pk]) + "#rounds")
+    return _button(
+        request,
+        night,
+        services.round_draw,
+        lambda drawn: f"Round {drawn.number} drawn.",
+        then="#rounds",
+    )
 
 
 @login_required
 @require_POST
 def night_confirm(request, slug, night_id):
     night = _night(request, slug, night_id, organise=True)
-    try:
-        done = services.night_confirm(night=night, by=request.user)
-    except ValidationError as exc:
-        _report(request, exc)
-    else:
-        count = len(done.confirmed)
-        message = f"{count} game{'s' if count != 1 else ''} confirmed and rated."
-        if done.disputed:
-            message += f" {len(done.disputed)} disputed: settle each from its game's page."
-        messages.success(request, message)
-    return redirect(reverse("league:night", args=[slug, night.pk]) + "#rounds")
+    return _button(request, night, services.night_confirm, _confirmed, then="#rounds")
 
 
 @login_required
 @require_POST
 def round_undo(request, slug, night_id):
     night = _night(request, slug, night_id, organise=True)
-    try:
-        services.round_undo(night=night, by=request.user)
-    except ValidationError as exc:
-        _report(request, exc)
-    else:
-        messages.success(request, "The latest round is taken back: draw it again when ready.")
-    return redirect("league:night", slug=slug, night_id=night.pk)
+    return _button(
+        request,
+        night,
+        services.round_undo,
+        lambda _: "The latest round is taken back: draw it again when ready.",
+    )
 
 
 @login_required
@@ -165,15 +177,13 @@ def attendance(request, slug, night_id):
         raw = request.POST.get("player", "")
         player = get_object_or_404(Player, pk=int(raw) if raw.isdigit() else 0)
         present = request.POST["present"] == "1"
-    try:
-        services.attendance_set(night=night, player=player, present=present, by=request.user)
-    except ValidationError as exc:
-        _report(request, exc)
-    else:
-        messages.success(
-            request, f"{player} {'is here' if present else 'left'}: counted from the next round."
-        )
-    return redirect(reverse("league:night", args=[slug, night.pk]) + "#people")
+    return _button(
+        request,
+        night,
+        functools.partial(services.attendance_set, player=player, present=present),
+        lambda _: f"{player} {'is here' if present else 'left'}: counted from the next round.",
+        then="#people",
+    )
 
 
 @login_required

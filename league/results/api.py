@@ -128,10 +128,7 @@ class GameViewSet(viewsets.ModelViewSet):
             participants=participant_inputs(values.pop("participants")),
             **values,
         )
-        return Response(
-            game_data(game),
-            status=status.HTTP_201_CREATED,
-        )
+        return Response(game_data(game), status=status.HTTP_201_CREATED)
 
     def update(self, request, *args, **kwargs):
         game = self.get_object()

@@ -29,6 +29,14 @@ MAX_ID = 2**63 - 1
 # fields out of the class, so they shadow nothing: hence the targeted ignores.
 
 
+def login_name(login: str, **options: Any) -> serializers.CharField:
+    """The read-only username of the login ``login`` (a foreign key to a User), null when
+    there is none (a guest player, a deleted account, nobody)."""
+    return serializers.CharField(
+        source=f"{login}.username", read_only=True, default=None, allow_null=True, **options
+    )
+
+
 class CatalogueEditionSerializer(serializers.Serializer[Any]):
     key = serializers.CharField()
     label = serializers.CharField()  # type: ignore[assignment]
@@ -73,6 +81,16 @@ def participant_inputs(rows: Iterable[Mapping[str, Any]]) -> list[ParticipantInp
     ]
 
 
+# What one game did to a participant's rating, as a game's seats and a rating history show it.
+RATING_CHANGE_FIELDS = (
+    "rating_before",
+    "rating_after",
+    "rating_delta",
+    "expected_score",
+    "actual_score",
+)
+
+
 class ParticipantSerializer(serializers.ModelSerializer[Participant]):
     player_name = serializers.CharField(source="player.name", read_only=True)
     rating_delta = serializers.FloatField(read_only=True, allow_null=True)
@@ -86,11 +104,7 @@ class ParticipantSerializer(serializers.ModelSerializer[Participant]):
             "result",
             "score",
             "rank",
-            "rating_before",
-            "rating_after",
-            "rating_delta",
-            "expected_score",
-            "actual_score",
+            *RATING_CHANGE_FIELDS,
             "cards",
         ]
         read_only_fields = ["cards"]
@@ -146,9 +160,7 @@ class GameEditSerializer(serializers.Serializer[Any]):
 
 class GameSerializer(serializers.ModelSerializer[Game]):
     participants = ParticipantSerializer(many=True, read_only=True)
-    logged_by = serializers.CharField(
-        source="logged_by.username", read_only=True, default=None, allow_null=True
-    )
+    logged_by = login_name("logged_by")
 
     class Meta:
         model = Game
@@ -225,12 +237,8 @@ class GameDisputeSerializer(serializers.ModelSerializer[GameDispute]):
     game = serializers.IntegerField(
         source="game_id", allow_null=True, help_text="null once the game is deleted."
     )
-    raised_by = serializers.CharField(
-        source="raised_by.username", read_only=True, default=None, allow_null=True
-    )
-    resolved_by = serializers.CharField(
-        source="resolved_by.username", read_only=True, default=None, allow_null=True
-    )
+    raised_by = login_name("raised_by")
+    resolved_by = login_name("resolved_by")
 
     class Meta:
         model = GameDispute
@@ -283,9 +291,5 @@ class RatingHistorySerializer(serializers.ModelSerializer[Participant]):
             "played_on",
             "seat",
             "rank",
-            "rating_before",
-            "rating_after",
-            "rating_delta",
-            "expected_score",
-            "actual_score",
+            *RATING_CHANGE_FIELDS,
         ]

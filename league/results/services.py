@@ -62,20 +62,14 @@ def game_record(
         details=details,
         scored_with=scored_with,
     )
-    record = Game.objects.create(
-        league=league,
-        season=checked.season,
-        game=league.game,
-        edition=checked.edition,
-        played_on=checked.played_on,
-        played_time=checked.played_time,
+    record = _new_game(
+        league,
+        checked,
+        logged_by=logged_by,
         place=place,
         notes=notes,
-        details=checked.details,
-        rated=checked.rated,
         scored_with=checked.scored_with,
         night_round=night_round,
-        logged_by=common.account_of(logged_by),
         status=checks.status_when_logged(league, logged_by, checked),
     )
     checks.write_participants(record, checked)
@@ -93,6 +87,29 @@ def game_record(
 
 
 _UNSET: Any = object()
+
+
+def _new_game(
+    league: League,
+    checked: checks.CheckedGame,
+    *,
+    logged_by: AbstractBaseUser | None,
+    **fields: Any,
+) -> Game:
+    """A new game of ``league`` with what the checks settled (season, edition, when, details,
+    whether it is rated), logged by ``logged_by``, and the other ``fields`` as given."""
+    return Game.objects.create(
+        league=league,
+        game=league.game,
+        season=checked.season,
+        edition=checked.edition,
+        played_on=checked.played_on,
+        played_time=checked.played_time,
+        details=checked.details,
+        rated=checked.rated,
+        logged_by=common.account_of(logged_by),
+        **fields,
+    )
 
 
 @transaction.atomic
@@ -262,19 +279,13 @@ def games_import(
     records = []
     players: set[int] = set()
     for game, checked in zip(games, checked_games, strict=True):
-        record = Game.objects.create(
-            league=league,
-            season=checked.season,
-            game=league.game,
-            edition=checked.edition,
-            played_on=checked.played_on,
-            played_time=checked.played_time,
+        record = _new_game(
+            league,
+            checked,
+            logged_by=logged_by,
             place=game.place,
             notes=game.notes,
-            details=checked.details,
-            rated=checked.rated,
             bgstats_uuid=game.bgstats_uuid,
-            logged_by=common.account_of(logged_by),
         )
         checks.write_participants(record, checked)
         players.update(p.pk for p, _, _, _ in checked.participants)
