@@ -28,21 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine import splitmix
 from engine.actions import Action
-from engine.cantankerous.actions import (
-    Attack,
-    Bank,
-    BuyToken,
-    CounterBank,
-    CounterPlay,
-    Done,
-    Instant,
-    Pass,
-    PickyEater,
-    Play,
-    PounceAttack,
-    PouncePlay,
-    Score,
-)
+from engine.cantankerous import actions
 from engine.cantankerous.cards import CardType
 from engine.cantankerous.effects import FERAL_OR_TOKEN_PRIMITIVES, PRIMITIVES, Step
 from engine.errors import IllegalActionError
@@ -253,12 +239,12 @@ def legal_actions(s: State) -> list[Action]:
     if isinstance(frame, Grooming):
         return [g.discard_actions[c] for c in _sorted(s, s._hands[seat])]
     if isinstance(frame, PounceWindow):
-        return [Pass(), *_pounces(s, seat)]
+        return [actions.Pass(), *_pounces(s, seat)]
     if isinstance(frame, CounterWindow):
-        return [Pass(), *_counters(s, seat, s._plays[frame.play])]
+        return [actions.Pass(), *_counters(s, seat, s._plays[frame.play])]
     if isinstance(frame, CounterBanking):
         return [
-            Done(),
+            actions.Done(),
             *(
                 g.counter_bank_actions[c]
                 for c in _sorted(s, s._hands[seat])
@@ -266,7 +252,7 @@ def legal_actions(s: State) -> list[Action]:
             ),
         ]
     if isinstance(frame, InstantWindow):
-        return [Pass(), *_instants(s, seat, frame.trigger)]
+        return [actions.Pass(), *_instants(s, seat, frame.trigger)]
     raise AssertionError(f"no decision in frame {frame!r}")
 
 
@@ -454,7 +440,7 @@ def _on_pounce_window(s: State, f: PounceWindow) -> bool:
         if seat not in decided:
             return _wait(s, "pounce", seat)
     s._stack.pop()
-    pounces = [(seat, action) for seat, action in f.choices if not isinstance(action, Pass)]
+    pounces = [(seat, action) for seat, action in f.choices if not isinstance(action, actions.Pass)]
     _event(
         s,
         "pounces-revealed",
@@ -474,7 +460,7 @@ def _on_pounce_start(s: State, f: PounceStart) -> bool:
     s._stack.pop()
     g = s.game
     action = f.action
-    assert isinstance(action, PounceAttack | PouncePlay)
+    assert isinstance(action, actions.PounceAttack | actions.PouncePlay)
     # The Pounce was decided before earlier Pounces resolved: it may no longer be possible.
     if s._tokens[f.seat] < 1 or action not in _pounces(s, f.seat):
         _event(
@@ -488,7 +474,7 @@ def _on_pounce_start(s: State, f: PounceStart) -> bool:
     s._tokens[f.seat] -= 1
     s._bank += 1
     s._no_refill[f.seat] = True
-    mode = "attack" if isinstance(action, PounceAttack) else "incident"
+    mode = "attack" if isinstance(action, actions.PounceAttack) else "incident"
     _start_play(s, f.seat, g.index_of[action.card], mode, action.target, "pounce", f.answers)
     return False
 
@@ -707,13 +693,13 @@ def _decide_pounce(s: State, frame: PounceWindow, seat: int, action: Action, car
 def _decide_counter(s: State, frame: CounterWindow, seat: int, action: Action, card: int) -> None:
     g = s.game
     s._stack.pop()
-    if isinstance(action, Pass):
+    if isinstance(action, actions.Pass):
         _event(s, "no-counter", seat=seat, text=f"seat {seat} does not Counter")
         return
     s._tokens[seat] -= 1
     s._bank += 1
     s._no_refill[seat] = True
-    if isinstance(action, CounterBank):
+    if isinstance(action, actions.CounterBank):
         s._hands[seat].remove(card)
         s._houses[seat].append(card)
         _event(
@@ -725,7 +711,7 @@ def _decide_counter(s: State, frame: CounterWindow, seat: int, action: Action, c
         )
         s._stack.append(CounterBanking("counter-banking", frame.play, seat, (card,)))
     else:
-        assert isinstance(action, CounterPlay)
+        assert isinstance(action, actions.CounterPlay)
         _event(
             s,
             "counter-play",
@@ -740,7 +726,7 @@ def _decide_counter_banking(
     s: State, frame: CounterBanking, seat: int, action: Action, card: int
 ) -> None:
     g = s.game
-    if isinstance(action, Done):
+    if isinstance(action, actions.Done):
         s._stack.pop()
         s._stack.append(InstantWindow("instant-window", CardType.AFFECTION, seat, None, 0))
         return
@@ -759,7 +745,7 @@ def _decide_counter_banking(
 def _decide_instant(s: State, frame: InstantWindow, seat: int, action: Action, card: int) -> None:
     g = s.game
     _replace_top(s, frame._replace(asked=frame.asked + 1))
-    if not isinstance(action, Instant):
+    if not isinstance(action, actions.Instant):
         return
     kind = g.types[card]
     mode = (
@@ -794,7 +780,7 @@ _DECISION_HANDLERS: dict[str, Callable[..., None]] = {
 
 def _take_action(s: State, seat: int, action: Action, card: int) -> None:
     g = s.game
-    if isinstance(action, PickyEater):
+    if isinstance(action, actions.PickyEater):
         hand = s._hands[seat]
         count = len(hand)
         shown = ", ".join(g.cards[c].label for c in hand) or "no cards"
@@ -808,7 +794,7 @@ def _take_action(s: State, seat: int, action: Action, card: int) -> None:
             count=count,
             text=f"seat {seat} is a Picky Eater: discards {shown} and draws {count}",
         )
-    elif isinstance(action, BuyToken):
+    elif isinstance(action, actions.BuyToken):
         for number in action.cards:
             c = g.index_of[number]
             s._hands[seat].remove(c)
@@ -823,14 +809,14 @@ def _take_action(s: State, seat: int, action: Action, card: int) -> None:
             text=f"seat {seat} buys a Pounce Token with "
             f"{', '.join(g.cards[g.index_of[n]].label for n in action.cards)}",
         )
-    elif isinstance(action, Bank):
+    elif isinstance(action, actions.Bank):
         _start_play(s, seat, card, "bank", None, "action", None)
-    elif isinstance(action, Score):
+    elif isinstance(action, actions.Score):
         _start_play(s, seat, card, "score", None, "action", None)
-    elif isinstance(action, Play):
+    elif isinstance(action, actions.Play):
         _start_play(s, seat, card, "incident", action.target, "action", None)
     else:
-        assert isinstance(action, Attack)
+        assert isinstance(action, actions.Attack)
         _start_play(s, seat, card, "attack", action.target, "action", None)
 
 
@@ -935,7 +921,7 @@ def _actions(s: State, seat: int) -> list[Action]:
     g = s.game
     hand = _sorted(s, s._hands[seat])
     feral = s._feral[seat]
-    out: list[Action] = [PickyEater()]
+    out: list[Action] = [actions.PickyEater()]
     for c in hand:
         kind = g.types[c]
         number = g.numbers[c]
@@ -946,12 +932,14 @@ def _actions(s: State, seat: int) -> list[Action]:
                 out.append(g.score_actions[c])
             elif g.standard:
                 out.extend(
-                    Attack(number, t) for t in _order(s, seat) if t != seat and not s._feral[t]
+                    actions.Attack(number, t)
+                    for t in _order(s, seat)
+                    if t != seat and not s._feral[t]
                 )
         elif _played_for_effect(s, c, pounce_or_counter=False):
             effect = g.cards[c].effect
             assert effect is not None
-            out.extend(Play(number, t) for t in _targets(s, seat, effect.target))
+            out.extend(actions.Play(number, t) for t in _targets(s, seat, effect.target))
     if g.standard and s._bank > 0:
         price = 3 if feral else 2
         if len(hand) >= price:
@@ -961,8 +949,8 @@ def _actions(s: State, seat: int) -> list[Action]:
 
 
 @functools.lru_cache(maxsize=65536)
-def _buy_token(cards: tuple[int, ...]) -> BuyToken:
-    return BuyToken(cards)
+def _buy_token(cards: tuple[int, ...]) -> actions.BuyToken:
+    return actions.BuyToken(cards)
 
 
 def _pounces(s: State, seat: int) -> list[Action]:
@@ -985,14 +973,14 @@ def _pounces(s: State, seat: int) -> list[Action]:
         kind = g.types[c]
         number = g.numbers[c]
         if kind is CardType.MISCHIEF:
-            out.extend(PounceAttack(number, t) for t in victims)
+            out.extend(actions.PounceAttack(number, t) for t in victims)
         elif _played_for_effect(s, c, pounce_or_counter=True):
             effect = g.cards[c].effect
             assert effect is not None
             targets = _targets(s, seat, effect.target)
             if effect.target is not None and not feral:
                 targets = [t for t in targets if t == toy]
-            out.extend(PouncePlay(number, t) for t in targets)
+            out.extend(actions.PouncePlay(number, t) for t in targets)
     return out
 
 
@@ -1023,7 +1011,9 @@ def _counters(s: State, seat: int, play: PlayRecord) -> list[Action]:
         if _played_for_effect(s, c, pounce_or_counter=True):
             effect = g.cards[c].effect
             assert effect is not None
-            out.extend(CounterPlay(g.numbers[c], t) for t in _targets(s, seat, effect.target))
+            out.extend(
+                actions.CounterPlay(g.numbers[c], t) for t in _targets(s, seat, effect.target)
+            )
     return out
 
 
@@ -1036,14 +1026,14 @@ def _instants(s: State, seat: int, trigger: CardType) -> list[Action]:
         kind = g.types[c]
         number = g.numbers[c]
         if kind is CardType.AFFECTION:
-            out.append(Instant(number, None))
+            out.append(actions.Instant(number, None))
         elif kind is CardType.MISCHIEF:
             if not s._feral[seat]:
-                out.append(Instant(number, None))
+                out.append(actions.Instant(number, None))
         elif _played_for_effect(s, c, pounce_or_counter=False):
             effect = g.cards[c].effect
             assert effect is not None
-            out.extend(Instant(number, t) for t in _targets(s, seat, effect.target))
+            out.extend(actions.Instant(number, t) for t in _targets(s, seat, effect.target))
     return out
 
 
