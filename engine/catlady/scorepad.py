@@ -30,6 +30,7 @@ __all__ = [
     "Tableau",
     "pays_leftover_penalty",
     "penalised_seats",
+    "ranks",
     "settle",
     "starting_effects",
     "toy_sets_vp",
@@ -266,6 +267,26 @@ class GameScore:
     rules: ScoringRules
     feeding_settled: bool = True
 
+    @classmethod
+    def from_players(
+        cls,
+        players: Sequence[PlayerScore],
+        *,
+        edition: Edition,
+        rules: ScoringRules,
+        feeding_settled: bool,
+    ) -> GameScore:
+        """The score of a game whose players (in seat order) are scored and ranked: the
+        winners are the seats ranked first."""
+        return cls(
+            players=tuple(players),
+            winners=tuple(i for i, p in enumerate(players) if p.rank == 1),
+            edition=edition.name,
+            edition_version=edition.version,
+            rules=rules,
+            feeding_settled=feeding_settled,
+        )
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-serialisable dict (the calculator's ``--json`` output)."""
         return {
@@ -352,6 +373,16 @@ def pays_leftover_penalty(own: int, most_of_others: int, rules: ScoringRules) ->
     (True, False)
     """
     return own >= most_of_others and (own > 0 or rules.penalty_when_nobody_has_leftover)
+
+
+def ranks(keys: Sequence[Any]) -> list[int]:
+    """Each seat's rank: 1 plus the number of seats with a strictly greater key, so tied seats
+    share a rank.
+
+    >>> ranks([(10, 2), (12, 1), (10, 2)])
+    [2, 1, 2]
+    """
+    return [1 + sum(1 for other in keys if other > key) for key in keys]
 
 
 def penalised_seats(leftovers: Sequence[int], rules: ScoringRules) -> list[bool]:
