@@ -506,22 +506,14 @@ def _on_resolve(s: State, f: Resolve) -> bool:
     label = g.cards[card].label
     if play.cancelled:
         s._litter.append(card)
-        _event(
-            s,
-            "cancelled",
-            seat=seat,
-            card=g.numbers[card],
-            text=f"seat {seat}'s {label} is cancelled: no effect",
+        _card_event(
+            s, "cancelled", seat, card, text=f"seat {seat}'s {label} is cancelled: no effect"
         )
         return False
     if play.mode == "bank":
         s._houses[seat].append(card)
-        _event(
-            s,
-            "banked",
-            seat=seat,
-            card=g.numbers[card],
-            text=f"seat {seat} banks {label}: {_hearts(s, seat)} Affection",
+        _card_event(
+            s, "banked", seat, card, text=f"seat {seat} banks {label}: {_hearts(s, seat)} Affection"
         )
         if (
             g.standard
@@ -540,12 +532,8 @@ def _on_resolve(s: State, f: Resolve) -> bool:
     elif play.mode == "score":
         s._litter.append(card)
         if s._feral[seat]:
-            _event(
-                s,
-                "no-score",
-                seat=seat,
-                card=g.numbers[card],
-                text=f"seat {seat} is Feral and cannot score {label}",
+            _card_event(
+                s, "no-score", seat, card, text=f"seat {seat} is Feral and cannot score {label}"
             )
         elif play.origin != "instant" and not _pay(s, seat, g.costs[card]):
             _fail_to_pay(s, seat, label)
@@ -553,11 +541,11 @@ def _on_resolve(s: State, f: Resolve) -> bool:
             paws = g.paws[card]
             if seat == s._toy and play.origin in ("action", "instant"):
                 s._points[seat] += paws
-                _event(
+                _card_event(
                     s,
                     "scored",
-                    seat=seat,
-                    card=g.numbers[card],
+                    seat,
+                    card,
                     points=paws,
                     text=f"seat {seat} scores {label}: +{paws}, {s._points[seat]} Mischief",
                 )
@@ -676,11 +664,11 @@ def _decide_grooming(s: State, frame: Grooming, seat: int, action: Action, card:
     g = s.game
     s._hands[seat].remove(card)
     s._litter.append(card)
-    _event(
+    _card_event(
         s,
         "discard",
-        seat=seat,
-        card=g.numbers[card],
+        seat,
+        card,
         text=f"seat {seat} discards {g.cards[card].label} at Grooming Time",
     )
 
@@ -702,22 +690,14 @@ def _decide_counter(s: State, frame: CounterWindow, seat: int, action: Action, c
     if isinstance(action, actions.CounterBank):
         s._hands[seat].remove(card)
         s._houses[seat].append(card)
-        _event(
-            s,
-            "counter-bank",
-            seat=seat,
-            card=g.numbers[card],
-            text=f"seat {seat} Counters: banks {g.cards[card].label}",
+        _card_event(
+            s, "counter-bank", seat, card, text=f"seat {seat} Counters: banks {g.cards[card].label}"
         )
         s._stack.append(CounterBanking("counter-banking", frame.play, seat, (card,)))
     else:
         assert isinstance(action, actions.CounterPlay)
-        _event(
-            s,
-            "counter-play",
-            seat=seat,
-            card=g.numbers[card],
-            text=f"seat {seat} Counters with {g.cards[card].label}",
+        _card_event(
+            s, "counter-play", seat, card, text=f"seat {seat} Counters with {g.cards[card].label}"
         )
         _start_play(s, seat, card, "incident", action.target, "counter", frame.play)
 
@@ -733,13 +713,7 @@ def _decide_counter_banking(
     s._hands[seat].remove(card)
     s._houses[seat].append(card)
     _replace_top(s, frame._replace(banked=(*frame.banked, card)))
-    _event(
-        s,
-        "counter-bank",
-        seat=seat,
-        card=g.numbers[card],
-        text=f"seat {seat} also banks {g.cards[card].label}",
-    )
+    _card_event(s, "counter-bank", seat, card, text=f"seat {seat} also banks {g.cards[card].label}")
 
 
 def _decide_instant(s: State, frame: InstantWindow, seat: int, action: Action, card: int) -> None:
@@ -755,12 +729,8 @@ def _decide_instant(s: State, frame: InstantWindow, seat: int, action: Action, c
         if kind is CardType.MISCHIEF
         else "incident"
     )
-    _event(
-        s,
-        "instant",
-        seat=seat,
-        card=g.numbers[card],
-        text=f"Instant Action: seat {seat} uses {g.cards[card].label}",
+    _card_event(
+        s, "instant", seat, card, text=f"Instant Action: seat {seat} uses {g.cards[card].label}"
     )
     _start_play(s, seat, card, mode, action.target, "instant", None)
 
@@ -839,11 +809,11 @@ def _start_play(
         "attack": "attacks with",
     }[mode]
     on = "" if target is None else f" (target: seat {target})"
-    _event(
+    _card_event(
         s,
         "play",
-        seat=seat,
-        card=g.numbers[card],
+        seat,
+        card,
         mode=mode,
         origin=origin,
         target=target,
@@ -1072,6 +1042,29 @@ def _event(s: State, kind: str, *, text: str, **fields: Any) -> None:
     s._events.append(event)  # type: ignore[attr-defined]
 
 
+def _card_event(s: State, kind: str, seat: int, card: int, *, text: str, **fields: Any) -> None:
+    """An event about one face-up card (an id), which the log names by its printed number."""
+    _event(s, kind, seat=seat, card=s.game.numbers[card], text=text, **fields)
+
+
+def _to_litter(s: State, kind: str, seat: int, cards: list[int], text: str) -> None:
+    """Put ``cards`` (already out of ``seat``'s hand or house) in the Litter Box, face up: the
+    event names them after ``text``."""
+    s._litter.extend(cards)
+    _event(s, kind, seat=seat, cards=_numbers(s, cards), text=f"{text} {_labels(s, cards)}")
+
+
+def _numbers(s: State, cards: list[int]) -> list[int]:
+    """The printed numbers of ``cards`` (card ids), as events name them."""
+    numbers = s.game.numbers
+    return [numbers[c] for c in cards]
+
+
+def _labels(s: State, cards: list[int]) -> str:
+    """``cards`` (card ids) by their labels, or "nothing"."""
+    return ", ".join(s.game.cards[c].label for c in cards) or "nothing"
+
+
 def _seats(seats: Any) -> str:
     return ", ".join(str(seat) for seat in seats)
 
@@ -1233,18 +1226,9 @@ def _effect_draw(
 def _effect_discard_random(
     s: State, play: PlayRecord, step: Step, who: list[int], n: int, label: str
 ) -> None:
-    g = s.game
     for seat in who:
         thrown = [_take_random(s, s._hands[seat]) for _ in range(min(n, len(s._hands[seat])))]
-        s._litter.extend(thrown)
-        _event(
-            s,
-            "effect-discard",
-            seat=seat,
-            cards=[g.numbers[c] for c in thrown],
-            text=f"{label}: seat {seat} discards "
-            f"{', '.join(g.cards[c].label for c in thrown) or 'nothing'}",
-        )
+        _to_litter(s, "effect-discard", seat, thrown, f"{label}: seat {seat} discards")
 
 
 def _effect_steal_random(
@@ -1268,18 +1252,9 @@ def _effect_steal_random(
 def _effect_discard_banked(
     s: State, play: PlayRecord, step: Step, who: list[int], n: int, label: str
 ) -> None:
-    g = s.game
     for seat in who:
         lost = _take_banked(s, seat, n, step.pick or "largest")
-        s._litter.extend(lost)
-        _event(
-            s,
-            "effect-lose-affection",
-            seat=seat,
-            cards=[g.numbers[c] for c in lost],
-            text=f"{label}: seat {seat} loses "
-            f"{', '.join(g.cards[c].label for c in lost) or 'nothing'}",
-        )
+        _to_litter(s, "effect-lose-affection", seat, lost, f"{label}: seat {seat} loses")
 
 
 def _effect_steal_banked(
@@ -1287,7 +1262,6 @@ def _effect_steal_banked(
 ) -> None:
     if play.target is None:
         return
-    g = s.game
     taken = _take_banked(s, play.target, n, step.pick or "largest")
     s._houses[play.seat].extend(taken)
     _event(
@@ -1295,10 +1269,8 @@ def _effect_steal_banked(
         "effect-take-affection",
         seat=play.seat,
         target=play.target,
-        cards=[g.numbers[c] for c in taken],
-        text=f"{label}: seat {play.seat} takes "
-        f"{', '.join(g.cards[c].label for c in taken) or 'nothing'} from seat "
-        f"{play.target}",
+        cards=_numbers(s, taken),
+        text=f"{label}: seat {play.seat} takes {_labels(s, taken)} from seat {play.target}",
     )
 
 
@@ -1373,11 +1345,11 @@ def _effect_cancel(
     if answered is not None:
         g = s.game
         s._plays[answered.id] = answered._replace(cancelled=True)
-        _event(
+        _card_event(
             s,
             "cancel",
-            seat=play.seat,
-            card=g.numbers[answered.card],
+            play.seat,
+            answered.card,
             text=f"{label}: seat {answered.seat}'s {g.cards[answered.card].label} is cancelled",
         )
 
