@@ -411,7 +411,9 @@ def test_choupette_takes_the_two_best_grid_cards_when_fed():
 
 def test_choupette_unfed_takes_nothing():
     ed = edition(CHOUPETTE)
-    result = solo("Choupette (test)", food={}, ed=ed, grid=["costume", "catnip"])
+    result = score(
+        [seat("Ann", cats=("Choupette (test)",), food={})], ed, grid=["costume", "catnip"]
+    )
     assert not any("Choupette" in c for c in result.players[0].choices)
 
 
