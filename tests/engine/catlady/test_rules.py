@@ -696,6 +696,8 @@ def candidates(grid, card, token="col 1"):
 
 
 TOYS = ["toy/yarn-ball", "toy/cat-tower", "toy/mouse-toy"]
+# Cards no turn card's "most ..." counts (no toy, food or cat): grid filler.
+NO_GOAL = ["catnip", "costume", "lost-cat", "spray-bottle"]
 
 
 def test_most_toys_row_and_column_tie_goes_to_the_arrows_kind_of_line():
@@ -727,32 +729,12 @@ def test_most_toys_row_and_column_tie_goes_to_the_arrows_kind_of_line():
 
 def test_no_required_card_takes_the_arrows_line():
     # RB-BOT example: "Most Toys" with no toy anywhere: the bottom row, as the arrow shows.
-    grid = [
-        "food/milk-1",
-        "food/tuna-1",
-        "food/chicken-1",
-        "catnip",
-        "costume",
-        "lost-cat",
-        "spray-bottle",
-        "food/wild",
-        "cat/bronte",
-    ]
+    grid = ["food/milk-1", "food/tuna-1", "food/chicken-1", *NO_GOAL, "food/wild", "cat/bronte"]
     assert candidates(grid, turn_card("most_toys", "row 3")) == ["row 3"]
 
 
 def test_most_food_needs_a_line_with_at_least_two_food_tokens():
-    one_each = [
-        "food/milk-1",
-        "catnip",
-        "costume",
-        "lost-cat",
-        "spray-bottle",
-        "catnip",
-        "costume",
-        "lost-cat",
-        "spray-bottle",
-    ]
+    one_each = ["food/milk-1", *NO_GOAL, *NO_GOAL]
     # only row 1 / col 1 have a food card, and it gives 1 token: no line qualifies
     assert candidates(one_each, turn_card("most_food", "row 2")) == ["row 2"]
     two = list(one_each)
@@ -761,17 +743,7 @@ def test_most_food_needs_a_line_with_at_least_two_food_tokens():
 
 
 def test_most_6_vp_cats_counts_only_cats_worth_6():
-    small = [
-        "cat/bronte",
-        "cat/zeus",
-        "catnip",
-        "costume",
-        "lost-cat",
-        "spray-bottle",
-        "catnip",
-        "costume",
-        "lost-cat",
-    ]
+    small = ["cat/bronte", "cat/zeus", *NO_GOAL, *NO_GOAL[:3]]
     assert candidates(small, turn_card("most_6vp_cats", "col 1")) == ["col 1"]  # the arrow
     big = list(small)
     big[5] = "cat/pablo-picatso"
