@@ -195,6 +195,11 @@ STRAYS = sorted(s.name for s in BASE.strays)
 LARGEST = json.loads((Path(__file__).parent / "largest_tableau.json").read_text())
 
 
+def random_counts(rng):
+    """Catnip, toys and costumes for a random large tableau."""
+    return {"catnip": rng.randint(0, 4), "toys": rng.randint(0, 2), "costumes": rng.randint(0, 2)}
+
+
 def test_large_tableaux_with_an_any_food_eater_match():
     """Cow makes the search exhaustive; the branch and bound and the eater rule that cut it
     must keep every option and every first-found meal."""
@@ -205,14 +210,7 @@ def test_large_tableaux_with_an_any_food_eater_match():
         rng.shuffle(cats)
         food = {f: rng.randint(0, 6) for f in (*FOODS, "wild")}
         food["wild"] = min(food["wild"], 3)
-        new, old = both(
-            cats,
-            food,
-            catnip=rng.randint(0, 4),
-            toys=rng.randint(0, 2),
-            costumes=rng.randint(0, 2),
-            macak_optional=rng.random() < 0.5,
-        )
+        new, old = both(cats, food, **random_counts(rng), macak_optional=rng.random() < 0.5)
         assert new == old, (cats, food)
 
 
@@ -229,14 +227,7 @@ def test_large_tableaux_with_colour_counters_and_waffle_match():
         rng.shuffle(cats)
         food = {f: rng.randint(1, 6) for f in FOODS}
         food["wild"] = rng.randint(0, 3)
-        new, old = both(
-            cats,
-            food,
-            catnip=rng.randint(0, 4),
-            toys=rng.randint(0, 2),
-            costumes=rng.randint(0, 2),
-            macak_optional=False,
-        )
+        new, old = both(cats, food, **random_counts(rng), macak_optional=False)
         assert new == old, (cats, food)
 
 
