@@ -1,13 +1,27 @@
-"""What every game's tests do the same way: the property checks, the command line."""
+"""What every game's tests do the same way: random play, the property checks, the command
+line."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from engine.__main__ import main as engine_main
 from engine.errors import IllegalActionError
+
+
+def played(game: Any, seed: int, moves: int | None = None) -> Any:
+    """The state of a game dealt from ``seed`` after ``moves`` random legal moves (seeded
+    too), or at its end if that comes first (``moves=None``: played to the end)."""
+    rng = random.Random(seed)
+    state = game.new_initial_state(seed)
+    count = 0
+    while not state.is_terminal() and (moves is None or count < moves):
+        state = state.apply(rng.choice(state.legal_actions()))
+        count += 1
+    return state
 
 
 def assert_unlisted_actions_refused(

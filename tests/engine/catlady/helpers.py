@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 from engine.catlady.cards import DATA_DIR
 from engine.catlady.game import State
 from engine.registry import load_game
+from tests.engine.helpers import played
 
 
 def random_midgame(players: int, seed: int, moves: int) -> State:
-    """The state after ``moves`` random legal moves of a game dealt from ``seed``."""
-    state = load_game(options={"players": players}).new_initial_state(seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        state = state.apply(rng.choice(state.legal_actions()))
+    """The state after ``moves`` random legal moves of a ``players``-seat game dealt from
+    ``seed``."""
+    state: State = played(load_game(options={"players": players}), seed, moves)
     return state
 
 
