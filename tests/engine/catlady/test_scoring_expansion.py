@@ -75,7 +75,7 @@ def seat(name, **fields):
     return Tableau(name, **{"costumes": 1, **fields})
 
 
-def solo(*cats, ed=None, **fields):
+def solo(cats, ed=None, **fields):
     """The score of Ann holding ``cats`` (and ``fields``), against a seat with nothing."""
     return score([seat("Ann", cats=cats, **fields)], ed)
 
@@ -91,12 +91,7 @@ def test_floopy_rulebook_example_two_sets_of_fed_food_score_6():
     # RB-PREM: feed 4 tuna, 3 chicken and 2 milk: 2 sets, 6 VP. Leftover food does not count.
     ed = edition(FLOOPY)
     result = solo(
-        "Floopy (test)",
-        "Bronte",
-        "Sparkle",
-        "Zeus",
-        "Bell",
-        "Snowflake",
+        ("Floopy (test)", "Bronte", "Sparkle", "Zeus", "Bell", "Snowflake"),
         food={"tuna": 4, "chicken": 3, "milk": 2 + 3},
         ed=ed,
     )
@@ -107,14 +102,14 @@ def test_floopy_rulebook_example_two_sets_of_fed_food_score_6():
 def test_floopy_counts_a_wild_as_the_food_it_stood_for():
     ed = edition(FLOOPY)
     result = solo(
-        "Floopy (test)", "Bell", "Shadow", food={"milk": 1, "chicken": 1, "wild": 1}, ed=ed
+        ("Floopy (test)", "Bell", "Shadow"), food={"milk": 1, "chicken": 1, "wild": 1}, ed=ed
     )
     assert feeding(result)["Floopy (test)"] == (True, 3)
 
 
 def test_ginger_eats_a_catnip_that_then_does_not_count():
     ed = edition(GINGER)
-    result = solo("Ginger (test)", "Bell", food={"chicken": 1}, catnip=3, ed=ed)
+    result = solo(("Ginger (test)", "Bell"), food={"chicken": 1}, catnip=3, ed=ed)
     assert feeding(result)["Ginger (test)"] == (True, 5)
     assert result.players[0].catnip_counted == 2
     assert result.players[0].catnip == 2  # 2 catnip: 1 VP per fed cat
@@ -122,28 +117,28 @@ def test_ginger_eats_a_catnip_that_then_does_not_count():
 
 def test_ginger_without_catnip_is_unfed():
     ed = edition(GINGER)
-    result = solo("Ginger (test)", food={}, ed=ed)
+    result = solo(("Ginger (test)",), food={}, ed=ed)
     assert feeding(result)["Ginger (test)"] == (False, -2)
 
 
 def test_ginger_must_eat_a_catnip_even_when_it_costs_the_catnip_score():
     # 2 catnip: feeding Ginger leaves 1 catnip (-2) instead of 2 (+1 per fed cat). Not optional.
     ed = edition(GINGER)
-    result = solo("Ginger (test)", "Bell", food={"chicken": 1}, catnip=2, ed=ed)
+    result = solo(("Ginger (test)", "Bell"), food={"chicken": 1}, catnip=2, ed=ed)
     assert feeding(result)["Ginger (test)"] == (True, 5)
     assert result.players[0].catnip == -2
 
 
 def test_macak_can_feed_ginger():
     ed = edition(GINGER)
-    result = solo("Ginger (test)", "Macak", food={"milk": 1}, ed=ed)
+    result = solo(("Ginger (test)", "Macak"), food={"milk": 1}, ed=ed)
     assert feeding(result) == {"Ginger (test)": (True, 5), "Macak": (True, 2)}
     assert result.players[0].catnip_counted == 0
 
 
 def test_king_fluff_loses_5_per_toy_and_toys_still_score():
     ed = edition(KING_FLUFF)
-    one_toy = solo("King Fluff (test)", food={"chicken": 1}, toys={"yarn_ball": 1}, ed=ed)
+    one_toy = solo(("King Fluff (test)",), food={"chicken": 1}, toys={"yarn_ball": 1}, ed=ed)
     assert feeding(one_toy)["King Fluff (test)"] == (True, 7)
     assert one_toy.players[0].toys == 1
 
@@ -199,26 +194,26 @@ def test_sherry_reduces_non_stray_needs_by_one_of_the_owners_choice():
     ed = edition(SHERRY)
     for food in ({"chicken": 2}, {"chicken": 1, "milk": 1}):
         result = solo(
-            "Sherry (test)", "Pumpkin", food={**food, "milk": food.get("milk", 0) + 1}, ed=ed
+            ("Sherry (test)", "Pumpkin"), food={**food, "milk": food.get("milk", 0) + 1}, ed=ed
         )
         assert feeding(result)["Pumpkin"] == (True, 6)
 
 
 def test_sherry_takes_a_one_food_cat_to_zero_still_fed():
     ed = edition(SHERRY)
-    result = solo("Sherry (test)", "Bell", food={"milk": 1}, ed=ed)
+    result = solo(("Sherry (test)", "Bell"), food={"milk": 1}, ed=ed)
     assert feeding(result)["Bell"] == (True, 1)
 
 
 def test_sherry_does_not_reduce_strays():
     ed = edition(SHERRY)
-    result = solo("Sherry (test)", "Macak", food={"milk": 1}, ed=ed)
+    result = solo(("Sherry (test)", "Macak"), food={"milk": 1}, ed=ed)
     assert [fed for fed, _ in feeding(result).values()].count(True) == 1
 
 
 def test_sherry_is_mandatory_extra_food_stays_leftover():
     ed = edition(SHERRY)
-    result = solo("Sherry (test)", "Bronte", food={"milk": 1, "tuna": 2}, ed=ed)
+    result = solo(("Sherry (test)", "Bronte"), food={"milk": 1, "tuna": 2}, ed=ed)
     assert feeding(result)["Bronte"] == (True, 3)
     assert result.players[0].leftover == {"tuna": 1}
 
@@ -226,10 +221,7 @@ def test_sherry_is_mandatory_extra_food_stays_leftover():
 def test_voodoo_scores_2_per_other_one_food_cat():
     ed = edition(VOODOO)
     result = solo(
-        "Voodoo (test)",
-        "Bell",
-        "Shadow",
-        "Bronte",
+        ("Voodoo (test)", "Bell", "Shadow", "Bronte"),
         food={"tuna": 4, "milk": 1, "chicken": 1},
         ed=ed,
     )
@@ -238,7 +230,7 @@ def test_voodoo_scores_2_per_other_one_food_cat():
 
 def test_voodoo_counts_cow_fed_one_food():
     ed = edition(VOODOO)
-    result = solo("Voodoo (test)", "Cow", food={"tuna": 2, "milk": 1}, ed=ed)
+    result = solo(("Voodoo (test)", "Cow"), food={"tuna": 2, "milk": 1}, ed=ed)
     # Cow eats 1 (counted by Voodoo: +2) or 1 more (+2 for Cow): equal VP, fewer leftovers win
     assert feeding(result)["Cow"][0]
 
@@ -246,7 +238,7 @@ def test_voodoo_counts_cow_fed_one_food():
 def test_voodoo_with_sherry_counts_natural_one_food_cats_not_reduced_ones():
     ed = edition(VOODOO, SHERRY)
     result = solo(
-        "Voodoo (test)", "Sherry (test)", "Bell", "Bronte", food={"tuna": 2, "milk": 2}, ed=ed
+        ("Voodoo (test)", "Sherry (test)", "Bell", "Bronte"), food={"tuna": 2, "milk": 2}, ed=ed
     )
     assert feeding(result)["Bronte"] == (True, 3)  # 2 tuna reduced to 1: fed
     assert feeding(result)["Bell"] == (True, 1)  # 1 chicken reduced to 0: fed, still 1-food
@@ -262,20 +254,20 @@ def test_mina_with_a_treat_rulebook_example():
     # she is worth 1 VP whatever multicoloured cats you feed, and cannot also eat the chicken.
     pied = cat("Pied (test)", vp=1, colours=("black", "white"), needs={"milk": 1})
     ed = edition(MINA, pied)
-    result = solo("Mina (test)", "Pied (test)", food={"chicken": 1, "treat": 1, "milk": 1}, ed=ed)
+    result = solo(("Mina (test)", "Pied (test)"), food={"chicken": 1, "treat": 1, "milk": 1}, ed=ed)
     assert feeding(result) == {"Mina (test)": (True, 1), "Pied (test)": (True, 1)}
     assert result.players[0].leftover == {"chicken": 1}
 
 
 def test_a_treat_feeds_any_cat_for_exactly_1_vp_and_no_ability():
-    result = solo("Pablo Picatso", food={"treat": 1})
+    result = solo(("Pablo Picatso",), food={"treat": 1})
     assert feeding(result)["Pablo Picatso"] == (True, 1)
-    florence = solo("Florence", "Bell", food={"treat": 1, "chicken": 1})
+    florence = solo(("Florence", "Bell"), food={"treat": 1, "chicken": 1})
     assert feeding(florence)["Florence"] == (True, 1)
 
 
 def test_a_wild_is_never_a_treat():
-    result = solo("Pablo Picatso", food={"wild": 1})
+    result = solo(("Pablo Picatso",), food={"wild": 1})
     assert feeding(result)["Pablo Picatso"] == (False, -2)
 
 
@@ -289,10 +281,7 @@ def test_treats_are_leftover_food_for_the_penalty():
 def test_a_treat_fed_two_food_cat_is_not_a_one_food_cat_but_keeps_its_food_type():
     ed = edition(VOODOO, BANJO)
     result = solo(
-        "Voodoo (test)",
-        "Banjo (test)",
-        "Bronte",
-        "Shadow",
+        ("Voodoo (test)", "Banjo (test)", "Bronte", "Shadow"),
         food={"tuna": 2, "milk": 2, "treat": 2},
         ed=ed,
     )
@@ -315,35 +304,35 @@ BOXES = (
 def test_box_rulebook_example_two_filled_of_three_score_3_each():
     # RB-BOT: 2 filled boxes and 1 empty: each filled box scores 3 VP, 6 VP in all.
     result = solo(
-        "Placeholder Gray Cat 1", "Sir Cuddleface", food={"chicken": 1, "milk": 2}, boxes=BOXES
+        ("Placeholder Gray Cat 1", "Sir Cuddleface"), food={"chicken": 1, "milk": 2}, boxes=BOXES
     )
     assert result.players[0].breakdown["boxes"] == 6
 
 
 def test_hungry_cats_and_strays_fill_boxes_one_box_each():
-    result = solo("Sir Cuddleface", "Antoinette", food={}, boxes=BOXES[1:2] + BOXES[1:2])
+    result = solo(("Sir Cuddleface", "Antoinette"), food={}, boxes=BOXES[1:2] + BOXES[1:2])
     # both white milk cats, both hungry; two White Milk boxes, one cat each
     assert result.players[0].breakdown["boxes"] == 4
 
 
 def test_one_cat_cannot_fill_two_boxes():
-    result = solo("Sweetheart", food={}, boxes=BOXES[:1] + BOXES[:1])
+    result = solo(("Sweetheart",), food={}, boxes=BOXES[:1] + BOXES[:1])
     assert result.players[0].breakdown["boxes"] == 2  # 1 filled x 2 boxes
 
 
 def test_all_colour_cats_are_gray():
-    result = solo("Henrietta Van Weedle", food={}, boxes=BOXES[:1])
+    result = solo(("Henrietta Van Weedle",), food={}, boxes=BOXES[:1])
     assert result.players[0].breakdown["boxes"] == 1
 
 
 def test_an_any_food_cat_is_a_chicken_cat_only_if_fed_chicken():
     hungry = solo(
-        "Placeholder Any-Food Cat 1", food={}, boxes=("Placeholder Orange Chicken Cat Box",)
+        ("Placeholder Any-Food Cat 1",), food={}, boxes=("Placeholder Orange Chicken Cat Box",)
     )
     assert hungry.players[0].breakdown["boxes"] == 0
     ed = edition(cat("Orange Any (test)", vp=1, colours=("orange",), needs={"any": 1}))
     fed = solo(
-        "Orange Any (test)",
+        ("Orange Any (test)",),
         food={"chicken": 1, "milk": 1},
         boxes=("Placeholder Orange Chicken Cat Box",),
         ed=ed,
@@ -352,10 +341,10 @@ def test_an_any_food_cat_is_a_chicken_cat_only_if_fed_chicken():
 
 
 def test_three_cats_card_cannot_fill_a_box_counts_three_and_loses_6_unfed():
-    hungry = solo("Placeholder Three Cats", food={}, boxes=BOXES[:1])
+    hungry = solo(("Placeholder Three Cats",), food={}, boxes=BOXES[:1])
     assert feeding(hungry)["Placeholder Three Cats"] == (False, -6)
     assert hungry.players[0].breakdown["boxes"] == 0
-    fed = solo("Placeholder Three Cats", food={"tuna": 1, "chicken": 1, "milk": 1}, catnip=2)
+    fed = solo(("Placeholder Three Cats",), food={"tuna": 1, "chicken": 1, "milk": 1}, catnip=2)
     assert fed.players[0].fed_cat_count == 3 and fed.players[0].catnip == 3
 
 
@@ -373,7 +362,7 @@ def test_multicoloured_means_more_than_one_colour_and_not_the_three_cats_card():
 )
 def test_mister_fit_two_any_food(food):
     ed = edition(MISTER_FIT)
-    result = solo("Mister Fit (test)", food=food, ed=ed)
+    result = solo(("Mister Fit (test)",), food=food, ed=ed)
     assert feeding(result)["Mister Fit (test)"] == (True, 4)
 
 
@@ -391,7 +380,7 @@ def test_one_and_two_food_cats():
 )
 def test_calf_2_vp_plus_1_per_food_up_to_5(food, vp):
     ed = edition(CALF)
-    result = solo("Calf (test)", food=food, ed=ed)
+    result = solo(("Calf (test)",), food=food, ed=ed)
     assert feeding(result)["Calf (test)"][1] == vp
 
 
@@ -436,7 +425,7 @@ def test_elvis_fed_counts_as_a_costume():
 def test_little_nicky_scores_the_vp_of_the_best_other_fed_cat():
     ed = edition(NICKY)
     result = solo(
-        "Little Nicky (test)", "Bronte", "Bell", food={"milk": 1, "tuna": 2, "chicken": 1}, ed=ed
+        ("Little Nicky (test)", "Bronte", "Bell"), food={"milk": 1, "tuna": 2, "chicken": 1}, ed=ed
     )
     assert feeding(result)["Little Nicky (test)"] == (True, 3)
     assert any("copies Bronte" in c for c in result.players[0].choices)
@@ -445,7 +434,7 @@ def test_little_nicky_scores_the_vp_of_the_best_other_fed_cat():
 def test_marshmallow_is_worth_the_toy_sets():
     ed = edition(MARSHY)
     result = solo(
-        "Marshmallow (test)",
+        ("Marshmallow (test)",),
         food={"milk": 1},
         toys={"feather_wand": 1, "cat_tower": 2, "mouse_toy": 3},
         ed=ed,
@@ -456,30 +445,27 @@ def test_marshmallow_is_worth_the_toy_sets():
 
 def test_mr_zoe_discards_sprays_and_lost_cats_for_2_each():
     ed = edition(MR_ZOE)
-    result = solo("Mr. Zoe (test)", food={"milk": 1}, spray_bottles=2, lost_cats=1, ed=ed)
+    result = solo(("Mr. Zoe (test)",), food={"milk": 1}, spray_bottles=2, lost_cats=1, ed=ed)
     assert feeding(result)["Mr. Zoe (test)"] == (True, 6)
 
 
 def test_tomasso_is_the_toy_that_scores_most_but_never_a_sixth_unique_toy():
     ed = edition(TOMASSO)
     four = solo(
-        "Tomasso (test)",
+        ("Tomasso (test)",),
         food={"milk": 1},
         toys={"mouse_toy": 1, "cat_tower": 1, "feather_wand": 1, "scratching_post": 1},
         ed=ed,
     )
     assert four.players[0].toys == 12  # completes the set of 5
-    five = solo("Tomasso (test)", food={"milk": 1}, toys=dict.fromkeys(PH.toy_types, 1), ed=ed)
+    five = solo(("Tomasso (test)",), food={"milk": 1}, toys=dict.fromkeys(PH.toy_types, 1), ed=ed)
     assert five.players[0].toys == 12 + 1  # a second set of 1, not a set of 6
 
 
 def test_banjo_counts_tuna_cats_by_needs_or_by_what_they_were_fed():
     ed = edition(BANJO, cat("Any (test)", vp=1, needs={"any": 1}))
     result = solo(
-        "Banjo (test)",
-        "Bronte",
-        "Any (test)",
-        "Bell",
+        ("Banjo (test)", "Bronte", "Any (test)", "Bell"),
         food={"milk": 1, "tuna": 3, "chicken": 1},
         ed=ed,
     )
