@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any, Literal
 
 from engine.catlady.cards import Edition
@@ -20,6 +21,7 @@ from engine.errors import ScoreInputError
 
 __all__ = [
     "BREAKDOWN",
+    "BREAKDOWN_LABELS",
     "DEFAULT_RULES",
     "MAX_ROUNDS",
     "CatFeeding",
@@ -39,6 +41,20 @@ __all__ = [
 
 MAX_ROUNDS = 20
 BREAKDOWN = ("fed_cats", "toys", "costumes", "catnip", "vp_tokens", "food_penalty")
+# The score pad's row names as people read them: BREAKDOWN's rows, then the expansion rows.
+BREAKDOWN_LABELS: Mapping[str, str] = MappingProxyType(
+    {
+        "fed_cats": "Fed cats",
+        "toys": "Toys",
+        "costumes": "Costumes",
+        "catnip": "Catnip",
+        "vp_tokens": "VP tokens",
+        "food_penalty": "Food penalty",
+        "boxes": "Boxes",
+        "goals": "Shared goals",
+        "items": "Cat player items",
+    }
+)
 _COUNT_FIELDS = ("costumes", "catnip", "vp_tokens", "lost_cats", "spray_bottles")
 # Box of Treats hand cards (worthless at the end except to the solitaire cat player).
 _BOX_OF_TREATS_COUNT_FIELDS = ("cat_brushes", "laser_pointers", "shopping_bags")

@@ -36,6 +36,7 @@ from engine.catlady.scorepad import (
     _BOX_OF_TREATS_COUNT_FIELDS,
     _COUNT_FIELDS,
     BREAKDOWN,
+    BREAKDOWN_LABELS,
     DEFAULT_RULES,
     CatFeeding,
     GameScore,
@@ -57,6 +58,7 @@ from engine.errors import ScoreInputError
 # The score pad's values live in engine.catlady.scorepad; they are the scorer's public API here.
 __all__ = [
     "BREAKDOWN",
+    "BREAKDOWN_LABELS",
     "DEFAULT_RULES",
     "CatFeeding",
     "GameScore",
