@@ -48,6 +48,7 @@ from engine.catlady.cards import (
 from engine.catlady.options import PlaySetup, play_setups
 from engine.catlady.scoring import (
     BREAKDOWN,
+    BREAKDOWN_LABELS,
     GameScore,
     PlayerScore,
     ScoringRules,
@@ -75,6 +76,7 @@ from engine.registry import (
 
 __all__ = [
     "BREAKDOWN",
+    "BREAKDOWN_LABELS",
     "FOOD_TOKENS",
     "LOG_SCHEMA",
     "Action",

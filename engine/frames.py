@@ -1,5 +1,5 @@
 """What the games' replay frame builders share: splitting the seats' observations into the
-part every seat sees and each seat's own part.
+part every seat sees and each seat's own part, and the frame each state becomes.
 
 >>> shared, own = split_views([{"seat": 0, "grid": [1], "hand": [2]},
 ...                            {"seat": 1, "grid": [1], "hand": [3]}])
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["CONSTANT_KEYS", "split_views"]
+__all__ = ["CONSTANT_KEYS", "frame", "split_views"]
 
 # Observation keys that never change within a match: a viewer gets them once, not per frame.
 CONSTANT_KEYS = ("schema", "game", "version", "edition", "data_version", "options", "players")
@@ -39,3 +39,32 @@ def split_views(
         for obs in observations
     ]
     return shared, own
+
+
+def frame(
+    state: Any,
+    public: dict[str, Any],
+    own: list[dict[str, Any]],
+    hidden: dict[str, Any],
+    scores: list[Any] | None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """One replay frame: the state's turn, phase and seat to move, the public part and each
+    seat's own part of the views (as :func:`split_views` splits them), what no seat saw, the
+    scores (None where not worked out) and a game's ``extra`` keys.
+
+    >>> from types import SimpleNamespace
+    >>> state = SimpleNamespace(turn=3, phase="draft", current_player=1)
+    >>> frame(state, {"grid": [1]}, [{}, {}], {}, None)["to_move"]
+    1
+    """
+    return {
+        "turn": state.turn,
+        "phase": state.phase,
+        "to_move": state.current_player,
+        "public": public,
+        "own": own,
+        "hidden": hidden,
+        "scores": scores,
+        **extra,
+    }

@@ -20,37 +20,22 @@ with the machine. Only the public API is used.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
 
 import benchlib  # noqa: E402
 
-# The largest tableau a real game allows: three strays (a 4-player game deals three face up),
-# here Waffle, Cow and Moonbeam, twelve main-deck cats and twenty food. (Before 2026-11 this
-# script timed 15 cats of which 7 strays, which no game can deal.)
-LARGE_CATS = (
-    "Waffle",
-    "Cow",
-    "Moonbeam",
-    "Pablo Picatso",
-    "Pumpkin",
-    "Chairman Meow",
-    "Sox",
-    "Keaton",
-    "Sir Cuddleface",
-    "Bronte",
-    "Sparkle",
-    "Zeus",
-    "Blackberry",
-    "Alvin",
-    "Henrietta Van Weedle",
-)
-LARGE_FOOD = {"chicken": 6, "tuna": 6, "milk": 5, "wild": 3}
+# The largest tableau a real game allows (the file says why), shared with the feeding tests.
+LARGEST = json.loads((ROOT / "tests/engine/catlady/largest_tableau.json").read_text())
+LARGE_CATS = tuple(LARGEST["cats"])
+LARGE_FOOD = LARGEST["food"]
 
 
 def clear_caches() -> None:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.cantankerous.game import Game, State
-from engine.frames import split_views
+from engine.frames import frame, split_views
 
 __all__ = ["replay_frames"]
 
@@ -55,28 +55,18 @@ def replay_frames(game: Game, states: Sequence[State]) -> dict[str, Any]:
         }
         numbers.update(n for hand in full["hands"] for n in hand)
         numbers.update(hidden["bowl_next"])
-        frames.append(
-            {
-                "turn": state.turn,
-                "phase": state.phase,
-                "to_move": state.current_player,
-                "public": shared,
-                "own": own,
-                "hidden": hidden,
-                "scores": list(state.points),
-                "events": [event["text"] for event in state.events],
-            }
-        )
+        events = [event["text"] for event in state.events]
+        frames.append(frame(state, shared, own, hidden, list(state.points), events=events))
     first = states[0].observation(0)
     move_texts = [_cc_people_text(str(state.history[-1])) for state in states[1:]]
-    for frame in frames:  # every text a person reads counts seats from 1, as the viewer does
-        frame["events"] = [_cc_people_text(text) for text in frame["events"]]
-        choices = (frame["hidden"]["window"] or {}).get("choices")
+    for built in frames:  # every text a person reads counts seats from 1, as the viewer does
+        built["events"] = [_cc_people_text(text) for text in built["events"]]
+        choices = (built["hidden"]["window"] or {}).get("choices")
         if choices:
-            frame["hidden"]["window"]["choices"] = {
+            built["hidden"]["window"]["choices"] = {
                 seat: _cc_people_text(text) for seat, text in choices.items()
             }
-        for own in frame["own"]:
+        for own in built["own"]:
             if own.get("legal_actions"):
                 own["legal_actions"] = [_cc_people_text(text) for text in own["legal_actions"]]
             if (own.get("window") or {}).get("my_choice"):

@@ -28,21 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine import splitmix
 from engine.actions import Action
-from engine.cantankerous.actions import (
-    Attack,
-    Bank,
-    BuyToken,
-    CounterBank,
-    CounterPlay,
-    Done,
-    Instant,
-    Pass,
-    PickyEater,
-    Play,
-    PounceAttack,
-    PouncePlay,
-    Score,
-)
+from engine.cantankerous import actions
 from engine.cantankerous.cards import CardType
 from engine.cantankerous.effects import FERAL_OR_TOKEN_PRIMITIVES, PRIMITIVES, Step
 from engine.errors import IllegalActionError
@@ -253,12 +239,12 @@ def legal_actions(s: State) -> list[Action]:
     if isinstance(frame, Grooming):
         return [g.discard_actions[c] for c in _sorted(s, s._hands[seat])]
     if isinstance(frame, PounceWindow):
-        return [Pass(), *_pounces(s, seat)]
+        return [actions.Pass(), *_pounces(s, seat)]
     if isinstance(frame, CounterWindow):
-        return [Pass(), *_counters(s, seat, s._plays[frame.play])]
+        return [actions.Pass(), *_counters(s, seat, s._plays[frame.play])]
     if isinstance(frame, CounterBanking):
         return [
-            Done(),
+            actions.Done(),
             *(
                 g.counter_bank_actions[c]
                 for c in _sorted(s, s._hands[seat])
@@ -266,7 +252,7 @@ def legal_actions(s: State) -> list[Action]:
             ),
         ]
     if isinstance(frame, InstantWindow):
-        return [Pass(), *_instants(s, seat, frame.trigger)]
+        return [actions.Pass(), *_instants(s, seat, frame.trigger)]
     raise AssertionError(f"no decision in frame {frame!r}")
 
 
@@ -454,7 +440,7 @@ def _on_pounce_window(s: State, f: PounceWindow) -> bool:
         if seat not in decided:
             return _wait(s, "pounce", seat)
     s._stack.pop()
-    pounces = [(seat, action) for seat, action in f.choices if not isinstance(action, Pass)]
+    pounces = [(seat, action) for seat, action in f.choices if not isinstance(action, actions.Pass)]
     _event(
         s,
         "pounces-revealed",
@@ -474,7 +460,7 @@ def _on_pounce_start(s: State, f: PounceStart) -> bool:
     s._stack.pop()
     g = s.game
     action = f.action
-    assert isinstance(action, PounceAttack | PouncePlay)
+    assert isinstance(action, actions.PounceAttack | actions.PouncePlay)
     # The Pounce was decided before earlier Pounces resolved: it may no longer be possible.
     if s._tokens[f.seat] < 1 or action not in _pounces(s, f.seat):
         _event(
@@ -488,7 +474,7 @@ def _on_pounce_start(s: State, f: PounceStart) -> bool:
     s._tokens[f.seat] -= 1
     s._bank += 1
     s._no_refill[f.seat] = True
-    mode = "attack" if isinstance(action, PounceAttack) else "incident"
+    mode = "attack" if isinstance(action, actions.PounceAttack) else "incident"
     _start_play(s, f.seat, g.index_of[action.card], mode, action.target, "pounce", f.answers)
     return False
 
@@ -520,22 +506,14 @@ def _on_resolve(s: State, f: Resolve) -> bool:
     label = g.cards[card].label
     if play.cancelled:
         s._litter.append(card)
-        _event(
-            s,
-            "cancelled",
-            seat=seat,
-            card=g.numbers[card],
-            text=f"seat {seat}'s {label} is cancelled: no effect",
+        _card_event(
+            s, "cancelled", seat, card, text=f"seat {seat}'s {label} is cancelled: no effect"
         )
         return False
     if play.mode == "bank":
         s._houses[seat].append(card)
-        _event(
-            s,
-            "banked",
-            seat=seat,
-            card=g.numbers[card],
-            text=f"seat {seat} banks {label}: {_hearts(s, seat)} Affection",
+        _card_event(
+            s, "banked", seat, card, text=f"seat {seat} banks {label}: {_hearts(s, seat)} Affection"
         )
         if (
             g.standard
@@ -554,12 +532,8 @@ def _on_resolve(s: State, f: Resolve) -> bool:
     elif play.mode == "score":
         s._litter.append(card)
         if s._feral[seat]:
-            _event(
-                s,
-                "no-score",
-                seat=seat,
-                card=g.numbers[card],
-                text=f"seat {seat} is Feral and cannot score {label}",
+            _card_event(
+                s, "no-score", seat, card, text=f"seat {seat} is Feral and cannot score {label}"
             )
         elif play.origin != "instant" and not _pay(s, seat, g.costs[card]):
             _fail_to_pay(s, seat, label)
@@ -567,11 +541,11 @@ def _on_resolve(s: State, f: Resolve) -> bool:
             paws = g.paws[card]
             if seat == s._toy and play.origin in ("action", "instant"):
                 s._points[seat] += paws
-                _event(
+                _card_event(
                     s,
                     "scored",
-                    seat=seat,
-                    card=g.numbers[card],
+                    seat,
+                    card,
                     points=paws,
                     text=f"seat {seat} scores {label}: +{paws}, {s._points[seat]} Mischief",
                 )
@@ -690,11 +664,11 @@ def _decide_grooming(s: State, frame: Grooming, seat: int, action: Action, card:
     g = s.game
     s._hands[seat].remove(card)
     s._litter.append(card)
-    _event(
+    _card_event(
         s,
         "discard",
-        seat=seat,
-        card=g.numbers[card],
+        seat,
+        card,
         text=f"seat {seat} discards {g.cards[card].label} at Grooming Time",
     )
 
@@ -707,31 +681,23 @@ def _decide_pounce(s: State, frame: PounceWindow, seat: int, action: Action, car
 def _decide_counter(s: State, frame: CounterWindow, seat: int, action: Action, card: int) -> None:
     g = s.game
     s._stack.pop()
-    if isinstance(action, Pass):
+    if isinstance(action, actions.Pass):
         _event(s, "no-counter", seat=seat, text=f"seat {seat} does not Counter")
         return
     s._tokens[seat] -= 1
     s._bank += 1
     s._no_refill[seat] = True
-    if isinstance(action, CounterBank):
+    if isinstance(action, actions.CounterBank):
         s._hands[seat].remove(card)
         s._houses[seat].append(card)
-        _event(
-            s,
-            "counter-bank",
-            seat=seat,
-            card=g.numbers[card],
-            text=f"seat {seat} Counters: banks {g.cards[card].label}",
+        _card_event(
+            s, "counter-bank", seat, card, text=f"seat {seat} Counters: banks {g.cards[card].label}"
         )
         s._stack.append(CounterBanking("counter-banking", frame.play, seat, (card,)))
     else:
-        assert isinstance(action, CounterPlay)
-        _event(
-            s,
-            "counter-play",
-            seat=seat,
-            card=g.numbers[card],
-            text=f"seat {seat} Counters with {g.cards[card].label}",
+        assert isinstance(action, actions.CounterPlay)
+        _card_event(
+            s, "counter-play", seat, card, text=f"seat {seat} Counters with {g.cards[card].label}"
         )
         _start_play(s, seat, card, "incident", action.target, "counter", frame.play)
 
@@ -740,26 +706,20 @@ def _decide_counter_banking(
     s: State, frame: CounterBanking, seat: int, action: Action, card: int
 ) -> None:
     g = s.game
-    if isinstance(action, Done):
+    if isinstance(action, actions.Done):
         s._stack.pop()
         s._stack.append(InstantWindow("instant-window", CardType.AFFECTION, seat, None, 0))
         return
     s._hands[seat].remove(card)
     s._houses[seat].append(card)
     _replace_top(s, frame._replace(banked=(*frame.banked, card)))
-    _event(
-        s,
-        "counter-bank",
-        seat=seat,
-        card=g.numbers[card],
-        text=f"seat {seat} also banks {g.cards[card].label}",
-    )
+    _card_event(s, "counter-bank", seat, card, text=f"seat {seat} also banks {g.cards[card].label}")
 
 
 def _decide_instant(s: State, frame: InstantWindow, seat: int, action: Action, card: int) -> None:
     g = s.game
     _replace_top(s, frame._replace(asked=frame.asked + 1))
-    if not isinstance(action, Instant):
+    if not isinstance(action, actions.Instant):
         return
     kind = g.types[card]
     mode = (
@@ -769,12 +729,8 @@ def _decide_instant(s: State, frame: InstantWindow, seat: int, action: Action, c
         if kind is CardType.MISCHIEF
         else "incident"
     )
-    _event(
-        s,
-        "instant",
-        seat=seat,
-        card=g.numbers[card],
-        text=f"Instant Action: seat {seat} uses {g.cards[card].label}",
+    _card_event(
+        s, "instant", seat, card, text=f"Instant Action: seat {seat} uses {g.cards[card].label}"
     )
     _start_play(s, seat, card, mode, action.target, "instant", None)
 
@@ -794,7 +750,7 @@ _DECISION_HANDLERS: dict[str, Callable[..., None]] = {
 
 def _take_action(s: State, seat: int, action: Action, card: int) -> None:
     g = s.game
-    if isinstance(action, PickyEater):
+    if isinstance(action, actions.PickyEater):
         hand = s._hands[seat]
         count = len(hand)
         shown = ", ".join(g.cards[c].label for c in hand) or "no cards"
@@ -808,7 +764,7 @@ def _take_action(s: State, seat: int, action: Action, card: int) -> None:
             count=count,
             text=f"seat {seat} is a Picky Eater: discards {shown} and draws {count}",
         )
-    elif isinstance(action, BuyToken):
+    elif isinstance(action, actions.BuyToken):
         for number in action.cards:
             c = g.index_of[number]
             s._hands[seat].remove(c)
@@ -823,14 +779,14 @@ def _take_action(s: State, seat: int, action: Action, card: int) -> None:
             text=f"seat {seat} buys a Pounce Token with "
             f"{', '.join(g.cards[g.index_of[n]].label for n in action.cards)}",
         )
-    elif isinstance(action, Bank):
+    elif isinstance(action, actions.Bank):
         _start_play(s, seat, card, "bank", None, "action", None)
-    elif isinstance(action, Score):
+    elif isinstance(action, actions.Score):
         _start_play(s, seat, card, "score", None, "action", None)
-    elif isinstance(action, Play):
+    elif isinstance(action, actions.Play):
         _start_play(s, seat, card, "incident", action.target, "action", None)
     else:
-        assert isinstance(action, Attack)
+        assert isinstance(action, actions.Attack)
         _start_play(s, seat, card, "attack", action.target, "action", None)
 
 
@@ -853,11 +809,11 @@ def _start_play(
         "attack": "attacks with",
     }[mode]
     on = "" if target is None else f" (target: seat {target})"
-    _event(
+    _card_event(
         s,
         "play",
-        seat=seat,
-        card=g.numbers[card],
+        seat,
+        card,
         mode=mode,
         origin=origin,
         target=target,
@@ -935,7 +891,7 @@ def _actions(s: State, seat: int) -> list[Action]:
     g = s.game
     hand = _sorted(s, s._hands[seat])
     feral = s._feral[seat]
-    out: list[Action] = [PickyEater()]
+    out: list[Action] = [actions.PickyEater()]
     for c in hand:
         kind = g.types[c]
         number = g.numbers[c]
@@ -946,12 +902,14 @@ def _actions(s: State, seat: int) -> list[Action]:
                 out.append(g.score_actions[c])
             elif g.standard:
                 out.extend(
-                    Attack(number, t) for t in _order(s, seat) if t != seat and not s._feral[t]
+                    actions.Attack(number, t)
+                    for t in _order(s, seat)
+                    if t != seat and not s._feral[t]
                 )
         elif _played_for_effect(s, c, pounce_or_counter=False):
             effect = g.cards[c].effect
             assert effect is not None
-            out.extend(Play(number, t) for t in _targets(s, seat, effect.target))
+            out.extend(actions.Play(number, t) for t in _targets(s, seat, effect.target))
     if g.standard and s._bank > 0:
         price = 3 if feral else 2
         if len(hand) >= price:
@@ -961,8 +919,8 @@ def _actions(s: State, seat: int) -> list[Action]:
 
 
 @functools.lru_cache(maxsize=65536)
-def _buy_token(cards: tuple[int, ...]) -> BuyToken:
-    return BuyToken(cards)
+def _buy_token(cards: tuple[int, ...]) -> actions.BuyToken:
+    return actions.BuyToken(cards)
 
 
 def _pounces(s: State, seat: int) -> list[Action]:
@@ -985,14 +943,14 @@ def _pounces(s: State, seat: int) -> list[Action]:
         kind = g.types[c]
         number = g.numbers[c]
         if kind is CardType.MISCHIEF:
-            out.extend(PounceAttack(number, t) for t in victims)
+            out.extend(actions.PounceAttack(number, t) for t in victims)
         elif _played_for_effect(s, c, pounce_or_counter=True):
             effect = g.cards[c].effect
             assert effect is not None
             targets = _targets(s, seat, effect.target)
             if effect.target is not None and not feral:
                 targets = [t for t in targets if t == toy]
-            out.extend(PouncePlay(number, t) for t in targets)
+            out.extend(actions.PouncePlay(number, t) for t in targets)
     return out
 
 
@@ -1023,7 +981,9 @@ def _counters(s: State, seat: int, play: PlayRecord) -> list[Action]:
         if _played_for_effect(s, c, pounce_or_counter=True):
             effect = g.cards[c].effect
             assert effect is not None
-            out.extend(CounterPlay(g.numbers[c], t) for t in _targets(s, seat, effect.target))
+            out.extend(
+                actions.CounterPlay(g.numbers[c], t) for t in _targets(s, seat, effect.target)
+            )
     return out
 
 
@@ -1036,14 +996,14 @@ def _instants(s: State, seat: int, trigger: CardType) -> list[Action]:
         kind = g.types[c]
         number = g.numbers[c]
         if kind is CardType.AFFECTION:
-            out.append(Instant(number, None))
+            out.append(actions.Instant(number, None))
         elif kind is CardType.MISCHIEF:
             if not s._feral[seat]:
-                out.append(Instant(number, None))
+                out.append(actions.Instant(number, None))
         elif _played_for_effect(s, c, pounce_or_counter=False):
             effect = g.cards[c].effect
             assert effect is not None
-            out.extend(Instant(number, t) for t in _targets(s, seat, effect.target))
+            out.extend(actions.Instant(number, t) for t in _targets(s, seat, effect.target))
     return out
 
 
@@ -1080,6 +1040,29 @@ def _why_illegal(s: State, action: Action, legal: list[Action]) -> str:
 def _event(s: State, kind: str, *, text: str, **fields: Any) -> None:
     event = {"type": kind, **fields, "text": text}
     s._events.append(event)  # type: ignore[attr-defined]
+
+
+def _card_event(s: State, kind: str, seat: int, card: int, *, text: str, **fields: Any) -> None:
+    """An event about one face-up card (an id), which the log names by its printed number."""
+    _event(s, kind, seat=seat, card=s.game.numbers[card], text=text, **fields)
+
+
+def _to_litter(s: State, kind: str, seat: int, cards: list[int], text: str) -> None:
+    """Put ``cards`` (already out of ``seat``'s hand or house) in the Litter Box, face up: the
+    event names them after ``text``."""
+    s._litter.extend(cards)
+    _event(s, kind, seat=seat, cards=_numbers(s, cards), text=f"{text} {_labels(s, cards)}")
+
+
+def _numbers(s: State, cards: list[int]) -> list[int]:
+    """The printed numbers of ``cards`` (card ids), as events name them."""
+    numbers = s.game.numbers
+    return [numbers[c] for c in cards]
+
+
+def _labels(s: State, cards: list[int]) -> str:
+    """``cards`` (card ids) by their labels, or "nothing"."""
+    return ", ".join(s.game.cards[c].label for c in cards) or "nothing"
 
 
 def _seats(seats: Any) -> str:
@@ -1243,18 +1226,9 @@ def _effect_draw(
 def _effect_discard_random(
     s: State, play: PlayRecord, step: Step, who: list[int], n: int, label: str
 ) -> None:
-    g = s.game
     for seat in who:
         thrown = [_take_random(s, s._hands[seat]) for _ in range(min(n, len(s._hands[seat])))]
-        s._litter.extend(thrown)
-        _event(
-            s,
-            "effect-discard",
-            seat=seat,
-            cards=[g.numbers[c] for c in thrown],
-            text=f"{label}: seat {seat} discards "
-            f"{', '.join(g.cards[c].label for c in thrown) or 'nothing'}",
-        )
+        _to_litter(s, "effect-discard", seat, thrown, f"{label}: seat {seat} discards")
 
 
 def _effect_steal_random(
@@ -1278,18 +1252,9 @@ def _effect_steal_random(
 def _effect_discard_banked(
     s: State, play: PlayRecord, step: Step, who: list[int], n: int, label: str
 ) -> None:
-    g = s.game
     for seat in who:
         lost = _take_banked(s, seat, n, step.pick or "largest")
-        s._litter.extend(lost)
-        _event(
-            s,
-            "effect-lose-affection",
-            seat=seat,
-            cards=[g.numbers[c] for c in lost],
-            text=f"{label}: seat {seat} loses "
-            f"{', '.join(g.cards[c].label for c in lost) or 'nothing'}",
-        )
+        _to_litter(s, "effect-lose-affection", seat, lost, f"{label}: seat {seat} loses")
 
 
 def _effect_steal_banked(
@@ -1297,7 +1262,6 @@ def _effect_steal_banked(
 ) -> None:
     if play.target is None:
         return
-    g = s.game
     taken = _take_banked(s, play.target, n, step.pick or "largest")
     s._houses[play.seat].extend(taken)
     _event(
@@ -1305,10 +1269,8 @@ def _effect_steal_banked(
         "effect-take-affection",
         seat=play.seat,
         target=play.target,
-        cards=[g.numbers[c] for c in taken],
-        text=f"{label}: seat {play.seat} takes "
-        f"{', '.join(g.cards[c].label for c in taken) or 'nothing'} from seat "
-        f"{play.target}",
+        cards=_numbers(s, taken),
+        text=f"{label}: seat {play.seat} takes {_labels(s, taken)} from seat {play.target}",
     )
 
 
@@ -1383,11 +1345,11 @@ def _effect_cancel(
     if answered is not None:
         g = s.game
         s._plays[answered.id] = answered._replace(cancelled=True)
-        _event(
+        _card_event(
             s,
             "cancel",
-            seat=play.seat,
-            card=g.numbers[answered.card],
+            play.seat,
+            answered.card,
             text=f"{label}: seat {answered.seat}'s {g.cards[answered.card].label} is cancelled",
         )
 

@@ -25,23 +25,7 @@ import random
 from typing import Any
 
 from engine.actions import Action
-from engine.cantankerous.actions import (
-    Attack,
-    Bank,
-    Bet,
-    BuyToken,
-    CounterBank,
-    CounterPlay,
-    Discard,
-    Done,
-    Instant,
-    Keep,
-    PickyEater,
-    Play,
-    PounceAttack,
-    PouncePlay,
-    Score,
-)
+from engine.cantankerous import actions
 
 __all__ = ["GreedyStrategy"]
 
@@ -86,15 +70,17 @@ class GreedyStrategy:
 
     def _action(self, v: _View, legal: list[Action]) -> Action:
         me = v.me
-        scores = [a for a in legal if isinstance(a, Score) and v.cost(a.card) <= me["affection"]]
+        scores = [
+            a for a in legal if isinstance(a, actions.Score) and v.cost(a.card) <= me["affection"]
+        ]
         if scores:
             return max(scores, key=lambda a: (v.paws(a.card), -v.cost(a.card)))
-        banks = [a for a in legal if isinstance(a, Bank)]
+        banks = [a for a in legal if isinstance(a, actions.Bank)]
         if me["status"] == "feral":
             attacks = [
                 a
                 for a in legal
-                if isinstance(a, Attack) and v.cats[a.target]["affection"] < v.cost(a.card)
+                if isinstance(a, actions.Attack) and v.cats[a.target]["affection"] < v.cost(a.card)
             ]
             if banks and (not attacks or me["affection"] + v.hearts(banks[0].card) < 4):
                 return max(banks, key=lambda a: v.hearts(a.card))
@@ -102,19 +88,19 @@ class GreedyStrategy:
                 return max(attacks, key=lambda a: (v.cats[a.target]["mischief"], v.cost(a.card)))
         if banks:
             return max(banks, key=lambda a: v.hearts(a.card))
-        plays = [(v.incident_value(a), a) for a in legal if isinstance(a, Play)]
+        plays = [(v.incident_value(a), a) for a in legal if isinstance(a, actions.Play)]
         plays = [(value, a) for value, a in plays if value > 0]
         if plays:
             return max(plays, key=lambda item: item[0])[1]
-        buys = [a for a in legal if isinstance(a, BuyToken)]
+        buys = [a for a in legal if isinstance(a, actions.BuyToken)]
         if buys and me["tokens"] < 2:
             return min(buys, key=lambda a: sum(v.worth(c) for c in a.cards))
-        return next(a for a in legal if isinstance(a, PickyEater))
+        return next(a for a in legal if isinstance(a, actions.PickyEater))
 
     def _pounce(self, v: _View, legal: list[Action]) -> Action:
         window = v.obs["window"]
-        attacks = [a for a in legal if isinstance(a, PounceAttack)]
-        plays = [a for a in legal if isinstance(a, PouncePlay)]
+        attacks = [a for a in legal if isinstance(a, actions.PounceAttack)]
+        plays = [a for a in legal if isinstance(a, actions.PouncePlay)]
         if window.get("last_chance"):
             cancels = [a for a in plays if v.cancels(a.card)]
             if cancels:
@@ -135,13 +121,13 @@ class GreedyStrategy:
         return legal[0]
 
     def _counter(self, v: _View, legal: list[Action]) -> Action:
-        cancels = [a for a in legal if isinstance(a, CounterPlay) and v.cancels(a.card)]
+        cancels = [a for a in legal if isinstance(a, actions.CounterPlay) and v.cancels(a.card)]
         if cancels:
             return cancels[0]
         window = v.obs["window"]
         if window.get("as") == "attack":
             cost = v.cost(window["against_card"])
-            banks = [a for a in legal if isinstance(a, CounterBank)]
+            banks = [a for a in legal if isinstance(a, actions.CounterBank)]
             if (
                 v.me["affection"] < cost
                 and banks
@@ -152,16 +138,16 @@ class GreedyStrategy:
 
     def _counter_bank(self, v: _View, legal: list[Action]) -> Action:
         cost = v.cost(v.obs["window"]["against_card"]) if "against_card" in v.obs["window"] else 0
-        banks = [a for a in legal if isinstance(a, CounterBank)]
+        banks = [a for a in legal if isinstance(a, actions.CounterBank)]
         if banks and v.me["affection"] < cost:
             return max(banks, key=lambda a: v.hearts(a.card))
-        return next(a for a in legal if isinstance(a, Done))
+        return next(a for a in legal if isinstance(a, actions.Done))
 
     def _instant(self, v: _View, legal: list[Action]) -> Action:
         best: Action = legal[0]
         best_value = 0.0
         for action in legal:
-            if not isinstance(action, Instant):
+            if not isinstance(action, actions.Instant):
                 continue
             kind = v.type(action.card)
             if kind == "affection":
@@ -263,18 +249,18 @@ class _View:
 def _card(action: Action) -> int:
     if isinstance(
         action,
-        Bet
-        | Keep
-        | Discard
-        | Bank
-        | Score
-        | Play
-        | Attack
-        | PounceAttack
-        | PouncePlay
-        | CounterBank
-        | CounterPlay
-        | Instant,
+        actions.Bet
+        | actions.Keep
+        | actions.Discard
+        | actions.Bank
+        | actions.Score
+        | actions.Play
+        | actions.Attack
+        | actions.PounceAttack
+        | actions.PouncePlay
+        | actions.CounterBank
+        | actions.CounterPlay
+        | actions.Instant,
     ):
         return action.card
     raise ValueError(f"{action} names no card")

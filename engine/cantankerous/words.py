@@ -13,24 +13,7 @@ them, every move with the rule it follows and the cards it takes.
 from __future__ import annotations
 
 from engine.actions import Action
-from engine.cantankerous.actions import (
-    Attack,
-    Bank,
-    Bet,
-    BuyToken,
-    CounterBank,
-    CounterPlay,
-    Discard,
-    Done,
-    Instant,
-    Keep,
-    Pass,
-    PickyEater,
-    Play,
-    PounceAttack,
-    PouncePlay,
-    Score,
-)
+from engine.cantankerous import actions
 from engine.cantankerous.game import State
 from engine.words import MoveWords
 
@@ -39,71 +22,75 @@ __all__ = ["describe_move", "describe_seen"]
 # The rule each decision follows (the manual's terms; the actions' docstrings say the same
 # for programmers).
 RULES: dict[str, str] = {
-    Bet.type: "First Bite: every Cat bets a card face down; the bets are revealed together "
+    actions.Bet.type: "First Bite: every Cat bets a card face down; the bets are revealed together "
     "and the winning rank (high or low, as the Turn Indicator says) takes the First Bite and "
     "the Cat Toy; the bets go to the Litter Box.",
-    Keep.type: "Feral Meal Time: keep one of the cards you drew; the others go to the Litter Box.",
-    Bank.type: "Bank an Affection card in your House (or Territory when Feral).",
-    Score.type: "Score a Mischief card in your House, paying its cost from banked Affection.",
-    Play.type: "Play an Incident card: its effect happens (other Cats may Pounce or Counter).",
-    Attack.type: "Feral Troublemaker: attack a Domestic Cat with a Mischief card, no token needed.",
-    PickyEater.type: "Picky Eater: put your whole hand in the Litter Box and draw as many "
+    actions.Keep.type: "Feral Meal Time: keep one of the cards you drew; the others go to the Litter Box.",
+    actions.Bank.type: "Bank an Affection card in your House (or Territory when Feral).",
+    actions.Score.type: "Score a Mischief card in your House, paying its cost from banked Affection.",
+    actions.Play.type: "Play an Incident card: its effect happens (other Cats may Pounce or Counter).",
+    actions.Attack.type: "Feral Troublemaker: attack a Domestic Cat with a Mischief card, no token needed.",
+    actions.PickyEater.type: "Picky Eater: put your whole hand in the Litter Box and draw as many "
     "cards from the Food Bowl (an empty hand is allowed).",
-    BuyToken.type: "Buy a Pounce Token: discard two cards from your hand (three when Feral).",
-    Discard.type: "Grooming Time: discard down to the hand limit, one card at a time.",
-    Pass.type: "Decline: no Pounce, no Counter, no Instant Action.",
-    PounceAttack.type: "Pounce (spends a Pounce Token): attack the Cat Toy holder with a "
+    actions.BuyToken.type: "Buy a Pounce Token: discard two cards from your hand (three when Feral).",
+    actions.Discard.type: "Grooming Time: discard down to the hand limit, one card at a time.",
+    actions.Pass.type: "Decline: no Pounce, no Counter, no Instant Action.",
+    actions.PounceAttack.type: "Pounce (spends a Pounce Token): attack the Cat Toy holder with a "
     "Mischief card (any Domestic Cat when you are Feral).",
-    PouncePlay.type: "Pounce (spends a Pounce Token): play an Incident card.",
-    CounterBank.type: "Counter a Mischief attack by banking Affection from your hand (the "
+    actions.PouncePlay.type: "Pounce (spends a Pounce Token): play an Incident card.",
+    actions.CounterBank.type: "Counter a Mischief attack by banking Affection from your hand (the "
     "first card spends a Pounce Token; more may follow, then Done).",
-    CounterPlay.type: "Counter by playing an Incident card.",
-    Done.type: "Stop banking Affection for this Counter.",
-    Instant.type: "Instant Action: use a card whose icon matches the type just used, at no cost.",
+    actions.CounterPlay.type: "Counter by playing an Incident card.",
+    actions.Done.type: "Stop banking Affection for this Counter.",
+    actions.Instant.type: "Instant Action: use a card whose icon matches the type just used, at no cost.",
 }
 
 _VERBS: dict[str, str] = {
-    Keep.type: "Keep",
-    Bank.type: "Bank",
-    Score.type: "Score",
-    Discard.type: "Discard",
-    CounterBank.type: "Counter: bank",
-    Play.type: "Play",
-    PouncePlay.type: "Pounce: play",
-    CounterPlay.type: "Counter: play",
-    Instant.type: "Instant Action: use",
-    Attack.type: "Attack",
-    PounceAttack.type: "Pounce: attack",
+    actions.Keep.type: "Keep",
+    actions.Bank.type: "Bank",
+    actions.Score.type: "Score",
+    actions.Discard.type: "Discard",
+    actions.CounterBank.type: "Counter: bank",
+    actions.Play.type: "Play",
+    actions.PouncePlay.type: "Pounce: play",
+    actions.CounterPlay.type: "Counter: play",
+    actions.Instant.type: "Instant Action: use",
+    actions.Attack.type: "Attack",
+    actions.PounceAttack.type: "Pounce: attack",
 }
 
 
 def describe_move(state: State, action: Action) -> MoveWords:
     """``action`` (legal in ``state``) in people's words, its rule and the cards it takes."""
     rule = RULES.get(action.type, "")
-    if isinstance(action, Bet):
+    if isinstance(action, actions.Bet):
         return _card_move(state, f"Bet {_card(state, action.card)} (face down)", action.card, rule)
-    if isinstance(action, Keep | Bank | Score | Discard | CounterBank):
+    if isinstance(
+        action, actions.Keep | actions.Bank | actions.Score | actions.Discard | actions.CounterBank
+    ):
         label = f"{_VERBS[action.type]} {_card(state, action.card)}"
         return _card_move(state, label, action.card, rule)
-    if isinstance(action, Play | PouncePlay | CounterPlay | Instant):
+    if isinstance(
+        action, actions.Play | actions.PouncePlay | actions.CounterPlay | actions.Instant
+    ):
         on = "" if action.target is None else f" on Seat {action.target + 1}"
         label = f"{_VERBS[action.type]} {_card(state, action.card)}{on}"
         return _card_move(state, label, action.card, rule)
-    if isinstance(action, Attack | PounceAttack):
+    if isinstance(action, actions.Attack | actions.PounceAttack):
         label = f"{_VERBS[action.type]} Seat {action.target + 1} with {_card(state, action.card)}"
         return _card_move(state, label, action.card, rule)
-    if isinstance(action, BuyToken):
+    if isinstance(action, actions.BuyToken):
         cards = " and ".join(_card(state, card) for card in action.cards)
         return {
             "label": f"Buy a Pounce Token: discard {cards}",
             "rule": rule,
             "picks": [f"card:{card}" for card in action.cards],
         }
-    if isinstance(action, PickyEater):
+    if isinstance(action, actions.PickyEater):
         return {"label": "Picky Eater: swap the whole hand", "rule": rule, "picks": ["hand"]}
-    if isinstance(action, Pass):
+    if isinstance(action, actions.Pass):
         return {"label": "Pass", "rule": rule, "picks": []}
-    if isinstance(action, Done):
+    if isinstance(action, actions.Done):
         return {"label": "Done banking", "rule": rule, "picks": []}
     return {"label": str(action), "rule": rule, "picks": []}
 
@@ -113,8 +100,8 @@ def describe_move(state: State, action: Action) -> MoveWords:
 # draw (the rest go to the Litter Box face up, which the events say), and a Pounce choice.
 # The rule is the phase's, not the move's: "Decline" would tell a Pass from a Pounce.
 _UNSEEN: dict[str, tuple[str, str]] = {
-    "bet": ("Bet a card face down", RULES[Bet.type]),
-    "keep": ("Keep one of the cards drawn at Meal Time", RULES[Keep.type]),
+    "bet": ("Bet a card face down", RULES[actions.Bet.type]),
+    "keep": ("Keep one of the cards drawn at Meal Time", RULES[actions.Keep.type]),
     "pounce": (
         "Decide whether to Pounce",
         "Pounce window: every Cat that may Pounce decides in secret; the choices are revealed "

@@ -17,6 +17,7 @@ from engine.catlady.cards import load_edition
 from engine.catlady.game import Game, State
 from engine.catlady.scoring import (
     BREAKDOWN,
+    BREAKDOWN_LABELS,
     GameScore,
     ScoringRules,
     context_from_json,
@@ -26,18 +27,6 @@ from engine.catlady.scoring import (
 from engine.errors import EngineError
 
 __all__ = ["describe_game", "format_text", "main"]
-
-_LABELS = {
-    "fed_cats": "Fed cats",
-    "toys": "Toys",
-    "costumes": "Costumes",
-    "catnip": "Catnip",
-    "vp_tokens": "VP tokens",
-    "food_penalty": "Food penalty",
-    "boxes": "Boxes",
-    "goals": "Shared goals",
-    "items": "Cat player items",
-}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -148,7 +137,8 @@ def format_text(score: GameScore, *, label: str | None = None) -> str:
     keys = list(BREAKDOWN) + [k for k in players[0].breakdown if k not in BREAKDOWN]
     for key in keys:
         lines.append(
-            f"{_LABELS[key]:<14}" + "".join(f"{p.breakdown[key]:>{width + 2}}" for p in players)
+            f"{BREAKDOWN_LABELS[key]:<14}"
+            + "".join(f"{p.breakdown[key]:>{width + 2}}" for p in players)
         )
     lines.append(f"{'Total':<14}" + "".join(f"{p.total:>{width + 2}}" for p in players))
     lines.append(f"{'Fed cats':<14}" + "".join(f"{p.fed_cat_count:>{width + 2}}" for p in players))

@@ -994,9 +994,8 @@ class _Search:
             meal = meals[cat.index]
             if cat.model == _FIXED:
                 if meal is None:
-                    extra = int(str(cat.params["count"])) if cat.ability == "food_as_wild" else 0
                     trial = [d + n for d, n in zip(demand, cat.needs, strict=True)]
-                    if _feasible(trial, self.have, self.wild, convert + extra):
+                    if _feasible(trial, self.have, self.wild, convert + cat.add_convert):
                         return False
                 continue
             if meal is not None:

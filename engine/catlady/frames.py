@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.catlady.cards import CardSpec
 from engine.catlady.game import Game, State
-from engine.frames import split_views
+from engine.frames import frame, split_views
 
 __all__ = ["NEXT_CARDS_SHOWN", "RUNNING_SCORE_BUDGET_S", "replay_frames"]
 
@@ -63,17 +63,7 @@ def replay_frames(game: Game, states: Sequence[State]) -> dict[str, Any]:
             scores = [p.total for p in state.score().players]
         else:
             scores = None
-        frames.append(
-            {
-                "turn": state.turn,
-                "phase": state.phase,
-                "to_move": state.current_player,
-                "public": shared,
-                "own": own,
-                "hidden": hidden,
-                "scores": scores,
-            }
-        )
+        frames.append(frame(state, shared, own, hidden, scores))
     by_key = {card.key: card for card in deck}
     # A key the deck does not hold (an expansion's extra card) is shown by its key, never
     # with made-up facts.

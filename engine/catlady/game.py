@@ -19,24 +19,8 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from engine.catlady import rules
-from engine.catlady.actions import (
-    Action,
-    Brush,
-    CatTake,
-    EndTurn,
-    Laser,
-    Line,
-    LostCatsForStray,
-    LostCatsForVP,
-    PlaceToken,
-    ShoppingBag,
-    Spray,
-    SwapGoal,
-    Take,
-    action_from_json,
-    parse_action,
-)
+from engine.catlady import actions, rules
+from engine.catlady.actions import Action, Line, action_from_json, parse_action
 from engine.catlady.cards import CardKind, Edition, load_edition, normalise_name
 from engine.catlady.model import Expansion, PlayerState
 from engine.catlady.observation import _ViewMemo, full_view, observe
@@ -205,13 +189,13 @@ class Game:
     _stray_index: dict[str, int]  # casefolded stray name -> index in edition.strays
     _take_actions: tuple[tuple[Action, ...], ...]  # per token position (see _by_token)
     _spray_actions: tuple[tuple[Action, ...], ...]
-    _place_actions: tuple[PlaceToken, ...]
-    _stray_actions: tuple[LostCatsForStray, ...]
-    _end_turn: EndTurn
-    _lost_vp: LostCatsForVP
-    _cat_take_actions: tuple[CatTake, ...]
-    _laser_actions: tuple[Laser, ...]
-    _shopping_bag: ShoppingBag
+    _place_actions: tuple[actions.PlaceToken, ...]
+    _stray_actions: tuple[actions.LostCatsForStray, ...]
+    _end_turn: actions.EndTurn
+    _lost_vp: actions.LostCatsForVP
+    _cat_take_actions: tuple[actions.CatTake, ...]
+    _laser_actions: tuple[actions.Laser, ...]
+    _shopping_bag: actions.ShoppingBag
     _card_keys: tuple[str, ...]  # per card id (deck cards, then strays)
     _card_names: tuple[str, ...]
     _sorted_keys: tuple[str, ...]  # every distinct card key, sorted (observations' multisets)
@@ -265,25 +249,27 @@ class Game:
         set_(self, "_stray_index", {s.name.casefold(): i for i, s in enumerate(edition.strays)})
         # Actions are built once and shared: legal_actions() is the hot loop of every playout.
         lines = tuple(Line)
-        set_(self, "_place_actions", tuple(PlaceToken(line) for line in lines))
-        set_(self, "_take_actions", _by_token(Take))
-        set_(self, "_spray_actions", _by_token(Spray))
-        set_(self, "_stray_actions", tuple(LostCatsForStray(s.name) for s in edition.strays))
-        set_(self, "_end_turn", EndTurn())
-        set_(self, "_lost_vp", LostCatsForVP())
-        set_(self, "_cat_take_actions", tuple(CatTake(line) for line in lines))
+        set_(self, "_place_actions", tuple(actions.PlaceToken(line) for line in lines))
+        set_(self, "_take_actions", _by_token(actions.Take))
+        set_(self, "_spray_actions", _by_token(actions.Spray))
+        set_(
+            self, "_stray_actions", tuple(actions.LostCatsForStray(s.name) for s in edition.strays)
+        )
+        set_(self, "_end_turn", actions.EndTurn())
+        set_(self, "_lost_vp", actions.LostCatsForVP())
+        set_(self, "_cat_take_actions", tuple(actions.CatTake(line) for line in lines))
         set_(
             self,
             "_laser_actions",
             tuple(
-                Laser((a, b), d)
+                actions.Laser((a, b), d)
                 for a in range(1, 10)
                 for b in range(a + 1, 10)
                 for d in range(1, 10)
                 if d not in (a, b)
             ),
         )
-        set_(self, "_shopping_bag", ShoppingBag())
+        set_(self, "_shopping_bag", actions.ShoppingBag())
         set_(
             self,
             "_card_keys",
@@ -399,24 +385,24 @@ class Game:
         return self._canonical(parse_action(text))
 
     def _canonical(self, action: Action) -> Action:
-        if isinstance(action, LostCatsForStray):
+        if isinstance(action, actions.LostCatsForStray):
             index = self._stray_index.get(action.stray.strip().casefold())
             if index is None:
                 known = ", ".join(s.name for s in self.edition.strays)
                 raise EngineError(f"no stray cat is called {action.stray!r} (strays: {known})")
             return self._stray_actions[index]
-        if isinstance(action, Laser):
+        if isinstance(action, actions.Laser):
             a, b = sorted(action.take)
             if a == b or action.discard in (a, b):
                 raise EngineError(
                     f"{action}: a laser pointer takes two different cards and discards a third"
                 )
-            return Laser((a, b), action.discard)
-        if isinstance(action, Brush):
+            return actions.Laser((a, b), action.discard)
+        if isinstance(action, actions.Brush):
             if not self.edition.has_cat(action.cat):
                 raise EngineError(f"no cat is called {action.cat!r}")
-            return Brush(action.slot, self.edition.cat(action.cat).name)
-        if isinstance(action, SwapGoal):
+            return actions.Brush(action.slot, self.edition.cat(action.cat).name)
+        if isinstance(action, actions.SwapGoal):
             goal = next(
                 (
                     g
@@ -428,11 +414,11 @@ class Game:
             if goal is None:
                 known = ", ".join(g.name for g in self.edition.goals) or "none"
                 raise EngineError(f"no shared goal is called {action.goal!r} (goals: {known})")
-            return SwapGoal(action.partner, goal.name)
+            return actions.SwapGoal(action.partner, goal.name)
         return action
 
 
-def _by_token(cls: type[Take] | type[Spray]) -> tuple[tuple[Action, ...], ...]:
+def _by_token(cls: type[actions.Take] | type[actions.Spray]) -> tuple[tuple[Action, ...], ...]:
     """For each token position (index 0-5, and -1 == 6 for "not placed"), the line actions
     of ``cls`` for every line except the token's."""
     table = [tuple(cls(line) for line in Line if line != token) for token in Line]

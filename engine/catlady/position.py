@@ -1,13 +1,6 @@
 """Cat Lady states that were not dealt from a seed: a full state consistent with what one
 seat observes (for determinising bots), and positions set up by hand (tests, puzzles,
-teaching).
-
->>> from engine import load_game
->>> game = load_game(options={"players": 3})
->>> state = game.new_initial_state(5)
->>> guess = sample_state(game, state.observation(0), random.Random(1))
->>> guess.observation(0) == state.observation(0)
-True
+teaching). Each function's docstring shows it at work.
 """
 
 from __future__ import annotations

@@ -32,22 +32,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from engine.catlady.actions import (
-    LINE_SLOTS,
-    Action,
-    Brush,
-    CatTake,
-    EndTurn,
-    Laser,
-    Line,
-    LostCatsForStray,
-    LostCatsForVP,
-    PlaceToken,
-    ShoppingBag,
-    Spray,
-    SwapGoal,
-    Take,
-)
+from engine.catlady import actions
+from engine.catlady.actions import LINE_SLOTS, Action, Line
 from engine.catlady.model import SHOPPING_BAG_FOOD, Expansion, PlayerState
 from engine.errors import IllegalActionError
 from engine.splitmix import MASK64, SplitMix64
@@ -256,9 +242,9 @@ def legal_actions(state: State) -> list[Action]:
     phase = state._phase
     game = state.game
     if phase == BEFORE_DRAFT:
-        actions: list[Action] = list(game._take_actions[state._token])
+        legal: list[Action] = list(game._take_actions[state._token])
     elif phase == AFTER_DRAFT:
-        actions = [game._end_turn]
+        legal = [game._end_turn]
     elif phase == PLACE_TOKEN:
         return list(game._place_actions)
     elif phase == CAT_TURN:
@@ -268,20 +254,20 @@ def legal_actions(state: State) -> list[Action]:
         return []
     player = state._players[state._current]
     if player.sprays:
-        actions.extend(game._spray_actions[state._token])
+        legal.extend(game._spray_actions[state._token])
     if player.lost_cats >= game._lost_cats_per_trade:
         stray_actions = game._stray_actions
-        actions.extend(stray_actions[s] for s in state._strays_up)
+        legal.extend(stray_actions[s] for s in state._strays_up)
         if state._vp_left:
-            actions.append(game._lost_vp)
+            legal.append(game._lost_vp)
     if state._expansion is not None:
-        actions.extend(_expansion_actions(state, player, phase))
-    return actions
+        legal.extend(_expansion_actions(state, player, phase))
+    return legal
 
 
 def _expansion_actions(state: State, player: PlayerState, phase: int) -> list[Action]:
     game = state.game
-    actions: list[Action] = []
+    legal: list[Action] = []
     if player.brushes and (player.cats or player.strays):
         own = list(
             dict.fromkeys(
@@ -291,19 +277,19 @@ def _expansion_actions(state: State, player: PlayerState, phase: int) -> list[Ac
         )
         for slot, card in enumerate(state._grid):
             if card is not None and game._kind_codes[card] == CAT:
-                actions.extend(Brush(slot + 1, name) for name in own)
+                legal.extend(actions.Brush(slot + 1, name) for name in own)
     if player.lasers and phase == BEFORE_DRAFT and None not in state._grid:
-        actions.extend(game._laser_actions)
+        legal.extend(game._laser_actions)
     if player.bags:
-        actions.append(game._shopping_bag)
+        legal.append(game._shopping_bag)
     ext = state._expansion
     assert ext is not None
     if ext.goals and not ext.swapped:
         goals = game.edition.goals
         pool = list(dict.fromkeys(goals[g].name for g in ext.goal_pool))
         for partner in ("next", "prev"):
-            actions.extend(SwapGoal(partner, name) for name in pool)
-    return actions
+            legal.extend(actions.SwapGoal(partner, name) for name in pool)
+    return legal
 
 
 def check(state: State, action: Action) -> None:
@@ -312,7 +298,7 @@ def check(state: State, action: Action) -> None:
     if phase == OVER:
         raise IllegalActionError(f"the game is over; {action} is not possible")
     kind = type(action)
-    if kind is PlaceToken:
+    if kind is actions.PlaceToken:
         if phase != PLACE_TOKEN:
             raise IllegalActionError("the cat token was already placed at setup")
         _require_line(action)
@@ -321,43 +307,48 @@ def check(state: State, action: Action) -> None:
         raise IllegalActionError(
             f"seat {state._current} must first place the cat token (place-token <line>)"
         )
-    if kind is CatTake or phase == CAT_TURN:
+    if kind is actions.CatTake or phase == CAT_TURN:
         _check_cat_take(state, action)
         return
     player = state._players[state._current]
-    if kind is Take:
+    if kind is actions.Take:
         line = _require_line(action)
         if phase != BEFORE_DRAFT:
             raise IllegalActionError("you have already taken a line this turn")
         if line == state._token:
             raise IllegalActionError(f"{line} is blocked by the cat token")
-    elif kind is EndTurn:
+    elif kind is actions.EndTurn:
         if phase != AFTER_DRAFT:
             raise IllegalActionError("you must take a row or column before ending your turn")
-    elif kind is Spray:
+    elif kind is actions.Spray:
         line = _require_line(action)
         if not player.sprays:
             raise IllegalActionError("you have no spray bottle to play")
         if line == state._token:
             raise IllegalActionError(f"the cat token is already at {line}")
-    elif kind is LostCatsForStray or kind is LostCatsForVP:
+    elif kind is actions.LostCatsForStray or kind is actions.LostCatsForVP:
         needed = state.game._lost_cats_per_trade
         if player.lost_cats < needed:
             raise IllegalActionError(
                 f"trading lost cats needs {needed} in hand; you hold {player.lost_cats}"
             )
-        if kind is LostCatsForVP:
+        if kind is actions.LostCatsForVP:
             if not state._vp_left:
                 raise IllegalActionError("no VP tokens are left")
         else:
-            assert isinstance(action, LostCatsForStray)
+            assert isinstance(action, actions.LostCatsForStray)
             index = state.game._stray_index.get(action.stray.casefold())
             if index is None or index not in state._strays_up:
                 face_up = ", ".join(state.game.edition.strays[s].name for s in state._strays_up)
                 raise IllegalActionError(
                     f"{action.stray!r} is not a face-up stray (face up: {face_up or 'none'})"
                 )
-    elif kind is Brush or kind is Laser or kind is ShoppingBag or kind is SwapGoal:
+    elif (
+        kind is actions.Brush
+        or kind is actions.Laser
+        or kind is actions.ShoppingBag
+        or kind is actions.SwapGoal
+    ):
         _check_expansion(state, player, action)
     else:
         raise IllegalActionError(f"not a Cat Lady action: {action!r}")
@@ -366,7 +357,7 @@ def check(state: State, action: Action) -> None:
 def _check_cat_take(state: State, action: Action) -> None:
     if state._phase != CAT_TURN:
         raise IllegalActionError("only the solitaire cat player takes lines with cat-take")
-    if type(action) is not CatTake:
+    if type(action) is not actions.CatTake:
         raise IllegalActionError(
             f"it is the cat player's turn: choose its line with cat-take, not {action}"
         )
@@ -385,7 +376,7 @@ def _check_expansion(state: State, player: PlayerState, action: Action) -> None:
     game = state.game
     if state._expansion is None:
         raise IllegalActionError(f"{action}: this game has no Box of Treats cards")
-    if isinstance(action, Brush):
+    if isinstance(action, actions.Brush):
         if not player.brushes:
             raise IllegalActionError("you have no cat brush to play")
         card = state._grid[action.slot - 1]
@@ -393,7 +384,7 @@ def _check_expansion(state: State, player: PlayerState, action: Action) -> None:
             raise IllegalActionError(f"grid slot {action.slot} holds no cat to brush")
         if _own_cat(state, player, action.cat) is None:
             raise IllegalActionError(f"you have no cat called {action.cat!r} to swap")
-    elif isinstance(action, Laser):
+    elif isinstance(action, actions.Laser):
         if not player.lasers:
             raise IllegalActionError("you have no laser pointer to play")
         if state._phase != BEFORE_DRAFT:
@@ -405,10 +396,10 @@ def _check_expansion(state: State, player: PlayerState, action: Action) -> None:
             raise IllegalActionError(f"{action}: take two different cards and discard a third")
         if any(state._grid[s - 1] is None for s in slots):
             raise IllegalActionError(f"{action}: a chosen grid slot is empty")
-    elif isinstance(action, ShoppingBag):
+    elif isinstance(action, actions.ShoppingBag):
         if not player.bags:
             raise IllegalActionError("you have no shopping bag to play")
-    elif isinstance(action, SwapGoal):
+    elif isinstance(action, actions.SwapGoal):
         ext = state._expansion
         if not ext.goals:
             raise IllegalActionError("this game is played without shared goals")
@@ -444,9 +435,9 @@ def apply(state: State, action: Action) -> State:
     check(state, action)
     new = state._successor(action)
     kind = type(action)
-    if kind is Take:
+    if kind is actions.Take:
         _take(new, action.line)  # type: ignore[attr-defined]
-    elif kind is EndTurn:
+    elif kind is actions.EndTurn:
         if new._final:
             new._phase = OVER
             new._current = -1
@@ -459,7 +450,7 @@ def apply(state: State, action: Action) -> State:
                     new._expansion = new._expansion._replace(swapped=False)
                 if new._current == new.game.cat_player_seat:
                     _begin_cat_turn(new)
-    elif kind is Spray:
+    elif kind is actions.Spray:
         player = new._players[new._current]
         card = _first_of_kind(new, player.hand, SPRAY_BOTTLE)
         _set_player(
@@ -467,20 +458,20 @@ def apply(state: State, action: Action) -> State:
         )
         new._discard = new._discard + (card,)
         new._token = action.line  # type: ignore[attr-defined]
-    elif kind is PlaceToken:
+    elif kind is actions.PlaceToken:
         new._token = action.line  # type: ignore[attr-defined]
         new._phase = BEFORE_DRAFT
         new._current = 0
         new._turn = 1
-    elif kind is LostCatsForStray or kind is LostCatsForVP:
+    elif kind is actions.LostCatsForStray or kind is actions.LostCatsForVP:
         _trade_lost_cats(new, action)
-    elif kind is CatTake:
+    elif kind is actions.CatTake:
         _cat_turn(new, action.line)  # type: ignore[attr-defined]
-    elif kind is Brush:
+    elif kind is actions.Brush:
         _brush(new, action)  # type: ignore[arg-type]
-    elif kind is Laser:
+    elif kind is actions.Laser:
         _laser(new, action)  # type: ignore[arg-type]
-    elif kind is ShoppingBag:
+    elif kind is actions.ShoppingBag:
         _shopping_bag(new)
     else:
         _swap_goal(new, action)  # type: ignore[arg-type]
@@ -552,13 +543,13 @@ def _trade_lost_cats(new: State, action: Action) -> None:
         traded.append(card)
     new._discard = new._discard + tuple(traded)
     lost_cats = player.lost_cats - needed
-    if type(action) is LostCatsForVP:
+    if type(action) is actions.LostCatsForVP:
         new._vp_left -= 1
         _set_player(
             new, player._replace(hand=hand, lost_cats=lost_cats, vp_tokens=player.vp_tokens + 1)
         )
     else:
-        assert isinstance(action, LostCatsForStray)
+        assert isinstance(action, actions.LostCatsForStray)
         stray = new.game._stray_index[action.stray.casefold()]
         new._strays_up = tuple(s for s in new._strays_up if s != stray)
         _set_player(
@@ -676,7 +667,7 @@ def _play_hand_card(new: State, kind: int) -> PlayerState:
     return player
 
 
-def _brush(new: State, action: Brush) -> None:
+def _brush(new: State, action: actions.Brush) -> None:
     # RB-BOT: swap one of your cats (stray or not) with a cat of the grid, token ignored.
     game = new.game
     player = _play_hand_card(new, CAT_BRUSH)
@@ -702,7 +693,7 @@ def _brush(new: State, action: Brush) -> None:
     new._grid = tuple(grid)
 
 
-def _laser(new: State, action: Laser) -> None:
+def _laser(new: State, action: actions.Laser) -> None:
     # RB-BOT: take any 2 grid cards, discard 1 more, refill; the token does not move.
     _play_hand_card(new, LASER_POINTER)
     slots = [s - 1 for s in (*action.take, action.discard)]
@@ -738,7 +729,7 @@ def _shopping_bag(new: State) -> None:
     new._players = tuple(players)
 
 
-def _swap_goal(new: State, action: SwapGoal) -> None:
+def _swap_goal(new: State, action: actions.SwapGoal) -> None:
     ext = new._expansion
     assert ext is not None
     n = new.game.num_players
@@ -798,7 +789,7 @@ def _cat_lost_cats(new: State, seat: int) -> None:
 def drafting_probe(state: State, seat: int) -> State:
     """The same position with ``seat`` about to draft, for a bot weighing what ``seat`` could
     take next (never a position of the game itself: nobody moved to get there)."""
-    probe = state._successor(EndTurn())
+    probe = state._successor(actions.EndTurn())
     probe._current = seat
     probe._phase = BEFORE_DRAFT
     probe._final = False

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any, Literal
 
 from engine.catlady.cards import Edition
@@ -20,6 +21,7 @@ from engine.errors import ScoreInputError
 
 __all__ = [
     "BREAKDOWN",
+    "BREAKDOWN_LABELS",
     "DEFAULT_RULES",
     "MAX_ROUNDS",
     "CatFeeding",
@@ -30,6 +32,7 @@ __all__ = [
     "Tableau",
     "pays_leftover_penalty",
     "penalised_seats",
+    "ranks",
     "settle",
     "starting_effects",
     "toy_sets_vp",
@@ -38,6 +41,20 @@ __all__ = [
 
 MAX_ROUNDS = 20
 BREAKDOWN = ("fed_cats", "toys", "costumes", "catnip", "vp_tokens", "food_penalty")
+# The score pad's row names as people read them: BREAKDOWN's rows, then the expansion rows.
+BREAKDOWN_LABELS: Mapping[str, str] = MappingProxyType(
+    {
+        "fed_cats": "Fed cats",
+        "toys": "Toys",
+        "costumes": "Costumes",
+        "catnip": "Catnip",
+        "vp_tokens": "VP tokens",
+        "food_penalty": "Food penalty",
+        "boxes": "Boxes",
+        "goals": "Shared goals",
+        "items": "Cat player items",
+    }
+)
 _COUNT_FIELDS = ("costumes", "catnip", "vp_tokens", "lost_cats", "spray_bottles")
 # Box of Treats hand cards (worthless at the end except to the solitaire cat player).
 _BOX_OF_TREATS_COUNT_FIELDS = ("cat_brushes", "laser_pointers", "shopping_bags")
@@ -266,6 +283,26 @@ class GameScore:
     rules: ScoringRules
     feeding_settled: bool = True
 
+    @classmethod
+    def from_players(
+        cls,
+        players: Sequence[PlayerScore],
+        *,
+        edition: Edition,
+        rules: ScoringRules,
+        feeding_settled: bool,
+    ) -> GameScore:
+        """The score of a game whose players (in seat order) are scored and ranked: the
+        winners are the seats ranked first."""
+        return cls(
+            players=tuple(players),
+            winners=tuple(i for i, p in enumerate(players) if p.rank == 1),
+            edition=edition.name,
+            edition_version=edition.version,
+            rules=rules,
+            feeding_settled=feeding_settled,
+        )
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-serialisable dict (the calculator's ``--json`` output)."""
         return {
@@ -352,6 +389,16 @@ def pays_leftover_penalty(own: int, most_of_others: int, rules: ScoringRules) ->
     (True, False)
     """
     return own >= most_of_others and (own > 0 or rules.penalty_when_nobody_has_leftover)
+
+
+def ranks(keys: Sequence[Any]) -> list[int]:
+    """Each seat's rank: 1 plus the number of seats with a strictly greater key, so tied seats
+    share a rank.
+
+    >>> ranks([(10, 2), (12, 1), (10, 2)])
+    [2, 1, 2]
+    """
+    return [1 + sum(1 for other in keys if other > key) for key in keys]
 
 
 def penalised_seats(leftovers: Sequence[int], rules: ScoringRules) -> list[bool]:

@@ -36,6 +36,7 @@ from engine.catlady.scorepad import (
     _BOX_OF_TREATS_COUNT_FIELDS,
     _COUNT_FIELDS,
     BREAKDOWN,
+    BREAKDOWN_LABELS,
     DEFAULT_RULES,
     CatFeeding,
     GameScore,
@@ -45,6 +46,7 @@ from engine.catlady.scorepad import (
     Tableau,
     pays_leftover_penalty,
     penalised_seats,
+    ranks,
     settle,
     starting_effects,
     toy_sets_vp,
@@ -56,6 +58,7 @@ from engine.errors import ScoreInputError
 # The score pad's values live in engine.catlady.scorepad; they are the scorer's public API here.
 __all__ = [
     "BREAKDOWN",
+    "BREAKDOWN_LABELS",
     "DEFAULT_RULES",
     "CatFeeding",
     "GameScore",
@@ -137,9 +140,9 @@ def score_game(
         rows.append((line, sum(line.values()), option, bonus))
 
     keys = [(total, option.fed) for _, total, option, _ in rows]
+    seat_ranks = ranks(keys)
     players = []
     for i, (t, (line, total, option, bonus)) in enumerate(zip(tableaux, rows, strict=True)):
-        rank = 1 + sum(1 for k in keys if k > keys[i])
         # Taken now: the tableau's food dict is the caller's, and may change before it is read.
         food = dict(t.food)
         plates = Plates(partial(_describe_feeding, cats[i], option, bonus, food, edition))
@@ -148,7 +151,7 @@ def score_game(
                 name=t.name,
                 total=total,
                 fed_cat_count=option.fed,
-                rank=rank,
+                rank=seat_ranks[i],
                 leftover_food=option.leftover,
                 plates=plates,
                 catnip_counted=option.catnip,
@@ -160,15 +163,7 @@ def score_game(
                 food_penalty=line["food_penalty"],
             )
         )
-    winners = tuple(i for i, p in enumerate(players) if p.rank == 1)
-    return GameScore(
-        players=tuple(players),
-        winners=winners,
-        edition=edition.name,
-        edition_version=edition.version,
-        rules=rules,
-        feeding_settled=settled,
-    )
+    return GameScore.from_players(players, edition=edition, rules=rules, feeding_settled=settled)
 
 
 @lru_cache(maxsize=8192)

@@ -35,6 +35,7 @@ from engine.catlady.scorepad import (
     ScoringRules,
     Tableau,
     pays_leftover_penalty,
+    ranks,
     settle,
     with_starting_cards,
 )
@@ -442,9 +443,9 @@ def score_expansion(
         keys = [
             (total, 1 if t.cat_player else 0) for total, t in zip(totals, tableaux, strict=True)
         ]
+    seat_ranks = ranks(keys)
     players = []
     for i, (t, (line, extra, option, bonus)) in enumerate(zip(tableaux, rows, strict=True)):
-        rank = 1 + sum(1 for k in keys if k > keys[i])
         picked = _grid_by_name(grid_cards, picks[i])
         holdings = _holdings(t, edition, picked)
         holdings_cats = list(holdings.cats)
@@ -460,7 +461,7 @@ def score_expansion(
                 name=t.name,
                 total=totals[i],
                 fed_cat_count=option.fed,
-                rank=rank,
+                rank=seat_ranks[i],
                 leftover_food=penalty_leftovers[i],
                 plates=Plates.known(feeding, dict(option.leftover_food)),
                 catnip_counted=option.catnip,
@@ -470,15 +471,7 @@ def score_expansion(
                 **line,
             )
         )
-    winners = tuple(i for i, p in enumerate(players) if p.rank == 1)
-    return GameScore(
-        players=tuple(players),
-        winners=winners,
-        edition=edition.name,
-        edition_version=edition.version,
-        rules=rules,
-        feeding_settled=settled,
-    )
+    return GameScore.from_players(players, edition=edition, rules=rules, feeding_settled=settled)
 
 
 @lru_cache(maxsize=64)

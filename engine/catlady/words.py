@@ -11,21 +11,8 @@ data), every move with the rule it follows, and the board things it takes.
 
 from __future__ import annotations
 
-from engine.catlady.actions import (
-    Action,
-    Brush,
-    CatTake,
-    EndTurn,
-    Laser,
-    Line,
-    LostCatsForStray,
-    LostCatsForVP,
-    PlaceToken,
-    ShoppingBag,
-    Spray,
-    SwapGoal,
-    Take,
-)
+from engine.catlady import actions
+from engine.catlady.actions import Action, Line
 from engine.catlady.game import State
 from engine.words import MoveWords
 
@@ -34,25 +21,25 @@ __all__ = ["describe_move", "describe_seen"]
 # The rule each move follows, in the rulebook's sense (the actions' own docstrings say the
 # same for programmers).
 RULES: dict[str, str] = {
-    PlaceToken.type: "Setup: the cat token blocks one row or column; nobody may draft the "
+    actions.PlaceToken.type: "Setup: the cat token blocks one row or column; nobody may draft the "
     "line it blocks.",
-    Take.type: "Draft the three cards of a row or column the cat token does not block, then "
+    actions.Take.type: "Draft the three cards of a row or column the cat token does not block, then "
     "move the cat token onto that line; the grid is refilled from the deck.",
-    Spray.type: "Play a spray bottle from your hand to move the cat token to another line "
+    actions.Spray.type: "Play a spray bottle from your hand to move the cat token to another line "
     "before you draft.",
-    CatTake.type: "Solitaire: the cat player takes the line its turn card names (you choose "
+    actions.CatTake.type: "Solitaire: the cat player takes the line its turn card names (you choose "
     "when lines tie); its turn ends.",
-    LostCatsForStray.type: "Discard two lost cats from your hand to adopt one of the face-up "
+    actions.LostCatsForStray.type: "Discard two lost cats from your hand to adopt one of the face-up "
     "stray cats.",
-    LostCatsForVP.type: "Discard two lost cats from your hand to take a 2-VP token.",
-    EndTurn.type: "End your turn (only after drafting).",
-    Brush.type: "Play a cat brush: swap one of your cats with a cat in the grid; the cat "
+    actions.LostCatsForVP.type: "Discard two lost cats from your hand to take a 2-VP token.",
+    actions.EndTurn.type: "End your turn (only after drafting).",
+    actions.Brush.type: "Play a cat brush: swap one of your cats with a cat in the grid; the cat "
     "token does not block it.",
-    Laser.type: "Play a laser pointer instead of drafting: take two cards of the grid and "
+    actions.Laser.type: "Play a laser pointer instead of drafting: take two cards of the grid and "
     "discard a third; the cat token does not move.",
-    ShoppingBag.type: "Play a shopping bag: gain 1 chicken, 1 tuna and 1 milk; every opponent "
+    actions.ShoppingBag.type: "Play a shopping bag: gain 1 chicken, 1 tuna and 1 milk; every opponent "
     "takes a VP token.",
-    SwapGoal.type: "Shared goals: once a turn, swap the goal you share with a neighbour for "
+    actions.SwapGoal.type: "Shared goals: once a turn, swap the goal you share with a neighbour for "
     "a goal from the pool.",
 }
 
@@ -60,44 +47,44 @@ RULES: dict[str, str] = {
 def describe_move(state: State, action: Action) -> MoveWords:
     """``action`` (legal in ``state``) in people's words, its rule and what it takes."""
     rule = RULES.get(action.type, "")
-    if isinstance(action, Take):
+    if isinstance(action, actions.Take):
         label = f"Take {action.line}: {_line_cards(state, action.line)}"
-    elif isinstance(action, PlaceToken):
+    elif isinstance(action, actions.PlaceToken):
         label = (
             f"Place the cat token on {action.line} (it blocks {_line_cards(state, action.line)})"
         )
-    elif isinstance(action, Spray):
+    elif isinstance(action, actions.Spray):
         label = (
             f"Spray bottle: move the cat token to {action.line} "
             f"(it blocks {_line_cards(state, action.line)})"
         )
-    elif isinstance(action, CatTake):
+    elif isinstance(action, actions.CatTake):
         label = f"The cat player takes {action.line}: {_line_cards(state, action.line)}"
-    elif isinstance(action, LostCatsForStray):
+    elif isinstance(action, actions.LostCatsForStray):
         return {
             "label": f"Two lost cats for the stray cat {action.stray}",
             "rule": rule,
             "picks": [f"stray:{action.stray}"],
         }
-    elif isinstance(action, LostCatsForVP):
+    elif isinstance(action, actions.LostCatsForVP):
         return {"label": "Two lost cats for a 2-VP token", "rule": rule, "picks": ["hand"]}
-    elif isinstance(action, Brush):
+    elif isinstance(action, actions.Brush):
         label = f"Cat brush: swap {action.cat} for {_slot_card(state, action.slot)}"
         return {"label": label, "rule": rule, "picks": [f"slot:{action.slot}"]}
-    elif isinstance(action, Laser):
+    elif isinstance(action, actions.Laser):
         first, second = (_slot_card(state, slot) for slot in action.take)
         label = (
             f"Laser pointer: take {first} and {second}, discard {_slot_card(state, action.discard)}"
         )
         slots = [*action.take, action.discard]
         return {"label": label, "rule": rule, "picks": [f"slot:{slot}" for slot in slots]}
-    elif isinstance(action, ShoppingBag):
+    elif isinstance(action, actions.ShoppingBag):
         return {"label": "Shopping bag: 1 chicken, 1 tuna, 1 milk", "rule": rule, "picks": []}
-    elif isinstance(action, SwapGoal):
+    elif isinstance(action, actions.SwapGoal):
         who = "the next player" if action.partner == "next" else "the player before"
         label = f"Swap the goal shared with {who} for {action.goal}"
         return {"label": label, "rule": rule, "picks": []}
-    elif isinstance(action, EndTurn):
+    elif isinstance(action, actions.EndTurn):
         return {"label": "End the turn", "rule": rule, "picks": []}
     else:
         return {"label": str(action), "rule": rule, "picks": []}

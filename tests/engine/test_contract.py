@@ -35,30 +35,23 @@ def cat_lady_editions(version):
         data = load_edition(edition)
         if edition == "base" or not data.playable:
             continue
+
         for players in data.supported_players:
-            yield pytest.param(
-                "cat-lady",
-                version,
-                players,
-                {"edition": edition},
-                id=f"cat-lady-v{version}-{edition}-{players}p",
-            )
+            yield cat_lady_param(version, edition, players, f"{players}p")
         if data.goals:
-            yield pytest.param(
-                "cat-lady",
-                version,
-                4,
-                {"edition": edition, "shared_goals": True},
-                id=f"cat-lady-v{version}-{edition}-4p-goals",
-            )
+            yield cat_lady_param(version, edition, 4, "4p-goals", shared_goals=True)
         if data.solitaire:
-            yield pytest.param(
-                "cat-lady",
-                version,
-                2,
-                {"edition": edition, "solitaire": True},
-                id=f"cat-lady-v{version}-{edition}-solitaire",
-            )
+            yield cat_lady_param(version, edition, 2, "solitaire", solitaire=True)
+
+
+def cat_lady_param(version, edition, players, suffix, **options):
+    return pytest.param(
+        "cat-lady",
+        version,
+        players,
+        {"edition": edition, **options},
+        id=f"cat-lady-v{version}-{edition}-{suffix}",
+    )
 
 
 def random_playout(game, seed):

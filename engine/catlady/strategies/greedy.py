@@ -19,18 +19,8 @@ from __future__ import annotations
 import random
 from typing import Any, TypeVar
 
-from engine.catlady import rules
-from engine.catlady.actions import (
-    Action,
-    EndTurn,
-    Laser,
-    Line,
-    LostCatsForStray,
-    LostCatsForVP,
-    PlaceToken,
-    Spray,
-    Take,
-)
+from engine.catlady import actions, rules
+from engine.catlady.actions import Action, Line
 from engine.catlady.game import State
 from engine.catlady.strategies.evaluation import evaluate, model_for
 
@@ -54,13 +44,13 @@ class GreedyStrategy:
         if len(legal_actions) == 1:
             return legal_actions[0]
         model = model_for(observation)
-        actions = [model.action(a) for a in legal_actions]  # type: ignore[arg-type]
+        decoded = [model.action(a) for a in legal_actions]  # type: ignore[arg-type]
         return legal_actions[
-            self._best(model.sample_state(observation, rng), actions, observation["seat"])
+            self._best(model.sample_state(observation, rng), decoded, observation["seat"])
         ]
 
     def _best(self, state: Any, legal_actions: list[Action], seat: int) -> int:
-        if isinstance(legal_actions[0], PlaceToken):
+        if isinstance(legal_actions[0], actions.PlaceToken):
             # Block whichever line helps the starting player (seat 0) most.
             return max(
                 range(len(legal_actions)),
@@ -71,7 +61,7 @@ class GreedyStrategy:
         seen_pairs: set[tuple[int, int]] = set()
         candidates = []
         for i, action in enumerate(legal_actions):
-            if isinstance(action, Laser):
+            if isinstance(action, actions.Laser):
                 if action.take in seen_pairs:
                     continue
                 seen_pairs.add(action.take)
@@ -81,12 +71,12 @@ class GreedyStrategy:
 
     def _value(self, state: State, action: Action, seat: int) -> float:
         after = state.apply(action)
-        if isinstance(action, Take | LostCatsForStray | LostCatsForVP):
+        if isinstance(action, actions.Take | actions.LostCatsForStray | actions.LostCatsForVP):
             return evaluate(after, seat)
-        if isinstance(action, Spray) and state.phase == "before-draft":
-            takes = [a for a in after.legal_actions() if isinstance(a, Take)]
+        if isinstance(action, actions.Spray) and state.phase == "before-draft":
+            takes = [a for a in after.legal_actions() if isinstance(a, actions.Take)]
             return max(evaluate(after.apply(t), seat) for t in takes)
-        if isinstance(action, Spray | EndTurn):
+        if isinstance(action, actions.Spray | actions.EndTurn):
             # After drafting: what the next player could gain with the token where it is.
             mine = evaluate(after, seat)
             if None in state.grid:  # the final round: nobody drafts after this turn
@@ -101,7 +91,11 @@ def _best_take_gain(state: State, seat: int) -> float:
     blocked = state.token
     base = evaluate(state, seat)
     probe = _as_mover(state, seat)
-    gains = [evaluate(probe.apply(Take(line)), seat) - base for line in _lines() if line != blocked]
+    gains = [
+        evaluate(probe.apply(actions.Take(line)), seat) - base
+        for line in _lines()
+        if line != blocked
+    ]
     return max(gains)
 
 

@@ -6,49 +6,31 @@ import json
 
 import pytest
 
-from engine.cantankerous.actions import (
-    Attack,
-    Bank,
-    Bet,
-    BuyToken,
-    CounterBank,
-    CounterPlay,
-    Discard,
-    Done,
-    Instant,
-    Keep,
-    Pass,
-    PickyEater,
-    Play,
-    PounceAttack,
-    PouncePlay,
-    Score,
-    action_from_json,
-    parse_action,
-)
+from engine.cantankerous import actions
+from engine.cantankerous.actions import action_from_json, parse_action
 from engine.errors import EngineError
 
 EVERY_KIND = [
-    (Bet(12), "bet 12"),
-    (Keep(40), "keep 40"),
-    (Bank(3), "bank 3"),
-    (Score(50), "score 50"),
-    (Play(71, 2), "play 71 on 2"),
-    (Play(71), "play 71"),
-    (Attack(50, 1), "attack 1 with 50"),
-    (PickyEater(), "picky-eater"),
-    (BuyToken((9, 3)), "buy-token 3 9"),
-    (BuyToken((1, 2, 3)), "buy-token 1 2 3"),
-    (Discard(7), "discard 7"),
-    (Pass(), "pass"),
-    (PounceAttack(50, 1), "pounce attack 1 with 50"),
-    (PouncePlay(77), "pounce play 77"),
-    (PouncePlay(77, 0), "pounce play 77 on 0"),
-    (CounterBank(5), "counter bank 5"),
-    (CounterPlay(77), "counter play 77"),
-    (Done(), "done"),
-    (Instant(20), "instant 20"),
-    (Instant(36, 3), "instant 36 on 3"),
+    (actions.Bet(12), "bet 12"),
+    (actions.Keep(40), "keep 40"),
+    (actions.Bank(3), "bank 3"),
+    (actions.Score(50), "score 50"),
+    (actions.Play(71, 2), "play 71 on 2"),
+    (actions.Play(71), "play 71"),
+    (actions.Attack(50, 1), "attack 1 with 50"),
+    (actions.PickyEater(), "picky-eater"),
+    (actions.BuyToken((9, 3)), "buy-token 3 9"),
+    (actions.BuyToken((1, 2, 3)), "buy-token 1 2 3"),
+    (actions.Discard(7), "discard 7"),
+    (actions.Pass(), "pass"),
+    (actions.PounceAttack(50, 1), "pounce attack 1 with 50"),
+    (actions.PouncePlay(77), "pounce play 77"),
+    (actions.PouncePlay(77, 0), "pounce play 77 on 0"),
+    (actions.CounterBank(5), "counter bank 5"),
+    (actions.CounterPlay(77), "counter play 77"),
+    (actions.Done(), "done"),
+    (actions.Instant(20), "instant 20"),
+    (actions.Instant(36, 3), "instant 36 on 3"),
 ]
 
 
@@ -61,7 +43,7 @@ def test_text_and_json_forms_round_trip(action, text):
 
 
 def test_buy_token_cards_are_kept_sorted_so_equal_purchases_compare_equal():
-    assert BuyToken((9, 3)) == BuyToken((3, 9))
+    assert actions.BuyToken((9, 3)) == actions.BuyToken((3, 9))
     assert action_from_json({"type": "buy-token", "cards": [9, 3]}).to_json() == {
         "type": "buy-token",
         "cards": [3, 9],

@@ -5,65 +5,32 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
-from engine.__main__ import main as engine_main
+from tests.engine.helpers import run_cli
 
 GAME = "cantankerous-cats"
-
-
-def run_cli(capsys, *argv):
-    try:
-        code = engine_main(list(argv))
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_cli_plays_and_replays_a_game(capsys, tmp_path):
     log = tmp_path / "match.json"
     code, out, _ = run_cli(
-        capsys,
-        "play",
-        "--game",
-        GAME,
-        "--players",
-        "3",
-        "--bots",
-        "greedy",
-        "random",
-        "random",
-        "--seed",
-        "4",
-        "--log",
-        str(log),
+        capsys, f"play --game {GAME} --players 3 --bots greedy random random --seed 4 --log", log
     )
     assert code == 0
     assert "DEMO DECK — not the published cards" in out and "winner: seat" in out
     assert json.loads(log.read_text())["game"] == GAME
-    code, out, _ = run_cli(capsys, "replay", str(log))
+    code, out, _ = run_cli(capsys, "replay", log)
     assert code == 0 and out.startswith("ok: ")
 
 
 def test_cli_many_games_and_options(capsys, deck_path):
     code, out, _ = run_cli(
         capsys,
-        "play",
-        "--game",
-        GAME,
-        "--players",
-        "2",
-        "--bots",
-        "greedy",
-        "random",
-        "--games",
-        "6",
-        "--option",
-        "variant=basic",
-        "--deck",
-        deck_path,
+        f"play --game {GAME} --players 2 --bots greedy random --games 6 --option variant=basic --deck",
+        Path(deck_path),
         "--json",
     )
     summary = json.loads(out)

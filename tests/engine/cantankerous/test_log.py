@@ -4,23 +4,13 @@ tampering."""
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
 from engine.errors import EngineError, ReplayError
 from engine.log import make_log, replay
 from engine.registry import load_game
-
-
-def played(game, seed, moves=None):
-    rng = random.Random(seed)
-    state = game.new_initial_state(seed)
-    count = 0
-    while not state.is_terminal() and (moves is None or count < moves):
-        state = state.apply(rng.choice(state.legal_actions()))
-        count += 1
-    return state
+from tests.engine.helpers import played
 
 
 def test_the_log_replays_and_records_the_deck_and_every_decision():

@@ -3,22 +3,11 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
 from engine.errors import EngineError
 from tests.engine.cantankerous.helpers import act
-
-
-def played(game, seed, moves=None):
-    rng = random.Random(seed)
-    state = game.new_initial_state(seed)
-    count = 0
-    while not state.is_terminal() and (moves is None or count < moves):
-        state = state.apply(rng.choice(state.legal_actions()))
-        count += 1
-    return state
 
 
 def test_observation_shows_own_hand_and_public_table_only(position):

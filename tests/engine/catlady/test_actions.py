@@ -6,37 +6,28 @@ import json
 
 import pytest
 
-from engine.catlady.actions import (
-    EndTurn,
-    Line,
-    LostCatsForStray,
-    LostCatsForVP,
-    PlaceToken,
-    Spray,
-    Take,
-    action_from_json,
-    parse_action,
-)
+from engine.catlady import actions
+from engine.catlady.actions import Line, action_from_json, parse_action
 from engine.errors import EngineError
 from engine.registry import load_game
 
 EVERY_KIND = [
-    (PlaceToken(Line.ROW_1), "place-token row 1", {"type": "place-token", "line": "row 1"}),
-    (Take(Line.ROW_2), "take row 2", {"type": "take", "line": "row 2"}),
-    (Take(Line.COL_3), "take col 3", {"type": "take", "line": "col 3"}),
-    (Spray(Line.COL_1), "spray col 1", {"type": "spray", "line": "col 1"}),
+    (actions.PlaceToken(Line.ROW_1), "place-token row 1", {"type": "place-token", "line": "row 1"}),
+    (actions.Take(Line.ROW_2), "take row 2", {"type": "take", "line": "row 2"}),
+    (actions.Take(Line.COL_3), "take col 3", {"type": "take", "line": "col 3"}),
+    (actions.Spray(Line.COL_1), "spray col 1", {"type": "spray", "line": "col 1"}),
     (
-        LostCatsForStray("Florence"),
+        actions.LostCatsForStray("Florence"),
         "lost-cats stray Florence",
         {"type": "lost-cats-stray", "stray": "Florence"},
     ),
     (
-        LostCatsForStray("LeVar Purrton"),
+        actions.LostCatsForStray("LeVar Purrton"),
         "lost-cats stray LeVar Purrton",
         {"type": "lost-cats-stray", "stray": "LeVar Purrton"},
     ),
-    (LostCatsForVP(), "lost-cats vp", {"type": "lost-cats-vp"}),
-    (EndTurn(), "end-turn", {"type": "end-turn"}),
+    (actions.LostCatsForVP(), "lost-cats vp", {"type": "lost-cats-vp"}),
+    (actions.EndTurn(), "end-turn", {"type": "end-turn"}),
 ]
 
 
@@ -49,9 +40,19 @@ def test_text_and_json_forms_round_trip(action, text, obj):
 
 
 def test_actions_are_hashable_values():
-    assert Take(Line.ROW_1) == Take(Line.ROW_1)
-    assert Take(Line.ROW_1) != Spray(Line.ROW_1)
-    assert len({Take(Line.ROW_1), Take(Line.ROW_1), EndTurn(), EndTurn()}) == 2
+    assert actions.Take(Line.ROW_1) == actions.Take(Line.ROW_1)
+    assert actions.Take(Line.ROW_1) != actions.Spray(Line.ROW_1)
+    assert (
+        len(
+            {
+                actions.Take(Line.ROW_1),
+                actions.Take(Line.ROW_1),
+                actions.EndTurn(),
+                actions.EndTurn(),
+            }
+        )
+        == 2
+    )
 
 
 def test_lines_number_rows_from_the_top_and_columns_from_the_left():
@@ -63,8 +64,8 @@ def test_lines_number_rows_from_the_top_and_columns_from_the_left():
 
 
 def test_text_form_tolerates_case_and_spacing():
-    assert parse_action("  TAKE   Row 2 ") == Take(Line.ROW_2)
-    assert parse_action("Lost-Cats VP") == LostCatsForVP()
+    assert parse_action("  TAKE   Row 2 ") == actions.Take(Line.ROW_2)
+    assert parse_action("Lost-Cats VP") == actions.LostCatsForVP()
 
 
 @pytest.mark.parametrize(
@@ -111,9 +112,11 @@ def test_malformed_json_is_refused(obj):
 
 def test_the_game_canonicalises_stray_names_and_refuses_unknown_ones():
     game = load_game(options={"players": 2})
-    assert game.parse_action("lost-cats stray levar purrton") == LostCatsForStray("LeVar Purrton")
+    assert game.parse_action("lost-cats stray levar purrton") == actions.LostCatsForStray(
+        "LeVar Purrton"
+    )
     assert game.action_from_json({"type": "lost-cats-stray", "stray": "WAFFLE"}) == (
-        LostCatsForStray("Waffle")
+        actions.LostCatsForStray("Waffle")
     )
     with pytest.raises(EngineError, match="no stray cat is called 'Garfield'"):
         game.parse_action("lost-cats stray Garfield")

@@ -22,6 +22,7 @@ from engine.catlady.cards import (
 )
 from engine.errors import CardDataError
 from engine.registry import load_game
+from tests.engine.catlady.helpers import premium_completed_by_a_club
 
 BASE_FILE = DATA_DIR / "catlady-base.json"
 
@@ -523,15 +524,7 @@ def test_bad_club_files_are_refused_naming_the_field(tmp_path, change, message):
 
 
 def test_a_club_can_complete_an_incomplete_edition(tmp_path):
-    data = raw("premium")
-    for stray in data["strays"]:
-        stray.update(colours=["black"], vp=3 if stray["ability"] != "unknown" else 2)
-        if stray["needs"] == "unknown":
-            stray["needs"] = {"milk": 1}
-        if stray["ability"] == "unknown":
-            stray.update(ability=None, params={})
-    data.pop("unknown_facts")
-    data["status"] = "complete"
+    data = premium_completed_by_a_club(unknown_ability_vp=2)
     club = load_edition(path=write_expansion(tmp_path, data))
     assert club.playable and club.cat("Floopy").vp == 3
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.__main__ import main as engine_main
-from engine.catlady.cards import DATA_DIR
 from engine.catlady.cli import main
+from tests.engine.catlady.helpers import premium_completed_by_a_club
+from tests.engine.helpers import run_cli
 
 EXAMPLE = Path(__file__).resolve().parents[3] / "docs" / "examples" / "score-example.json"
 
@@ -173,15 +173,7 @@ def test_an_incomplete_edition_cannot_be_scored():
 
 
 def test_a_clubs_completed_card_file_scores(tmp_path):
-    data = json.loads((DATA_DIR / "catlady-premium.json").read_text(encoding="utf-8"))
-    for stray in data["strays"]:
-        stray.update(colours=["black"], vp=3)
-        if stray["needs"] == "unknown":
-            stray["needs"] = {"milk": 1}
-        if stray["ability"] == "unknown":
-            stray.update(ability=None, params={})
-    data.pop("unknown_facts")
-    data["status"] = "complete"
+    data = premium_completed_by_a_club()
     club = tmp_path / "premium-club.json"
     club.write_text(json.dumps(data), encoding="utf-8")
     players = [
@@ -228,56 +220,22 @@ def test_the_cat_player_with_starting_cards():
     assert copy.deepcopy(cat)["leftover_food"] == 2
 
 
-def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
-    try:
-        code = engine_main(list(argv))
-    except SystemExit as exc:  # argparse errors
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def test_cli_plays_a_game_and_its_log_replays(capsys, tmp_path):
     log = tmp_path / "match.json"
     code, out, _ = run_cli(
-        capsys,
-        "play",
-        "--players",
-        "4",
-        "--bots",
-        "random",
-        "greedy",
-        "greedy",
-        "random",
-        "--seed",
-        "7",
-        "--log",
-        str(log),
+        capsys, "play --players 4 --bots random greedy greedy random --seed 7 --log", log
     )
     assert code == 0
     assert "4 players, seed 7: 32 turns" in out and "winner: seat" in out
     assert out.count("rank ") == 4
-    code, out, _ = run_cli(capsys, "replay", str(log))
+    code, out, _ = run_cli(capsys, "replay", log)
     assert code == 0 and out.startswith("ok: ") and "32 turns" in out
 
 
 def test_cli_summarises_several_games_per_bot_and_per_seat(capsys, tmp_path):
     logs = tmp_path / "logs.jsonl"
     code, out, _ = run_cli(
-        capsys,
-        "play",
-        "--players",
-        "2",
-        "--bots",
-        "random",
-        "greedy",
-        "--games",
-        "3",
-        "--seed",
-        "1",
-        "--json",
-        "--log",
-        str(logs),
+        capsys, "play --players 2 --bots random greedy --games 3 --seed 1 --json --log", logs
     )
     assert code == 0
     summary = json.loads(out)
@@ -285,21 +243,21 @@ def test_cli_summarises_several_games_per_bot_and_per_seat(capsys, tmp_path):
     assert summary["per_bot"]["greedy"]["seats_played"] == 3
     assert sum(row["wins"] for row in summary["per_seat"]) == pytest.approx(3)
     assert len(logs.read_text().splitlines()) == 3
-    code, out, _ = run_cli(capsys, "replay", str(logs))
+    code, out, _ = run_cli(capsys, "replay", logs)
     assert code == 0 and out.count("ok: ") == 3
 
 
 def test_cli_refuses_a_tampered_log_with_exit_code_2(capsys, tmp_path):
     log = tmp_path / "match.json"
-    run_cli(capsys, "play", "--players", "2", "--bots", "random", "random", "--log", str(log))
+    run_cli(capsys, "play --players 2 --bots random random --log", log)
     data = json.loads(log.read_text())
     data["result"]["players"][0]["total"] += 1
     log.write_text(json.dumps(data))
-    code, out, err = run_cli(capsys, "replay", str(log))
+    code, out, err = run_cli(capsys, "replay", log)
     assert code == 2 and "result differs" in err
     (tmp_path / "junk.json").write_text("{not json")
-    assert run_cli(capsys, "replay", str(tmp_path / "junk.json"))[0] == 2
-    assert run_cli(capsys, "replay", str(tmp_path / "missing.json"))[0] == 2
+    assert run_cli(capsys, "replay", tmp_path / "junk.json")[0] == 2
+    assert run_cli(capsys, "replay", tmp_path / "missing.json")[0] == 2
 
 
 @pytest.mark.parametrize(
@@ -337,7 +295,7 @@ def test_cli_dispatches_score_to_the_calculator(capsys, tmp_path):
             }
         )
     )
-    code, out, _ = run_cli(capsys, "score", str(end), "--json")
+    code, out, _ = run_cli(capsys, "score", end, "--json")
     assert code == 0
     assert json.loads(out)["winners"] == ["Ann"]
-    assert run_cli(capsys, "score", str(tmp_path / "missing.json"))[0] == 2
+    assert run_cli(capsys, "score", tmp_path / "missing.json")[0] == 2

@@ -8,7 +8,9 @@ scoring them once with the current search and once with the oracle patched in.
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from unittest import mock
 
 from hypothesis import given, settings
@@ -189,28 +191,13 @@ def test_random_games_score_identically():
 
 MAIN_DECK_CATS = sorted({c.cat.name for c in BASE.deck if c.cat})
 STRAYS = sorted(s.name for s in BASE.strays)
-# The largest tableau a real game allows: three strays (here Waffle, Cow and Moonbeam),
-# twelve main-deck cats and twenty food (scripts/bench_scoring.py times it).
-LARGEST = (
-    [
-        "Waffle",
-        "Cow",
-        "Moonbeam",
-        "Pablo Picatso",
-        "Pumpkin",
-        "Chairman Meow",
-        "Sox",
-        "Keaton",
-        "Sir Cuddleface",
-        "Bronte",
-        "Sparkle",
-        "Zeus",
-        "Blackberry",
-        "Alvin",
-        "Henrietta Van Weedle",
-    ],
-    {"chicken": 6, "tuna": 6, "milk": 5, "wild": 3},
-)
+# The largest tableau a real game allows (the file says why); scripts/bench_scoring.py times it.
+LARGEST = json.loads((Path(__file__).parent / "largest_tableau.json").read_text())
+
+
+def random_counts(rng):
+    """Catnip, toys and costumes for a random large tableau."""
+    return {"catnip": rng.randint(0, 4), "toys": rng.randint(0, 2), "costumes": rng.randint(0, 2)}
 
 
 def test_large_tableaux_with_an_any_food_eater_match():
@@ -223,14 +210,7 @@ def test_large_tableaux_with_an_any_food_eater_match():
         rng.shuffle(cats)
         food = {f: rng.randint(0, 6) for f in (*FOODS, "wild")}
         food["wild"] = min(food["wild"], 3)
-        new, old = both(
-            cats,
-            food,
-            catnip=rng.randint(0, 4),
-            toys=rng.randint(0, 2),
-            costumes=rng.randint(0, 2),
-            macak_optional=rng.random() < 0.5,
-        )
+        new, old = both(cats, food, **random_counts(rng), macak_optional=rng.random() < 0.5)
         assert new == old, (cats, food)
 
 
@@ -247,18 +227,11 @@ def test_large_tableaux_with_colour_counters_and_waffle_match():
         rng.shuffle(cats)
         food = {f: rng.randint(1, 6) for f in FOODS}
         food["wild"] = rng.randint(0, 3)
-        new, old = both(
-            cats,
-            food,
-            catnip=rng.randint(0, 4),
-            toys=rng.randint(0, 2),
-            costumes=rng.randint(0, 2),
-            macak_optional=False,
-        )
+        new, old = both(cats, food, **random_counts(rng), macak_optional=False)
         assert new == old, (cats, food)
 
 
 def test_the_largest_real_tableau_matches():
-    cats, food = LARGEST
+    cats, food = LARGEST["cats"], LARGEST["food"]
     new, old = both(cats, food, catnip=2, toys=1, costumes=1, macak_optional=False)
     assert new == old

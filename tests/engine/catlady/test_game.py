@@ -2,23 +2,11 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from engine.catlady.actions import EndTurn, Line, PlaceToken, Take
-from engine.catlady.game import State
 from engine.errors import EngineError
 from engine.registry import latest_version, load_game, registered_games
-
-
-def random_midgame(players: int, seed: int, moves: int) -> State:
-    state = load_game(options={"players": players}).new_initial_state(seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        state = state.apply(rng.choice(state.legal_actions()))
-    return state
-
 
 # -- loading ------------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from engine.catlady.actions import EndTurn
 from engine.catlady.game import State
 from engine.catlady.observation import observe
 from tests.engine.catlady import reference_observation
+from tests.engine.catlady.helpers import random_midgame
 
 PH = "box-of-treats-placeholder"
 
@@ -147,14 +148,6 @@ def test_full_view_holds_the_unseen_cards_in_draw_order_and_the_face_down_strays
         if drawn:
             grid = Counter(k for k in state.observation(0)["grid"] if k)
             assert not Counter(before[:drawn]) - grid
-
-
-def random_midgame(players: int, seed: int, moves: int) -> State:
-    state = load_game(options={"players": players}).new_initial_state(seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        state = state.apply(rng.choice(state.legal_actions()))
-    return state
 
 
 def test_observation_is_json_and_shows_the_public_position():

@@ -7,18 +7,10 @@ import random
 
 import pytest
 
-from engine.catlady.game import State
 from engine.catlady.position import sample_state, state_from_position
 from engine.errors import EngineError
 from engine.registry import load_game
-
-
-def random_midgame(players: int, seed: int, moves: int) -> State:
-    state = load_game(options={"players": players}).new_initial_state(seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        state = state.apply(rng.choice(state.legal_actions()))
-    return state
+from tests.engine.catlady.helpers import random_midgame
 
 
 def test_sampled_states_agree_with_the_observation_and_play_on():

@@ -11,21 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.catlady import rules
-from engine.catlady.actions import (
-    Brush,
-    CatTake,
-    EndTurn,
-    Laser,
-    Line,
-    LostCatsForStray,
-    LostCatsForVP,
-    PlaceToken,
-    ShoppingBag,
-    Spray,
-    SwapGoal,
-    Take,
-)
+from engine.catlady import actions, rules
+from engine.catlady.actions import Line
 from engine.catlady.cards import load_edition
 from engine.catlady.game import Game, State
 from engine.catlady.position import state_from_position
@@ -86,8 +73,8 @@ def test_the_player_counter_clockwise_of_the_starter_places_the_token_first(play
     assert state.current_player == players - 1
     assert state.turn == 0
     assert state.token is None
-    assert state.legal_actions() == [PlaceToken(line) for line in Line]
-    state = state.apply(PlaceToken(Line.COL_2))
+    assert state.legal_actions() == [actions.PlaceToken(line) for line in Line]
+    state = state.apply(actions.PlaceToken(Line.COL_2))
     assert state.token is Line.COL_2
     assert state.current_player == 0
     assert state.turn == 1
@@ -109,37 +96,37 @@ def test_every_player_gets_the_same_number_of_turns(players, turns):
     takers = Counter()
     state = game_for(players).new_initial_state(seed=players)
     for action in final.history:
-        if isinstance(action, Take):
+        if isinstance(action, actions.Take):
             takers[state.current_player] += 1
         state = state.apply(action)
     assert takers == dict.fromkeys(range(players), turns // players)
 
 
 def test_turns_pass_clockwise_and_wrap_around():
-    state = game_for(3).new_initial_state(seed=4).apply(PlaceToken(Line.ROW_1))
+    state = game_for(3).new_initial_state(seed=4).apply(actions.PlaceToken(Line.ROW_1))
     seats = []
     for line in [Line.ROW_2, Line.ROW_3] * 3:
         seats.append(state.current_player)
-        state = state.apply(Take(line)).apply(EndTurn())
+        state = state.apply(actions.Take(line)).apply(actions.EndTurn())
     assert seats == [0, 1, 2, 0, 1, 2]
     assert state.turn == 7
 
 
 def test_the_blocked_line_cannot_be_taken():
-    state = game_for(2).new_initial_state(seed=1).apply(PlaceToken(Line.ROW_3))
-    assert Take(Line.ROW_3) not in state.legal_actions()
-    assert [a for a in state.legal_actions() if isinstance(a, Take)] == [
-        Take(line) for line in Line if line is not Line.ROW_3
+    state = game_for(2).new_initial_state(seed=1).apply(actions.PlaceToken(Line.ROW_3))
+    assert actions.Take(Line.ROW_3) not in state.legal_actions()
+    assert [a for a in state.legal_actions() if isinstance(a, actions.Take)] == [
+        actions.Take(line) for line in Line if line is not Line.ROW_3
     ]
     with pytest.raises(IllegalActionError, match="row 3 is blocked by the cat token"):
-        state.apply(Take(Line.ROW_3))
+        state.apply(actions.Take(Line.ROW_3))
 
 
 def test_taking_a_line_moves_the_token_there_and_refills_it_from_the_deck():
-    state = game_for(2).new_initial_state(seed=8).apply(PlaceToken(Line.ROW_1))
+    state = game_for(2).new_initial_state(seed=8).apply(actions.PlaceToken(Line.ROW_1))
     top_of_deck = state._deck[state._pos : state._pos + 3]
     before = state.deck_size
-    after = state.apply(Take(Line.COL_2))
+    after = state.apply(actions.Take(Line.COL_2))
     assert after.token is Line.COL_2
     assert tuple(after.grid[s] for s in Line.COL_2.slots) == top_of_deck
     assert after.deck_size == before - 3
@@ -148,32 +135,32 @@ def test_taking_a_line_moves_the_token_there_and_refills_it_from_the_deck():
 
 
 def test_a_turn_is_one_take_then_end_turn():
-    state = game_for(2).new_initial_state(seed=1).apply(PlaceToken(Line.ROW_1))
+    state = game_for(2).new_initial_state(seed=1).apply(actions.PlaceToken(Line.ROW_1))
     with pytest.raises(IllegalActionError, match="must take a row or column"):
-        state.apply(EndTurn())
-    state = state.apply(Take(Line.ROW_2))
-    assert EndTurn() in state.legal_actions()
-    assert not any(isinstance(a, Take) for a in state.legal_actions())
+        state.apply(actions.EndTurn())
+    state = state.apply(actions.Take(Line.ROW_2))
+    assert actions.EndTurn() in state.legal_actions()
+    assert not any(isinstance(a, actions.Take) for a in state.legal_actions())
     with pytest.raises(IllegalActionError, match="already taken a line"):
-        state.apply(Take(Line.ROW_3))
-    assert state.apply(EndTurn()).current_player == 1
+        state.apply(actions.Take(Line.ROW_3))
+    assert state.apply(actions.EndTurn()).current_player == 1
 
 
 def test_the_token_is_placed_once_and_before_anything_else():
     state = game_for(2).new_initial_state(seed=1)
     with pytest.raises(IllegalActionError, match="must first place the cat token"):
-        state.apply(Take(Line.ROW_1))
-    state = state.apply(PlaceToken(Line.ROW_1))
+        state.apply(actions.Take(Line.ROW_1))
+    state = state.apply(actions.PlaceToken(Line.ROW_1))
     with pytest.raises(IllegalActionError, match="already placed"):
-        state.apply(PlaceToken(Line.ROW_2))
+        state.apply(actions.PlaceToken(Line.ROW_2))
 
 
 def test_apply_never_changes_the_state_it_is_called_on():
     state = game_for(4).new_initial_state(seed=6)
     snapshot = state._identity()
-    state.apply(PlaceToken(Line.ROW_1))
+    state.apply(actions.PlaceToken(Line.ROW_1))
     with pytest.raises(IllegalActionError):
-        state.apply(EndTurn())
+        state.apply(actions.EndTurn())
     assert state._identity() == snapshot
     assert state.history == ()
 
@@ -199,7 +186,7 @@ def test_julies_turn_from_the_rulebook():
     ]
     refill = ["food/chicken-1", "cat/zeus", "toy/yarn-ball"]
     state = state_from_position(game, {"grid": grid, "token": "row 3", "deck": refill})
-    assert Take(Line.ROW_3) not in state.legal_actions()
+    assert actions.Take(Line.ROW_3) not in state.legal_actions()
 
     after = state.apply(game.parse_action("take col 1"))
     julie = after.observation(0)["tableaux"][0]
@@ -226,7 +213,7 @@ def test_food_cards_become_tokens_and_are_discarded(card, tokens):
     state = state_from_position(
         game, {"grid": [card, "catnip", "catnip"] + [None] * 6, "token": "row 3"}
     )
-    after = state.apply(Take(Line.ROW_1))
+    after = state.apply(actions.Take(Line.ROW_1))
     food = after.observation(0)["tableaux"][0]["food"]
     assert food == {"chicken": 0, "tuna": 0, "milk": 0, "wild": 0, **tokens}
     assert after.observation(0)["discard"] == {card: 1}
@@ -248,7 +235,7 @@ def lost_cat_position(**extra: object) -> State:
 
 def test_two_lost_cats_find_a_face_up_stray_which_is_not_replaced():
     state = lost_cat_position(tableaux=[{"hand": ["lost-cat"] * 4}])
-    assert LostCatsForStray("Florence") in state.legal_actions()
+    assert actions.LostCatsForStray("Florence") in state.legal_actions()
     after = state.apply(state.game.parse_action("lost-cats stray florence"))
     assert after.face_up_strays == ("Waffle", "Hemingway")
     me = after.observation(0)["tableaux"][0]
@@ -256,33 +243,36 @@ def test_two_lost_cats_find_a_face_up_stray_which_is_not_replaced():
     assert me["lost_cats"] == 2
     assert after.observation(0)["discard"] == {"lost-cat": 2}
     with pytest.raises(IllegalActionError, match="not a face-up stray"):
-        after.apply(LostCatsForStray("Florence"))
+        after.apply(actions.LostCatsForStray("Florence"))
 
 
 def test_two_lost_cats_buy_a_vp_token_while_tokens_last():
     state = lost_cat_position()
-    after = state.apply(LostCatsForVP())
+    after = state.apply(actions.LostCatsForVP())
     assert after.players[0].vp_tokens == 1
     assert after.vp_tokens_left == state.vp_tokens_left - 1 == 5
     empty = lost_cat_position(vp_tokens_left=0)
-    assert LostCatsForVP() not in empty.legal_actions()
+    assert actions.LostCatsForVP() not in empty.legal_actions()
     with pytest.raises(IllegalActionError, match="no VP tokens are left"):
-        empty.apply(LostCatsForVP())
+        empty.apply(actions.LostCatsForVP())
 
 
 def test_one_lost_cat_buys_nothing():
     state = lost_cat_position(tableaux=[{"hand": ["lost-cat"]}])
-    assert not any(isinstance(a, LostCatsForStray | LostCatsForVP) for a in state.legal_actions())
+    assert not any(
+        isinstance(a, actions.LostCatsForStray | actions.LostCatsForVP)
+        for a in state.legal_actions()
+    )
     with pytest.raises(IllegalActionError, match="needs 2 in hand; you hold 1"):
-        state.apply(LostCatsForVP())
+        state.apply(actions.LostCatsForVP())
 
 
 def test_lost_cats_can_be_played_before_and_after_drafting():
-    before = lost_cat_position().apply(LostCatsForVP())
+    before = lost_cat_position().apply(actions.LostCatsForVP())
     assert before.phase == "before-draft"
-    after_draft = lost_cat_position().apply(Take(Line.ROW_2))
-    assert LostCatsForStray("Waffle") in after_draft.legal_actions()
-    assert after_draft.apply(LostCatsForStray("Waffle")).players[0].strays
+    after_draft = lost_cat_position().apply(actions.Take(Line.ROW_2))
+    assert actions.LostCatsForStray("Waffle") in after_draft.legal_actions()
+    assert after_draft.apply(actions.LostCatsForStray("Waffle")).players[0].strays
 
 
 # -- spray bottles -----------------------------------------------------------------------
@@ -296,30 +286,30 @@ def spray_position() -> State:
 
 def test_a_spray_before_drafting_opens_the_blocked_line():
     state = spray_position()
-    assert Take(Line.ROW_1) not in state.legal_actions()
-    sprayed = state.apply(Spray(Line.COL_3))
+    assert actions.Take(Line.ROW_1) not in state.legal_actions()
+    sprayed = state.apply(actions.Spray(Line.COL_3))
     assert sprayed.token is Line.COL_3
     assert sprayed.players[0].sprays == 1
-    assert Take(Line.ROW_1) in sprayed.legal_actions()
+    assert actions.Take(Line.ROW_1) in sprayed.legal_actions()
     assert sprayed.observation(0)["discard"] == {"spray-bottle": 1}
 
 
 def test_a_spray_after_drafting_blocks_the_next_player():
-    state = spray_position().apply(Take(Line.ROW_2)).apply(Spray(Line.COL_1))
-    nxt = state.apply(EndTurn())
+    state = spray_position().apply(actions.Take(Line.ROW_2)).apply(actions.Spray(Line.COL_1))
+    nxt = state.apply(actions.EndTurn())
     assert nxt.current_player == 1
-    assert Take(Line.COL_1) not in nxt.legal_actions()
+    assert actions.Take(Line.COL_1) not in nxt.legal_actions()
 
 
 def test_sprays_can_be_played_several_times_a_turn_but_must_move_the_token():
     state = spray_position()
-    assert Spray(Line.ROW_1) not in state.legal_actions()
+    assert actions.Spray(Line.ROW_1) not in state.legal_actions()
     with pytest.raises(IllegalActionError, match="already at row 1"):
-        state.apply(Spray(Line.ROW_1))
-    twice = state.apply(Spray(Line.ROW_2)).apply(Spray(Line.ROW_3))
+        state.apply(actions.Spray(Line.ROW_1))
+    twice = state.apply(actions.Spray(Line.ROW_2)).apply(actions.Spray(Line.ROW_3))
     assert twice.players[0].sprays == 0
     with pytest.raises(IllegalActionError, match="no spray bottle"):
-        twice.apply(Spray(Line.ROW_1))
+        twice.apply(actions.Spray(Line.ROW_1))
 
 
 # -- the end -----------------------------------------------------------------------------
@@ -334,26 +324,28 @@ def test_the_game_ends_after_the_turn_whose_line_cannot_be_refilled():
             "tableaux": [{}, {"hand": ["lost-cat", "lost-cat"]}],
         },
     )
-    state = state.apply(Take(Line.ROW_2)).apply(EndTurn())  # the deck refills row 2: now empty
+    state = state.apply(actions.Take(Line.ROW_2)).apply(
+        actions.EndTurn()
+    )  # the deck refills row 2: now empty
     assert state.deck_size == 0 and not state.is_terminal()
-    last = state.apply(Take(Line.ROW_3))
+    last = state.apply(actions.Take(Line.ROW_3))
     assert [last.grid[s] for s in Line.ROW_3.slots] == [None, None, None]
     assert not last.is_terminal()
     # The final turn still completes: lost cats may be played before ending it.
-    last = last.apply(LostCatsForVP())
-    over = last.apply(EndTurn())
+    last = last.apply(actions.LostCatsForVP())
+    over = last.apply(actions.EndTurn())
     assert over.is_terminal()
     assert over.current_player == -1
     assert over.legal_actions() == []
     with pytest.raises(IllegalActionError, match="the game is over"):
-        over.apply(EndTurn())
+        over.apply(actions.EndTurn())
 
 
 def test_no_line_is_ever_taken_with_empty_slots():
     final = play_randomly(game_for(3).new_initial_state(seed=11), seed=2)
     state = game_for(3).new_initial_state(seed=11)
     for action in final.history:
-        if isinstance(action, Take):
+        if isinstance(action, actions.Take):
             assert None not in [state.grid[s] for s in action.line.slots]
         state = state.apply(action)
 
@@ -409,7 +401,7 @@ def test_setup_table_for_two_to_six_players(players, deck, strays, turns):
     rng = random.Random(1)
     state = state.apply(state.legal_actions()[0])
     while not state.is_terminal():
-        takes = [a for a in state.legal_actions() if isinstance(a, Take | EndTurn)]
+        takes = [a for a in state.legal_actions() if isinstance(a, actions.Take | actions.EndTurn)]
         state = state.apply(rng.choice(takes))
     assert state.turn == turns
 
@@ -458,7 +450,7 @@ def test_biddy_is_replaced_when_goals_are_not_used(tmp_path):
 def test_a_box_goes_in_front_of_the_player_and_scores():
     g = game()
     state = position(g, grid=grid_with("ph/box-gray", "ph/gray-1", "food/chicken-1"), token="row 3")
-    state = state.apply(Take(Line.ROW_1))
+    state = state.apply(actions.Take(Line.ROW_1))
     player = state.players[0]
     assert [EDITION.deck[c].key for c in player.boxes] == ["ph/box-gray"]
     assert not player.hand
@@ -470,7 +462,7 @@ def test_a_box_goes_in_front_of_the_player_and_scores():
 def test_chicken_and_tuna_gives_both_tokens_and_a_treat_card_a_treat():
     g = game()
     state = position(g, grid=grid_with("ph/chicken-tuna", "ph/treat", "food/wild"), token="row 3")
-    state = state.apply(Take(Line.ROW_1))
+    state = state.apply(actions.Take(Line.ROW_1))
     food = dict(zip(g.food_tokens, state.players[0].food, strict=True))
     assert food == {"chicken": 1, "tuna": 1, "milk": 0, "wild": 1, "treat": 1}
 
@@ -485,7 +477,7 @@ def brush_position(g, **extra):
 def test_cat_brush_swaps_one_of_your_cats_with_a_grid_cat_even_on_the_token_line():
     g = game()
     state = brush_position(g)
-    action = Brush(1, "Bronte")
+    action = actions.Brush(1, "Bronte")
     assert action in state.legal_actions()
     after = state.apply(action)
     assert [g.card_name(c) for c in after.players[0].cats] == ["Pablo Picatso"]
@@ -497,16 +489,16 @@ def test_cat_brush_needs_a_cat_in_the_slot_and_one_of_yours():
     g = game()
     state = brush_position(g)
     with pytest.raises(IllegalActionError, match="holds no cat"):
-        state.apply(Brush(2, "Bronte"))
+        state.apply(actions.Brush(2, "Bronte"))
     with pytest.raises(IllegalActionError, match="no cat called 'Zeus'"):
-        state.apply(Brush(1, "Zeus"))
+        state.apply(actions.Brush(1, "Zeus"))
     no_cats = position(
         g,
         grid=grid_with("cat/pablo-picatso"),
         token="row 1",
         tableaux=[{"hand": ["ph/cat-brush"]}, {}],
     )
-    assert not any(isinstance(a, Brush) for a in no_cats.legal_actions())
+    assert not any(isinstance(a, actions.Brush) for a in no_cats.legal_actions())
 
 
 def test_a_brushed_stray_goes_into_the_grid_and_can_be_drafted_by_others():
@@ -518,12 +510,12 @@ def test_a_brushed_stray_goes_into_the_grid_and_can_be_drafted_by_others():
         tableaux=[{"strays": ["Florence"], "hand": ["ph/cat-brush"]}, {}],
         strays=["Eliot"],
     )
-    state = state.apply(Brush(1, "Florence"))
+    state = state.apply(actions.Brush(1, "Florence"))
     assert g.card_key(state.grid[0]) == "stray/florence"
     obs = state.observation(1)
     assert obs["grid"][0] == "stray/florence"
-    state = state.apply(Take(Line.ROW_2)).apply(EndTurn())
-    state = state.apply(Take(Line.COL_1))  # seat 1 drafts the stray
+    state = state.apply(actions.Take(Line.ROW_2)).apply(actions.EndTurn())
+    state = state.apply(actions.Take(Line.COL_1))  # seat 1 drafts the stray
     assert [g.edition.strays[s].name for s in state.players[1].strays] == ["Florence"]
 
 
@@ -535,7 +527,7 @@ def test_laser_pointer_takes_two_discards_one_refills_and_keeps_the_token():
         token="col 2",
         tableaux=[{"hand": ["ph/laser-pointer"]}, {}],
     )
-    action = Laser((1, 3), 2)
+    action = actions.Laser((1, 3), 2)
     assert action in state.legal_actions()
     before = state.deck_size
     after = state.apply(action)
@@ -544,7 +536,7 @@ def test_laser_pointer_takes_two_discards_one_refills_and_keeps_the_token():
     held = Counter(EDITION.deck[c].key for c in after.players[0].hand)
     assert held == {"toy/yarn-ball": 1, "catnip": 1}
     assert after.phase == "after-draft"
-    assert not any(isinstance(a, Take) for a in after.legal_actions())
+    assert not any(isinstance(a, actions.Take) for a in after.legal_actions())
 
 
 def test_laser_pointer_is_the_whole_turn_not_after_a_draft():
@@ -552,9 +544,9 @@ def test_laser_pointer_is_the_whole_turn_not_after_a_draft():
     state = position(
         g, grid=grid_with(), token="col 2", tableaux=[{"hand": ["ph/laser-pointer"]}, {}]
     )
-    state = state.apply(Take(Line.ROW_1))
+    state = state.apply(actions.Take(Line.ROW_1))
     with pytest.raises(IllegalActionError, match="whole turn"):
-        state.apply(Laser((4, 5), 6))
+        state.apply(actions.Laser((4, 5), 6))
     with pytest.raises(EngineError, match="different cards"):
         g.parse_action("laser 4 4 discard 6")
 
@@ -565,7 +557,7 @@ def test_shopping_bag_gives_three_food_and_every_opponent_a_vp_token():
         g, grid=grid_with(), token="col 2", tableaux=[{"hand": ["ph/shopping-bag"]}, {}, {}, {}]
     )
     left = state.vp_tokens_left
-    after = state.apply(ShoppingBag())
+    after = state.apply(actions.ShoppingBag())
     food = dict(zip(g.food_tokens, after.players[0].food, strict=True))
     assert (food["chicken"], food["tuna"], food["milk"]) == (1, 1, 1)
     assert [p.vp_tokens for p in after.players] == [0, 1, 1, 1]
@@ -582,7 +574,7 @@ def test_shopping_bag_hands_out_tokens_only_while_they_last():
         vp_tokens_left=2,
         tableaux=[{"hand": ["ph/shopping-bag"]}, {}, {}, {}],
     )
-    after = state.apply(ShoppingBag())
+    after = state.apply(actions.ShoppingBag())
     assert [p.vp_tokens for p in after.players] == [0, 1, 1, 0]  # clockwise from the left
 
 
@@ -625,15 +617,15 @@ def test_one_goal_swap_per_turn_with_the_pool():
     ext = state._expansion
     pool_goal = EDITION.goals[ext.goal_pool[0]].name
     mine = EDITION.goals[ext.goals[0]].name
-    state = state.apply(SwapGoal("next", pool_goal))
+    state = state.apply(actions.SwapGoal("next", pool_goal))
     assert EDITION.goals[state._expansion.goals[0]].name == pool_goal
     assert mine in [EDITION.goals[k].name for k in state._expansion.goal_pool]
-    assert not any(isinstance(a, SwapGoal) for a in state.legal_actions())
+    assert not any(isinstance(a, actions.SwapGoal) for a in state.legal_actions())
     with pytest.raises(IllegalActionError, match="already swapped"):
-        state.apply(SwapGoal("prev", EDITION.goals[state._expansion.goal_pool[1]].name))
+        state.apply(actions.SwapGoal("prev", EDITION.goals[state._expansion.goal_pool[1]].name))
     state = state.apply(state.legal_actions()[0])
-    state = state.apply(EndTurn())
-    assert any(isinstance(a, SwapGoal) for a in state.legal_actions())
+    state = state.apply(actions.EndTurn())
+    assert any(isinstance(a, actions.SwapGoal) for a in state.legal_actions())
 
 
 def test_goals_are_refused_with_two_players_and_in_solitaire():
@@ -704,6 +696,8 @@ def candidates(grid, card, token="col 1"):
 
 
 TOYS = ["toy/yarn-ball", "toy/cat-tower", "toy/mouse-toy"]
+# Cards no turn card's "most ..." counts (no toy, food or cat): grid filler.
+NO_GOAL = ["catnip", "costume", "lost-cat", "spray-bottle"]
 
 
 def test_most_toys_row_and_column_tie_goes_to_the_arrows_kind_of_line():
@@ -735,32 +729,12 @@ def test_most_toys_row_and_column_tie_goes_to_the_arrows_kind_of_line():
 
 def test_no_required_card_takes_the_arrows_line():
     # RB-BOT example: "Most Toys" with no toy anywhere: the bottom row, as the arrow shows.
-    grid = [
-        "food/milk-1",
-        "food/tuna-1",
-        "food/chicken-1",
-        "catnip",
-        "costume",
-        "lost-cat",
-        "spray-bottle",
-        "food/wild",
-        "cat/bronte",
-    ]
+    grid = ["food/milk-1", "food/tuna-1", "food/chicken-1", *NO_GOAL, "food/wild", "cat/bronte"]
     assert candidates(grid, turn_card("most_toys", "row 3")) == ["row 3"]
 
 
 def test_most_food_needs_a_line_with_at_least_two_food_tokens():
-    one_each = [
-        "food/milk-1",
-        "catnip",
-        "costume",
-        "lost-cat",
-        "spray-bottle",
-        "catnip",
-        "costume",
-        "lost-cat",
-        "spray-bottle",
-    ]
+    one_each = ["food/milk-1", *NO_GOAL, *NO_GOAL]
     # only row 1 / col 1 have a food card, and it gives 1 token: no line qualifies
     assert candidates(one_each, turn_card("most_food", "row 2")) == ["row 2"]
     two = list(one_each)
@@ -769,17 +743,7 @@ def test_most_food_needs_a_line_with_at_least_two_food_tokens():
 
 
 def test_most_6_vp_cats_counts_only_cats_worth_6():
-    small = [
-        "cat/bronte",
-        "cat/zeus",
-        "catnip",
-        "costume",
-        "lost-cat",
-        "spray-bottle",
-        "catnip",
-        "costume",
-        "lost-cat",
-    ]
+    small = ["cat/bronte", "cat/zeus", *NO_GOAL, *NO_GOAL[:3]]
     assert candidates(small, turn_card("most_6vp_cats", "col 1")) == ["col 1"]  # the arrow
     big = list(small)
     big[5] = "cat/pablo-picatso"
@@ -811,7 +775,7 @@ def test_the_cat_token_card_takes_the_token_line_and_reshuffles():
     )
     state._current = 1
     token = state.token
-    after = state.apply(CatTake(token))
+    after = state.apply(actions.CatTake(token))
     assert after.token == token
     assert after._expansion.reshuffles == 1 and after._expansion.turn_discard == ()
     assert sorted(after._expansion.turn_deck) == [0, 1, 2, 3, card]
@@ -839,7 +803,7 @@ def test_the_cat_player_trades_two_lost_cats_at_once_for_the_leftmost_stray():
         phase="cat-turn",
         solitaire={"turn_card": {"key": "turn/toys-row3"}, "cat_choice": ["row 1"]},
     )
-    after = state.apply(CatTake(Line.ROW_1))
+    after = state.apply(actions.CatTake(Line.ROW_1))
     cat = after.players[1]
     assert cat.lost_cats == 0
     assert [g.edition.strays[s].name for s in cat.strays] == ["Eliot"]
@@ -856,7 +820,7 @@ def test_the_human_chooses_between_tied_lines_for_the_cat_player():
     else:
         pytest.fail("no tie between lines in 200 deals: pick a deal that has one")
     assert state.current_player == 0
-    assert all(isinstance(a, CatTake) for a in state.legal_actions())
+    assert all(isinstance(a, actions.CatTake) for a in state.legal_actions())
     after = state.apply(state.legal_actions()[-1])
     summary = make_log(g, seed, after.history)["turns"][0]
     assert summary["seat"] == 1 and summary["chosen_by"] == 0
@@ -881,7 +845,7 @@ def test_only_cat_take_is_legal_on_the_cat_players_turn():
     g = solitaire()
     state = g.new_initial_state(3)
     with pytest.raises(IllegalActionError, match="cat player's turn"):
-        state.apply(Take(Line.ROW_1))
+        state.apply(actions.Take(Line.ROW_1))
     wrong = next(line for line in Line if int(line) not in state._expansion.cat_choice)
     with pytest.raises(IllegalActionError, match="sends the cat player to"):
-        state.apply(CatTake(wrong))
+        state.apply(actions.CatTake(wrong))

@@ -69,8 +69,19 @@ def score(players, ed=None, **kwargs):
     return score_game(tableaux, edition=ed or PH, validate=False, **kwargs)
 
 
-def feeding(result, seat=0):
-    return {f.cat: (f.fed, f.vp) for f in result.players[seat].feeding}
+def seat(name, **fields):
+    """A player's tableau, with one costume unless told otherwise: when every seat has one,
+    all tie for the costume award and no one takes the no-costume penalty."""
+    return Tableau(name, **{"costumes": 1, **fields})
+
+
+def solo(cats, ed=None, **fields):
+    """The score of Ann holding ``cats`` (and ``fields``), against a seat with nothing."""
+    return score([seat("Ann", cats=cats, **fields)], ed)
+
+
+def feeding(result, index=0):
+    return {f.cat: (f.fed, f.vp) for f in result.players[index].feeding}
 
 
 # --- Premium strays --------------------------------------------------------------------------
@@ -79,16 +90,10 @@ def feeding(result, seat=0):
 def test_floopy_rulebook_example_two_sets_of_fed_food_score_6():
     # RB-PREM: feed 4 tuna, 3 chicken and 2 milk: 2 sets, 6 VP. Leftover food does not count.
     ed = edition(FLOOPY)
-    result = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Floopy (test)", "Bronte", "Sparkle", "Zeus", "Bell", "Snowflake"),
-                food={"tuna": 4, "chicken": 3, "milk": 2 + 3},
-                costumes=1,
-            )
-        ],
-        ed,
+    result = solo(
+        ("Floopy (test)", "Bronte", "Sparkle", "Zeus", "Bell", "Snowflake"),
+        food={"tuna": 4, "chicken": 3, "milk": 2 + 3},
+        ed=ed,
     )
     assert feeding(result)["Floopy (test)"] == (True, 6)
     assert result.players[0].leftover == {"milk": 3}
@@ -96,34 +101,15 @@ def test_floopy_rulebook_example_two_sets_of_fed_food_score_6():
 
 def test_floopy_counts_a_wild_as_the_food_it_stood_for():
     ed = edition(FLOOPY)
-    result = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Floopy (test)", "Bell", "Shadow"),
-                food={"milk": 1, "chicken": 1, "wild": 1},
-                costumes=1,
-            )
-        ],
-        ed,
+    result = solo(
+        ("Floopy (test)", "Bell", "Shadow"), food={"milk": 1, "chicken": 1, "wild": 1}, ed=ed
     )
     assert feeding(result)["Floopy (test)"] == (True, 3)
 
 
 def test_ginger_eats_a_catnip_that_then_does_not_count():
     ed = edition(GINGER)
-    result = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Ginger (test)", "Bell"),
-                food={"chicken": 1},
-                catnip=3,
-                costumes=1,
-            )
-        ],
-        ed,
-    )
+    result = solo(("Ginger (test)", "Bell"), food={"chicken": 1}, catnip=3, ed=ed)
     assert feeding(result)["Ginger (test)"] == (True, 5)
     assert result.players[0].catnip_counted == 2
     assert result.players[0].catnip == 2  # 2 catnip: 1 VP per fed cat
@@ -131,52 +117,28 @@ def test_ginger_eats_a_catnip_that_then_does_not_count():
 
 def test_ginger_without_catnip_is_unfed():
     ed = edition(GINGER)
-    result = score([dict(name="Ann", cats=("Ginger (test)",), food={}, costumes=1)], ed)
+    result = solo(("Ginger (test)",), food={}, ed=ed)
     assert feeding(result)["Ginger (test)"] == (False, -2)
 
 
 def test_ginger_must_eat_a_catnip_even_when_it_costs_the_catnip_score():
     # 2 catnip: feeding Ginger leaves 1 catnip (-2) instead of 2 (+1 per fed cat). Not optional.
     ed = edition(GINGER)
-    result = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Ginger (test)", "Bell"),
-                food={"chicken": 1},
-                catnip=2,
-                costumes=1,
-            )
-        ],
-        ed,
-    )
+    result = solo(("Ginger (test)", "Bell"), food={"chicken": 1}, catnip=2, ed=ed)
     assert feeding(result)["Ginger (test)"] == (True, 5)
     assert result.players[0].catnip == -2
 
 
 def test_macak_can_feed_ginger():
     ed = edition(GINGER)
-    result = score(
-        [dict(name="Ann", cats=("Ginger (test)", "Macak"), food={"milk": 1}, costumes=1)], ed
-    )
+    result = solo(("Ginger (test)", "Macak"), food={"milk": 1}, ed=ed)
     assert feeding(result) == {"Ginger (test)": (True, 5), "Macak": (True, 2)}
     assert result.players[0].catnip_counted == 0
 
 
 def test_king_fluff_loses_5_per_toy_and_toys_still_score():
     ed = edition(KING_FLUFF)
-    one_toy = score(
-        [
-            dict(
-                name="Ann",
-                cats=("King Fluff (test)",),
-                food={"chicken": 1},
-                toys={"yarn_ball": 1},
-                costumes=1,
-            )
-        ],
-        ed,
-    )
+    one_toy = solo(("King Fluff (test)",), food={"chicken": 1}, toys={"yarn_ball": 1}, ed=ed)
     assert feeding(one_toy)["King Fluff (test)"] == (True, 7)
     assert one_toy.players[0].toys == 1
 
@@ -185,14 +147,13 @@ def test_king_fluff_is_left_unfed_when_the_toys_make_him_cost_more_than_2():
     ed = edition(KING_FLUFF)
     result = score(
         [
-            dict(
-                name="Ann",
+            seat(
+                "Ann",
                 cats=("King Fluff (test)",),
                 food={"chicken": 1},
                 toys={"yarn_ball": 1, "cat_tower": 1, "mouse_toy": 1},
-                costumes=1,
             ),
-            dict(name="Bob", cats=(), food={"milk": 3}, costumes=1),
+            seat("Bob", cats=(), food={"milk": 3}),
         ],
         ed,
     )
@@ -204,9 +165,9 @@ def test_scrappy_feeds_a_hungry_cat_with_another_players_leftover_after_the_pena
     ed = edition(SCRAPPY)
     result = score(
         [
-            dict(name="Ann", cats=("Scrappy (test)", "Bronte"), food={"milk": 1}, costumes=1),
-            dict(name="Bob", cats=(), food={"tuna": 2, "chicken": 1}, costumes=1),
-            dict(name="Cy", cats=(), food={"chicken": 1}, costumes=1),
+            seat("Ann", cats=("Scrappy (test)", "Bronte"), food={"milk": 1}),
+            seat("Bob", cats=(), food={"tuna": 2, "chicken": 1}),
+            seat("Cy", cats=(), food={"chicken": 1}),
         ],
         ed,
     )
@@ -220,8 +181,8 @@ def test_scrappy_unfed_borrows_nothing():
     ed = edition(SCRAPPY)
     result = score(
         [
-            dict(name="Ann", cats=("Scrappy (test)", "Bronte"), food={}, costumes=1),
-            dict(name="Bob", cats=(), food={"tuna": 3}, costumes=1),
+            seat("Ann", cats=("Scrappy (test)", "Bronte"), food={}),
+            seat("Bob", cats=(), food={"tuna": 3}),
         ],
         ed,
     )
@@ -232,91 +193,52 @@ def test_sherry_reduces_non_stray_needs_by_one_of_the_owners_choice():
     # RB-PREM: Pumpkin (2 chicken + 1 milk) can be fed 2 chicken, or 1 chicken + 1 milk.
     ed = edition(SHERRY)
     for food in ({"chicken": 2}, {"chicken": 1, "milk": 1}):
-        result = score(
-            [
-                dict(
-                    name="Ann",
-                    cats=("Sherry (test)", "Pumpkin"),
-                    food={**food, "milk": food.get("milk", 0) + 1},
-                    costumes=1,
-                )
-            ],
-            ed,
+        result = solo(
+            ("Sherry (test)", "Pumpkin"), food={**food, "milk": food.get("milk", 0) + 1}, ed=ed
         )
         assert feeding(result)["Pumpkin"] == (True, 6)
 
 
 def test_sherry_takes_a_one_food_cat_to_zero_still_fed():
     ed = edition(SHERRY)
-    result = score(
-        [dict(name="Ann", cats=("Sherry (test)", "Bell"), food={"milk": 1}, costumes=1)], ed
-    )
+    result = solo(("Sherry (test)", "Bell"), food={"milk": 1}, ed=ed)
     assert feeding(result)["Bell"] == (True, 1)
 
 
 def test_sherry_does_not_reduce_strays():
     ed = edition(SHERRY)
-    result = score(
-        [dict(name="Ann", cats=("Sherry (test)", "Macak"), food={"milk": 1}, costumes=1)], ed
-    )
+    result = solo(("Sherry (test)", "Macak"), food={"milk": 1}, ed=ed)
     assert [fed for fed, _ in feeding(result).values()].count(True) == 1
 
 
 def test_sherry_is_mandatory_extra_food_stays_leftover():
     ed = edition(SHERRY)
-    result = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Sherry (test)", "Bronte"),
-                food={"milk": 1, "tuna": 2},
-                costumes=1,
-            )
-        ],
-        ed,
-    )
+    result = solo(("Sherry (test)", "Bronte"), food={"milk": 1, "tuna": 2}, ed=ed)
     assert feeding(result)["Bronte"] == (True, 3)
     assert result.players[0].leftover == {"tuna": 1}
 
 
 def test_voodoo_scores_2_per_other_one_food_cat():
     ed = edition(VOODOO)
-    result = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Voodoo (test)", "Bell", "Shadow", "Bronte"),
-                food={"tuna": 4, "milk": 1, "chicken": 1},
-                costumes=1,
-            )
-        ],
-        ed,
+    result = solo(
+        ("Voodoo (test)", "Bell", "Shadow", "Bronte"),
+        food={"tuna": 4, "milk": 1, "chicken": 1},
+        ed=ed,
     )
     assert feeding(result)["Voodoo (test)"] == (True, 4)  # Bell and Shadow, not Bronte
 
 
 def test_voodoo_counts_cow_fed_one_food():
     ed = edition(VOODOO)
-    result = score(
-        [dict(name="Ann", cats=("Voodoo (test)", "Cow"), food={"tuna": 2, "milk": 1}, costumes=1)],
-        ed,
-    )
+    result = solo(("Voodoo (test)", "Cow"), food={"tuna": 2, "milk": 1}, ed=ed)
     # Cow eats 1 (counted by Voodoo: +2) or 1 more (+2 for Cow): equal VP, fewer leftovers win
     assert feeding(result)["Cow"][0]
 
 
 def test_voodoo_with_sherry_counts_natural_one_food_cats_not_reduced_ones():
     ed = edition(VOODOO, SHERRY)
-    result = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Voodoo (test)", "Sherry (test)", "Bell", "Bronte"),
-                food={"tuna": 2, "milk": 2},
-                costumes=1,
-            )
-        ],
-        ed,
+    result = solo(
+        ("Voodoo (test)", "Sherry (test)", "Bell", "Bronte"), food={"tuna": 2, "milk": 2}, ed=ed
     )
     assert feeding(result)["Bronte"] == (True, 3)  # 2 tuna reduced to 1: fed
     assert feeding(result)["Bell"] == (True, 1)  # 1 chicken reduced to 0: fed, still 1-food
@@ -332,57 +254,36 @@ def test_mina_with_a_treat_rulebook_example():
     # she is worth 1 VP whatever multicoloured cats you feed, and cannot also eat the chicken.
     pied = cat("Pied (test)", vp=1, colours=("black", "white"), needs={"milk": 1})
     ed = edition(MINA, pied)
-    result = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Mina (test)", "Pied (test)"),
-                food={"chicken": 1, "treat": 1, "milk": 1},
-                costumes=1,
-            )
-        ],
-        ed,
-    )
+    result = solo(("Mina (test)", "Pied (test)"), food={"chicken": 1, "treat": 1, "milk": 1}, ed=ed)
     assert feeding(result) == {"Mina (test)": (True, 1), "Pied (test)": (True, 1)}
     assert result.players[0].leftover == {"chicken": 1}
 
 
 def test_a_treat_feeds_any_cat_for_exactly_1_vp_and_no_ability():
-    result = score([dict(name="Ann", cats=("Pablo Picatso",), food={"treat": 1}, costumes=1)])
+    result = solo(("Pablo Picatso",), food={"treat": 1})
     assert feeding(result)["Pablo Picatso"] == (True, 1)
-    florence = score(
-        [dict(name="Ann", cats=("Florence", "Bell"), food={"treat": 1, "chicken": 1}, costumes=1)]
-    )
+    florence = solo(("Florence", "Bell"), food={"treat": 1, "chicken": 1})
     assert feeding(florence)["Florence"] == (True, 1)
 
 
 def test_a_wild_is_never_a_treat():
-    result = score([dict(name="Ann", cats=("Pablo Picatso",), food={"wild": 1}, costumes=1)])
+    result = solo(("Pablo Picatso",), food={"wild": 1})
     assert feeding(result)["Pablo Picatso"] == (False, -2)
 
 
 def test_treats_are_leftover_food_for_the_penalty():
     result = score(
-        [
-            dict(name="Ann", cats=(), food={"treat": 2}, costumes=1),
-            dict(name="Bob", cats=(), food={"tuna": 1}, costumes=1),
-        ]
+        [seat("Ann", cats=(), food={"treat": 2}), seat("Bob", cats=(), food={"tuna": 1})]
     )
     assert result.players[0].food_penalty == -2 and result.players[1].food_penalty == 0
 
 
 def test_a_treat_fed_two_food_cat_is_not_a_one_food_cat_but_keeps_its_food_type():
     ed = edition(VOODOO, BANJO)
-    result = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Voodoo (test)", "Banjo (test)", "Bronte", "Shadow"),
-                food={"tuna": 2, "milk": 2, "treat": 2},
-                costumes=1,
-            )
-        ],
-        ed,
+    result = solo(
+        ("Voodoo (test)", "Banjo (test)", "Bronte", "Shadow"),
+        food={"tuna": 2, "milk": 2, "treat": 2},
+        ed=ed,
     )
     plates = feeding(result)
     # Shadow (1 tuna) counts for Voodoo even treat-fed; Bronte (2 tuna) treat-fed does not.
@@ -402,96 +303,48 @@ BOXES = (
 
 def test_box_rulebook_example_two_filled_of_three_score_3_each():
     # RB-BOT: 2 filled boxes and 1 empty: each filled box scores 3 VP, 6 VP in all.
-    result = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Placeholder Gray Cat 1", "Sir Cuddleface"),
-                food={"chicken": 1, "milk": 2},
-                costumes=1,
-                boxes=BOXES,
-            )
-        ]
+    result = solo(
+        ("Placeholder Gray Cat 1", "Sir Cuddleface"), food={"chicken": 1, "milk": 2}, boxes=BOXES
     )
     assert result.players[0].breakdown["boxes"] == 6
 
 
 def test_hungry_cats_and_strays_fill_boxes_one_box_each():
-    result = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Sir Cuddleface", "Antoinette"),
-                food={},
-                costumes=1,
-                boxes=BOXES[1:2] + BOXES[1:2],
-            )
-        ]
-    )
+    result = solo(("Sir Cuddleface", "Antoinette"), food={}, boxes=BOXES[1:2] + BOXES[1:2])
     # both white milk cats, both hungry; two White Milk boxes, one cat each
     assert result.players[0].breakdown["boxes"] == 4
 
 
 def test_one_cat_cannot_fill_two_boxes():
-    result = score(
-        [dict(name="Ann", cats=("Sweetheart",), food={}, costumes=1, boxes=BOXES[:1] + BOXES[:1])]
-    )
+    result = solo(("Sweetheart",), food={}, boxes=BOXES[:1] + BOXES[:1])
     assert result.players[0].breakdown["boxes"] == 2  # 1 filled x 2 boxes
 
 
 def test_all_colour_cats_are_gray():
-    result = score(
-        [dict(name="Ann", cats=("Henrietta Van Weedle",), food={}, costumes=1, boxes=BOXES[:1])],
-    )
+    result = solo(("Henrietta Van Weedle",), food={}, boxes=BOXES[:1])
     assert result.players[0].breakdown["boxes"] == 1
 
 
 def test_an_any_food_cat_is_a_chicken_cat_only_if_fed_chicken():
-    hungry = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Placeholder Any-Food Cat 1",),
-                food={},
-                costumes=1,
-                boxes=("Placeholder Orange Chicken Cat Box",),
-            )
-        ]
+    hungry = solo(
+        ("Placeholder Any-Food Cat 1",), food={}, boxes=("Placeholder Orange Chicken Cat Box",)
     )
     assert hungry.players[0].breakdown["boxes"] == 0
     ed = edition(cat("Orange Any (test)", vp=1, colours=("orange",), needs={"any": 1}))
-    fed = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Orange Any (test)",),
-                food={"chicken": 1, "milk": 1},
-                costumes=1,
-                boxes=("Placeholder Orange Chicken Cat Box",),
-            )
-        ],
-        ed,
+    fed = solo(
+        ("Orange Any (test)",),
+        food={"chicken": 1, "milk": 1},
+        boxes=("Placeholder Orange Chicken Cat Box",),
+        ed=ed,
     )
     assert fed.players[0].breakdown["boxes"] == 1  # the scorer chose chicken for the box
 
 
 def test_three_cats_card_cannot_fill_a_box_counts_three_and_loses_6_unfed():
-    hungry = score(
-        [dict(name="Ann", cats=("Placeholder Three Cats",), food={}, costumes=1, boxes=BOXES[:1])]
-    )
+    hungry = solo(("Placeholder Three Cats",), food={}, boxes=BOXES[:1])
     assert feeding(hungry)["Placeholder Three Cats"] == (False, -6)
     assert hungry.players[0].breakdown["boxes"] == 0
-    fed = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Placeholder Three Cats",),
-                food={"tuna": 1, "chicken": 1, "milk": 1},
-                catnip=2,
-                costumes=1,
-            )
-        ]
-    )
+    fed = solo(("Placeholder Three Cats",), food={"tuna": 1, "chicken": 1, "milk": 1}, catnip=2)
     assert fed.players[0].fed_cat_count == 3 and fed.players[0].catnip == 3
 
 
@@ -509,7 +362,7 @@ def test_multicoloured_means_more_than_one_colour_and_not_the_three_cats_card():
 )
 def test_mister_fit_two_any_food(food):
     ed = edition(MISTER_FIT)
-    result = score([dict(name="Ann", cats=("Mister Fit (test)",), food=food, costumes=1)], ed)
+    result = solo(("Mister Fit (test)",), food=food, ed=ed)
     assert feeding(result)["Mister Fit (test)"] == (True, 4)
 
 
@@ -527,7 +380,7 @@ def test_one_and_two_food_cats():
 )
 def test_calf_2_vp_plus_1_per_food_up_to_5(food, vp):
     ed = edition(CALF)
-    result = score([dict(name="Ann", cats=("Calf (test)",), food=food, costumes=1)], ed)
+    result = solo(("Calf (test)",), food=food, ed=ed)
     assert feeding(result)["Calf (test)"][1] == vp
 
 
@@ -548,9 +401,7 @@ def test_choupette_takes_the_two_best_grid_cards_when_fed():
 def test_choupette_unfed_takes_nothing():
     ed = edition(CHOUPETTE)
     result = score(
-        [dict(name="Ann", cats=("Choupette (test)",), food={}, costumes=1)],
-        ed,
-        grid=["costume", "catnip"],
+        [seat("Ann", cats=("Choupette (test)",), food={})], ed, grid=["costume", "catnip"]
     )
     assert not any("Choupette" in c for c in result.players[0].choices)
 
@@ -573,16 +424,8 @@ def test_elvis_fed_counts_as_a_costume():
 
 def test_little_nicky_scores_the_vp_of_the_best_other_fed_cat():
     ed = edition(NICKY)
-    result = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Little Nicky (test)", "Bronte", "Bell"),
-                food={"milk": 1, "tuna": 2, "chicken": 1},
-                costumes=1,
-            )
-        ],
-        ed,
+    result = solo(
+        ("Little Nicky (test)", "Bronte", "Bell"), food={"milk": 1, "tuna": 2, "chicken": 1}, ed=ed
     )
     assert feeding(result)["Little Nicky (test)"] == (True, 3)
     assert any("copies Bronte" in c for c in result.players[0].choices)
@@ -590,17 +433,11 @@ def test_little_nicky_scores_the_vp_of_the_best_other_fed_cat():
 
 def test_marshmallow_is_worth_the_toy_sets():
     ed = edition(MARSHY)
-    result = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Marshmallow (test)",),
-                food={"milk": 1},
-                toys={"feather_wand": 1, "cat_tower": 2, "mouse_toy": 3},
-                costumes=1,
-            )
-        ],
-        ed,
+    result = solo(
+        ("Marshmallow (test)",),
+        food={"milk": 1},
+        toys={"feather_wand": 1, "cat_tower": 2, "mouse_toy": 3},
+        ed=ed,
     )
     assert feeding(result)["Marshmallow (test)"] == (True, 9)  # Kat's 5 + 3 + 1
     assert result.players[0].toys == 9
@@ -608,64 +445,29 @@ def test_marshmallow_is_worth_the_toy_sets():
 
 def test_mr_zoe_discards_sprays_and_lost_cats_for_2_each():
     ed = edition(MR_ZOE)
-    result = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Mr. Zoe (test)",),
-                food={"milk": 1},
-                spray_bottles=2,
-                lost_cats=1,
-                costumes=1,
-            )
-        ],
-        ed,
-    )
+    result = solo(("Mr. Zoe (test)",), food={"milk": 1}, spray_bottles=2, lost_cats=1, ed=ed)
     assert feeding(result)["Mr. Zoe (test)"] == (True, 6)
 
 
 def test_tomasso_is_the_toy_that_scores_most_but_never_a_sixth_unique_toy():
     ed = edition(TOMASSO)
-    four = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Tomasso (test)",),
-                food={"milk": 1},
-                costumes=1,
-                toys={"mouse_toy": 1, "cat_tower": 1, "feather_wand": 1, "scratching_post": 1},
-            )
-        ],
-        ed,
+    four = solo(
+        ("Tomasso (test)",),
+        food={"milk": 1},
+        toys={"mouse_toy": 1, "cat_tower": 1, "feather_wand": 1, "scratching_post": 1},
+        ed=ed,
     )
     assert four.players[0].toys == 12  # completes the set of 5
-    five = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Tomasso (test)",),
-                food={"milk": 1},
-                costumes=1,
-                toys=dict.fromkeys(PH.toy_types, 1),
-            )
-        ],
-        ed,
-    )
+    five = solo(("Tomasso (test)",), food={"milk": 1}, toys=dict.fromkeys(PH.toy_types, 1), ed=ed)
     assert five.players[0].toys == 12 + 1  # a second set of 1, not a set of 6
 
 
 def test_banjo_counts_tuna_cats_by_needs_or_by_what_they_were_fed():
     ed = edition(BANJO, cat("Any (test)", vp=1, needs={"any": 1}))
-    result = score(
-        [
-            dict(
-                name="Ann",
-                cats=("Banjo (test)", "Bronte", "Any (test)", "Bell"),
-                food={"milk": 1, "tuna": 3, "chicken": 1},
-                costumes=1,
-            )
-        ],
-        ed,
+    result = solo(
+        ("Banjo (test)", "Bronte", "Any (test)", "Bell"),
+        food={"milk": 1, "tuna": 3, "chicken": 1},
+        ed=ed,
     )
     assert feeding(result)["Banjo (test)"] == (True, 2)  # Bronte + Any fed tuna; not Bell
 

@@ -54,10 +54,14 @@ def test_strategies_decide_from_the_observation_alone(name):
     assert a == b
 
 
+def greedy_choice(position):
+    """What the greedy bot plays as seat 0 of a 2-player game set up as ``position``."""
+    state = state_from_position(load_game(options={"players": 2}), position)
+    return get("greedy").choose(state.observation(0), state.legal_actions(), random.Random(0))
+
+
 def test_greedy_takes_the_line_that_feeds_its_cat():
-    game = load_game(options={"players": 2})
-    state = state_from_position(
-        game,
+    choice = greedy_choice(
         {
             "token": "row 3",
             "grid": [
@@ -72,16 +76,13 @@ def test_greedy_takes_the_line_that_feeds_its_cat():
                 "cat/keaton",
             ],
             "tableaux": [{"cats": ["cat/bronte"]}],
-        },
+        }
     )
-    choice = get("greedy").choose(state.observation(0), state.legal_actions(), random.Random(0))
     assert choice == Take(Line.ROW_1)
 
 
 def test_greedy_sprays_to_open_a_much_better_blocked_line():
-    game = load_game(options={"players": 2})
-    state = state_from_position(
-        game,
+    choice = greedy_choice(
         {
             "token": "col 1",
             "grid": [
@@ -96,9 +97,8 @@ def test_greedy_sprays_to_open_a_much_better_blocked_line():
                 "lost-cat",
             ],
             "tableaux": [{"hand": ["spray-bottle"]}],
-        },
+        }
     )
-    choice = get("greedy").choose(state.observation(0), state.legal_actions(), random.Random(0))
     assert isinstance(choice, Spray)
 
 
