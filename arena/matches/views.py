@@ -21,6 +21,7 @@ from arena.models import Match
 from arena.replay import REPLAY_SCHEMA, build_replay
 from arena.submissions.selectors import challenge_candidates
 from arena.web import form_page, you
+from engine import BREAKDOWN_LABELS
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -133,27 +134,18 @@ def _score_rows(replay: dict[str, Any], names: list[str]) -> list[dict[str, Any]
     return rows
 
 
-# Score-pad row labels; a game whose breakdown has other keys gets them title-cased.
-SCORE_LABELS = {
-    "fed_cats": "Fed cats",
-    "toys": "Toys",
-    "costumes": "Costumes",
-    "catnip": "Catnip",
-    "vp_tokens": "VP tokens",
-    "food_penalty": "Food penalty",
-}
-
-
 def _score_categories(replay: dict[str, Any]) -> list[tuple[str, str]]:
+    """The score sheet's rows in the score pad's order, named as on the pad; a game whose
+    breakdown has keys the pad does not name gets them capitalised."""
     sheet = replay["result"].get("score_sheet") or {}
     keys = [
         key
-        for key in SCORE_LABELS
+        for key in BREAKDOWN_LABELS
         if any(key in p.get("breakdown", {}) for p in sheet.get("players", []))
     ]
     for player in sheet.get("players", []):
         keys += [key for key in player.get("breakdown", {}) if key not in keys]
-    return [(key, SCORE_LABELS.get(key, key.replace("_", " ").capitalize())) for key in keys]
+    return [(key, BREAKDOWN_LABELS.get(key, key.replace("_", " ").capitalize())) for key in keys]
 
 
 def _page_data(

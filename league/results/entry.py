@@ -18,6 +18,7 @@ from typing import Any
 
 from engine import (
     BREAKDOWN,
+    BREAKDOWN_LABELS,
     Edition,
     GameScore,
     Tableau,
@@ -39,19 +40,11 @@ PAD_FIELDS = {
     "vp_tokens": "vp_tokens_vp",
     "food_penalty": "food_penalty_vp",
 }
-PAD_LABELS = {
-    "fed_cats": "Fed cats",
-    "toys": "Toys",
-    "costumes": "Costumes",
-    "catnip": "Catnip",
-    "vp_tokens": "VP tokens",
-    "food_penalty": "Food penalty",
-}
 
 
 def pad_label(key: str) -> str:
     """The score-pad name of one of the engine's lines (expansion lines included)."""
-    return PAD_LABELS.get(key) or _humanise(key)
+    return BREAKDOWN_LABELS.get(key) or _humanise(key)
 
 
 _STATUS_NOTES = {
