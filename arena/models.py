@@ -301,7 +301,8 @@ class MatchSeat(models.Model):
             return f"house:{self.builtin}"
         if self.guest:
             return f"{self.guest} (guest)"
-        return self.player.username if self.player is not None else "a person (account removed)"
+        # No one: left for a friend who has not come yet, or the account was removed since.
+        return self.player.username if self.player is not None else "a person (no one seated)"
 
     @property
     def is_person(self) -> bool:

@@ -12,6 +12,7 @@ from arena.common import with_seats
 from arena.models import (
     BotVersion,
     LadderEntry,
+    LiveSeat,
     Match,
     PlayRating,
 )
@@ -69,7 +70,9 @@ def live_opponents() -> dict[str, list[tuple[str, str]]]:
 
 def live_games_of(user: User, *, limit: int = 20) -> list[Match]:
     """A person's live matches, unfinished first, then the newest."""
-    matches = Match.objects.filter(kind=Match.Kind.LIVE, live_seats__user=user).order_by(
+    # By subquery: a host holding a guest's seat too has two seats in one match.
+    held = LiveSeat.objects.filter(user=user).values("match_id")
+    matches = Match.objects.filter(kind=Match.Kind.LIVE, pk__in=held).order_by(
         Case(When(status__in=[Match.Status.QUEUED, Match.Status.RUNNING], then=0), default=1),
         "-created_at",
         "-id",

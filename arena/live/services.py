@@ -187,13 +187,17 @@ def live_rematch(*, match: Match, user: User) -> Match:
     old = list(match.seats.select_related("version__bot", "player").order_by("seat"))
     rotated = old[-1:] + old[:-1]
     seats: list[SeatInput | None] = [
-        None
-        if seat.is_person and seat.player_id == user.pk
-        else SeatInput(version=seat.version, builtin=seat.builtin, player=seat.player)
+        None if seat.is_person else SeatInput(version=seat.version, builtin=seat.builtin)
         for seat in rotated
     ]
+    # The other people's seats wait for them again: new links, or the guests seated anew.
+    friends = [
+        index for index, seat in enumerate(rotated) if seat.is_person and seat.player_id != user.pk
+    ]
     options = {k: v for k, v in (match.options or {}).items() if k != "players"}
-    return live_create(user=user, game=match.game, seats=seats, options=options or None)
+    return live_create(
+        user=user, game=match.game, seats=seats, options=options or None, friends=friends
+    )
 
 
 def _labels(

@@ -79,13 +79,18 @@
   }
   setInterval(tick, 1000);
 
+  // While the table gathers there is no board yet: the waiting room says what happens.
+  hidden.forEach(function (node) { if (node) node.hidden = gathering; });
+
   function showHandover(to) {
+    if (gathering) return;
     handover.hidden = !to;
     hidden.forEach(function (node) { if (node) node.hidden = Boolean(to); });
     if (!to) return;
     document.getElementById("handover-name").textContent = to.name;
-    document.getElementById("handover-me").textContent = to.name;
-    document.getElementById("handover-go").href = tableUrl + "?seat=" + to.seat;
+    var go = document.getElementById("handover-go");
+    go.textContent = "I am " + to.name + ": show my seat";
+    go.href = tableUrl + "?seat=" + to.seat;
   }
 
   play.addEventListener("play:state", function (event) {

@@ -21,7 +21,8 @@ from arena.live.company import (
     guest_seat,
     invitation_accept,
 )
-from arena.live.services import live_create, person_seat, rate_play_pool
+from arena.live.selectors import live_games_of
+from arena.live.services import live_create, live_rematch, person_seat, rate_play_pool
 from arena.models import LiveSeat, Match, MatchSeat, PlayRating
 
 pytestmark = pytest.mark.django_db
@@ -209,6 +210,24 @@ def test_guests_are_not_rated_and_accounts_are_in_the_tables_pool(people):
         "players", "user__username", "builtin"
     )
     assert list(pool) == [(3, "pia", ""), (3, None, "greedy")]
+
+
+def test_a_rematch_leaves_the_other_peoples_seats_open_again(people):
+    match = _table(people["pia"], friends=(1, 2), players=3)
+    invitation_accept(token=match.invitations.get(seat=1).token, user=people["ole"])
+    guest_seat(match=match, host=people["pia"], seat=2, name="Jo")
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
+    match.refresh_from_db()
+    again = live_rematch(match=match, user=people["ole"])
+    assert again.requested_by == people["ole"]
+    # Every seat one place on: Jo's, Pia's (both open again), Ole's.
+    assert [s.label for s in again.seats.order_by("seat")] == [
+        "a person (no one seated)",
+        "a person (no one seated)",
+        "ole",
+    ]
+    assert sorted(again.invitations.values_list("seat", flat=True)) == [0, 1]
+    assert list(live_games_of(people["pia"])) == [match]  # listed once, with two seats
 
 
 # --- pages ------------------------------------------------------------------------------------
