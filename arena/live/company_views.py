@@ -60,14 +60,16 @@ def _refused(detail: str, error: ValidationError) -> JsonResponse:
     )
 
 
-def _hosted(request: HttpRequest, pk: int) -> Match:
-    """A live match the user hosts; another's table does not say whether it exists."""
+def _hosted(request: HttpRequest, pk: int) -> Match | JsonResponse:
+    """A live match the user hosts; 403 to another person at its table, and to anyone else
+    a 404 that does not say whether it exists."""
     match = get_object_or_404(Match.objects.filter(kind=Match.Kind.LIVE), pk=pk)
-    if match.requested_by_id != web.you(request).pk:
-        if match.live_seats.filter(user=web.you(request)).exists():
-            raise PermissionError
-        raise Http404
-    return match
+    if match.requested_by_id == web.you(request).pk:
+        return match
+    if match.live_seats.filter(user=web.you(request)).exists():
+        detail = "Only the host changes who sits at this table."
+        return JsonResponse({"error": "forbidden", "detail": detail}, status=403)
+    raise Http404
 
 
 @login_required
@@ -109,12 +111,9 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 def table_guest(request: HttpRequest, pk: int) -> JsonResponse:
     """The host seats a guest (a name) in an open seat: they play on the host's device."""
-    try:
-        match = _hosted(request, pk)
-    except PermissionError:
-        return JsonResponse(
-            {"error": "forbidden", "detail": "Only the host seats guests."}, status=403
-        )
+    match = _hosted(request, pk)
+    if isinstance(match, JsonResponse):
+        return match
     seat = request.POST.get("seat", "")
     if not seat.isdigit():
         return _refused("No guest seated.", ValidationError({"seat": ["Choose an open seat."]}))
@@ -131,10 +130,9 @@ def table_guest(request: HttpRequest, pk: int) -> JsonResponse:
 @login_required
 def table_start(request: HttpRequest, pk: int) -> JsonResponse:
     """The host starts now: house bots take the seats no friend has taken."""
-    try:
-        match = _hosted(request, pk)
-    except PermissionError:
-        return JsonResponse({"error": "forbidden", "detail": "Only the host starts."}, status=403)
+    match = _hosted(request, pk)
+    if isinstance(match, JsonResponse):
+        return match
     try:
         seats = company_start(match=match, host=web.you(request))
     except ValidationError as error:

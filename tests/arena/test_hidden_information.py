@@ -163,6 +163,19 @@ def _play_in_background(match: Match) -> threading.Thread:
     return thread
 
 
+def _positions_written(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The positions the worker's table writer is given, in order, as the match is played."""
+    positions: list[Any] = []
+    write = LiveWriter.__call__
+
+    def record(self: LiveWriter, step: int, entry: dict[str, Any], state: Any) -> None:
+        positions.append(state)
+        write(self, step, entry, state)
+
+    monkeypatch.setattr(LiveWriter, "__call__", record)
+    return positions
+
+
 def _wait_for_question(match: Match, after_step: int, timeout_s: float = 30) -> LiveSeat | None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -188,14 +201,7 @@ def test_a_running_live_match_gives_nobody_its_deal(game, opponents, people, set
         seats=[None, *[SeatInput(builtin=name) for name in opponents]],
         seed=SEED,
     )
-    positions: list[Any] = []  # what the worker's table writer was last given
-    write = LiveWriter.__call__
-
-    def record(self: LiveWriter, step: int, entry: dict[str, Any], state: Any) -> None:
-        positions.append(state)
-        write(self, step, entry, state)
-
-    monkeypatch.setattr(LiveWriter, "__call__", record)
+    positions = _positions_written(monkeypatch)
     thread = _play_in_background(match)
     person = _client(people["pia"])
     step, checked, problems = -1, 0, []
@@ -244,14 +250,7 @@ def test_two_people_at_one_table_each_see_only_their_own_seat(
     clients = {0: _client(people["pia"]), 1: _client(people["ole"])}
     token = match.invitations.get().token
     assert clients[1].post(f"/arena/play/join/{token}/").status_code == 302
-    positions: list[Any] = []
-    write = LiveWriter.__call__
-
-    def record(self: LiveWriter, step: int, entry: dict[str, Any], state: Any) -> None:
-        positions.append(state)
-        write(self, step, entry, state)
-
-    monkeypatch.setattr(LiveWriter, "__call__", record)
+    positions = _positions_written(monkeypatch)
     thread = _play_in_background(match)
     answered = {0: -1, 1: -1}
     checked, problems = 0, []

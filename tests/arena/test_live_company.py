@@ -238,6 +238,8 @@ def test_an_invitation_opened_logged_out_leads_through_the_log_in_and_back(peopl
     url = f"/arena/play/join/{match.invitations.get().token}/"
     response = Client().get(url)
     assert response.status_code == 302 and f"next={url}" in response["Location"].replace("%2F", "/")
+    login = Client().get(response["Location"]).content.decode()
+    assert "/accounts/signup/?next=" + url.replace("/", "%2F") in login  # a sign-up comes back
     page = client_of(people["ole"]).get(url)
     assert page.status_code == 200
     assert "pia invites you to Cat Lady" in page.content.decode()
