@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import threading
+import time
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
 from arena import tasks
 from arena.common import SeatInput
+from arena.live import wakeup
 from arena.live.company import (
     company_start,
     company_wait,
@@ -325,3 +329,26 @@ def test_the_hosts_device_passes_itself_to_the_guest_whose_turn_it_is(people):
     assert moved.status_code == 200
     assert LiveSeat.objects.get(match=match, seat=1).answer == {"step": 4, "index": 0}
     assert client_of(people["ole"]).get(f"/arena/play/{match.pk}/?seat=1").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_waiting_worker_wakes_when_the_last_friend_sits_down(people):
+    """The worker's wait ends as the seat is taken (rung, not looked at later), and plays."""
+    match = _table(people["pia"])
+    ended: list[tuple[str, float]] = []
+
+    def wait() -> None:
+        try:
+            ended.append((company_wait(match.pk), time.monotonic()))
+        finally:
+            connection.close()
+
+    waiter = threading.Thread(target=wait, daemon=True)
+    waiter.start()
+    time.sleep(0.5)
+    assert waiter.is_alive()  # waiting: the seat is open
+    seated = time.monotonic()
+    invitation_accept(token=match.invitations.get().token, user=people["ole"])
+    waiter.join(timeout=10)
+    assert ended and ended[0][0] == ""
+    assert ended[0][1] - seated < wakeup.SAFETY_S  # woken, not found on the next look
