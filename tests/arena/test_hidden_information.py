@@ -280,6 +280,8 @@ def test_two_people_at_one_table_each_see_only_their_own_seat(
                     if hands and len(hands[1 - seat]) >= 2:  # Cantankerous Cats: hands held
                         other = hands[1 - seat]
                         assert not any(_contains_run(v, other, 4) for v in _lists_in(state))
+                    if hands and len(hands[seat]) >= 4:  # the look finds a hand where shown
+                        assert any(_contains_run(v, hands[seat], 4) for v in _lists_in(state))
                 problems += _read_everything(
                     match, people, seat=-1, state=position, seats={"pia": 0, "ole": 1}
                 )
