@@ -204,6 +204,9 @@ class Match(models.Model):
     # A live match waits minutes for a person: its worker beats this while it waits, so the
     # reaper can tell a thinking person from a lost worker.
     heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # A live match with seats left for friends waits for them until then before its first
+    # move (arena.live.company); None once every seat is taken, or for no friend at all.
+    seats_open_until = models.DateTimeField(null=True, blank=True)
     # The last infrastructure fault (no sandbox, no free bot slot): never the bots' fault, so
     # the match goes back to the queue and is retried until a worker can play it.
     infra_failure = models.TextField(blank=True)
@@ -266,6 +269,8 @@ class MatchSeat(models.Model):
         related_name="arena_seats",
         help_text="A person playing this seat (live matches).",
     )
+    # A guest with no account, playing on the host's device (arena.live.company): not rated.
+    guest = models.CharField(max_length=30, blank=True)
     score = models.IntegerField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     faults = models.PositiveSmallIntegerField(default=0)
@@ -277,9 +282,11 @@ class MatchSeat(models.Model):
         ordering = ["match", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["match", "seat"], name="match_seat_unique"),
+            # A seat is a bot's or a person's, never both. A person's seat may have no one yet
+            # (left for a friend who has not come) or no longer (the account was removed).
             models.CheckConstraint(
-                condition=Q(version__isnull=False) | ~Q(builtin="") | Q(player__isnull=False),
-                name="match_seat_has_player_or_person",
+                condition=Q(player__isnull=True, guest="") | Q(version__isnull=True, builtin=""),
+                name="match_seat_bot_or_person",
             ),
         ]
 
@@ -292,7 +299,10 @@ class MatchSeat(models.Model):
             return str(self.version)
         if self.builtin:
             return f"house:{self.builtin}"
-        return self.player.username if self.player is not None else "a person (account removed)"
+        if self.guest:
+            return f"{self.guest} (guest)"
+        # No one: left for a friend who has not come yet, or the account was removed since.
+        return self.player.username if self.player is not None else "a person (no one seated)"
 
     @property
     def is_person(self) -> bool:
@@ -338,6 +348,32 @@ class LiveSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in seat {self.seat} of match {self.match_id}"
+
+
+class LiveInvitation(models.Model):
+    """A seat of a live match left for a friend: the link with ``token`` seats the first other
+    account that opens it, once (``arena.live.company``); or the host seats a guest there."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="invitations")
+    seat = models.PositiveSmallIntegerField()
+    token = models.CharField(max_length=64, unique=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="live_invitations",
+    )
+    used_at = models.DateTimeField(null=True, blank=True)  # taken by a friend or a guest
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="live_invitation_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"invitation to seat {self.seat} of match {self.match_id}"
 
 
 class MoveReview(models.Model):

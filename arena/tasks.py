@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connection
 
 from arena.ladders import services as ladders
+from arena.live.company import company_wait
 from arena.live.services import (
     DatabaseHumanSeat,
     LiveWriter,
@@ -253,6 +254,10 @@ def _play_claimed(match: Match, beat: MatchHeartbeat) -> None:
             return
         humans, writer = {}, None
         if match.kind == Match.Kind.LIVE:
+            called_off = company_wait(match.pk, alive=beat.check)
+            if called_off:
+                services.match_fail(match_id=match.pk, reason=called_off)
+                return
             humans = {
                 seat.seat: DatabaseHumanSeat(match.pk, seat.seat, alive=beat.check)
                 for seat in match.live_seats.all()

@@ -4,6 +4,7 @@ from django.urls import path
 
 from arena import views
 from arena.ladders import views as ladders
+from arena.live import company_views as company
 from arena.live import views as live
 from arena.matches import views as matches
 from arena.submissions import views as submissions
@@ -34,4 +35,7 @@ urlpatterns = [
     path("play/<int:pk>/move/", live.table_move, name="play-move"),
     path("play/<int:pk>/resign/", live.table_resign, name="play-resign"),
     path("play/<int:pk>/rematch/", live.table_rematch, name="play-rematch"),
+    path("play/<int:pk>/guest/", company.table_guest, name="play-guest"),
+    path("play/<int:pk>/start/", company.table_start, name="play-start"),
+    path("play/join/<str:token>/", company.invitation, name="play-join"),
 ]

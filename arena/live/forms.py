@@ -9,6 +9,8 @@ from django import forms
 from arena.common import game_label
 from arena.web import choice_field, game_choices
 
+FRIEND = "friend"  # an opponent's seat left for a friend (arena.live.company)
+
 
 class PlayForm(forms.Form):
     """A live match: the game, the number of players, your seat and who fills the others.
@@ -36,7 +38,9 @@ class PlayForm(forms.Form):
         self, *args: Any, opponents: dict[str, list[tuple[str, str]]], **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        grouped = [("", "—")] + [(game_label(game), choices) for game, choices in opponents.items()]
+        grouped = [("", "—"), (FRIEND, "A friend (a link to send, or a guest on this device)")] + [
+            (game_label(game), choices) for game, choices in opponents.items()
+        ]
         for name in self.OPPONENTS:
             choice_field(self, name).choices = grouped
         self.game_of = {value: game for game, choices in opponents.items() for value, _ in choices}
@@ -52,7 +56,7 @@ class PlayForm(forms.Form):
             value = data.get(name)
             if not value:
                 self.add_error(name, "Choose who plays this seat.")
-            elif self.game_of.get(value) != game:
+            elif value != FRIEND and self.game_of.get(value) != game:
                 self.add_error(name, "This bot plays another game.")
         for name in self.OPPONENTS[players - 1 :]:
             data[name] = ""

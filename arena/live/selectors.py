@@ -71,20 +71,20 @@ def live_opponents() -> dict[str, list[tuple[str, str]]]:
     return found
 
 
+def matches_sat_at(user: User) -> QuerySet[Match]:
+    """The live matches ``user`` sat at (by their seat, not by who asked for the match)."""
+    seats = LiveSeat.objects.filter(user=user).values("match_id")
+    return Match.objects.filter(kind=Match.Kind.LIVE, pk__in=seats)
+
+
 def live_games_of(user: User, *, limit: int = 20) -> list[Match]:
     """A person's live matches, unfinished first, then the newest."""
-    matches = Match.objects.filter(kind=Match.Kind.LIVE, live_seats__user=user).order_by(
+    matches = matches_sat_at(user).order_by(
         Case(When(status__in=[Match.Status.QUEUED, Match.Status.RUNNING], then=0), default=1),
         "-created_at",
         "-id",
     )
     return list(with_seats(matches)[:limit])
-
-
-def matches_sat_at(user: User) -> QuerySet[Match]:
-    """The live matches ``user`` sat at (by their seat, not by who asked for the match)."""
-    seats = LiveSeat.objects.filter(user=user).values("match_id")
-    return Match.objects.filter(kind=Match.Kind.LIVE, pk__in=seats)
 
 
 def person_games(user: User) -> QuerySet[Match]:
@@ -142,8 +142,10 @@ def played_games(matches: Iterable[Match], user: User) -> list[PlayedGame]:
     rows = []
     for match in matches:
         seats = list(match.seats.all())
-        live = next(s for s in match.live_seats.all() if s.user_id == user.pk)
-        you = next(s for s in seats if s.seat == live.seat)
+        held = {s.seat: s for s in match.live_seats.all() if s.user_id == user.pk}
+        # A host who seated a guest holds the guest's seat too: theirs is the one without a guest.
+        you = min((s for s in seats if s.seat in held), key=lambda s: (bool(s.guest), s.seat))
+        live = held[you.seat]
         review = next((r for r in match.reviews.all() if r.seat == live.seat), None)
         if match.game not in labels:
             labels[match.game] = game_label(match.game)

@@ -17,13 +17,15 @@ import datetime as dt
 import functools
 import logging
 import random
+import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 import engine
@@ -31,6 +33,7 @@ from arena.common import SeatInput, check_game, match_create, seat_rank
 from arena.live import wakeup
 from arena.live.moves import legal_words, played_words
 from arena.models import (
+    LiveInvitation,
     LiveSeat,
     Match,
     MatchSeat,
@@ -50,6 +53,8 @@ logger = logging.getLogger(__name__)
 LOG_LINES = 40
 REVIEW_TASK = "arena.tasks.review_run"
 RESIGN = {"resign": True}  # what a resigning person answers the runner
+# How long a table waits for the friends it invited before it is called off.
+FRIENDS_WAIT = dt.timedelta(minutes=10)
 
 
 def answer_key(live_id: int) -> str:
@@ -76,12 +81,16 @@ def live_create(
     seats: Sequence[SeatInput | None],
     seed: int | None = None,
     options: dict[str, Any] | None = None,
+    friends: Collection[int] = (),
 ) -> Match:
-    """Start a live match: ``seats`` in table order, ``None`` where the person sits (once)."""
+    """Start a live match: ``seats`` in table order, ``None`` where a person sits: the host
+    once, and each seat of ``friends`` (left for a friend: an invitation link, or a guest on
+    the host's device; the match waits for them, :mod:`arena.live.company`)."""
     if not user.is_authenticated:
         raise ValidationError({"seats": ["Log in to take a seat."]})
     check_game(game)
-    if sum(seat is None for seat in seats) != 1:
+    people = [index for index, seat in enumerate(seats) if seat is None]
+    if not set(friends) <= set(people) or len(people) != len(set(friends)) + 1:
         raise ValidationError({"seats": ["Take exactly one seat yourself."]})
     sizes = engine.supported_players(game)
     if not min(sizes) <= len(seats) <= max(sizes):
@@ -92,26 +101,48 @@ def live_create(
             errors[f"seats.{index}"] = [f"{seat.version} is {seat.version.status}, not active."]
     if errors:
         raise ValidationError(errors)
-    you = next(index for index, seat in enumerate(seats) if seat is None)
+    you = next(index for index in people if index not in friends)
     match = match_create(
         kind=Match.Kind.LIVE,
         game=game,
         requested_by=user,
         options=options,
         seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
-        seats=[seat if seat is not None else SeatInput(player=user) for seat in seats],
+        seats=[
+            seat if seat is not None else SeatInput(player=user if index == you else None)
+            for index, seat in enumerate(seats)
+        ],
     )
     # Committed together with the match, before its worker can read either.
     match.limits = dict(match.limits, human_move_ms=settings.ARENA_HUMAN_MOVE_S * 1000)
-    match.save(update_fields=["limits"])
+    if friends:
+        match.seats_open_until = timezone.now() + FRIENDS_WAIT
+    match.save(update_fields=["limits", "seats_open_until"])
     LiveSeat.objects.create(match=match, seat=you, user=user)
+    LiveInvitation.objects.bulk_create(
+        LiveInvitation(match=match, seat=seat, token=secrets.token_urlsafe(32))
+        for seat in sorted(friends)
+    )
     return match
 
 
+def person_seat(match: Match, user: User, seat: int | None = None) -> LiveSeat | None:
+    """``user``'s seat at the table: ``seat`` if it is one they hold (their own, or a guest's
+    on their device), else their own; None if they hold none."""
+    seats = LiveSeat.objects.filter(match=match, user=user)
+    if seat is not None:
+        return seats.filter(seat=seat).first()
+    return seats.filter(match__seats__seat=F("seat"), match__seats__guest="").first()
+
+
 @transaction.atomic
-def live_answer(*, match: Match, user: User, step: int, index: int) -> LiveSeat:
-    """The person's move for ``step``: one of the legal actions they were shown, by index."""
-    seat = LiveSeat.objects.select_for_update().filter(match=match, user=user).first()
+def live_answer(
+    *, match: Match, user: User, step: int, index: int, seat_number: int | None = None
+) -> LiveSeat:
+    """The person's move for ``step``: one of the legal actions they were shown, by index
+    (``seat_number``: a guest's seat on the host's device; the host's own by default)."""
+    held = person_seat(match, user, seat_number)
+    seat = LiveSeat.objects.select_for_update().filter(pk=held.pk).first() if held else None
     if seat is None:
         raise ValidationError({"match": ["You have no seat in this match."]})
     if match.status in (Match.Status.FINISHED, Match.Status.FAILED):
@@ -127,10 +158,11 @@ def live_answer(*, match: Match, user: User, step: int, index: int) -> LiveSeat:
 
 
 @transaction.atomic
-def live_resign(*, match: Match, user: User) -> LiveSeat:
+def live_resign(*, match: Match, user: User, seat_number: int | None = None) -> LiveSeat:
     """The person gives up: their seat forfeits at its next move (at once if asked now) and
     ranks below every seat that plays on, so the game is rated as a loss. Bots play it out."""
-    seat = LiveSeat.objects.select_for_update().filter(match=match, user=user).first()
+    held = person_seat(match, user, seat_number)
+    seat = LiveSeat.objects.select_for_update().filter(pk=held.pk).first() if held else None
     if seat is None:
         raise ValidationError({"match": ["You have no seat in this match."]})
     if match.status in (Match.Status.FINISHED, Match.Status.FAILED):
@@ -155,13 +187,17 @@ def live_rematch(*, match: Match, user: User) -> Match:
     old = list(match.seats.select_related("version__bot", "player").order_by("seat"))
     rotated = old[-1:] + old[:-1]
     seats: list[SeatInput | None] = [
-        None
-        if seat.is_person and seat.player_id == user.pk
-        else SeatInput(version=seat.version, builtin=seat.builtin, player=seat.player)
+        None if seat.is_person else SeatInput(version=seat.version, builtin=seat.builtin)
         for seat in rotated
     ]
+    # The other people's seats wait for them again: new links, or the guests seated anew.
+    friends = [
+        index for index, seat in enumerate(rotated) if seat.is_person and seat.player_id != user.pk
+    ]
     options = {k: v for k, v in (match.options or {}).items() if k != "players"}
-    return live_create(user=user, game=match.game, seats=seats, options=options or None)
+    return live_create(
+        user=user, game=match.game, seats=seats, options=options or None, friends=friends
+    )
 
 
 def _labels(
@@ -247,7 +283,9 @@ class DatabaseHumanSeat:
                     answer=None,
                     updated_at=timezone.now(),
                 )
-                wakeup.ring_on_commit(board_key(live.pk))
+                # Every page of the table: a device that holds a guest's seat too passes
+                # itself over when the guest is asked.
+                live_ring_table(self.match_id)
             # Woken by the answer; the database is read again only when rung, and every
             # wakeup.SAFETY_S in case a ring was lost.
             while (left := (deadline - timezone.now()).total_seconds()) > 0:
@@ -335,6 +373,9 @@ PLAY_POOL_K = 24.0
 def rate_play_pool(match: Match, seats: list[MatchSeat]) -> None:
     """People against bots: every seat (people, versions, house bots) on one scale per game
     and player count. Games with only people or only bots do not count."""
+    players = len(seats)  # the pool is the table's size, guests included
+    # Guests have no account to rate: the others are rated by their places among themselves.
+    seats = [s for s in seats if not s.guest]
     people = [s for s in seats if s.is_person and s.player_id is not None]
     if not people or len(people) == len(seats):
         return
@@ -348,7 +389,7 @@ def rate_play_pool(match: Match, seats: list[MatchSeat]) -> None:
             else {"builtin": seat.builtin}
         )
         entry, _ = PlayRating.objects.select_for_update().get_or_create(
-            game=match.game, players=len(seats), **who
+            game=match.game, players=players, **who
         )
         entries.append(entry)
     changes = rate_game(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -26,7 +27,9 @@ import engine
 from arena import web
 from arena.common import SeatInput, default_limits, game_label
 from arena.live import wakeup
-from arena.live.forms import PlayForm
+from arena.live.company import company_of, company_version
+from arena.live.company_views import company_page, company_state
+from arena.live.forms import FRIEND, PlayForm
 from arena.live.selectors import (
     live_games_of,
     live_opponents,
@@ -41,6 +44,7 @@ from arena.live.services import (
     live_create,
     live_rematch,
     live_resign,
+    person_seat,
 )
 from arena.models import BotVersion, LiveSeat, Match
 from arena.sandbox import Limits
@@ -64,10 +68,13 @@ def play(request: HttpRequest) -> HttpResponse:
         players = data["players"]
         chosen = [data[name] for name in PlayForm.OPPONENTS[: players - 1]]
         you = random.randrange(players) if data["seat"] == "random" else int(data["seat"]) - 1
-        seats: list[SeatInput | None] = [_seat(value) for value in chosen]
+        seats: list[SeatInput | None] = [
+            None if value == FRIEND else _seat(value) for value in chosen
+        ]
         seats.insert(you, None)
+        friends = [i for i, seat in enumerate(seats) if seat is None and i != you]
         try:
-            match = live_create(user=request.user, game=data["game"], seats=seats)
+            match = live_create(user=request.user, game=data["game"], seats=seats, friends=friends)
         except ValidationError as error:
             _errors_to_form(form, error, you)
         else:
@@ -146,10 +153,12 @@ def _errors_to_form(form: PlayForm, error: ValidationError, you: int) -> None:
 
 
 def _own_seat(request: HttpRequest, pk: int) -> tuple[Match, LiveSeat]:
+    """The match and the seat the page shows: ``?seat=`` picks a guest's on this device."""
     if not request.user.is_authenticated:
         raise Http404
     match = get_object_or_404(Match.objects.filter(kind=Match.Kind.LIVE), pk=pk)
-    seat = LiveSeat.objects.filter(match=match, user=request.user).first()
+    wanted = request.GET.get("seat", "")
+    seat = person_seat(match, web.you(request), int(wanted) if wanted.isdigit() else None)
     if seat is None:
         raise Http404  # another person's table: not even whether it exists
     return match, seat
@@ -159,8 +168,18 @@ def _own_seat(request: HttpRequest, pk: int) -> tuple[Match, LiveSeat]:
 def table(request: HttpRequest, pk: int) -> HttpResponse:
     match, seat = _own_seat(request, pk)
     seats = list(match.seats.select_related("version__bot", "player").order_by("seat"))
-    names = [s.label if s.seat != seat.seat else f"{s.label} (you)" for s in seats]
+    company = company_of(match, web.you(request), seat.seat)
+    open_seats = {item["seat"] for item in company["open"]}
+    names = [
+        "waiting for a friend"
+        if s.seat in open_seats
+        else s.label
+        if s.seat != seat.seat
+        else f"{s.label} (you)"
+        for s in seats
+    ]
     board = {"names": names}  # the renderer and card data come with the first state
+    on_device = f"?seat={seat.seat}" if len(company["device"]) > 1 else ""
     return render(
         request,
         "arena/play_table.html",
@@ -172,10 +191,11 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
             "arena_section": "play",
             "game_label": game_label(match.game),
             "board_data": board,
+            "company": company_page(request, match, company),
             "urls": {
-                "state": reverse("arena:play-state", args=[match.pk]),
-                "move": reverse("arena:play-move", args=[match.pk]),
-                "resign": reverse("arena:play-resign", args=[match.pk]),
+                "state": reverse("arena:play-state", args=[match.pk]) + on_device,
+                "move": reverse("arena:play-move", args=[match.pk]) + on_device,
+                "resign": reverse("arena:play-resign", args=[match.pk]) + on_device,
                 "rematch": reverse("arena:play-rematch", args=[match.pk]),
                 "replay": reverse("arena:match", args=[match.pk]),
             },
@@ -183,9 +203,12 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
-def _version(match: Match, seat: LiveSeat) -> str:
+def _version(match: Match, seat: LiveSeat, company: dict[str, Any]) -> str:
     """Everything a table page shows changes this (the clock runs on the page)."""
-    return f"{match.status}.{match.attempts}.{seat.step}.{seat.asked_step}.{seat.faults}"
+    return (
+        f"{match.status}.{match.attempts}.{seat.step}.{seat.asked_step}.{seat.faults}."
+        f"{company_version(company)}"
+    )
 
 
 @login_required
@@ -193,6 +216,8 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
     """The seat's table; with ``since`` (the ``version`` the page shows) the answer waits until
     the table changes or ARENA_LIVE_LONG_POLL_S pass."""
     match, seat = _own_seat(request, pk)
+    you = web.you(request)
+    company = company_of(match, you, seat.seat)
     since = request.GET.get("since")
     if since:
         give_up = time.monotonic() + settings.ARENA_LIVE_LONG_POLL_S
@@ -200,10 +225,14 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
             # Read again once listening, so a change made just before is not missed.
             match.refresh_from_db()
             seat.refresh_from_db()
-            while _version(match, seat) == since and (left := give_up - time.monotonic()) > 0:
+            company = company_of(match, you, seat.seat)
+            while (
+                _version(match, seat, company) == since and (left := give_up - time.monotonic()) > 0
+            ):
                 wait(min(left, wakeup.SAFETY_S))  # rung, or a look in case a ring was lost
                 match.refresh_from_db()
                 seat.refresh_from_db()
+                company = company_of(match, you, seat.seat)
     queued = match.status == Match.Status.QUEUED
     # Back in the queue after a worker started it (an infrastructure wait gives its attempt
     # back): its worker was lost. The question it asked is asked again when the game resumes.
@@ -211,7 +240,8 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
     asked = seat.asked_step is not None and not queued
     state = {
         "status": match.status,
-        "version": _version(match, seat),
+        "version": _version(match, seat, company),
+        "company": company_state(company),
         "you": seat.seat,
         "step": seat.step,
         "board": {key: seat.board.get(key) for key in ("view", "to_move", "scores", "events")},
@@ -270,7 +300,7 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
 @require_POST
 @login_required
 def table_move(request: HttpRequest, pk: int) -> JsonResponse:
-    match, _ = _own_seat(request, pk)
+    match, seat = _own_seat(request, pk)
     try:
         body = json.loads(request.body or b"{}")
         step, index = body["step"], body["index"]
@@ -282,7 +312,9 @@ def table_move(request: HttpRequest, pk: int) -> JsonResponse:
             status=400,
         )
     try:
-        live_answer(match=match, user=web.you(request), step=step, index=index)
+        live_answer(
+            match=match, user=web.you(request), step=step, index=index, seat_number=seat.seat
+        )
     except ValidationError as error:
         return JsonResponse(
             {
@@ -299,9 +331,9 @@ def table_move(request: HttpRequest, pk: int) -> JsonResponse:
 @login_required
 def table_resign(request: HttpRequest, pk: int) -> JsonResponse:
     """Give up the game: rated as a loss; the bots play it out."""
-    match, _ = _own_seat(request, pk)
+    match, seat = _own_seat(request, pk)
     try:
-        live_resign(match=match, user=web.you(request))
+        live_resign(match=match, user=web.you(request), seat_number=seat.seat)
     except ValidationError as error:
         return JsonResponse(
             {

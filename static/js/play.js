@@ -55,7 +55,8 @@
     var query = [];
     if (board) query.push("meta=have");
     if (state && state.version) query.push("since=" + encodeURIComponent(state.version));
-    fetch(stateUrl + (query.length ? "?" + query.join("&") : ""), { credentials: "same-origin", cache: "no-store" })
+    var join = stateUrl.indexOf("?") < 0 ? "?" : "&"; // a guest's seat: ?seat= is in the url
+    fetch(stateUrl + (query.length ? join + query.join("&") : ""), { credentials: "same-origin", cache: "no-store" })
       .then(function (response) {
         if (response.status === 503) throw new Error("the site cannot reach its database for a moment");
         if (!response.ok) throw new Error("the table answered " + response.status);
@@ -65,6 +66,8 @@
         inFlight = false;
         errorNode.hidden = true;
         state = next;
+        // The company (friends, a device passed between seats) follows: play-company.js.
+        root.dispatchEvent(new CustomEvent("play:state", { detail: next }));
         if (!board && next.renderer && next.meta && window.CatleagueBoard) {
           data.renderer = next.renderer;
           data.meta = next.meta;

@@ -126,17 +126,27 @@ def _urls(match: Match) -> list[str]:
     ]
 
 
-def _read_everything(match: Match, people: dict[str, Any], *, seat: int, state: Any) -> list[str]:
+def _read_everything(
+    match: Match,
+    people: dict[str, Any],
+    *,
+    seat: int,
+    state: Any,
+    seats: dict[str | None, int] | None = None,
+) -> list[str]:
+    """Every page and answer about ``match`` read by each reader; ``seats``: the seat whose
+    own hand a reader may see (``seat`` for everyone by default)."""
     problems = []
     for who in ("pia", "ole", None):
         client = _client(people[who] if who else None)
+        mine = (seats or {}).get(who, seat)
         for url in _urls(match):
             response = client.get(url)
             if response.status_code != 200:
                 continue
             body = response.content.decode()
             players = match.seats.count()
-            for leak in leaks(body, game=match.game, players=players, seat=seat, state=state):
+            for leak in leaks(body, game=match.game, players=players, seat=mine, state=state):
                 problems.append(f"{who or 'anonymous'} reads {leak} at {url}")
     return problems
 
@@ -151,6 +161,19 @@ def _play_in_background(match: Match) -> threading.Thread:
     thread = threading.Thread(target=play, daemon=True)
     thread.start()
     return thread
+
+
+def _positions_written(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The positions the worker's table writer is given, in order, as the match is played."""
+    positions: list[Any] = []
+    write = LiveWriter.__call__
+
+    def record(self: LiveWriter, step: int, entry: dict[str, Any], state: Any) -> None:
+        positions.append(state)
+        write(self, step, entry, state)
+
+    monkeypatch.setattr(LiveWriter, "__call__", record)
+    return positions
 
 
 def _wait_for_question(match: Match, after_step: int, timeout_s: float = 30) -> LiveSeat | None:
@@ -178,14 +201,7 @@ def test_a_running_live_match_gives_nobody_its_deal(game, opponents, people, set
         seats=[None, *[SeatInput(builtin=name) for name in opponents]],
         seed=SEED,
     )
-    positions: list[Any] = []  # what the worker's table writer was last given
-    write = LiveWriter.__call__
-
-    def record(self: LiveWriter, step: int, entry: dict[str, Any], state: Any) -> None:
-        positions.append(state)
-        write(self, step, entry, state)
-
-    monkeypatch.setattr(LiveWriter, "__call__", record)
+    positions = _positions_written(monkeypatch)
     thread = _play_in_background(match)
     person = _client(people["pia"])
     step, checked, problems = -1, 0, []
@@ -213,6 +229,83 @@ def test_a_running_live_match_gives_nobody_its_deal(game, opponents, people, set
         "the seed" in leak
         for leak in leaks(json.dumps(answer), game=game, players=len(opponents) + 1, seat=0)
     )
+
+
+@pytest.mark.parametrize(("game", "bot"), [("cat-lady", "greedy"), ("cantankerous-cats", "random")])
+def test_two_people_at_one_table_each_see_only_their_own_seat(
+    game, bot, people, settings, monkeypatch
+):
+    """Pia hosts, Ole takes the seat her link leaves him, a bot plays the third: at several
+    points of the game every page and answer is read by both (and anonymously), and neither
+    carries the other's hand, the deck or the seed; each moves only in their own seat."""
+    settings.ARENA_LIVE_PACE_MS = 0
+    monkeypatch.setenv("ARENA_SANDBOX_MODE", "unsafe")  # house bots only: no bot process
+    match = live_create(
+        user=people["pia"],
+        game=game,
+        seats=[None, None, SeatInput(builtin=bot)],
+        seed=SEED,
+        friends=[1],
+    )
+    clients = {0: _client(people["pia"]), 1: _client(people["ole"])}
+    token = match.invitations.get().token
+    assert clients[1].post(f"/arena/play/join/{token}/").status_code == 302
+    positions = _positions_written(monkeypatch)
+    thread = _play_in_background(match)
+    answered = {0: -1, 1: -1}
+    checked, problems = 0, []
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if Match.objects.get(pk=match.pk).status in (
+                Match.Status.FINISHED,
+                Match.Status.FAILED,
+            ):
+                break
+            asked = [
+                live
+                for live in LiveSeat.objects.filter(match=match, asked_step__isnull=False)
+                if live.asked_step > answered[live.seat]
+            ]
+            if not asked:
+                time.sleep(0.05)
+                continue
+            live = asked[0]
+            if checked < 4 and live.asked_step >= checked * 4:
+                position = positions[-1]
+                hands = position.full_view().get("hands") or []
+                for seat, client in clients.items():
+                    state = client.get(f"/arena/play/{match.pk}/state/").json()
+                    assert state["you"] == seat
+                    if hands and len(hands[1 - seat]) >= 2:  # Cantankerous Cats: hands held
+                        other = hands[1 - seat]
+                        assert not any(_contains_run(v, other, 4) for v in _lists_in(state))
+                    if hands and len(hands[seat]) >= 4:  # the look finds a hand where shown
+                        assert any(_contains_run(v, hands[seat], 4) for v in _lists_in(state))
+                problems += _read_everything(
+                    match, people, seat=-1, state=position, seats={"pia": 0, "ole": 1}
+                )
+                checked += 1
+            # Neither moves in the other's seat, even when asked for it by number.
+            other = clients[1 - live.seat]
+            assert other.get(f"/arena/play/{match.pk}/state/?seat={live.seat}").status_code == 404
+            answered[live.seat] = live.asked_step
+            moved = clients[live.seat].post(
+                f"/arena/play/{match.pk}/move/",
+                json.dumps({"step": live.asked_step, "index": 0}),
+                content_type="application/json",
+            )
+            assert moved.status_code == 200, moved.content
+    finally:
+        thread.join(timeout=60)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert checked == 4 and problems == []
+    assert sorted(match.live_seats.values_list("seat", "user__username")) == [
+        (0, "pia"),
+        (1, "ole"),
+    ]
+    assert all(s.rating_after is not None for s in match.seats.all())  # both accounts rated
 
 
 def _no_trace_of(hidden: list[dict[str, Any]], state: dict[str, Any]) -> list[str]:
