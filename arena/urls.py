@@ -33,4 +33,5 @@ urlpatterns = [
     path("play/<int:pk>/move/", live.table_move, name="play-move"),
     path("play/<int:pk>/resign/", live.table_resign, name="play-resign"),
     path("play/<int:pk>/rematch/", live.table_rematch, name="play-rematch"),
+    path("play/<int:pk>/takeback/", live.table_takeback, name="play-takeback"),
 ]

@@ -14,7 +14,7 @@ import time
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -34,6 +34,8 @@ from arena.live.services import (
     live_rematch,
     live_resign,
 )
+from arena.live.strength import parse_house, with_strengths
+from arena.live.takeback import controls_state, live_takeback
 from arena.models import BotVersion, LiveSeat, Match
 from arena.sandbox import Limits
 
@@ -49,7 +51,7 @@ LOST_WORKER = (
 @login_required
 def play(request: HttpRequest) -> HttpResponse:
     """Start a live match, and see your games and your ratings against bots."""
-    opponents = live_opponents()
+    opponents = with_strengths(live_opponents())
     form = PlayForm(request.POST or None, opponents=opponents)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -58,8 +60,16 @@ def play(request: HttpRequest) -> HttpResponse:
         you = random.randrange(players) if data["seat"] == "random" else int(data["seat"]) - 1
         seats: list[SeatInput | None] = [_seat(value) for value in chosen]
         seats.insert(you, None)
+        strengths = [parse_house(v)[1] if v.startswith("house:") else "" for v in chosen]
+        strengths.insert(you, "")
         try:
-            match = live_create(user=request.user, game=data["game"], seats=seats)
+            match = live_create(
+                user=request.user,
+                game=data["game"],
+                seats=seats,
+                rated=data["rated"],
+                strengths=strengths,
+            )
         except ValidationError as error:
             _errors_to_form(form, error, you)
         else:
@@ -99,7 +109,7 @@ def _duration(seconds: int) -> str:
 def _seat(value: str) -> SeatInput:
     kind, _, name = value.partition(":")
     if kind == "house":
-        return SeatInput(builtin=name.partition(":")[2])
+        return SeatInput(builtin=parse_house(value)[0])
     return SeatInput(version=BotVersion.objects.select_related("bot").get(pk=int(name)))
 
 
@@ -148,6 +158,7 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
                 "move": reverse("arena:play-move", args=[match.pk]),
                 "resign": reverse("arena:play-resign", args=[match.pk]),
                 "rematch": reverse("arena:play-rematch", args=[match.pk]),
+                "takeback": reverse("arena:play-takeback", args=[match.pk]),
                 "replay": reverse("arena:match", args=[match.pk]),
             },
         },
@@ -156,7 +167,10 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _version(match: Match, seat: LiveSeat) -> str:
     """Everything a table page shows changes this (the clock runs on the page)."""
-    return f"{match.status}.{match.attempts}.{seat.step}.{seat.asked_step}.{seat.faults}"
+    return (
+        f"{match.status}.{match.attempts}.{seat.step}.{seat.asked_step}.{seat.faults}"
+        f".{seat.takebacks}.{seat.rewound_to}"
+    )
 
 
 @login_required
@@ -178,7 +192,7 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
     queued = match.status == Match.Status.QUEUED
     # Back in the queue after a worker started it (an infrastructure wait gives its attempt
     # back): its worker was lost. The question it asked is asked again when the game resumes.
-    lost = queued and match.attempts > 0
+    lost = queued and match.attempts > 0 and seat.rewound_to is None
     asked = seat.asked_step is not None and not queued
     state = {
         "status": match.status,
@@ -216,6 +230,7 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
         "waiting": match.infra_failure if queued else "",
         "lost": LOST_WORKER if lost else "",
         "result": None,
+        **controls_state(match, seat),
     }
     if match.status == Match.Status.FINISHED and match.log:
         seats = list(match.seats.order_by("seat"))
@@ -304,3 +319,27 @@ def table_rematch(request: HttpRequest, pk: int) -> JsonResponse:
     return JsonResponse(
         {"ok": True, "match": again.pk, "url": reverse("arena:play-table", args=[again.pk])}
     )
+
+
+@require_POST
+@login_required
+def table_takeback(request: HttpRequest, pk: int) -> JsonResponse:
+    """Take back your last move (unrated games only): the table goes back to before it."""
+    match, _ = _own_seat(request, pk)
+    try:
+        seat = live_takeback(match=match, user=web.you(request))
+    except PermissionDenied as refused:
+        return JsonResponse(
+            {"error": "forbidden", "detail": str(refused), "fields": {"match": [str(refused)]}},
+            status=403,
+        )
+    except ValidationError as error:
+        return JsonResponse(
+            {
+                "error": "validation_error",
+                "detail": "Nothing was taken back.",
+                "fields": error.message_dict,
+            },
+            status=400,
+        )
+    return JsonResponse({"ok": True, "step": seat.rewound_to, "takebacks": seat.takebacks})
