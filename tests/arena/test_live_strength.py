@@ -135,8 +135,9 @@ def test_each_strength_is_its_own_entry_of_the_pool(pia):
         ("medium", 1, "house:mcts · medium"),
     ]
     assert PlayRating.objects.get(user=pia).games == 2
-    page = client_of(pia).get("/arena/play/").content.decode()
-    assert "house:mcts · hard" in page and "house:mcts · medium" in page
+    pool = client_of(pia).get("/arena/play/").content.decode().split("people and bots</h2>")[1]
+    assert "<td>mcts · hard</td><td>house bot</td>" in pool
+    assert "<td>mcts · medium</td><td>house bot</td>" in pool
 
 
 def test_an_unrated_game_never_changes_a_rating(pia):
