@@ -36,12 +36,17 @@ RATED_REFUSAL = "Takebacks are only for unrated games: a rated game stands as pl
 
 
 def made_moves(seat: LiveSeat) -> list[int]:
-    """The steps at which the person chose a move (not timeouts), oldest first."""
-    return sorted(
+    """The steps at which the person chose a move (not timeouts), oldest first, with the
+    answer the worker has not taken yet (the person sent it, then asked to take it back)."""
+    made = {
         int(key)
         for key, move in seat.moves.items()
         if key.isdigit() and isinstance(move, dict) and "index" in move
-    )
+    }
+    pending = seat.answer if isinstance(seat.answer, dict) else {}
+    if seat.asked_step is not None and pending.get("step") == seat.asked_step:
+        made.add(seat.asked_step)
+    return sorted(made)
 
 
 def controls_state(match: Match, seat: LiveSeat) -> dict[str, Any]:

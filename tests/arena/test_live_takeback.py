@@ -148,3 +148,18 @@ def test_a_worker_whose_match_was_taken_back_writes_no_more(pia):
     Match.objects.filter(pk=match.pk).update(dispatch=match.dispatch + 1)
     with pytest.raises(TableRewound):
         writer(-1, {}, state)
+
+
+def test_a_move_sent_but_not_yet_taken_by_the_worker_is_the_one_taken_back(pia):
+    match = unrated_table(pia)
+    LiveSeat.objects.filter(match=match).update(
+        moves={"0": {"index": 1}}, asked_step=4, answer={"step": 4, "index": 0}, step=3
+    )
+    live_takeback(match=match, user=pia)
+    seat = LiveSeat.objects.get(match=match)
+    assert (seat.moves, seat.rewound_to, seat.answer, seat.step) == (
+        {"0": {"index": 1}},
+        4,
+        None,
+        3,
+    )
