@@ -289,14 +289,7 @@ def table_resign(request: HttpRequest, pk: int) -> JsonResponse:
     try:
         live_resign(match=match, user=web.you(request))
     except ValidationError as error:
-        return JsonResponse(
-            {
-                "error": "validation_error",
-                "detail": "The resignation was refused.",
-                "fields": error.message_dict,
-            },
-            status=400,
-        )
+        return _refused("The resignation was refused.", error)
     return JsonResponse({"ok": True, "resigned": True})
 
 
@@ -308,14 +301,7 @@ def table_rematch(request: HttpRequest, pk: int) -> JsonResponse:
     try:
         again = live_rematch(match=match, user=web.you(request))
     except ValidationError as error:
-        return JsonResponse(
-            {
-                "error": "validation_error",
-                "detail": "No rematch.",
-                "fields": error.message_dict,
-            },
-            status=400,
-        )
+        return _refused("No rematch.", error)
     return JsonResponse(
         {"ok": True, "match": again.pk, "url": reverse("arena:play-table", args=[again.pk])}
     )
@@ -334,12 +320,12 @@ def table_takeback(request: HttpRequest, pk: int) -> JsonResponse:
             status=403,
         )
     except ValidationError as error:
-        return JsonResponse(
-            {
-                "error": "validation_error",
-                "detail": "Nothing was taken back.",
-                "fields": error.message_dict,
-            },
-            status=400,
-        )
+        return _refused("Nothing was taken back.", error)
     return JsonResponse({"ok": True, "step": seat.rewound_to, "takebacks": seat.takebacks})
+
+
+def _refused(detail: str, error: ValidationError) -> JsonResponse:
+    """The table's one error shape for an action the service refused, by field."""
+    return JsonResponse(
+        {"error": "validation_error", "detail": detail, "fields": error.message_dict}, status=400
+    )

@@ -9,7 +9,6 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.migrations.executor import MigrationExecutor
-from django.test import Client
 
 from arena.common import SeatInput
 from arena.live.services import live_create, live_rematch
@@ -18,6 +17,7 @@ from arena.matches.services import match_record
 from arena.models import Match, MatchSeat, PlayRating
 from arena.runner import run_match
 from arena.tasks import _specs
+from tests.arena.live_games import client_of
 
 pytestmark = pytest.mark.django_db
 
@@ -25,12 +25,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def pia():
     return get_user_model().objects.create_user("pia", password="pw-123456789")
-
-
-def client_of(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def finished(user, strength: str, *, rated: bool = True, seed: int = 3) -> Match:

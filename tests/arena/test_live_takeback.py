@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.test import Client
 
 import engine
 from arena.common import SeatInput
@@ -19,6 +18,7 @@ from arena.models import LiveSeat, Match
 from arena.runner import run_match
 from arena.sandbox import Limits
 from arena.tasks import _specs
+from tests.arena.live_games import client_of
 
 pytestmark = pytest.mark.django_db
 
@@ -30,12 +30,6 @@ class Stop(Exception):
 @pytest.fixture
 def pia():
     return get_user_model().objects.create_user("pia", password="pw-123456789")
-
-
-def client_of(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def unrated_table(user, *, rated: bool = False) -> Match:
