@@ -11,6 +11,11 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q
 
 
+def house_label(builtin: str, strength: str) -> str:
+    """A house bot's name at the table and in the pools: ``house:mcts · hard``."""
+    return f"house:{builtin}" + (f" · {strength}" if strength else "")
+
+
 class Bot(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"
@@ -212,6 +217,8 @@ class Match(models.Model):
     infra_failure = models.TextField(blank=True)
     failure = models.TextField(blank=True)
     log = models.JSONField(null=True, blank=True)
+    # Live matches: an unrated one never changes PlayRating, and only it allows takebacks.
+    rated = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -261,6 +268,8 @@ class MatchSeat(models.Model):
         BotVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
     )
     builtin = models.CharField(max_length=40, blank=True, help_text="A house bot's strategy name.")
+    # A house bot's strength at a live table (arena.live.strength): its search budget.
+    strength = models.CharField(max_length=10, blank=True)
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -298,7 +307,7 @@ class MatchSeat(models.Model):
         if self.version_id:
             return str(self.version)
         if self.builtin:
-            return f"house:{self.builtin}"
+            return house_label(self.builtin, self.strength)
         if self.guest:
             return f"{self.guest} (guest)"
         # No one: left for a friend who has not come yet, or the account was removed since.
@@ -339,6 +348,9 @@ class LiveSeat(models.Model):
     moves = models.JSONField(default=dict)  # {"<step>": {"index": i}}
     log = models.JSONField(default=list)  # recent moves: {"step", "seat", "who", "label", "status"}
     faults = models.PositiveSmallIntegerField(default=0)
+    takebacks = models.PositiveSmallIntegerField(default=0)  # moves taken back (unrated only)
+    # The step a takeback went back to, until the worker has played the game again up to it.
+    rewound_to = models.IntegerField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -422,6 +434,7 @@ class PlayRating(models.Model):
         BotVersion, null=True, blank=True, on_delete=models.CASCADE, related_name="play_ratings"
     )
     builtin = models.CharField(max_length=40, blank=True)
+    strength = models.CharField(max_length=10, blank=True)  # a house bot's, as MatchSeat's
     rating = models.FloatField(default=1500.0)
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
@@ -440,8 +453,8 @@ class PlayRating(models.Model):
                 condition=Q(version__isnull=False),
             ),
             models.UniqueConstraint(
-                fields=["game", "players", "builtin"],
-                name="play_rating_builtin",
+                fields=["game", "players", "builtin", "strength"],
+                name="play_rating_builtin_strength",
                 condition=~Q(builtin=""),
             ),
             models.CheckConstraint(
@@ -465,7 +478,7 @@ class PlayRating(models.Model):
     def name(self) -> str:
         if self.user is not None:
             return self.user.username
-        return str(self.version) if self.version_id else f"house:{self.builtin}"
+        return str(self.version) if self.version_id else house_label(self.builtin, self.strength)
 
 
 class WorkerBeat(models.Model):

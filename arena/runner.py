@@ -92,6 +92,8 @@ class BotSpec:
     kind: str  # "file" | "builtin" | "human"
     name: str
     source: bytes = b""
+    # A built-in's parameters (engine.strategies.get), e.g. an mcts budget: (name, value) pairs.
+    params: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
     def human(cls, name: str) -> BotSpec:
@@ -99,12 +101,13 @@ class BotSpec:
         return cls("human", name)
 
     @classmethod
-    def builtin(cls, name: str) -> BotSpec:
+    def builtin(cls, name: str, params: Mapping[str, Any] | None = None) -> BotSpec:
+        """A house strategy by name, with ``params`` for it (``{"iterations": 400}``)."""
         if name not in strategy_names():
             raise BotSpecError(
                 f"no built-in strategy {name!r} (built-ins: {', '.join(strategy_names())})"
             )
-        return cls("builtin", name)
+        return cls("builtin", name, params=tuple(sorted((params or {}).items())))
 
     @classmethod
     def from_source(cls, source: str | bytes, *, name: str = "bot.py") -> BotSpec:
@@ -191,7 +194,11 @@ class _Seat:
         self.spec = spec
         self.process: BotProcess | None = None
         # Each game has its own built-ins ("greedy" differs); an unknown one raises here.
-        self.strategy = get_strategy(spec.name, game=game) if spec.kind == "builtin" else None
+        self.strategy = (
+            get_strategy(spec.name, game=game, **dict(spec.params))
+            if spec.kind == "builtin"
+            else None
+        )
         # A built-in and a sandboxed bot in the same seat get the same generator: a one-way
         # hash of the seed, which tells neither anything about the deal.
         self.rng_seed = bot_seed(seed, seat)
@@ -465,6 +472,7 @@ class _Match:
                     "bot": seat.spec.name,
                     "kind": seat.spec.kind,
                     "sha256": seat.spec.sha256,
+                    **({"params": dict(seat.spec.params)} if seat.spec.params else {}),
                 }
                 for seat in self.seats
             ],

@@ -21,10 +21,12 @@ from arena.live.company import company_wait
 from arena.live.services import (
     DatabaseHumanSeat,
     LiveWriter,
+    TableRewound,
     live_ring_table,
     review_record,
     reviews_resend,
 )
+from arena.live.strength import strength_params
 from arena.matches import services
 from arena.models import Match, MoveReview
 from arena.review import review_seat
@@ -204,7 +206,9 @@ def _specs(match: Match) -> list[BotSpec]:
         if seat.version is not None:
             specs.append(BotSpec.from_source(seat.version.source, name=str(seat.version)))
         elif seat.builtin:
-            specs.append(BotSpec.builtin(seat.builtin))
+            specs.append(
+                BotSpec.builtin(seat.builtin, params=strength_params(seat.builtin, seat.strength))
+            )
         else:
             specs.append(BotSpec.human(seat.label))
     return specs
@@ -237,7 +241,7 @@ def _play(match_id: int, dispatch: int | None, resume: bool = False) -> None:
             _play_claimed(match, beat)
         if match.kind == Match.Kind.LIVE:
             live_ring_table(match.pk)  # its pages learn at once that it ended (or waits)
-    except Superseded as exc:
+    except (Superseded, TableRewound) as exc:
         logger.warning("%s; this worker stopped playing it", exc)
     except DatabaseError as exc:
         raise DatabaseLostWhilePlaying(str(exc)) from exc

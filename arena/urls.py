@@ -38,4 +38,5 @@ urlpatterns = [
     path("play/<int:pk>/guest/", company.table_guest, name="play-guest"),
     path("play/<int:pk>/start/", company.table_start, name="play-start"),
     path("play/join/<str:token>/", company.invitation, name="play-join"),
+    path("play/<int:pk>/takeback/", live.table_takeback, name="play-takeback"),
 ]

@@ -15,8 +15,9 @@ FRIEND = "friend"  # an opponent's seat left for a friend (arena.live.company)
 class PlayForm(forms.Form):
     """A live match: the game, the number of players, your seat and who fills the others.
 
-    Opponent choices are ``house:<game>:<name>`` or ``v:<version id>`` (``arena.live.selectors``); the
-    service checks they play the chosen game and are active."""
+    Opponent choices are ``house:<game>:<name>[:<strength>]`` or ``v:<version id>``
+    (``arena.live.selectors``, ``arena.live.strength``); the service checks they play the chosen
+    game and are active."""
 
     game = forms.ChoiceField(label="Game", choices=game_choices, initial="cat-lady")
     players = forms.IntegerField(label="Players", min_value=2, max_value=6, initial=2)
@@ -33,6 +34,13 @@ class PlayForm(forms.Form):
     opponent_4 = forms.ChoiceField(label="Opponent 4", required=False)
     opponent_5 = forms.ChoiceField(label="Opponent 5", required=False)
     OPPONENTS = ("opponent_1", "opponent_2", "opponent_3", "opponent_4", "opponent_5")
+    rated = forms.BooleanField(
+        label="Rated",
+        required=False,
+        initial=True,
+        help_text="A rated game counts in the pool below and stands as played. Untick it to "
+        "practise: an unrated game changes no rating, and you may take back your moves.",
+    )
 
     def __init__(
         self, *args: Any, opponents: dict[str, list[tuple[str, str]]], **kwargs: Any

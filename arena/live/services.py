@@ -32,6 +32,7 @@ import engine
 from arena.common import SeatInput, check_game, match_create, seat_rank
 from arena.live import wakeup
 from arena.live.moves import legal_words, played_words
+from arena.live.strength import strengths_set
 from arena.models import (
     LiveInvitation,
     LiveSeat,
@@ -55,6 +56,11 @@ REVIEW_TASK = "arena.tasks.review_run"
 RESIGN = {"resign": True}  # what a resigning person answers the runner
 # How long a table waits for the friends it invited before it is called off.
 FRIENDS_WAIT = dt.timedelta(minutes=10)
+
+
+class TableRewound(Exception):
+    """A takeback (:mod:`arena.live.takeback`) sent the match back to the queue while this
+    worker played it: another worker plays it again from its records, this one stops."""
 
 
 def answer_key(live_id: int) -> str:
@@ -82,10 +88,14 @@ def live_create(
     seed: int | None = None,
     options: dict[str, Any] | None = None,
     friends: Collection[int] = (),
+    rated: bool = True,
+    strengths: Sequence[str] | None = None,
 ) -> Match:
     """Start a live match: ``seats`` in table order, ``None`` where a person sits: the host
     once, and each seat of ``friends`` (left for a friend: an invitation link, or a guest on
-    the host's device; the match waits for them, :mod:`arena.live.company`)."""
+    the host's device; the match waits for them, :mod:`arena.live.company`). ``strengths`` in
+    the same order, "" where none (:mod:`arena.live.strength`). An unrated match (``rated``
+    False) allows takebacks and never changes a rating."""
     if not user.is_authenticated:
         raise ValidationError({"seats": ["Log in to take a seat."]})
     check_game(game)
@@ -117,7 +127,9 @@ def live_create(
     match.limits = dict(match.limits, human_move_ms=settings.ARENA_HUMAN_MOVE_S * 1000)
     if friends:
         match.seats_open_until = timezone.now() + FRIENDS_WAIT
-    match.save(update_fields=["limits", "seats_open_until"])
+    match.rated = rated
+    match.save(update_fields=["limits", "seats_open_until", "rated"])
+    strengths_set(match, strengths or [])
     LiveSeat.objects.create(match=match, seat=you, user=user)
     LiveInvitation.objects.bulk_create(
         LiveInvitation(match=match, seat=seat, token=secrets.token_urlsafe(32))
@@ -186,6 +198,7 @@ def live_rematch(*, match: Match, user: User) -> Match:
         raise ValidationError({"match": ["Finish or resign this game first."]})
     old = list(match.seats.select_related("version__bot", "player").order_by("seat"))
     rotated = old[-1:] + old[:-1]
+    strengths = [seat.strength for seat in rotated]
     seats: list[SeatInput | None] = [
         None if seat.is_person else SeatInput(version=seat.version, builtin=seat.builtin)
         for seat in rotated
@@ -196,7 +209,13 @@ def live_rematch(*, match: Match, user: User) -> Match:
     ]
     options = {k: v for k, v in (match.options or {}).items() if k != "players"}
     return live_create(
-        user=user, game=match.game, seats=seats, options=options or None, friends=friends
+        user=user,
+        game=match.game,
+        seats=seats,
+        options=options or None,
+        friends=friends,
+        rated=match.rated,
+        strengths=strengths,
     )
 
 
@@ -289,8 +308,14 @@ class DatabaseHumanSeat:
             # Woken by the answer; the database is read again only when rung, and every
             # wakeup.SAFETY_S in case a ring was lost.
             while (left := (deadline - timezone.now()).total_seconds()) > 0:
-                row = LiveSeat.objects.filter(pk=live.pk).values_list("answer", "moves").first()
-                answer, moves = row if row is not None else (None, {})
+                row = (
+                    LiveSeat.objects.filter(pk=live.pk)
+                    .values_list("answer", "moves", "asked_step")
+                    .first()
+                )
+                answer, moves, still_asked = row if row is not None else (None, {}, step)
+                if still_asked != step:
+                    raise TableRewound(f"match {self.match_id}: the question was taken back")
                 if moves.get("resign"):
                     self._settle(live.pk, step, RESIGN)
                     return RESIGN
@@ -326,6 +351,7 @@ class LiveWriter:
 
     def __init__(self, match: Match) -> None:
         self.match_id = match.pk
+        self.dispatch = match.dispatch  # the hand-over this worker plays
         self.game = engine.load_game(
             match.game, options={**(match.options or {}), "players": match.seats.count()}
         )
@@ -357,11 +383,16 @@ class LiveWriter:
             board["moves"] = legal_words(self.game, state, seat)
             with transaction.atomic():
                 live = LiveSeat.objects.select_for_update().get(pk=live_id)
+                # Read once the seat is locked: a takeback that committed first is seen.
+                now = Match.objects.filter(pk=self.match_id).values_list("dispatch", flat=True)
+                if now.first() != self.dispatch:
+                    raise TableRewound(f"match {self.match_id} was handed over again")
                 live.step = step
                 live.board = board
+                live.rewound_to = None  # played again up to the move taken back, or past it
                 if line is not None and not any(old["step"] == step for old in live.log):
                     live.log = [*live.log, line][-LOG_LINES:]
-                live.save(update_fields=["step", "board", "log", "updated_at"])
+                live.save(update_fields=["step", "board", "log", "rewound_to", "updated_at"])
                 wakeup.ring_on_commit(board_key(live_id))
         if entry and entry["seat"] not in self.people and self.pace_s and step > self.shown:
             time.sleep(self.pace_s)
@@ -371,13 +402,14 @@ PLAY_POOL_K = 24.0
 
 
 def rate_play_pool(match: Match, seats: list[MatchSeat]) -> None:
-    """People against bots: every seat (people, versions, house bots) on one scale per game
-    and player count. Games with only people or only bots do not count."""
+    """People against bots: every seat (people, versions, house bots at their strength) on
+    one scale per game and player count. Unrated games, and games with only people or only
+    bots, do not count."""
     players = len(seats)  # the pool is the table's size, guests included
     # Guests have no account to rate: the others are rated by their places among themselves.
     seats = [s for s in seats if not s.guest]
     people = [s for s in seats if s.is_person and s.player_id is not None]
-    if not people or len(people) == len(seats):
+    if not match.rated or not people or len(people) == len(seats):
         return
     entries = []
     for seat in seats:
@@ -386,7 +418,7 @@ def rate_play_pool(match: Match, seats: list[MatchSeat]) -> None:
             if seat.is_person
             else {"version_id": seat.version_id}
             if seat.version_id
-            else {"builtin": seat.builtin}
+            else {"builtin": seat.builtin, "strength": seat.strength}
         )
         entry, _ = PlayRating.objects.select_for_update().get_or_create(
             game=match.game, players=players, **who

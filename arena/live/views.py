@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -46,6 +46,8 @@ from arena.live.services import (
     live_resign,
     person_seat,
 )
+from arena.live.strength import parse_house, with_strengths
+from arena.live.takeback import controls_state, live_takeback
 from arena.models import BotVersion, LiveSeat, Match
 from arena.sandbox import Limits
 
@@ -61,7 +63,7 @@ LOST_WORKER = (
 @login_required
 def play(request: HttpRequest) -> HttpResponse:
     """Start a live match, and see your games and your ratings against bots."""
-    opponents = live_opponents()
+    opponents = with_strengths(live_opponents())
     form = PlayForm(request.POST or None, opponents=opponents)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -73,8 +75,17 @@ def play(request: HttpRequest) -> HttpResponse:
         ]
         seats.insert(you, None)
         friends = [i for i, seat in enumerate(seats) if seat is None and i != you]
+        strengths = [parse_house(v)[1] if v.startswith("house:") else "" for v in chosen]
+        strengths.insert(you, "")
         try:
-            match = live_create(user=request.user, game=data["game"], seats=seats, friends=friends)
+            match = live_create(
+                user=request.user,
+                game=data["game"],
+                seats=seats,
+                friends=friends,
+                rated=data["rated"],
+                strengths=strengths,
+            )
         except ValidationError as error:
             _errors_to_form(form, error, you)
         else:
@@ -135,7 +146,7 @@ def _duration(seconds: int) -> str:
 def _seat(value: str) -> SeatInput:
     kind, _, name = value.partition(":")
     if kind == "house":
-        return SeatInput(builtin=name.partition(":")[2])
+        return SeatInput(builtin=parse_house(value)[0])
     return SeatInput(version=BotVersion.objects.select_related("bot").get(pk=int(name)))
 
 
@@ -197,6 +208,7 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
                 "move": reverse("arena:play-move", args=[match.pk]) + on_device,
                 "resign": reverse("arena:play-resign", args=[match.pk]) + on_device,
                 "rematch": reverse("arena:play-rematch", args=[match.pk]),
+                "takeback": reverse("arena:play-takeback", args=[match.pk]),
                 "replay": reverse("arena:match", args=[match.pk]),
             },
         },
@@ -206,8 +218,8 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
 def _version(match: Match, seat: LiveSeat, company: dict[str, Any]) -> str:
     """Everything a table page shows changes this (the clock runs on the page)."""
     return (
-        f"{match.status}.{match.attempts}.{seat.step}.{seat.asked_step}.{seat.faults}."
-        f"{company_version(company)}"
+        f"{match.status}.{match.attempts}.{seat.step}.{seat.asked_step}.{seat.faults}"
+        f".{seat.takebacks}.{seat.rewound_to}.{company_version(company)}"
     )
 
 
@@ -236,7 +248,7 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
     queued = match.status == Match.Status.QUEUED
     # Back in the queue after a worker started it (an infrastructure wait gives its attempt
     # back): its worker was lost. The question it asked is asked again when the game resumes.
-    lost = queued and match.attempts > 0
+    lost = queued and match.attempts > 0 and seat.rewound_to is None
     asked = seat.asked_step is not None and not queued
     state = {
         "status": match.status,
@@ -275,6 +287,7 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
         "waiting": match.infra_failure if queued else "",
         "lost": LOST_WORKER if lost else "",
         "result": None,
+        **controls_state(match, seat),
     }
     if match.status == Match.Status.FINISHED and match.log:
         seats = list(match.seats.order_by("seat"))
@@ -335,14 +348,7 @@ def table_resign(request: HttpRequest, pk: int) -> JsonResponse:
     try:
         live_resign(match=match, user=web.you(request), seat_number=seat.seat)
     except ValidationError as error:
-        return JsonResponse(
-            {
-                "error": "validation_error",
-                "detail": "The resignation was refused.",
-                "fields": error.message_dict,
-            },
-            status=400,
-        )
+        return _refused("The resignation was refused.", error)
     return JsonResponse({"ok": True, "resigned": True})
 
 
@@ -354,14 +360,31 @@ def table_rematch(request: HttpRequest, pk: int) -> JsonResponse:
     try:
         again = live_rematch(match=match, user=web.you(request))
     except ValidationError as error:
-        return JsonResponse(
-            {
-                "error": "validation_error",
-                "detail": "No rematch.",
-                "fields": error.message_dict,
-            },
-            status=400,
-        )
+        return _refused("No rematch.", error)
     return JsonResponse(
         {"ok": True, "match": again.pk, "url": reverse("arena:play-table", args=[again.pk])}
+    )
+
+
+@require_POST
+@login_required
+def table_takeback(request: HttpRequest, pk: int) -> JsonResponse:
+    """Take back your last move (unrated games only): the table goes back to before it."""
+    match, _ = _own_seat(request, pk)
+    try:
+        seat = live_takeback(match=match, user=web.you(request))
+    except PermissionDenied as refused:
+        return JsonResponse(
+            {"error": "forbidden", "detail": str(refused), "fields": {"match": [str(refused)]}},
+            status=403,
+        )
+    except ValidationError as error:
+        return _refused("Nothing was taken back.", error)
+    return JsonResponse({"ok": True, "step": seat.rewound_to, "takebacks": seat.takebacks})
+
+
+def _refused(detail: str, error: ValidationError) -> JsonResponse:
+    """The table's one error shape for an action the service refused, by field."""
+    return JsonResponse(
+        {"error": "validation_error", "detail": detail, "fields": error.message_dict}, status=400
     )

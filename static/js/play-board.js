@@ -1,7 +1,7 @@
 /* Catleague's live table, moves on the board: every legal move is made by tapping what it
    takes (a row or column of the grid, a stray, a card in the hand, the hand itself). The
    first tap selects and highlights what the move would take; a second, on "Play this move",
-   makes it, since no move can be taken back. Hand written, no dependencies.
+   makes it, since no move can be taken back (except in an unrated game). Hand written, no dependencies.
 
    The server says each move in words ("moves": label, rule, picks, in the order of the
    legal moves; arena/live/moves.py from the engine's describe_move). A pick names the board
@@ -226,7 +226,11 @@
       }
       if (chosen !== null) {
         var bar = el("div", null, "pb-confirm");
-        bar.appendChild(el("p", "Play " + moves[chosen].label + "? It cannot be taken back.", "pb-question"));
+        // Only an unrated game (#play's data-rated) allows a takeback, with its own button.
+        var table = boardNode.closest("[data-rated]");
+        var unrated = table && table.getAttribute("data-rated") === "false";
+        bar.appendChild(el("p", "Play " + moves[chosen].label + "?" +
+          (unrated ? "" : " It cannot be taken back."), "pb-question"));
         if (moves[chosen].rule) {
           var rule = el("details", null, "pb-rule");
           rule.appendChild(el("summary", "Rule"));

@@ -37,6 +37,7 @@
   var deadline = null;
   var timer = null;
   var inFlight = false;
+  var seenTakebacks = null; // a takeback asks a step again whose answer was already sent
 
   function el(tag, text, cls) {
     var node = document.createElement(tag);
@@ -97,6 +98,12 @@
   }
 
   function draw() {
+    if (seenTakebacks !== null && state.takebacks !== seenTakebacks) {
+      sentStep = null;
+      shownAsk = null;
+      shownStep = null;
+    }
+    seenTakebacks = state.takebacks;
     drawTitle();
     drawStatus();
     if (state.step !== shownStep || over()) {
@@ -106,6 +113,8 @@
       if (!sending) shownAsk = null; // a new board: its tap targets are offered again
     }
     drawLegal();
+    // The controls (play-controls.js) follow the same state.
+    root.dispatchEvent(new CustomEvent("play:state", { detail: state }));
   }
 
   function drawStatus() {
@@ -115,7 +124,8 @@
       var r = state.result;
       var text = "Game over: you placed " + r.ranks[you] + " of " + r.ranks.length +
         " with " + r.scores[you] + " points";
-      if (r.forfeited.indexOf(you) >= 0) text += " (you forfeited after too many missed moves)";
+      if (r.resigned) text += " (you resigned)";
+      else if (r.forfeited.indexOf(you) >= 0) text += " (you forfeited after too many missed moves)";
       if (r.rating) text += ". Your rating against bots: " + Math.round(r.rating[0]) + " → " + Math.round(r.rating[1]);
       statusNode.textContent = text + ".";
       var link = el("a", "Watch the replay");
@@ -124,6 +134,8 @@
       statusNode.appendChild(link);
     } else if (state.status === "failed") {
       statusNode.textContent = "The arena could not play this match: " + state.failure;
+    } else if (state.rewinding) {
+      statusNode.textContent = state.rewinding;
     } else if (state.status === "queued" && state.lost) {
       // Its worker was lost: the game resumes from the moves already made, and the move it
       // was waiting for is asked again (with a fresh clock) unless its answer arrived.

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.test import Client
 
 from arena.common import SeatInput
 from arena.live.services import live_create
@@ -39,3 +40,10 @@ def finished_live_match(
         match_record(match_id=match.pk, log=log)
     match.refresh_from_db()
     return match
+
+
+def client_of(user: Any) -> Client:
+    """A test client logged in as ``user``."""
+    client = Client()
+    client.force_login(user)
+    return client

@@ -198,3 +198,21 @@ def test_a_rematch_seats_the_same_opponents_one_place_on(people):
     assert [s.builtin for s in seats] == ["random", "", "greedy"]
     assert seats[1].player == people["pia"] and LiveSeat.objects.get(match=again).seat == 1
     assert (again.kind, again.status, again.game) == ("live", "queued", "cat-lady")
+
+
+def test_the_table_offers_its_controls_as_the_game_allows(table, people):
+    pia = client_of(people["pia"])
+    page = pia.get(f"/arena/play/{table.pk}/").content.decode()
+    for control in ('id="play-resign"', 'id="play-rematch"', 'id="play-takeback"', "play-sound"):
+        assert control in page
+    assert f'data-takeback-url="/arena/play/{table.pk}/takeback/"' in page
+    assert 'data-rated="true"' in page and "Rated: this game counts" in page
+    LiveSeat.objects.filter(match=table).update(moves={"0": {"index": 0}})
+    state = pia.get(f"/arena/play/{table.pk}/state/").json()
+    assert (state["rated"], state["can_take_back"], state["rewinding"]) == (True, False, "")
+    Match.objects.filter(pk=table.pk).update(rated=False)
+    assert pia.get(f"/arena/play/{table.pk}/state/").json()["can_take_back"] is True
+    assert 'data-rated="false"' in pia.get(f"/arena/play/{table.pk}/").content.decode()
+    assert pia.post(f"/arena/play/{table.pk}/resign/").json() == {"ok": True, "resigned": True}
+    state = pia.get(f"/arena/play/{table.pk}/state/").json()
+    assert state["resigned"] is True and state["can_take_back"] is False

@@ -103,3 +103,47 @@ def test_a_person_who_resigns_is_never_asked_again_and_ranks_last_without_a_faul
     assert [s["status"] for s in mine[:3]] == ["ok", "ok", "forfeited"]
     assert mine[2]["reason"] == "resigned"
     assert engine.replay(log["engine_log"]).result().players[0].total == log["result"]["scores"][0]
+
+
+class Replaying:
+    """Answers from ``answers`` in order (legal indexes), then always the first legal move;
+    records the observation of each question."""
+
+    def __init__(self, answers: list[int]) -> None:
+        self.answers = list(answers)
+        self.asked: list[tuple[int, dict[str, Any]]] = []
+        self.choices: list[int] = []
+
+    def ask(self, *, step, observation, legal, labels, timeout_s):
+        self.asked.append((step, observation))
+        self.choices.append(len(legal))
+        index = self.answers.pop(0) if self.answers else 0
+        return {"index": min(index, len(legal) - 1)}
+
+
+def test_a_match_played_again_from_its_recorded_moves_reaches_the_same_position():
+    """A takeback plays the match again from the seed with the person's moves up to the one
+    taken back: the searching house bot replays its own moves, so the position is the same."""
+    bots = [BotSpec.human("ada"), BotSpec.builtin("mcts", params={"iterations": 20})]
+    first = Replaying([])
+    log = run_match(seed=11, bots=bots, humans={0: first})
+    # The move taken back: the person's first from the third on that had a choice.
+    taken = next(i for i, count in enumerate(first.choices) if i >= 2 and count > 1)
+    taken_back_at, position = first.asked[taken]
+    again = Replaying([0] * taken + [1])  # the same moves up to it, then another one
+    replayed = run_match(seed=11, bots=bots, humans={0: again})
+    assert again.asked[taken] == (taken_back_at, position)
+
+    def moves(steps):
+        return [(s["seat"], s["action"], s["status"]) for s in steps]
+
+    assert moves(replayed["steps"][:taken_back_at]) == moves(log["steps"][:taken_back_at])
+    assert moves(replayed["steps"]) != moves(log["steps"])  # then the game went another way
+
+
+def test_a_house_bot_plays_with_its_parameters_and_the_log_says_them():
+    log = run_match(seed=2, bots=["random", BotSpec.builtin("mcts", params={"iterations": 5})])
+    assert log["players"][1]["params"] == {"iterations": 5}
+    assert "params" not in log["players"][0]
+    with pytest.raises(engine.EngineError, match="bad parameters"):
+        run_match(seed=2, bots=["random", BotSpec.builtin("greedy", params={"depth": 3})])
