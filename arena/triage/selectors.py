@@ -32,7 +32,7 @@ from django.db.models import (
     Value,
 )
 from django.db.models.fields.json import KeyTransform
-from django.db.models.functions import Cast, JSONObject
+from django.db.models.functions import Cast, JSONObject, Length, Right
 
 from arena.common import with_seats
 from arena.models import BotVersion, Match, MatchSeat
@@ -41,6 +41,9 @@ from arena.triage.decisive import decisive_move_of
 
 MAX_FAULTS = 50
 MAX_LOSSES = 20
+# The end of a bot's stderr shown with a fault: a traceback fits, and 50 faults' worth of
+# the whole 16 KiB each would make a page of most of a megabyte.
+STDERR_TAIL = 2000
 
 # A fault's status (arena.sandbox.Status), as a person says it; the runner's reason text,
 # which can quote the bot's own error, is its owner's only.
@@ -117,13 +120,17 @@ class Fault:
     played: str  # the fallback move played in the bot's place
     ms: float | None
     reason: str | None  # the runner's text: the owner's only
-    stderr: str | None  # the bot's stderr in that match: the owner's only; once per match
+    # The end of the bot's stderr in that match (at most STDERR_TAIL characters of the
+    # limits.stderr_bytes kept), the owner's only, with the first of its faults in the match.
+    stderr: str | None
+    stderr_length: int  # of the whole stderr kept, which the match page shows its owner
 
 
 def faults(version: BotVersion, *, owner: bool, limit: int = MAX_FAULTS) -> list[Fault]:
     """The version's faults, newest match first and in move order within a match, at most
     ``limit``. The reason and stderr are None unless ``owner``."""
     seat_index = Cast(F("seat"), output_field=CharField())
+    stderr = _JsonbPathText(F("match__log"), Value("stderr"), seat_index)
     rows = (
         settled_seats(version)
         .filter(faults__gt=0)
@@ -134,16 +141,21 @@ def faults(version: BotVersion, *, owner: bool, limit: int = MAX_FAULTS) -> list
                 Value(_FAULTED_STEPS),
                 JSONObject(seat=F("seat")),
             ),
-            stderr_text=_JsonbPathText(F("match__log"), Value("stderr"), seat_index)
-            if owner
-            else Value(None, output_field=TextField()),
+            stderr_tail=Right(stderr, STDERR_TAIL) if owner else Value(None, TextField()),
+            stderr_length=Length(stderr) if owner else Value(None, IntegerField()),
         )
         .values_list(
-            "match_id", "match__finished_at", "seat", "fault_list", "faulted_steps", "stderr_text"
+            "match_id",
+            "match__finished_at",
+            "seat",
+            "fault_list",
+            "faulted_steps",
+            "stderr_tail",
+            "stderr_length",
         )[:limit]
     )
     found: list[Fault] = []
-    for match_id, finished_at, seat, fault_list, faulted_steps, stderr in rows:
+    for match_id, finished_at, seat, fault_list, faulted_steps, tail, length in rows:
         # The seat's faulted steps, in the order of its faults at a step.
         steps = iter(faulted_steps or [])
         for number, fault in enumerate(fault_list or []):
@@ -160,7 +172,8 @@ def faults(version: BotVersion, *, owner: bool, limit: int = MAX_FAULTS) -> list
                     played=move_text(logged["action"]) if "action" in logged else "",
                     ms=logged.get("ms"),
                     reason=fault.get("reason") if owner else None,
-                    stderr=(stderr or "") if owner and number == 0 else None,
+                    stderr=(tail or "") if owner and number == 0 else None,
+                    stderr_length=length or 0,
                 )
             )
             if len(found) == limit:

@@ -15,6 +15,7 @@ from arena.models import Bot, Match
 from arena.triage import decisive
 from arena.triage.decisive import decisive_move, decisive_move_of, running_scores
 from arena.triage.selectors import (
+    STDERR_TAIL,
     biggest_losses,
     decisive_move_in,
     faults,
@@ -121,6 +122,17 @@ def test_stderr_and_reasons_only_for_the_owner_once_per_match(cast):
     owned = faults(v1, owner=True)
     assert [f.reason for f in owned] == ["the bot raised KeyError", "exit 1"]
     assert [f.stderr for f in owned] == ["Traceback: KeyError 'grid'", None]
+
+
+def test_the_owner_gets_the_end_of_a_long_stderr_and_its_whole_length(cast):
+    v1 = cast["v1"]
+    long = "noise\n" * 3000 + "Traceback: the end that matters"
+    played([v1, None], faults_at={0: [(2, "crash", "exit 1")]}, stderr={0: long})
+    (fault,) = faults(v1, owner=True)
+    assert fault.stderr == long[-STDERR_TAIL:] and fault.stderr.endswith("that matters")
+    assert fault.stderr_length == len(long)
+    html = cast["clients"]["ada"].get("/arena/bots/tabby/v1/triage/").content.decode()
+    assert f"its last {STDERR_TAIL} of {len(long)} characters" in html
 
 
 def test_faults_are_capped(cast):
