@@ -9,6 +9,7 @@ from arena.live import views as live
 from arena.matches import views as matches
 from arena.submissions import views as submissions
 from arena.tournaments import views as tournaments
+from arena.triage import views as triage
 
 app_name = "arena"
 
@@ -24,6 +25,12 @@ urlpatterns = [
         "bots/<slug:name>/v<int:number>/source/",
         submissions.version_source,
         name="version-source",
+    ),
+    path("bots/<slug:name>/v<int:number>/triage/", triage.version_triage, name="version-triage"),
+    path(
+        "bots/<slug:name>/v<int:number>/triage/lost/<int:pk>/",
+        triage.decisive_replay,
+        name="version-decisive",
     ),
     path("matches/", matches.matches_list, name="matches"),
     path("matches/<int:pk>/", matches.match_detail, name="match"),

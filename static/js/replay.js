@@ -10,6 +10,10 @@
    seat's engine observation holds). Keys when focus is in the viewer or on the page itself:
    Left/Right step, Space plays or pauses, Home/End go to the deal and the end.
 
+   A link may open the replay at a move: "#move=N" shows the position after move N (the
+   move list's numbering, from 1; 0 is the deal), e.g. a version's triage page linking to the
+   decisive move of a lost match.
+
    The review after a live game (data.reviews, arena/review.py): in a reviewed seat's own
    view, the position before each of that seat's moves gets a panel with the move played, the
    house MCTS's choice and every candidate's win chance; moves that gave away a lot are
@@ -313,7 +317,24 @@
     button.addEventListener("click", function () { openReview(seat); });
   });
 
+  function linkedMove() {
+    var found = /^#move=(\d+)$/.exec(window.location.hash);
+    return found ? Number(found[1]) : null;
+  }
+
+  function openAtMove(move) {
+    stop();
+    go(move);
+    root.scrollIntoView({ block: "start" });
+  }
+
+  window.addEventListener("hashchange", function () {
+    var move = linkedMove();
+    if (move !== null) openAtMove(move);
+  });
+
   var reviewedSeats = Object.keys(reviewed).map(Number);
   if (window.location.hash === "#review" && reviewedSeats.length) openReview(reviewedSeats[0]);
+  else if (linkedMove() !== null) openAtMove(linkedMove());
   else draw();
 })();
