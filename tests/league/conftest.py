@@ -84,6 +84,21 @@ def record(league, by, when: dt.date, *entries, **extra):
     )
 
 
+@pytest.fixture
+def log_game(league, users, players):
+    """A Tuesday Club game in one line, by cast names: ``log_game("olive", DAY, ("mia", 30, 5),
+    ("ned", 20, 3))`` is logged by Olive; each entry is (cast name or Player, total VP, fed
+    cats), in seat order. Keyword arguments go to ``game_record`` (place, notes, played_time)."""
+
+    def log(by: str, when: dt.date, *entries, **extra):
+        table = [
+            (players[who] if isinstance(who, str) else who, vp, fed) for who, vp, fed in entries
+        ]
+        return record(league, users[by], when, *table, **extra)
+
+    return log
+
+
 def set_rule(league, users, rule, days=7):
     """Olive sets who confirms a logged game (League.Confirmation), and within how many days."""
     return services.league_update(

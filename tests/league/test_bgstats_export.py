@@ -22,26 +22,21 @@ from tests.league.test_bgstats import TODAY, club_file, mapping_for, parse
 # --- exporting and the round trip ----------------------------------------------------------
 
 
-def test_export_then_import_into_another_league_gives_the_same_games(league, players, users):
+def test_export_then_import_into_another_league_gives_the_same_games(
+    league, players, users, log_game
+):
     day = dt.date(2026, 11, 3)
-    record(
-        league,
-        users["olive"],
+    log_game(
+        "olive",
         day,
-        (players["mia"], 31, 5),
-        (players["ned"], 28, 4),
-        (players["pat"], 19, 2),
+        ("mia", 31, 5),
+        ("ned", 28, 4),
+        ("pat", 19, 2),
         place="Club room",
         notes="Round one",
         played_time=dt.time(19, 45),
     )
-    record(
-        league,
-        users["olive"],
-        day + dt.timedelta(days=7),
-        (players["pat"], 30, 3),
-        (players["mia"], 22, 6),
-    )
+    log_game("olive", day + dt.timedelta(days=7), ("pat", 30, 3), ("mia", 22, 6))
     exported = bgstats_import.export_league(league=league)
     play = exported["plays"][0]
     assert exported["games"][0]["bggId"] == 228504
@@ -90,14 +85,8 @@ def test_export_then_import_into_another_league_gives_the_same_games(league, pla
     ]
 
 
-def test_export_of_a_game_without_a_time_comes_back_without_one(league, players, users):
-    record(
-        league,
-        users["olive"],
-        dt.date(2026, 11, 3),
-        (players["mia"], 31, 5),
-        (players["ned"], 28, 4),
-    )
+def test_export_of_a_game_without_a_time_comes_back_without_one(league, players, users, log_game):
+    log_game("olive", dt.date(2026, 11, 3), ("mia", 31, 5), ("ned", 28, 4))
     exported = bgstats_import.export_league(league=league)
     assert exported["plays"][0]["playDate"] == "2026-11-03 00:00:00"
     plan = planning.plan_import(
@@ -106,14 +95,8 @@ def test_export_of_a_game_without_a_time_comes_back_without_one(league, players,
     assert plan.plays[0].played_time is None
 
 
-def test_export_is_stable_so_importing_it_twice_finds_the_plays(league, players, users):
-    record(
-        league,
-        users["olive"],
-        dt.date(2026, 11, 3),
-        (players["mia"], 31, 5),
-        (players["ned"], 28, 4),
-    )
+def test_export_is_stable_so_importing_it_twice_finds_the_plays(league, players, users, log_game):
+    log_game("olive", dt.date(2026, 11, 3), ("mia", 31, 5), ("ned", 28, 4))
     first = bgstats_import.export_league(league=league)
     assert first == bgstats_import.export_league(league=league)
     copied = copy.deepcopy(first)

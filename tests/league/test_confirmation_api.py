@@ -20,18 +20,11 @@ DAY = dt.date(2026, 11, 20)
 
 
 @pytest.fixture
-def waiting(users, league, players):
+def waiting(users, league, players, log_game):
     """Mia logged a game with Ned and Pat; the league asks another participant to confirm."""
     League.objects.filter(pk=league.pk).update(confirmation=League.Confirmation.ANOTHER)
     league.refresh_from_db()
-    return record(
-        league,
-        users["mia"],
-        DAY,
-        (players["mia"], 30, 5),
-        (players["ned"], 20, 3),
-        (players["pat"], 10, 1),
-    )
+    return log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3), ("pat", 10, 1))
 
 
 def refused(response, detail: str) -> None:
@@ -87,10 +80,10 @@ def test_a_second_confirmation_is_a_400_beside_the_game(api, users, league, play
     assert again.json()["fields"] == {"game": ["You have already confirmed this game."]}
 
 
-def test_the_organiser_rule_refuses_participants_with_403(api, users, league, players):
+def test_the_organiser_rule_refuses_participants_with_403(api, users, league, players, log_game):
     League.objects.filter(pk=league.pk).update(confirmation=League.Confirmation.ORGANISER)
     league.refresh_from_db()
-    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    game = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
     refused(
         api("ned").post(f"/api/games/{game.pk}/confirm/"),
         "In this league an organiser confirms results.",
@@ -101,8 +94,8 @@ def test_the_organiser_rule_refuses_participants_with_403(api, users, league, pl
 # --- a list at once ----------------------------------------------------------------------------
 
 
-def test_an_organiser_confirms_a_list_at_once(api, users, league, players, waiting):
-    second = record(league, users["ned"], DAY, (players["ned"], 30, 5), (players["mia"], 20, 3))
+def test_an_organiser_confirms_a_list_at_once(api, users, league, players, waiting, log_game):
+    second = log_game("ned", DAY, ("ned", 30, 5), ("mia", 20, 3))
     response = api("olive").post(
         "/api/games/confirm/", {"games": [second.pk, waiting.pk]}, format="json"
     )

@@ -18,13 +18,13 @@ DAY = dt.date(2026, 11, 20)
 
 
 @pytest.fixture
-def disputed(users, league, players):
+def disputed(users, league, players, log_game):
     """Mia logged two games with Ned that wait for him; he disputes both."""
     League.objects.filter(pk=league.pk).update(confirmation=League.Confirmation.ANOTHER)
     league.refresh_from_db()
     disputes = []
     for vp in (30, 31):
-        game = record(league, users["mia"], DAY, (players["mia"], vp, 5), (players["ned"], 20, 3))
+        game = log_game("mia", DAY, ("mia", vp, 5), ("ned", 20, 3))
         disputes.append(confirmation.game_dispute(game=game, by=users["ned"], reason=f"Not {vp}"))
     return disputes
 

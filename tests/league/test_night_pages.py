@@ -14,7 +14,6 @@ from league.models import Game, GameNight, League, NightTable, Player
 from league.nights import services as nights
 from league.results import checks, confirmation
 from league.results import seating as night_seating
-from tests.league.conftest import record
 from tests.league.test_pages_entry import field_errors, page, previewed
 
 pytestmark = pytest.mark.django_db
@@ -293,10 +292,10 @@ def test_drawing_past_the_last_round_says_why(as_user, night):
 
 
 @pytest.fixture
-def waiting(users, league, players):
+def waiting(users, league, players, log_game):
     league.confirmation = League.Confirmation.ANOTHER
     league.save()
-    return record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    return log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
 
 
 def test_the_other_player_sees_it_waiting_and_confirms_it(as_user, waiting):
@@ -365,8 +364,10 @@ def test_the_settings_page_sets_the_confirmation_rule(as_user, league):
     assert bad.status_code == 400 and field_errors(page(bad), "id_confirmation_days")
 
 
-def test_a_confirmed_league_game_changes_nothing_for_final_at_once(users, league, players):
-    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+def test_a_confirmed_league_game_changes_nothing_for_final_at_once(
+    users, league, players, log_game
+):
+    game = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
     assert game.status == Game.Status.CONFIRMED
     assert checks.confirmers(game) == []
 

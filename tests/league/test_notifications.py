@@ -177,9 +177,9 @@ def test_a_rolled_back_write_emails_nobody(
 
 
 @pytest.fixture
-def pending_game(users, league, players):
+def pending_game(users, league, players, log_game):
     set_rule(league, users, League.Confirmation.ANOTHER)
-    return record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    return log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
 
 
 def test_a_dispute_is_emailed_to_the_other_players_and_the_organisers(
@@ -195,9 +195,9 @@ def test_a_dispute_is_emailed_to_the_other_players_and_the_organisers(
 
 
 def test_a_correction_is_emailed_to_old_and_new_players_but_not_the_editor(
-    sent, users, league, players
+    sent, users, league, players, log_game
 ):
-    game = record(league, users["olive"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    game = log_game("olive", DAY, ("mia", 30, 5), ("ned", 20, 3))
     emails = sent(
         result_services.game_edit,
         game=game,
@@ -212,16 +212,18 @@ def test_a_correction_is_emailed_to_old_and_new_players_but_not_the_editor(
     assert "1. Mia: 30" in before and "2. Ned: 20" in before
 
 
-def test_a_note_or_place_change_is_no_correction_of_the_result(sent, users, league, players):
-    game = record(league, users["olive"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+def test_a_note_or_place_change_is_no_correction_of_the_result(
+    sent, users, league, players, log_game
+):
+    game = log_game("olive", DAY, ("mia", 30, 5), ("ned", 20, 3))
     assert (
         sent(result_services.game_edit, game=game, by=users["olive"], notes="Lovely evening") == {}
     )
     assert AuditEntry.objects.filter(action=AuditEntry.Action.UPDATE, object_type="Game").exists()
 
 
-def test_a_deletion_is_emailed_to_the_players(sent, users, league, players, guest):
-    game = record(league, users["olive"], DAY, (players["mia"], 30, 5), (guest, 20, 3))
+def test_a_deletion_is_emailed_to_the_players(sent, users, league, players, guest, log_game):
+    game = log_game("olive", DAY, ("mia", 30, 5), (guest, 20, 3))
     emails = sent(result_services.game_delete, game=game, by=users["olive"])
     assert set(emails) == addresses("mia")
     message = emails["mia@example.org"]

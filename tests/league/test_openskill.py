@@ -130,9 +130,9 @@ def test_openskill_incremental_ratings_equal_a_full_rebuild(openskill_league, us
     assert stored() == pytest.approx(before)
 
 
-def test_switching_the_rating_system_rebuilds_every_rating(league, players, users):
-    record(league, users["olive"], DAY, (players["mia"], 31, 5), (players["ned"], 28, 4))
-    record(league, users["olive"], DAY, (players["ned"], 33, 5), (players["pat"], 28, 4))
+def test_switching_the_rating_system_rebuilds_every_rating(league, players, users, log_game):
+    log_game("olive", DAY, ("mia", 31, 5), ("ned", 28, 4))
+    log_game("olive", DAY, ("ned", 33, 5), ("pat", 28, 4))
     elo = dict(PlayerRating.objects.filter(league=league).values_list("player_id", "rating"))
     settings = {"name": league.name, "description": "", "is_public": True, "provisional_games": 5}
 
@@ -167,8 +167,10 @@ def test_an_unknown_rating_system_is_a_field_error(league, users):
 # --- pages ----------------------------------------------------------------------------------
 
 
-def test_organiser_switches_to_openskill_in_the_settings_form(client, league, players, users):
-    record(league, users["olive"], DAY, (players["mia"], 31, 5), (players["ned"], 28, 4))
+def test_organiser_switches_to_openskill_in_the_settings_form(
+    client, league, players, users, log_game
+):
+    log_game("olive", DAY, ("mia", 31, 5), ("ned", 28, 4))
     client.force_login(users["olive"])
     url = f"/leagues/{league.slug}/settings/"
     page = client.get(url)
@@ -197,13 +199,13 @@ def test_organiser_switches_to_openskill_in_the_settings_form(client, league, pl
     assert "0.0 → 3.4" in detail  # μ − 3σ with a decimal, not rounded to whole points
 
 
-def test_game_page_of_an_elo_league_still_explains_elo(client, league, players, users):
-    game = record(league, users["olive"], DAY, (players["mia"], 31, 5), (players["ned"], 28, 4))
+def test_game_page_of_an_elo_league_still_explains_elo(client, league, players, users, log_game):
+    game = log_game("olive", DAY, ("mia", 31, 5), ("ned", 28, 4))
     detail = client.get(f"/leagues/{league.slug}/games/{game.pk}/").content.decode()
     assert "K × (actual − expected)" in detail and "OpenSkill" not in detail
 
 
-def test_rebuild_report_of_elo_still_checks_zero_sum(league, players, users):
-    record(league, users["olive"], DAY, (players["mia"], 31, 5), (players["ned"], 28, 4))
+def test_rebuild_report_of_elo_still_checks_zero_sum(league, players, users, log_game):
+    log_game("olive", DAY, ("mia", 31, 5), ("ned", 28, 4))
     report = rating_pass.rebuild_all(league)
     assert report.zero_sum_expected and report.zero_sum

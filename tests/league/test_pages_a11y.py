@@ -12,7 +12,6 @@ import pytest
 
 from league.clubs import services
 from league.nights import services as nights
-from tests.league.conftest import record
 
 SITE_CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "site.css"
 
@@ -64,22 +63,10 @@ def parse(response) -> Page:
 
 
 @pytest.fixture
-def pages(client, league, players, users):
+def pages(client, league, players, users, log_game):
     """Every league page with data on it, as (name, client response getter)."""
-    game = record(
-        league,
-        users["olive"],
-        dt.date(2026, 3, 1),
-        (players["mia"], 30, 5),
-        (players["ned"], 22, 4),
-    )
-    record(
-        league,
-        users["olive"],
-        dt.date(2026, 3, 8),
-        (players["ned"], 30, 5),
-        (players["mia"], 20, 4),
-    )
+    game = log_game("olive", dt.date(2026, 3, 1), ("mia", 30, 5), ("ned", 22, 4))
+    log_game("olive", dt.date(2026, 3, 8), ("ned", 30, 5), ("mia", 20, 4))
     services.season_create(
         league=league,
         name="Spring",
