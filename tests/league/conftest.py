@@ -78,6 +78,11 @@ def cat_lady_table(*entries):
     ]
 
 
+def seated(cast, *entries):
+    """(cast name or Player, total VP, fed cats) entries -> the (Player, VP, fed) record takes."""
+    return [(cast[who] if isinstance(who, str) else who, vp, fed) for who, vp, fed in entries]
+
+
 def record(league, by, when: dt.date, *entries, **extra):
     return result_services.game_record(
         league=league, logged_by=by, played_on=when, participants=cat_lady_table(*entries), **extra
@@ -91,12 +96,20 @@ def log_game(league, users, players):
     cats), in seat order. Keyword arguments go to ``game_record`` (place, notes, played_time)."""
 
     def log(by: str, when: dt.date, *entries, **extra):
-        table = [
-            (players[who] if isinstance(who, str) else who, vp, fed) for who, vp, fed in entries
-        ]
-        return record(league, users[by], when, *table, **extra)
+        return record(league, users[by], when, *seated(players, *entries), **extra)
 
     return log
+
+
+def spring_season(league, users):
+    """Olive opens the league's Spring season: 1 March to 31 May 2026."""
+    return services.season_create(
+        league=league,
+        name="Spring",
+        starts_on=dt.date(2026, 3, 1),
+        ends_on=dt.date(2026, 5, 31),
+        by=users["olive"],
+    )
 
 
 def set_rule(league, users, rule, days=7):

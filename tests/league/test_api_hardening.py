@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from league.clubs import services
 from league.models import Game, League
-from tests.league.conftest import record
+from tests.league.conftest import record, spring_season
 
 HUGE = "9223372036854775808"  # 2**63: one past PostgreSQL's bigint
 
@@ -333,13 +333,7 @@ def test_logging_a_game_in_a_private_league_answers_like_a_missing_one(
 
 def test_games_filtered_by_a_private_season_answer_like_a_missing_one(api, private_league, users):
     league, _ = private_league
-    season = services.season_create(
-        league=league,
-        name="Spring",
-        starts_on=dt.date(2026, 3, 1),
-        ends_on=dt.date(2026, 5, 31),
-        by=users["olive"],
-    )
+    season = spring_season(league, users)
     for query in (f"season={season.pk}", f"league={league.pk}"):
         _error_shape(api("quinn").get(f"/api/games/?{query}"), 400, "validation_error")
         assert api("olive").get(f"/api/games/?{query}").status_code == 200

@@ -16,7 +16,6 @@ from league.interop import services as bgstats_import
 from league.models import Game, Player
 from league.results import checks
 from league.results import services as result_services
-from tests.league.conftest import record
 from tests.league.test_bgstats import TODAY, club_file, mapping_for, parse
 
 # --- exporting and the round trip ----------------------------------------------------------
@@ -26,15 +25,9 @@ def test_export_then_import_into_another_league_gives_the_same_games(
     league, players, users, log_game
 ):
     day = dt.date(2026, 11, 3)
+    seats = [("mia", 31, 5), ("ned", 28, 4), ("pat", 19, 2)]
     log_game(
-        "olive",
-        day,
-        ("mia", 31, 5),
-        ("ned", 28, 4),
-        ("pat", 19, 2),
-        place="Club room",
-        notes="Round one",
-        played_time=dt.time(19, 45),
+        "olive", day, *seats, place="Club room", notes="Round one", played_time=dt.time(19, 45)
     )
     log_game("olive", day + dt.timedelta(days=7), ("pat", 30, 3), ("mia", 22, 6))
     exported = bgstats_import.export_league(league=league)
@@ -103,38 +96,16 @@ def test_export_is_stable_so_importing_it_twice_finds_the_plays(league, players,
     assert reading.parse_export(json.dumps(copied)).plays[0].uuid == first["plays"][0]["uuid"]
 
 
-def club_night(league, players, users):
+@pytest.fixture
+def club_night(log_game):
     """Three games: a tie on VP broken by fed cats (with notes), a tie fed cats cannot break,
     and a game without a time or a place."""
-    day = dt.date(2026, 11, 3)
-    record(
-        league,
-        users["olive"],
-        day,
-        (players["mia"], 30, 5),
-        (players["ned"], 30, 4),
-        (players["pat"], 19, 2),
-        notes="Close one",
-        place="Club room",
-        played_time=dt.time(19, 30),
-    )
-    record(
-        league,
-        users["olive"],
-        day,
-        (players["pat"], 27, 3),
-        (players["mia"], 27, 3),
-        (players["ned"], 22, 1),
-        place="Club room",
-        played_time=dt.time(20, 30),
-    )
-    record(
-        league,
-        users["olive"],
-        day + dt.timedelta(days=7),
-        (players["ned"], 25, 2),
-        (players["mia"], 21, 6),
-    )
+    day, room = dt.date(2026, 11, 3), "Club room"
+    vp_tie = [("mia", 30, 5), ("ned", 30, 4), ("pat", 19, 2)]
+    log_game("olive", day, *vp_tie, notes="Close one", place=room, played_time=dt.time(19, 30))
+    full_tie = [("pat", 27, 3), ("mia", 27, 3), ("ned", 22, 1)]
+    log_game("olive", day, *full_tie, place=room, played_time=dt.time(20, 30))
+    log_game("olive", day + dt.timedelta(days=7), ("ned", 25, 2), ("mia", 21, 6))
 
 
 def table_of(league):
@@ -154,8 +125,9 @@ def table_of(league):
     ]
 
 
-def test_the_export_carries_the_fed_cats_a_tie_needs_and_each_game_uuid(league, players, users):
-    club_night(league, players, users)
+def test_the_export_carries_the_fed_cats_a_tie_needs_and_each_game_uuid(
+    league, players, users, club_night
+):
     exported = bgstats_import.export_league(league=league)
     broken, shared, plain = exported["plays"]
     assert broken["comments"] == (
@@ -169,8 +141,9 @@ def test_the_export_carries_the_fed_cats_a_tie_needs_and_each_game_uuid(league, 
     assert {p["uuid"] for p in exported["plays"]} == uuids
 
 
-def test_our_export_imported_again_adds_nothing_whatever_the_letter_case(league, players, users):
-    club_night(league, players, users)
+def test_our_export_imported_again_adds_nothing_whatever_the_letter_case(
+    league, players, users, club_night
+):
     exported = bgstats_import.export_league(league=league)
     for play in exported["plays"]:
         play["uuid"] = play["uuid"].lower()
@@ -183,8 +156,7 @@ def test_our_export_imported_again_adds_nothing_whatever_the_letter_case(league,
     assert league.games.count() == 3
 
 
-def test_our_export_round_trips_exactly_through_another_league(league, players, users):
-    club_night(league, players, users)
+def test_our_export_round_trips_exactly_through_another_league(league, players, users, club_night):
     exported = bgstats_import.export_league(league=league)
     other = services.league_create(
         name="Thursday Club", slug="thursday", game="cat-lady", by=users["olive"]

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from league.clubs import invitations, services
 from league.models import AuditEntry, Invitation, Membership, Player
+from tests.league.conftest import spring_season
 
 D = dt.date(2026, 3, 3)
 
@@ -112,13 +113,7 @@ def test_roles_change_but_a_league_keeps_an_organiser(league, players, users):
 
 
 def test_closing_a_season_moves_later_games_out_of_it(league, players, users, log_game):
-    season = services.season_create(
-        league=league,
-        name="Spring",
-        starts_on=dt.date(2026, 3, 1),
-        ends_on=dt.date(2026, 5, 31),
-        by=users["olive"],
-    )
+    season = spring_season(league, users)
     early = log_game("olive", dt.date(2026, 3, 2), ("mia", 30, 5), ("ned", 20, 3))
     late = log_game("olive", dt.date(2026, 3, 20), ("mia", 30, 5), ("ned", 20, 3))
     services.season_close(season=season, by=users["olive"], ends_on=dt.date(2026, 3, 10))

@@ -74,18 +74,11 @@ def link_in(message) -> str:
 
 
 def test_the_players_asked_to_confirm_are_emailed_not_the_logger_or_guests(
-    sent, users, league, players, guest
+    sent, users, league, players, guest, log_game
 ):
     set_rule(league, users, League.Confirmation.ALL)
     emails = sent(
-        record,
-        league,
-        users["mia"],
-        DAY,
-        (players["mia"], 30, 5),
-        (players["ned"], 20, 3),
-        (players["pat"], 10, 1),
-        (guest, 5, 0),
+        log_game, "mia", DAY, ("mia", 30, 5), ("ned", 20, 3), ("pat", 10, 1), (guest, 5, 0)
     )
     assert set(emails) == addresses("ned", "pat")
     message = emails["ned@example.org"]
@@ -96,11 +89,8 @@ def test_the_players_asked_to_confirm_are_emailed_not_the_logger_or_guests(
     assert link_in(message) == f"/leagues/tuesday/games/{game.pk}/"
 
 
-def test_a_game_final_at_once_emails_nobody(sent, users, league, players):
-    assert (
-        sent(record, league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 9, 1))
-        == {}
-    )
+def test_a_game_final_at_once_emails_nobody(sent, users, league, players, log_game):
+    assert sent(log_game, "mia", DAY, ("mia", 30, 5), ("ned", 9, 1)) == {}
 
 
 def test_organisers_are_emailed_about_their_queue_only_if_they_chose_it(
@@ -116,31 +106,24 @@ def test_organisers_are_emailed_about_their_queue_only_if_they_chose_it(
 
 
 def test_a_members_table_of_guests_is_emailed_to_the_organisers_who_chose_it(
-    sent, users, league, players, guest
+    sent, users, league, players, guest, log_game
 ):
     set_rule(league, users, League.Confirmation.ANOTHER)
     EmailPreferences.objects.create(user=users["olive"], league_pending=True)
-    emails = sent(record, league, users["mia"], DAY, (players["mia"], 30, 5), (guest, 20, 3))
+    emails = sent(log_game, "mia", DAY, ("mia", 30, 5), (guest, 20, 3))
     assert set(emails) == addresses("olive")
     assert "Nobody else at the table can confirm it" in emails["olive@example.org"].body
 
 
 def test_a_player_who_turned_the_kind_off_or_has_no_address_is_skipped(
-    sent, users, league, players
+    sent, users, league, players, log_game
 ):
     set_rule(league, users, League.Confirmation.ANOTHER)
     EmailPreferences.objects.create(user=users["ned"], game_pending=False)
     users["pat"].email = ""
     users["pat"].save()
     emails = sent(
-        record,
-        league,
-        users["olive"],
-        DAY,
-        (players["olive"], 30, 5),
-        (players["ned"], 20, 3),
-        (players["pat"], 10, 1),
-        (players["mia"], 5, 0),
+        log_game, "olive", DAY, ("olive", 30, 5), ("ned", 20, 3), ("pat", 10, 1), ("mia", 5, 0)
     )
     assert set(emails) == addresses("mia")
 

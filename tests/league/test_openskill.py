@@ -13,7 +13,7 @@ from league.models import PlayerRating
 from league.rating_systems import ELO, OPENSKILL, Elo, OpenSkill, Skill, system_for
 from league.results import ratings as rating_pass
 from league.results import services as result_services
-from tests.league.conftest import record
+from tests.league.conftest import record, seated
 
 DAY = dt.date(2026, 10, 1)
 
@@ -71,23 +71,12 @@ def cast(openskill_league, users):
 
 
 def play_three(league, users, cast):
-    record(league, users["olive"], DAY, (cast["mia"], 31, 5), (cast["ned"], 28, 4))
-    record(
-        league,
-        users["olive"],
-        DAY + dt.timedelta(days=7),
-        (cast["ned"], 30, 3),
-        (cast["pat"], 22, 6),
-        (cast["mia"], 25, 2),
-    )
+    olive = users["olive"]
+    record(league, olive, DAY, *seated(cast, ("mia", 31, 5), ("ned", 28, 4)))
+    later = seated(cast, ("ned", 30, 3), ("pat", 22, 6), ("mia", 25, 2))
+    record(league, olive, DAY + dt.timedelta(days=7), *later)
     # Backdated: replays the game after it.
-    record(
-        league,
-        users["olive"],
-        DAY - dt.timedelta(days=7),
-        (cast["pat"], 40, 5),
-        (cast["mia"], 20, 4),
-    )
+    record(league, olive, DAY - dt.timedelta(days=7), *seated(cast, ("pat", 40, 5), ("mia", 20, 4)))
 
 
 def test_a_league_on_openskill_stores_mu_sigma_and_the_conservative_rating(

@@ -10,7 +10,7 @@ from league.models import League
 from league.results import checks, standings
 from league.results import selectors as result_selectors
 from league.results import services as result_services
-from tests.league.conftest import record
+from tests.league.conftest import record, spring_season
 
 pytestmark = pytest.mark.django_db
 
@@ -77,13 +77,7 @@ def test_season_standings_and_games_count_only_that_season(
     client, league, players, users, log_game
 ):
     log_game("olive", dt.date(2026, 1, 10), ("ned", 30, 5), ("mia", 2, 1))
-    spring = services.season_create(
-        league=league,
-        name="Spring",
-        starts_on=dt.date(2026, 3, 1),
-        ends_on=dt.date(2026, 5, 31),
-        by=users["olive"],
-    )
+    spring = spring_season(league, users)
     log_game("olive", dt.date(2026, 3, 5), ("pat", 30, 5), ("mia", 2, 1))
     page = html(client.get(f"/leagues/tuesday/?season={spring.pk}"))
     assert "Standings for Spring" in page and 'aria-current="page">Spring</a>' in page
@@ -378,13 +372,7 @@ def test_player_standings_give_position_among_players(league, players, users, lo
 def test_cached_season_standings_follow_every_change_to_the_league(
     league, players, users, log_game
 ):
-    spring = services.season_create(
-        league=league,
-        name="Spring",
-        starts_on=dt.date(2026, 3, 1),
-        ends_on=dt.date(2026, 5, 31),
-        by=users["olive"],
-    )
+    spring = spring_season(league, users)
     log_game("olive", dt.date(2026, 3, 5), ("mia", 30, 5), ("ned", 2, 1))
     first = standings.standings(league=league, season=spring)
     assert [(r.player_name, r.games_played) for r in first] == [("Mia", 1), ("Ned", 1)]
@@ -428,13 +416,7 @@ def test_season_standings_are_the_same_by_array_aggregates_and_by_window_functio
     databases with window functions. Both give the same standings."""
     from types import SimpleNamespace
 
-    spring = services.season_create(
-        league=league,
-        name="Spring",
-        starts_on=dt.date(2026, 3, 1),
-        ends_on=dt.date(2026, 5, 31),
-        by=users["olive"],
-    )
+    spring = spring_season(league, users)
     mia, ned, pat, olive = (players[n] for n in ("mia", "ned", "pat", "olive"))
     log_game("olive", dt.date(2026, 2, 1), (mia, 30, 5), (ned, 2, 1))
     log_game("olive", dt.date(2026, 3, 5), (ned, 30, 5), (mia, 20, 1), (pat, 3, 0))

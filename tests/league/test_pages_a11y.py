@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from league.clubs import services
 from league.nights import services as nights
+from tests.league.conftest import spring_season
 
 SITE_CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "site.css"
 
@@ -67,13 +67,7 @@ def pages(client, league, players, users, log_game):
     """Every league page with data on it, as (name, client response getter)."""
     game = log_game("olive", dt.date(2026, 3, 1), ("mia", 30, 5), ("ned", 22, 4))
     log_game("olive", dt.date(2026, 3, 8), ("ned", 30, 5), ("mia", 20, 4))
-    services.season_create(
-        league=league,
-        name="Spring",
-        starts_on=dt.date(2026, 3, 1),
-        ends_on=dt.date(2026, 5, 31),
-        by=users["olive"],
-    )
+    spring_season(league, users)
     night = nights.night_open(
         league=league,
         by=users["olive"],
