@@ -68,6 +68,15 @@ def api(users):
     return client_for
 
 
+# The six lines of a Cat Lady score pad, in the pad's order.
+PAD = ("fed_cats_vp", "toys_vp", "costumes_vp", "catnip_vp", "vp_tokens_vp", "food_penalty_vp")
+
+
+def score_pad(total: int, fed: int, lines: tuple[int, ...]) -> dict[str, int]:
+    """A Cat Lady result with its whole score pad: total VP, fed cats and the PAD lines."""
+    return {"total_vp": total, "fed_cats": fed, **dict(zip(PAD, lines, strict=True))}
+
+
 def cat_lady_table(*entries):
     """[(player, total_vp, fed_cats), ...] -> participant inputs in seat order."""
     return [

@@ -16,7 +16,7 @@ from league.interop import services as bgstats_import
 from league.models import Game, Player
 from league.results import checks
 from league.results import services as result_services
-from tests.league.test_bgstats import TODAY, club_file, mapping_for, parse
+from tests.league.test_bgstats import TODAY, club_file, mapping_for, olive_imports, parse
 
 # --- exporting and the round trip ----------------------------------------------------------
 
@@ -47,9 +47,7 @@ def test_export_then_import_into_another_league_gives_the_same_games(
         player = Player.objects.get(name=name)
         services.member_add(league=other, player=player, by=player.user)
         mapping[ref] = player.pk
-    result = bgstats_import.import_plays(
-        league=other, export=export, mapping=mapping, by=users["olive"], today=TODAY
-    )
+    result = olive_imports(other, users, export, mapping)
     assert result.created == 2
 
     def games_of(lg):
@@ -149,9 +147,7 @@ def test_our_export_imported_again_adds_nothing_whatever_the_letter_case(
         play["uuid"] = play["uuid"].lower()
     found = bgstats_import.preview(league=league, export=parse(exported), today=TODAY)
     assert (found.new, len(found.already), found.players) == ([], 3, [])
-    result = bgstats_import.import_plays(
-        league=league, export=parse(exported), mapping={}, by=users["olive"], today=TODAY
-    )
+    result = olive_imports(league, users, parse(exported), {})
     assert (result.created, result.already) == (0, 3)
     assert league.games.count() == 3
 
@@ -167,9 +163,7 @@ def test_our_export_round_trips_exactly_through_another_league(league, players, 
         player = Player.objects.get(name=bg_player.name)
         services.member_add(league=other, player=player, by=player.user)
         mapping[ref] = player.pk
-    result = bgstats_import.import_plays(
-        league=other, export=export, mapping=mapping, by=users["olive"], today=TODAY
-    )
+    result = olive_imports(other, users, export, mapping)
     assert result.created == 3 and result.refused == 0
     assert table_of(other) == table_of(league)
     assert [[p.rank for p in g.participants.order_by("seat")] for g in other.games.in_play_order()][
@@ -182,13 +176,7 @@ def test_our_export_round_trips_exactly_through_another_league(league, players, 
 
 
 def test_imported_plays_keep_their_bgstats_uuid_in_the_export(league, players, users):
-    bgstats_import.import_plays(
-        league=league,
-        export=parse(club_file()),
-        mapping=mapping_for(players),
-        by=users["olive"],
-        today=TODAY,
-    )
+    olive_imports(league, users, parse(club_file()), mapping_for(players))
     exported = bgstats_import.export_league(league=league)
     assert [p["uuid"] for p in exported["plays"]] == [
         "1D000000-0000-4000-8000-000000000001",
@@ -270,9 +258,7 @@ def test_every_game_and_edition_round_trips_through_the_export(
     )
     export = parse(bgstats_import.export_league(league=home))
     mapping = {ref: Player.objects.get(name=p.name).pk for ref, p in export.players.items()}
-    result = bgstats_import.import_plays(
-        league=away, export=export, mapping=mapping, by=users["olive"], today=TODAY
-    )
+    result = olive_imports(away, users, export, mapping)
     assert (result.created, result.refused) == (1, 0)
     (original,), (copied,) = home.games.all(), away.games.all()
     assert (copied.edition, copied.details) == (original.edition, original.details)

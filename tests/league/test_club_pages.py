@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from league.clubs import invitations, services
 from league.models import AuditEntry, Game, Invitation, League, Player, Season
-from tests.league.test_pages_entry import field_errors, page, previewed
+from tests.league.test_pages_entry import field_errors, page, previewed, totals_form
 
 DAY = dt.date(2026, 3, 3)
 
@@ -290,17 +290,7 @@ def test_an_organiser_corrects_a_game_with_the_result_form_and_ratings_follow(
     url = (
         f"/leagues/tuesday/games/{game.pk}/edit/?league=tuesday&edition=base&players=2&mode=totals"
     )
-    data = {
-        "played_on": DAY,
-        "seat1-player": players["mia"].pk,
-        "seat1-seat": 1,
-        "seat1-total_vp": 10,
-        "seat1-fed_cats": 1,
-        "seat2-player": players["ned"].pk,
-        "seat2-seat": 2,
-        "seat2-total_vp": 40,
-        "seat2-fed_cats": 6,
-    }
+    data = totals_form(DAY, (players["mia"], 10, 1), (players["ned"], 40, 6))
     digest = previewed(client, url, data)
     response = client.post(url, {**data, "action": "save", "previewed": digest})
     assert response["Location"] == f"/leagues/tuesday/games/{game.pk}/"
@@ -319,15 +309,7 @@ def test_a_bad_correction_is_shown_beside_its_field_and_changes_nothing(
     url = (
         f"/leagues/tuesday/games/{game.pk}/edit/?league=tuesday&edition=base&players=2&mode=totals"
     )
-    data = {
-        "played_on": DAY,
-        "seat1-player": players["mia"].pk,
-        "seat1-seat": 1,
-        "seat1-total_vp": "lots",
-        "seat2-player": players["ned"].pk,
-        "seat2-seat": 2,
-        "seat2-total_vp": 40,
-    }
+    data = totals_form(DAY, (players["mia"], "lots", None), (players["ned"], 40, None))
     response = as_user("olive").post(url, {**data, "action": "preview"})
     assert response.status_code == 400 and field_errors(page(response), "id_seat1-total_vp")
     assert Game.objects.get(pk=game.pk).participants.get(player=players["mia"]).score == 30

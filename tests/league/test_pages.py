@@ -10,7 +10,7 @@ from league.models import League
 from league.results import checks, standings
 from league.results import selectors as result_selectors
 from league.results import services as result_services
-from tests.league.conftest import record, spring_season
+from tests.league.conftest import record, score_pad, spring_season
 
 pytestmark = pytest.mark.django_db
 
@@ -115,30 +115,12 @@ def test_game_page_shows_results_rating_changes_and_why(client, league, players,
             checks.ParticipantInput(
                 player_id=players["ned"].pk,
                 seat=1,
-                result={
-                    "total_vp": 22,
-                    "fed_cats": 4,
-                    "fed_cats_vp": 14,
-                    "toys_vp": 3,
-                    "costumes_vp": 6,
-                    "catnip_vp": 1,
-                    "vp_tokens_vp": 0,
-                    "food_penalty_vp": -2,
-                },
+                result=score_pad(22, 4, (14, 3, 6, 1, 0, -2)),
             ),
             checks.ParticipantInput(
                 player_id=players["mia"].pk,
                 seat=2,
-                result={
-                    "total_vp": 30,
-                    "fed_cats": 5,
-                    "fed_cats_vp": 20,
-                    "toys_vp": 8,
-                    "costumes_vp": -2,
-                    "catnip_vp": 4,
-                    "vp_tokens_vp": 0,
-                    "food_penalty_vp": 0,
-                },
+                result=score_pad(30, 5, (20, 8, -2, 4, 0, 0)),
             ),
         ],
     )
