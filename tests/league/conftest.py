@@ -72,9 +72,14 @@ def api(users):
 PAD = ("fed_cats_vp", "toys_vp", "costumes_vp", "catnip_vp", "vp_tokens_vp", "food_penalty_vp")
 
 
+def pad_lines(*lines: int) -> dict[str, int]:
+    """The six PAD lines of a score pad, given in the pad's order."""
+    return dict(zip(PAD, lines, strict=True))
+
+
 def score_pad(total: int, fed: int, lines: tuple[int, ...]) -> dict[str, int]:
     """A Cat Lady result with its whole score pad: total VP, fed cats and the PAD lines."""
-    return {"total_vp": total, "fed_cats": fed, **dict(zip(PAD, lines, strict=True))}
+    return {"total_vp": total, "fed_cats": fed, **pad_lines(*lines)}
 
 
 def cat_lady_table(*entries):

@@ -5,6 +5,7 @@ import datetime as dt
 import pytest
 
 from league.models import AuditEntry, Game, Membership, Participant
+from tests.league.conftest import pad_lines
 
 pytestmark = pytest.mark.django_db
 
@@ -125,14 +126,7 @@ def _bad(api, league, players, mutate):
             "tie",
         ),
         (
-            lambda b, p: b["participants"][0]["result"].update(
-                fed_cats_vp=20,
-                toys_vp=5,
-                costumes_vp=3,
-                catnip_vp=0,
-                vp_tokens_vp=0,
-                food_penalty_vp=0,
-            ),
+            lambda b, p: b["participants"][0]["result"].update(pad_lines(20, 5, 3, 0, 0, 0)),
             "participants.0.total_vp",
             "add up to 28",
         ),
