@@ -51,6 +51,18 @@ class Page(HTMLParser):
         if tag == "table":
             self.current_table = None
 
+    def unlabelled_controls(self) -> list[str]:
+        """Form controls nothing names: no <label for>, no wrapping label, no aria-label."""
+        return [
+            f"{tag} {attrs.get('name')}"
+            for tag in ("input", "select", "textarea")
+            for attrs in self.all(tag)
+            if attrs.get("type") not in ("hidden", "submit")
+            and attrs.get("id") not in self.label_for
+            and attrs.get("id") not in self.wrapped_inputs
+            and not attrs.get("aria-label")
+        ]
+
     def all(self, tag: str) -> list[dict]:
         return [attrs for name, attrs in self.tags if name == tag]
 
@@ -126,17 +138,7 @@ def test_every_page_has_language_title_landmarks_and_one_h1(pages):
 @pytest.mark.django_db
 def test_every_form_control_has_a_label(pages):
     for url, response in pages():
-        page = parse(response)
-        for tag in ("input", "select", "textarea"):
-            for attrs in page.all(tag):
-                if attrs.get("type") in ("hidden", "submit"):
-                    continue
-                labelled = (
-                    attrs.get("id") in page.label_for
-                    or attrs.get("id") in page.wrapped_inputs
-                    or attrs.get("aria-label")
-                )
-                assert labelled, f"{url}: unlabelled {tag} {attrs.get('name')}"
+        assert not parse(response).unlabelled_controls(), url
 
 
 @pytest.mark.django_db
