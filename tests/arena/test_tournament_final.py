@@ -13,6 +13,7 @@ from arena.tournaments.services import (
     tournament_standings,
     tournament_start,
 )
+from tests.arena.tournaments import tournament_played
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 
@@ -39,19 +40,22 @@ def active_versions(authors, *sources):
     return versions
 
 
+def round_robin_cup(authors, capture_on_commit, **options):
+    """Bob's Cup: FIRST, LAST and MIDDLE play each other at tables of two, then ``options``."""
+    return tournament_played(
+        capture_on_commit,
+        name="Cup",
+        organiser=authors["bob"],
+        entrants=active_versions(authors, FIRST, LAST, MIDDLE),
+        table_size=2,
+        format="round_robin",
+        seed=9,
+        **options,
+    )
+
+
 def test_round_robin_with_a_final_table_of_two(authors, django_capture_on_commit_callbacks):
-    entrants = active_versions(authors, FIRST, LAST, MIDDLE)
-    with django_capture_on_commit_callbacks(execute=True):
-        tournament = tournament_start(
-            name="Cup",
-            organiser=authors["bob"],
-            entrants=entrants,
-            table_size=2,
-            format="round_robin",
-            seed=9,
-            final_size=2,
-        )
-    tournament.refresh_from_db()
+    tournament = round_robin_cup(authors, django_capture_on_commit_callbacks, final_size=2)
     assert tournament.status == Tournament.Status.FINISHED
     assert tournament.current_round == tournament.final_round == 2
 
@@ -77,17 +81,7 @@ def test_round_robin_with_a_final_table_of_two(authors, django_capture_on_commit
 
 
 def test_no_final_means_the_standings_decide(authors, django_capture_on_commit_callbacks):
-    entrants = active_versions(authors, FIRST, LAST, MIDDLE)
-    with django_capture_on_commit_callbacks(execute=True):
-        tournament = tournament_start(
-            name="Cup",
-            organiser=authors["bob"],
-            entrants=entrants,
-            table_size=2,
-            format="round_robin",
-            seed=9,
-        )
-    tournament.refresh_from_db()
+    tournament = round_robin_cup(authors, django_capture_on_commit_callbacks)
     assert tournament.status == Tournament.Status.FINISHED and tournament.current_round == 1
     assert tournament_final_table(tournament) is None
     standings = tournament_standings(tournament)
