@@ -9,10 +9,12 @@ import pytest
 
 from league.clubs import services
 from league.models import Game, League, Player
-from league.nights import services as nights
-from league.results import checks, confirmation
-from league.results import seating as night_seating
-from tests.league.conftest import record
+from league.results import confirmation
+from tests.league.conftest import (
+    another_confirms,
+    mia_logs_a_night_of_two_rounds,
+    record,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -22,8 +24,7 @@ DAY = dt.date(2026, 11, 20)
 @pytest.fixture
 def waiting(users, league, players, log_game):
     """Mia logged a game with Ned and Pat; the league asks another participant to confirm."""
-    League.objects.filter(pk=league.pk).update(confirmation=League.Confirmation.ANOTHER)
-    league.refresh_from_db()
+    another_confirms(league)
     return log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3), ("pat", 10, 1))
 
 
@@ -155,29 +156,8 @@ def test_a_bad_list_is_refused_game_by_game_and_confirms_nothing(api, users, pla
 @pytest.fixture
 def night_of_two_rounds(users, league, players):
     """A night of two rounds in a league where another participant confirms; Mia entered both."""
-    League.objects.filter(pk=league.pk).update(confirmation=League.Confirmation.ANOTHER)
-    league.refresh_from_db()
-    night = nights.night_open(
-        league=league,
-        by=users["olive"],
-        played_on=DAY,
-        edition="base",
-        rounds=2,
-        present=[players[n] for n in ("olive", "mia", "ned", "pat")],
-    )
-    games = []
-    for _ in range(2):
-        table = nights.round_draw(night=night, by=users["olive"]).tables.get()
-        participants = [
-            checks.ParticipantInput(player_id=pid, seat=seat, result={"total_vp": 40 - seat})
-            for seat, pid in enumerate(night_seating.table_setup(table), start=1)
-        ]
-        games.append(
-            nights.table_game_record(
-                table=table, logged_by=users["mia"], participants=participants, played_on=DAY
-            )
-        )
-    return night, games
+    another_confirms(league)
+    return mia_logs_a_night_of_two_rounds(league, users, players, DAY)
 
 
 def test_an_organiser_confirms_a_whole_night_and_disputed_games_stay(

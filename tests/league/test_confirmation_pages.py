@@ -11,6 +11,7 @@ import pytest
 
 from league.clubs import services
 from league.models import Game, League
+from tests.league.conftest import another_confirms
 from tests.league.test_confirmation_api import night_of_two_rounds  # noqa: F401 (a fixture)
 from tests.league.test_pages_entry import page
 
@@ -21,8 +22,7 @@ DAY = dt.date(2026, 11, 20)
 
 @pytest.fixture
 def two_waiting(users, league, players, log_game):
-    League.objects.filter(pk=league.pk).update(confirmation=League.Confirmation.ANOTHER)
-    league.refresh_from_db()
+    another_confirms(league)
     return [log_game("mia", DAY, ("mia", vp, 5), ("ned", 20, 3)) for vp in (30, 31)]
 
 

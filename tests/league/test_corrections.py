@@ -11,16 +11,16 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from league.clubs import services
 from league.models import Game
 from league.nights import services as nights
 from league.results import entry as result_entry
 from league.results import seating
-from tests.league.conftest import PAD, score_pad
+from tests.league.conftest import PAD, olive_opens_night, score_pad
 from tests.league.test_pages_entry import (
     cards_table,
     costume_moved_to_ned_score,
     field_errors,
+    mischief_form,
     page,
     totals_form,
 )
@@ -198,31 +198,12 @@ def test_a_totals_only_game_is_corrected_on_the_page(as_user, league, players):
     assert [(p.rank, p.score) for p in corrected.participants.order_by("seat")] == [(2, 0), (1, 0)]
 
 
-@pytest.fixture
-def friday(users, players):
-    league = services.league_create(
-        name="Friday", slug="friday", game="cantankerous-cats", by=users["olive"]
-    )
-    for name in ("mia", "ned"):
-        services.member_add(league=league, player=players[name], by=users[name])
-    return league
-
-
 def test_a_cantankerous_cats_game_with_no_mischief_points_is_logged_and_corrected(
     as_user, friday, players
 ):
     url = "/games/new/?league=friday&edition=standard&players=2&mode=totals"
-    data = {
-        "played_on": DAY,
-        "seat1-player": players["mia"].pk,
-        "seat1-seat": 1,
-        "seat1-mischief_points": 0,
-        "seat2-player": players["ned"].pk,
-        "seat2-seat": 2,
-        "seat2-mischief_points": 0,
-        "seat2-winner": "on",
-        "seat2-win_type": "feral_victory",
-    }
+    seats = ((players["mia"], 0), (players["ned"], 0))
+    data = mischief_form(DAY, *seats, winner=2, win_type="feral_victory")
     logged = preview_and_save(as_user("mia"), url, data)
     assert results(logged) == [
         {"mischief_points": 0},
@@ -330,13 +311,8 @@ def test_every_kind_of_game_is_corrected_through_the_api(as_user, api, league, f
 
 
 def test_a_night_tables_calculator_game_keeps_its_cards_and_round(as_user, league, players, users):
-    night = nights.night_open(
-        league=league,
-        by=users["olive"],
-        played_on=dt.date(2026, 3, 3),
-        edition="base",
-        rounds=1,
-        present=[players["mia"], players["ned"]],
+    night = olive_opens_night(
+        league, users, dt.date(2026, 3, 3), [players["mia"], players["ned"]], rounds=1
     )
     table = nights.round_draw(night=night, by=users["olive"]).tables.get()
     data = cards_table(players)

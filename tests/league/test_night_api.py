@@ -10,6 +10,7 @@ import pytest
 
 from league.clubs import services
 from league.models import AuditEntry, Game, GameNight, League, NightTable, Player
+from tests.league.conftest import another_confirms
 
 pytestmark = pytest.mark.django_db
 
@@ -88,8 +89,7 @@ def test_a_player_the_organiser_cannot_see_is_refused_like_an_unknown_one(api, u
 
 
 def test_status_confirm_and_dispute_through_the_api(api, users, league, players, log_game):
-    League.objects.filter(pk=league.pk).update(confirmation=League.Confirmation.ANOTHER)
-    league.refresh_from_db()
+    another_confirms(league)
     game = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
     assert api("mia").get(f"/api/games/{game.pk}/").json()["status"] == "pending"
     refused = api("mia").post(f"/api/games/{game.pk}/confirm/")

@@ -14,6 +14,7 @@ from league.models import Game, GameNight, League, NightTable, Player
 from league.nights import services as nights
 from league.results import checks, confirmation
 from league.results import seating as night_seating
+from tests.league.conftest import members, olive_opens_night
 from tests.league.test_pages_entry import field_errors, page, previewed
 
 pytestmark = pytest.mark.django_db
@@ -23,14 +24,7 @@ DAY = dt.date(2026, 11, 20)
 
 @pytest.fixture
 def night(users, league, players):
-    return nights.night_open(
-        league=league,
-        by=users["olive"],
-        played_on=DAY,
-        edition="base",
-        rounds=2,
-        present=[players[n] for n in ("olive", "mia", "ned", "pat")],
-    )
+    return olive_opens_night(league, users, DAY, members(players), rounds=2)
 
 
 def test_an_organiser_opens_a_night_from_the_form(as_user, league, players):

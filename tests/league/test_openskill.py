@@ -13,7 +13,7 @@ from league.models import PlayerRating
 from league.rating_systems import ELO, OPENSKILL, Elo, OpenSkill, Skill, system_for
 from league.results import ratings as rating_pass
 from league.results import services as result_services
-from tests.league.conftest import record, seated
+from tests.league.conftest import olive_saves_settings, record, seated
 
 DAY = dt.date(2026, 10, 1)
 
@@ -123,9 +123,7 @@ def test_switching_the_rating_system_rebuilds_every_rating(league, players, user
     log_game("olive", DAY, ("mia", 31, 5), ("ned", 28, 4))
     log_game("olive", DAY, ("ned", 33, 5), ("pat", 28, 4))
     elo = dict(PlayerRating.objects.filter(league=league).values_list("player_id", "rating"))
-    settings = {"name": league.name, "description": "", "is_public": True, "provisional_games": 5}
-
-    services.league_update(league=league, by=users["olive"], rating_system=OPENSKILL, **settings)
+    olive_saves_settings(league, users, rating_system=OPENSKILL)
     league.refresh_from_db()
     assert league.rating_system == OPENSKILL
     skill = dict(PlayerRating.objects.filter(league=league).values_list("player_id", "rating"))
@@ -133,7 +131,7 @@ def test_switching_the_rating_system_rebuilds_every_rating(league, players, user
     assert not league.games.filter(participants__mu_after__isnull=True).exists()
     assert league.audit.filter(action="rebuild", changes__rating_system=OPENSKILL).exists()
 
-    services.league_update(league=league, by=users["olive"], rating_system=ELO, **settings)
+    olive_saves_settings(league, users, rating_system=ELO)
     back = dict(PlayerRating.objects.filter(league=league).values_list("player_id", "rating"))
     assert back == pytest.approx(elo)
     assert not league.games.filter(participants__mu_after__isnull=False).exists()
@@ -141,15 +139,7 @@ def test_switching_the_rating_system_rebuilds_every_rating(league, players, user
 
 def test_an_unknown_rating_system_is_a_field_error(league, users):
     with pytest.raises(services.ValidationError) as caught:
-        services.league_update(
-            league=league,
-            by=users["olive"],
-            name="x",
-            description="",
-            is_public=True,
-            provisional_games=5,
-            rating_system="glicko",
-        )
+        olive_saves_settings(league, users, name="x", rating_system="glicko")
     assert "rating_system" in caught.value.message_dict
 
 

@@ -10,7 +10,7 @@ from league.models import League
 from league.results import checks, standings
 from league.results import selectors as result_selectors
 from league.results import services as result_services
-from tests.league.conftest import record, score_pad, spring_season
+from tests.league.conftest import log_solitaire, record, score_pad, spring_season
 
 pytestmark = pytest.mark.django_db
 
@@ -173,16 +173,7 @@ def test_game_page_of_another_league_is_not_found(client, league, players, users
 
 
 def test_unrated_solitaire_game_says_it_is_not_rated(client, league, players, users):
-    game = result_services.game_record(
-        league=league,
-        logged_by=users["olive"],
-        played_on=D,
-        edition="solitaire",
-        details={"cat_player_vp": 20},
-        participants=[
-            checks.ParticipantInput(player_id=players["mia"].pk, result={"total_vp": 25})
-        ],
-    )
+    game = log_solitaire(league, users, D, players["mia"], 25, 20)
     page = text(client.get(f"/leagues/tuesday/games/{game.pk}/"))
     assert (
         "unrated" in page and "not rated: solitaire games" in page and "beat the cat player" in page
@@ -404,14 +395,7 @@ def test_season_standings_are_the_same_by_array_aggregates_and_by_window_functio
     log_game("olive", dt.date(2026, 3, 5), (ned, 30, 5), (mia, 20, 1), (pat, 3, 0))
     log_game("olive", dt.date(2026, 3, 5), (pat, 30, 5), (olive, 20, 1), played_time=dt.time(9))
     log_game("olive", dt.date(2026, 4, 1), (mia, 30, 5), (pat, 30, 4))
-    result_services.game_record(
-        league=league,
-        logged_by=users["olive"],
-        played_on=dt.date(2026, 4, 2),
-        edition="solitaire",
-        details={"cat_player_vp": 20},
-        participants=[checks.ParticipantInput(player_id=olive.pk, result={"total_vp": 25})],
-    )
+    log_solitaire(league, users, dt.date(2026, 4, 2), olive, 25, 20)
     from league.results.standings import _standings
 
     by_arrays = _standings(league=league, season=spring)

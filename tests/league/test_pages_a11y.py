@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from league.nights import services as nights
-from tests.league.conftest import spring_season
+from tests.league.conftest import olive_opens_night, spring_season
 
 SITE_CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "site.css"
 
@@ -80,13 +80,12 @@ def pages(client, league, players, users, log_game):
     game = log_game("olive", dt.date(2026, 3, 1), ("mia", 30, 5), ("ned", 22, 4))
     log_game("olive", dt.date(2026, 3, 8), ("ned", 30, 5), ("mia", 20, 4))
     spring_season(league, users)
-    night = nights.night_open(
-        league=league,
-        by=users["olive"],
-        played_on=dt.date(2026, 3, 8),
-        edition="base",
+    night = olive_opens_night(
+        league,
+        users,
+        dt.date(2026, 3, 8),
+        [players["mia"], players["ned"], players["pat"]],
         rounds=2,
-        present=[players["mia"], players["ned"], players["pat"]],
     )
     nights.round_draw(night=night, by=users["olive"])
     urls = [

@@ -85,6 +85,19 @@ def totals_form(played_on, *seats):
     return data
 
 
+def mischief_form(played_on, *seats, winner: int, win_type: str | None = None):
+    """The Cantankerous Cats form's fields: seats as (player, mischief points), the winner's seat
+    ticked and, when given, how they won."""
+    data = {"played_on": played_on}
+    for seat, (player, points) in enumerate(seats, start=1):
+        data |= {f"seat{seat}-player": player.pk, f"seat{seat}-seat": seat}
+        data[f"seat{seat}-mischief_points"] = points
+    data[f"seat{winner}-winner"] = "on"
+    if win_type is not None:
+        data[f"seat{winner}-win_type"] = win_type
+    return data
+
+
 def totals_table(players, **overrides):
     mia, ned, pat = (players[name] for name in ("mia", "ned", "pat"))
     return totals_form(DAY, (mia, 30, 5), (ned, 25, None), (pat, 12, None)) | overrides
@@ -417,27 +430,15 @@ def test_service_errors_are_placed_beside_their_fields():
     assert problems.messages == ["Spring runs from 1 Mar to 31 May.", "Too many players."]
 
 
-def test_a_cantankerous_cats_game_is_logged_from_its_catalogue_fields(client, players, users):
-    friday = services.league_create(
-        name="Friday", slug="friday", game="cantankerous-cats", by=users["olive"]
-    )
-    for name in ("mia", "ned"):
-        services.member_add(league=friday, player=players[name], by=users[name])
+def test_a_cantankerous_cats_game_is_logged_from_its_catalogue_fields(
+    client, players, users, friday
+):
     client.force_login(users["mia"])
     url = "/games/new/?league=friday&edition=standard&players=2&mode=totals"
     html = page(client.get(url))
     assert 'name="seat1-winner"' in html and 'name="seat1-win_type"' in html
     assert "calculator" not in html
-    data = {
-        "played_on": DAY,
-        "seat1-player": players["mia"].pk,
-        "seat1-seat": 1,
-        "seat1-mischief_points": 4,
-        "seat2-player": players["ned"].pk,
-        "seat2-seat": 2,
-        "seat2-mischief_points": 9,
-        "seat2-winner": "on",
-    }
+    data = mischief_form(DAY, (players["mia"], 4), (players["ned"], 9), winner=2)
     html = page(client.post(url, {**data, "action": "preview"}))
     assert field_errors(html, "id_seat2-win_type") == ["Say how the winner won."]
     data["seat2-win_type"] = "nine_mischief"

@@ -12,6 +12,7 @@ from league.models import AuditEntry, Game, Participant, PlayerRating
 from league.results import checks, standings
 from league.results import services as result_services
 from ratings.elo import win_probability
+from tests.league.conftest import log_solitaire
 
 pytestmark = pytest.mark.django_db
 
@@ -175,16 +176,7 @@ def test_last_organiser_cannot_leave(league, users):
 
 
 def test_unrated_solitaire_counts_games_but_not_rating(league, players, users):
-    result_services.game_record(
-        league=league,
-        logged_by=users["olive"],
-        played_on=D,
-        edition="solitaire",
-        details={"cat_player_vp": 35},
-        participants=[
-            checks.ParticipantInput(player_id=players["mia"].pk, result={"total_vp": 40})
-        ],
-    )
+    log_solitaire(league, users, D, players["mia"], 40, 35)
     standing = PlayerRating.objects.get(league=league, player=players["mia"])
     assert (standing.rating, standing.games_played, standing.rated_games, standing.wins) == (
         1500,
