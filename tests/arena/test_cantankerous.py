@@ -102,38 +102,17 @@ def test_manage_py_play_runs_a_sandboxed_cantankerous_match(tmp_path):
 
 
 def test_manage_py_play_takes_options_and_refuses_bad_ones(tmp_path):
-    output = play(
-        "greedy",
-        "random",
-        "--game",
-        GAME,
-        "--seed",
-        "1",
-        "--option",
-        "variant=basic",
-        "--log-dir",
-        str(tmp_path),
-    )
+    seeded = ("--game", GAME, "--seed", "1", "--log-dir", str(tmp_path))
+    output = play("greedy", "random", *seeded, "--option", "variant=basic")
     assert "sandbox none: built-ins only" in output
     assert (
         json.loads((tmp_path / "match-cantankerous-cats-1.json").read_text())["options"]["variant"]
         == "basic"
     )
     with pytest.raises(CommandError, match="Cantankerous Cats is played by 2-6 players, not 7"):
-        play(*["random"] * 7, "--game", GAME, "--seed", "1", "--log-dir", str(tmp_path))
+        play(*["random"] * 7, *seeded)
     with pytest.raises(CommandError, match="option 'variant' must be one of basic, standard"):
-        play(
-            "random",
-            "random",
-            "--game",
-            GAME,
-            "--seed",
-            "1",
-            "--option",
-            "variant=x",
-            "--log-dir",
-            str(tmp_path),
-        )
+        play("random", "random", *seeded, "--option", "variant=x")
     with pytest.raises(CommandError, match="invalid choice: 'chess'"):
         play("random", "random", "--game", "chess", "--seed", "1", "--log-dir", str(tmp_path))
 

@@ -20,6 +20,8 @@ from league.models import AuditEntry, Game, Player
 from league.results import services as result_services
 
 FIXTURE = Path(__file__).parent / "fixtures" / "bgstats_club.json"
+# The command importing the club's file into the Tuesday Club as Olive.
+IMPORT_AS_OLIVE = ("import_bgstats", "tuesday", str(FIXTURE), "--user", "olive")
 # The shape of the public sample export (github.com/sqrtxander/bgstats-wrapped, sampleData.json:
 # groups, tags, copies, teams, boards, newest play first) with its quirks in other games' plays
 # and in Cat Lady's: a calculated score, the anonymous player twice, two players called Alex,
@@ -431,28 +433,9 @@ def test_a_game_the_services_refuse_rolls_back_the_whole_import(club, players, u
 
 
 def test_command_imports_with_names_maps_and_guests(club, players, users, capsys):
-    call_command(
-        "import_bgstats",
-        "tuesday",
-        str(FIXTURE),
-        "--user",
-        "olive",
-        "--dry-run",
-        "--map",
-        "Olivia=Olive",
-        "--new-guests",
-    )
+    call_command(*IMPORT_AS_OLIVE, "--dry-run", "--map", "Olivia=Olive", "--new-guests")
     assert "2 plays to import" in capsys.readouterr().out and club.games.count() == 0
-    call_command(
-        "import_bgstats",
-        "tuesday",
-        str(FIXTURE),
-        "--user",
-        "olive",
-        "--map",
-        "Olivia=Olive",
-        "--new-guests",
-    )
+    call_command(*IMPORT_AS_OLIVE, "--map", "Olivia=Olive", "--new-guests")
     assert "Imported 2 games" in capsys.readouterr().out
     assert club.games.count() == 2
 
@@ -466,7 +449,7 @@ def test_command_imports_with_names_maps_and_guests(club, players, users, capsys
 )
 def test_command_refuses_unmatched_players(club, players, users, extra, says):
     with pytest.raises(CommandError, match=says):
-        call_command("import_bgstats", "tuesday", str(FIXTURE), "--user", "olive", *extra)
+        call_command(*IMPORT_AS_OLIVE, *extra)
     assert club.games.count() == 0
 
 

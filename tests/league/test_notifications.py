@@ -15,7 +15,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from accounts.models import EmailPreferences
-from config.celery import app as celery_app
 from league.clubs import invitations, services
 from league.models import AuditEntry, Invitation, League
 from league.results import confirmation
@@ -26,19 +25,14 @@ from tests.league.test_pages_entry import field_errors, page
 DAY = dt.date(2026, 11, 10)
 SITE = "https://cats.example.org"
 
+# Every test here sends mail through a task: run it at once (the root conftest's fixture).
+pytestmark = pytest.mark.usefixtures("eager_celery")
+
 
 @pytest.fixture(autouse=True)
 def memory_mail(settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.CATLEAGUE_SITE_URL = SITE
-
-
-@pytest.fixture(autouse=True)
-def eager_celery():
-    previous = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = previous
 
 
 @pytest.fixture
