@@ -269,23 +269,11 @@ def test_tournament_tables_follow_the_games_player_counts(
         ).versions.get()
         for i in range(5)
     ]
+    round_robin = {"organiser": authors["ada"], "entrants": versions, "format": "round_robin"}
     with pytest.raises(ValidationError, match="tables seat 2 to 6 bots"):
-        tournament_start(
-            name="Too big",
-            organiser=authors["ada"],
-            entrants=versions,
-            table_size=7,
-            format="round_robin",
-        )
-    tournament = tournament_played(
-        django_capture_on_commit_callbacks,
-        name="Cup",
-        organiser=authors["ada"],
-        entrants=versions,
-        table_size=5,
-        format="round_robin",
-        seed=3,
-    )
+        tournament_start(name="Too big", table_size=7, **round_robin)
+    capture = django_capture_on_commit_callbacks
+    tournament = tournament_played(capture, name="Cup", table_size=5, seed=3, **round_robin)
     assert tournament.game == GAME
     matches = Match.objects.filter(tournament=tournament)
     assert matches.count() == 5 and {m.game for m in matches} == {GAME}

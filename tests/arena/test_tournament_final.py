@@ -40,17 +40,22 @@ def active_versions(authors, *sources):
     return versions
 
 
+def cup(authors, **options) -> dict:
+    """Bob's Cup for FIRST, LAST and MIDDLE at tables of two: tournament_start's arguments,
+    with ``options`` added."""
+    entrants = active_versions(authors, FIRST, LAST, MIDDLE)
+    return {
+        "name": "Cup",
+        "organiser": authors["bob"],
+        "entrants": entrants,
+        "table_size": 2,
+    } | options
+
+
 def round_robin_cup(authors, capture_on_commit, **options):
-    """Bob's Cup: FIRST, LAST and MIDDLE play each other at tables of two, then ``options``."""
+    """Bob's Cup played as a round robin (seed 9), with ``options``."""
     return tournament_played(
-        capture_on_commit,
-        name="Cup",
-        organiser=authors["bob"],
-        entrants=active_versions(authors, FIRST, LAST, MIDDLE),
-        table_size=2,
-        format="round_robin",
-        seed=9,
-        **options,
+        capture_on_commit, **cup(authors, format="round_robin", seed=9, **options)
     )
 
 
@@ -131,17 +136,9 @@ def test_a_tie_in_the_final_goes_to_the_better_seed(authors):
     ],
 )
 def test_impossible_final_tables_are_refused(authors, final_size, message):
-    entrants = active_versions(authors, FIRST, LAST, MIDDLE)
+    options = cup(authors, format="swiss", rounds=2, final_size=final_size)
     with pytest.raises(ValidationError) as caught:
-        tournament_start(
-            name="Cup",
-            organiser=authors["bob"],
-            entrants=entrants,
-            table_size=2,
-            format="swiss",
-            rounds=2,
-            final_size=final_size,
-        )
+        tournament_start(**options)
     assert any(message in m for m in caught.value.message_dict["final_size"])
     assert not Tournament.objects.exists()
 
