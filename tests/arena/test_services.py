@@ -205,18 +205,9 @@ def test_round_robin_tournament_runs_to_the_end(
     three_bots, client_for, django_capture_on_commit_callbacks
 ):
     ids = list(BotVersion.objects.values_list("pk", flat=True))
+    body = {"name": "Cup", "format": "round_robin", "table_size": 2, "entrants": ids, "seed": 5}
     with django_capture_on_commit_callbacks(execute=True):
-        response = client_for("bob").post(
-            "/api/arena/tournaments/",
-            {
-                "name": "Cup",
-                "format": "round_robin",
-                "table_size": 2,
-                "entrants": ids,
-                "seed": 5,
-            },
-            format="json",
-        )
+        response = client_for("bob").post("/api/arena/tournaments/", body, format="json")
     assert response.status_code == 201, response.json()
     tournament_id = response.json()["id"]
     standings = client_for(None).get(f"/api/arena/tournaments/{tournament_id}/standings/").json()

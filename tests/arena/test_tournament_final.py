@@ -147,19 +147,11 @@ def test_the_api_reports_the_final_and_the_places(
     authors, client_for, django_capture_on_commit_callbacks
 ):
     entrants = active_versions(authors, FIRST, LAST, MIDDLE)
+    ids = [v.pk for v in entrants]
+    swiss = {"name": "Cup", "format": "swiss", "table_size": 2, "rounds": 2, "entrants": ids}
     with django_capture_on_commit_callbacks(execute=True):
         response = client_for("bob").post(
-            "/api/arena/tournaments/",
-            {
-                "name": "Cup",
-                "format": "swiss",
-                "table_size": 2,
-                "rounds": 2,
-                "final_size": 2,
-                "entrants": [v.pk for v in entrants],
-                "seed": 4,
-            },
-            format="json",
+            "/api/arena/tournaments/", swiss | {"final_size": 2, "seed": 4}, format="json"
         )
     assert response.status_code == 201, response.json()
     assert response.json()["final_size"] == 2
@@ -169,15 +161,6 @@ def test_the_api_reports_the_final_and_the_places(
     assert [row["place"] for row in body["placings"]] == [1, 2, 3]
     assert [row["bot"] for row in body["placings"][:2]] == [row["bot"] for row in body["final"]]
     bad = client_for("bob").post(
-        "/api/arena/tournaments/",
-        {
-            "name": "Cup",
-            "format": "swiss",
-            "table_size": 2,
-            "rounds": 2,
-            "final_size": 4,
-            "entrants": [v.pk for v in entrants],
-        },
-        format="json",
+        "/api/arena/tournaments/", swiss | {"final_size": 4}, format="json"
     )
     assert bad.status_code == 400 and "final_size" in bad.json()["fields"]

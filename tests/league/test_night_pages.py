@@ -338,23 +338,13 @@ def test_a_dispute_reaches_the_organiser_who_settles_it(as_user, waiting):
 
 
 def test_the_settings_page_sets_the_confirmation_rule(as_user, league):
-    response = as_user("olive").post(
-        "/leagues/tuesday/settings/",
-        {
-            "name": "Tuesday Club",
-            "is_public": "on",
-            "provisional_games": 5,
-            "confirmation": "all",
-            "confirmation_days": 3,
-        },
-    )
+    required = {"name": "Tuesday Club", "provisional_games": 5}
+    chosen = {"is_public": "on", "confirmation": "all", "confirmation_days": 3}
+    response = as_user("olive").post("/leagues/tuesday/settings/", required | chosen)
     assert response.status_code == 302
     league.refresh_from_db()
     assert (league.confirmation, league.confirmation_days) == ("all", 3)
-    bad = as_user("olive").post(
-        "/leagues/tuesday/settings/",
-        {"name": "Tuesday Club", "provisional_games": 5, "confirmation_days": 0},
-    )
+    bad = as_user("olive").post("/leagues/tuesday/settings/", required | {"confirmation_days": 0})
     assert bad.status_code == 400 and field_errors(page(bad), "id_confirmation_days")
 
 
