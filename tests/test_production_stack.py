@@ -285,6 +285,22 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def service_env(
+    directory: Path, values: dict[str, str], **extra: str
+) -> tuple[Path, dict[str, str]]:
+    """Write ``values`` to ``directory``/catleague.env; return that file and what systemd gives
+    a service reading it: a plain PATH, the settings from the env file only, and ``extra``."""
+    env_file = directory / "catleague.env"
+    env_file.write_text("".join(f"{k}={v}\n" for k, v in values.items()))
+    env = {
+        "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+        "LANG": "C.UTF-8",
+        "HOME": str(directory),
+        "CATLEAGUE_ENV_FILE": str(env_file),
+    }
+    return env_file, env | extra
+
+
 def _server_urls() -> tuple[str, str]:
     """The PostgreSQL server (without a database) and the Redis server (without a db number)
     the suite was given."""
@@ -332,15 +348,7 @@ class Stack:
         values = {key: here.get(key, value) for key, value in documented.items()}
         assert not any("$" in value for value in values.values())
         values.update(DJANGO_DEBUG="0", PORT=str(self.port))
-        self.env_file = directory / "catleague.env"
-        self.env_file.write_text("".join(f"{k}={v}\n" for k, v in values.items()))
-        # What systemd gives a service: a plain PATH, and the settings from the env file only.
-        self.env = {
-            "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-            "LANG": "C.UTF-8",
-            "HOME": str(directory),
-            "CATLEAGUE_ENV_FILE": str(self.env_file),
-        }
+        self.env_file, self.env = service_env(directory, values)
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
         self.client = Client(f"http://127.0.0.1:{self.port}")
         self._version: dict[str, Any] | None = None

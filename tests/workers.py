@@ -19,6 +19,9 @@ from django.db import connection
 
 from config.celery import app as celery_app
 
+# The project's Celery worker, run by this virtualenv's Python (options follow).
+CELERY_WORKER = (sys.executable, "-m", "celery", "-A", "config", "worker")
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -77,12 +80,7 @@ class Worker:
             else []
         )
         self.command = [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
+            *CELERY_WORKER,
             *pool,
             *beat,
             "-Q",

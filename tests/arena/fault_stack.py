@@ -21,6 +21,8 @@ from pathlib import Path
 
 import psycopg
 
+from tests.workers import CELERY_WORKER
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -161,12 +163,7 @@ class Worker:
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
                 [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "config",
-                    "worker",
+                    *CELERY_WORKER,
                     "--beat",
                     "-c",
                     "2",

@@ -7,6 +7,7 @@ import pytest
 
 from arena.models import Bot, BotVersion, Match, Tournament
 from arena.submissions.selectors import rejection_summary
+from tests.api_errors import api_error
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 
@@ -17,15 +18,6 @@ CRASHY = (
     "    helper_with_a_secret_name()\n"
 )
 HUGE = "9223372036854775808"
-
-
-def _error(response, status: int, code: str | None = None) -> dict:
-    assert response.status_code == status, response.content[:300]
-    body = response.json()
-    assert set(body) <= {"error", "detail", "fields"} and body["detail"]
-    if code is not None:
-        assert body["error"] == code
-    return body
 
 
 @pytest.fixture
@@ -103,7 +95,7 @@ def test_rejection_summary_keeps_counts_and_kinds_only():
     ],
 )
 def test_ids_that_are_not_ids_or_too_large_are_a_json_404(client_for, path):
-    _error(client_for(None).get(path), 404, "not_found")
+    api_error(client_for(None).get(path), 404, "not_found")
 
 
 def test_a_limit_past_bigint_is_capped(client_for, crashy):
@@ -121,7 +113,7 @@ def test_a_tournament_without_a_required_field_is_a_400(client_for, missing):
     body = {"name": "Cup", "format": "round_robin", "table_size": 2, "entrants": []}
     del body[missing]
     response = client_for("bob").post("/api/arena/tournaments/", body, format="json")
-    assert missing in _error(response, 400, "validation_error")["fields"]
+    assert missing in api_error(response, 400, "validation_error")["fields"]
     assert not Tournament.objects.exists()
 
 
@@ -130,16 +122,16 @@ def test_challenge_seats_that_are_no_version_are_field_errors(client_for, seat):
     response = client_for("bob").post(
         "/api/arena/matches/challenge/", {"seats": [seat, "random"]}, format="json"
     )
-    assert "seats.0" in _error(response, 400, "validation_error")["fields"]
+    assert "seats.0" in api_error(response, 400, "validation_error")["fields"]
     assert not Match.objects.exists()
 
 
 def test_a_bot_needs_a_source_or_a_file(client_for):
     response = client_for("bob").post("/api/arena/bots/", {"name": "empty"}, format="json")
-    assert "source" in _error(response, 400, "validation_error")["fields"]
+    assert "source" in api_error(response, 400, "validation_error")["fields"]
     assert not Bot.objects.exists()
 
 
 @pytest.mark.parametrize("query", ["status=lost", "kind=1", "ladder=x", "ordering=log"])
 def test_wrong_match_filters_are_a_400(client_for, query):
-    _error(client_for(None).get(f"/api/arena/matches/?{query}"), 400, "validation_error")
+    api_error(client_for(None).get(f"/api/arena/matches/?{query}"), 400, "validation_error")

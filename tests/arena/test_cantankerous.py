@@ -20,18 +20,12 @@ from arena.runner import BotSpec, run_match
 from arena.submissions.services import bot_create
 from arena.tournaments.services import tournament_start
 from engine.errors import EngineError
-from tests.arena.bots import FAST_LIMITS, safe_modes, sandbox_missing
+from tests.arena.bots import FAST_LIMITS, first_safe_mode
+from tests.arena.tournaments import tournament_played
 
 GAME = "cantankerous-cats"
 STARTER = Path(__file__).resolve().parents[2] / "arena" / "botkit" / "cantankerous_starter_bot.py"
 DEMO = "demo — not the published cards"
-
-
-def sandbox_mode():
-    modes = safe_modes()
-    if not modes:
-        sandbox_missing("no safe sandbox mode here")
-    return modes[0]
 
 
 # -- the runner (no database) ---------------------------------------------------------------
@@ -73,7 +67,7 @@ def test_game_options_reach_the_engine():
 
 
 def test_six_sandboxed_and_builtin_seats_with_the_starter_bot():
-    mode = sandbox_mode()
+    mode = first_safe_mode()
     starter = BotSpec.from_file(STARTER)
     log = run_match(
         game=GAME,
@@ -97,7 +91,7 @@ def play(*args):
 
 
 def test_manage_py_play_runs_a_sandboxed_cantankerous_match(tmp_path):
-    sandbox_mode()
+    first_safe_mode()
     output = play(
         str(STARTER), "greedy", "random", "--game", GAME, "--seed", "3", "--log-dir", str(tmp_path)
     )
@@ -108,38 +102,17 @@ def test_manage_py_play_runs_a_sandboxed_cantankerous_match(tmp_path):
 
 
 def test_manage_py_play_takes_options_and_refuses_bad_ones(tmp_path):
-    output = play(
-        "greedy",
-        "random",
-        "--game",
-        GAME,
-        "--seed",
-        "1",
-        "--option",
-        "variant=basic",
-        "--log-dir",
-        str(tmp_path),
-    )
+    seeded = ("--game", GAME, "--seed", "1", "--log-dir", str(tmp_path))
+    output = play("greedy", "random", *seeded, "--option", "variant=basic")
     assert "sandbox none: built-ins only" in output
     assert (
         json.loads((tmp_path / "match-cantankerous-cats-1.json").read_text())["options"]["variant"]
         == "basic"
     )
     with pytest.raises(CommandError, match="Cantankerous Cats is played by 2-6 players, not 7"):
-        play(*["random"] * 7, "--game", GAME, "--seed", "1", "--log-dir", str(tmp_path))
+        play(*["random"] * 7, *seeded)
     with pytest.raises(CommandError, match="option 'variant' must be one of basic, standard"):
-        play(
-            "random",
-            "random",
-            "--game",
-            GAME,
-            "--seed",
-            "1",
-            "--option",
-            "variant=x",
-            "--log-dir",
-            str(tmp_path),
-        )
+        play("random", "random", *seeded, "--option", "variant=x")
     with pytest.raises(CommandError, match="invalid choice: 'chess'"):
         play("random", "random", "--game", "chess", "--seed", "1", "--log-dir", str(tmp_path))
 
@@ -169,16 +142,19 @@ def make_bot(owner, name, source, capture):
         return bot_create(owner=owner, name=name, source=source, game=GAME)
 
 
-@pytest.mark.django_db
-@pytest.mark.usefixtures("eager_celery")
-def test_a_cantankerous_bot_is_validated_in_its_game_and_joins_its_ladders(
-    authors, django_capture_on_commit_callbacks
-):
-    sandbox_mode()
-    bot = make_bot(
+@pytest.fixture
+def grumpy(authors, eager_celery, django_capture_on_commit_callbacks):
+    """Ada's copy of the Cantankerous starter bot, validated in the sandbox."""
+    first_safe_mode()
+    return make_bot(
         authors["ada"], "grumpy", STARTER.read_text(), django_capture_on_commit_callbacks
     )
-    version = BotVersion.objects.get(bot=bot)
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("eager_celery")
+def test_a_cantankerous_bot_is_validated_in_its_game_and_joins_its_ladders(grumpy):
+    version = BotVersion.objects.get(bot=grumpy)
     assert version.status == "active", version.rejection
     validation = Match.objects.get(kind="validation")
     assert validation.game == GAME and validation.log["game"] == GAME
@@ -190,7 +166,7 @@ def test_a_cantankerous_bot_is_validated_in_its_game_and_joins_its_ladders(
 @pytest.mark.django_db
 @pytest.mark.usefixtures("eager_celery")
 def test_a_ladder_schedules_rated_matches_of_its_game(authors, django_capture_on_commit_callbacks):
-    sandbox_mode()
+    first_safe_mode()
     for index in range(3):
         make_bot(
             authors["ada"],
@@ -213,13 +189,9 @@ def test_a_ladder_schedules_rated_matches_of_its_game(authors, django_capture_on
 @pytest.mark.django_db
 @pytest.mark.usefixtures("eager_celery")
 def test_challenges_take_the_bots_game_and_refuse_mixed_games(
-    authors, django_capture_on_commit_callbacks
+    grumpy, authors, django_capture_on_commit_callbacks
 ):
-    sandbox_mode()
-    bot = make_bot(
-        authors["ada"], "grumpy", STARTER.read_text(), django_capture_on_commit_callbacks
-    )
-    version = bot.versions.get()
+    version = grumpy.versions.get()
     with django_capture_on_commit_callbacks(execute=True):
         match = challenge_create(
             seats=[SeatInput(version=version)] + [SeatInput(builtin="greedy")] * 4,
@@ -265,7 +237,7 @@ def test_challenge_api_accepts_six_seats_and_a_game(client_for):
 @pytest.mark.django_db
 @pytest.mark.usefixtures("eager_celery")
 def test_bot_api_takes_a_game(client_for, django_capture_on_commit_callbacks):
-    sandbox_mode()
+    first_safe_mode()
     with django_capture_on_commit_callbacks(execute=True):
         response = client_for("ada").post(
             "/api/arena/bots/",
@@ -287,7 +259,7 @@ def test_bot_api_takes_a_game(client_for, django_capture_on_commit_callbacks):
 def test_tournament_tables_follow_the_games_player_counts(
     authors, django_capture_on_commit_callbacks
 ):
-    sandbox_mode()
+    first_safe_mode()
     versions = [
         make_bot(
             authors["ada"],
@@ -297,24 +269,11 @@ def test_tournament_tables_follow_the_games_player_counts(
         ).versions.get()
         for i in range(5)
     ]
+    round_robin = {"organiser": authors["ada"], "entrants": versions, "format": "round_robin"}
     with pytest.raises(ValidationError, match="tables seat 2 to 6 bots"):
-        tournament_start(
-            name="Too big",
-            organiser=authors["ada"],
-            entrants=versions,
-            table_size=7,
-            format="round_robin",
-        )
-    with django_capture_on_commit_callbacks(execute=True):
-        tournament = tournament_start(
-            name="Cup",
-            organiser=authors["ada"],
-            entrants=versions,
-            table_size=5,
-            format="round_robin",
-            seed=3,
-        )
-    tournament.refresh_from_db()
+        tournament_start(name="Too big", table_size=7, **round_robin)
+    capture = django_capture_on_commit_callbacks
+    tournament = tournament_played(capture, name="Cup", table_size=5, seed=3, **round_robin)
     assert tournament.game == GAME
     matches = Match.objects.filter(tournament=tournament)
     assert matches.count() == 5 and {m.game for m in matches} == {GAME}
@@ -328,7 +287,7 @@ def test_the_new_bot_page_offers_the_game_labelled_with_its_demo_deck(
     from django.core.files.uploadedfile import SimpleUploadedFile
     from django.test import Client
 
-    sandbox_mode()
+    first_safe_mode()
     client = Client()
     client.force_login(authors["ada"])
     page = client.get("/arena/bots/new/").content.decode()

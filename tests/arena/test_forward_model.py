@@ -15,7 +15,7 @@ from arena.runner import BotSpec, run_match
 from arena.sandbox import Limits, Mode
 from arena.sandbox.engine_lib import ENGINE_DIR
 from engine.catlady.strategies import mcts
-from tests.arena.bots import bot_source, safe_modes, sandbox_missing
+from tests.arena.bots import bot_source, first_safe_mode, safe_modes, sandbox_missing
 
 BOTKIT = Path(__file__).resolve().parents[2] / "arena" / "botkit"
 ROOMY = Limits(move_ms=20_000, bank_ms=60_000, startup_ms=20_000, cpu_seconds=600)
@@ -23,10 +23,7 @@ ROOMY = Limits(move_ms=20_000, bank_ms=60_000, startup_ms=20_000, cpu_seconds=60
 
 @pytest.fixture(scope="module")
 def mode() -> Mode:
-    modes = safe_modes()
-    if not modes:
-        sandbox_missing("no safe sandbox mode works here")
-    return modes[0]
+    return first_safe_mode()
 
 
 def stderr_of(log: dict, seat: int = 0) -> str:

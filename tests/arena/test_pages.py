@@ -16,7 +16,8 @@ from arena.matches.services import challenge_create
 from arena.models import Bot, BotVersion, Ladder, Match
 from arena.runner import MAX_BOT_BYTES
 from arena.submissions.services import bot_create
-from arena.tournaments.services import tournament_placings, tournament_start
+from arena.tournaments.services import tournament_placings
+from tests.arena.tournaments import tournament_played
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 
@@ -87,15 +88,15 @@ def field_errors(response, field="file"):
 def test_home_lists_ladders_matches_and_tournaments(
     clients, arena, authors, django_capture_on_commit_callbacks
 ):
-    with django_capture_on_commit_callbacks(execute=True):
-        tournament_start(
-            name="Spring Cup",
-            organiser=authors["bob"],
-            entrants=[arena["talky"].active_version, arena["steady"].active_version],
-            table_size=2,
-            format="round_robin",
-            seed=3,
-        )
+    tournament_played(
+        django_capture_on_commit_callbacks,
+        name="Spring Cup",
+        organiser=authors["bob"],
+        entrants=[arena["talky"].active_version, arena["steady"].active_version],
+        table_size=2,
+        format="round_robin",
+        seed=3,
+    )
     html = clients[None].get("/arena/").content.decode()
     for text in (
         "Cat Lady, 2 players",
@@ -338,18 +339,17 @@ def test_tournament_page_shows_rounds_final_table_and_places(
         arena["steady"].active_version,
         greedyish.active_version,
     ]
-    with django_capture_on_commit_callbacks(execute=True):
-        tournament = tournament_start(
-            name="Final Cup",
-            organiser=authors["bob"],
-            entrants=entrants,
-            table_size=2,
-            format="swiss",
-            rounds=2,
-            final_size=2,
-            seed=8,
-        )
-    tournament.refresh_from_db()
+    tournament = tournament_played(
+        django_capture_on_commit_callbacks,
+        name="Final Cup",
+        organiser=authors["bob"],
+        entrants=entrants,
+        table_size=2,
+        format="swiss",
+        rounds=2,
+        final_size=2,
+        seed=8,
+    )
     assert tournament.status == "finished"
     html = clients[None].get(f"/arena/tournaments/{tournament.pk}/").content.decode()
     assert "After round 1" in html and "After round 2" in html

@@ -8,8 +8,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from arena.models import Match
-from arena.tournaments.services import tournament_start
 from tests.arena.test_pages import arena, clients  # noqa: F401  (fixtures)
+from tests.arena.tournaments import tournament_played
 from tests.league.test_pages_a11y import parse
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
@@ -17,16 +17,16 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 
 @pytest.fixture
 def arena_pages(clients, arena, authors, django_capture_on_commit_callbacks):  # noqa: F811
-    with django_capture_on_commit_callbacks(execute=True):
-        tournament = tournament_start(
-            name="Cup",
-            organiser=authors["bob"],
-            format="round_robin",
-            table_size=2,
-            seed=2,
-            entrants=[arena["talky"].active_version, arena["steady"].active_version],
-            final_size=2,
-        )
+    tournament = tournament_played(
+        django_capture_on_commit_callbacks,
+        name="Cup",
+        organiser=authors["bob"],
+        format="round_robin",
+        table_size=2,
+        seed=2,
+        entrants=[arena["talky"].active_version, arena["steady"].active_version],
+        final_size=2,
+    )
     match = arena["challenge"]
     ladder = arena["ladder"]
     public = [
@@ -79,17 +79,7 @@ def test_every_arena_page_has_landmarks_one_h1_and_the_skip_link_first(arena_pag
 
 def test_every_arena_form_control_has_a_label(arena_pages):
     for url, response in arena_pages():
-        page = parse(response)
-        for tag in ("input", "select", "textarea"):
-            for attrs in page.all(tag):
-                if attrs.get("type") in ("hidden", "submit"):
-                    continue
-                labelled = (
-                    attrs.get("id") in page.label_for
-                    or attrs.get("id") in page.wrapped_inputs
-                    or attrs.get("aria-label")
-                )
-                assert labelled, f"{url}: unlabelled {tag} {attrs.get('name')}"
+        assert not parse(response).unlabelled_controls(), url
 
 
 def test_every_arena_table_has_a_caption_and_scoped_headers(arena_pages):

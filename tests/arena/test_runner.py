@@ -17,18 +17,14 @@ from tests.arena.bots import (
     BOTS_DIR,
     FAST_LIMITS,
     bot_source,
+    first_safe_mode,
     processes_of_bot_users,
-    safe_modes,
-    sandbox_missing,
 )
 
 
 @pytest.fixture(scope="module")
 def mode() -> Mode:
-    modes = safe_modes()
-    if not modes:
-        sandbox_missing("no safe sandbox mode works here")
-    return modes[0]
+    return first_safe_mode()
 
 
 def bot(name: str, **constants: object) -> BotSpec:

@@ -130,20 +130,19 @@ def test_bot_speaking_the_raw_protocol_works(safe_mode: Mode) -> None:
         assert reply.message == {"id": 1, "action": LEGAL[0]}
 
 
-def test_syntax_error_is_a_crash_at_start_with_the_traceback_kept(safe_mode: Mode) -> None:
-    bot = BotProcess(b"def choose(:\n", mode=safe_mode, limits=FAST_LIMITS)
+@pytest.mark.parametrize(
+    ("source", "reason"),
+    [(b"def choose(:\n", "SyntaxError"), (b"x = 1\n", "defines no choose")],
+    ids=["syntax-error", "no-choose"],
+)
+def test_a_bot_that_cannot_start_is_a_crash_at_start_with_its_reason_kept(
+    safe_mode: Mode, source: bytes, reason: str
+) -> None:
+    bot = BotProcess(source, mode=safe_mode, limits=FAST_LIMITS)
     with bot:
         bot.start(HELLO)
         assert bot.wait_ready().status is Status.CRASH
-    assert "SyntaxError" in bot.stderr
-
-
-def test_bot_without_choose_is_refused_at_start(safe_mode: Mode) -> None:
-    bot = BotProcess(b"x = 1\n", mode=safe_mode, limits=FAST_LIMITS)
-    with bot:
-        bot.start(HELLO)
-        assert bot.wait_ready().status is Status.CRASH
-    assert "defines no choose" in bot.stderr
+    assert reason in bot.stderr
 
 
 # -- deadlines and limits --------------------------------------------------------------------

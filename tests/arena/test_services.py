@@ -21,6 +21,14 @@ def upload(client, name, code, capture):
         return client.post("/api/arena/bots/", {"name": name, "source": code}, format="json")
 
 
+@pytest.fixture
+def three_bots(eager_celery, client_for, source, django_capture_on_commit_callbacks):
+    """Ada's three copies of first_legal (one, two, three), validated and on every ladder."""
+    for name in ("one", "two", "three"):
+        code = source("first_legal") + f"\n# {name}\n"
+        upload(client_for("ada"), name, code, django_capture_on_commit_callbacks)
+
+
 def test_good_bot_is_validated_and_joins_every_ladder(
     client_for, source, django_capture_on_commit_callbacks
 ):
@@ -135,15 +143,8 @@ def test_recording_a_match_twice_counts_once(
 
 
 def test_ladder_plays_duplicate_sets_and_rates_zero_sum(
-    client_for, source, django_capture_on_commit_callbacks
+    three_bots, client_for, django_capture_on_commit_callbacks
 ):
-    for name in ("one", "two", "three"):
-        upload(
-            client_for("ada"),
-            name,
-            source("first_legal") + f"\n# {name}\n",
-            django_capture_on_commit_callbacks,
-        )
     ladder = Ladder.objects.get(game="cat-lady", players=3)
     with django_capture_on_commit_callbacks(execute=True):
         matches = ladder_schedule(ladder=ladder, rng=random.Random(3))
@@ -201,28 +202,12 @@ def test_stuck_matches_are_replayed_then_failed(authors):
 
 
 def test_round_robin_tournament_runs_to_the_end(
-    client_for, source, authors, django_capture_on_commit_callbacks
+    three_bots, client_for, django_capture_on_commit_callbacks
 ):
-    for name in ("one", "two", "three"):
-        upload(
-            client_for("ada"),
-            name,
-            source("first_legal") + f"\n# {name}\n",
-            django_capture_on_commit_callbacks,
-        )
     ids = list(BotVersion.objects.values_list("pk", flat=True))
+    body = {"name": "Cup", "format": "round_robin", "table_size": 2, "entrants": ids, "seed": 5}
     with django_capture_on_commit_callbacks(execute=True):
-        response = client_for("bob").post(
-            "/api/arena/tournaments/",
-            {
-                "name": "Cup",
-                "format": "round_robin",
-                "table_size": 2,
-                "entrants": ids,
-                "seed": 5,
-            },
-            format="json",
-        )
+        response = client_for("bob").post("/api/arena/tournaments/", body, format="json")
     assert response.status_code == 201, response.json()
     tournament_id = response.json()["id"]
     standings = client_for(None).get(f"/api/arena/tournaments/{tournament_id}/standings/").json()

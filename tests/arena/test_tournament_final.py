@@ -13,6 +13,7 @@ from arena.tournaments.services import (
     tournament_standings,
     tournament_start,
 )
+from tests.arena.tournaments import tournament_played
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 
@@ -39,19 +40,27 @@ def active_versions(authors, *sources):
     return versions
 
 
-def test_round_robin_with_a_final_table_of_two(authors, django_capture_on_commit_callbacks):
+def cup(authors, **options) -> dict:
+    """Bob's Cup for FIRST, LAST and MIDDLE at tables of two: tournament_start's arguments,
+    with ``options`` added."""
     entrants = active_versions(authors, FIRST, LAST, MIDDLE)
-    with django_capture_on_commit_callbacks(execute=True):
-        tournament = tournament_start(
-            name="Cup",
-            organiser=authors["bob"],
-            entrants=entrants,
-            table_size=2,
-            format="round_robin",
-            seed=9,
-            final_size=2,
-        )
-    tournament.refresh_from_db()
+    return {
+        "name": "Cup",
+        "organiser": authors["bob"],
+        "entrants": entrants,
+        "table_size": 2,
+    } | options
+
+
+def round_robin_cup(authors, capture_on_commit, **options):
+    """Bob's Cup played as a round robin (seed 9), with ``options``."""
+    return tournament_played(
+        capture_on_commit, **cup(authors, format="round_robin", seed=9, **options)
+    )
+
+
+def test_round_robin_with_a_final_table_of_two(authors, django_capture_on_commit_callbacks):
+    tournament = round_robin_cup(authors, django_capture_on_commit_callbacks, final_size=2)
     assert tournament.status == Tournament.Status.FINISHED
     assert tournament.current_round == tournament.final_round == 2
 
@@ -77,17 +86,7 @@ def test_round_robin_with_a_final_table_of_two(authors, django_capture_on_commit
 
 
 def test_no_final_means_the_standings_decide(authors, django_capture_on_commit_callbacks):
-    entrants = active_versions(authors, FIRST, LAST, MIDDLE)
-    with django_capture_on_commit_callbacks(execute=True):
-        tournament = tournament_start(
-            name="Cup",
-            organiser=authors["bob"],
-            entrants=entrants,
-            table_size=2,
-            format="round_robin",
-            seed=9,
-        )
-    tournament.refresh_from_db()
+    tournament = round_robin_cup(authors, django_capture_on_commit_callbacks)
     assert tournament.status == Tournament.Status.FINISHED and tournament.current_round == 1
     assert tournament_final_table(tournament) is None
     standings = tournament_standings(tournament)
@@ -137,17 +136,9 @@ def test_a_tie_in_the_final_goes_to_the_better_seed(authors):
     ],
 )
 def test_impossible_final_tables_are_refused(authors, final_size, message):
-    entrants = active_versions(authors, FIRST, LAST, MIDDLE)
+    options = cup(authors, format="swiss", rounds=2, final_size=final_size)
     with pytest.raises(ValidationError) as caught:
-        tournament_start(
-            name="Cup",
-            organiser=authors["bob"],
-            entrants=entrants,
-            table_size=2,
-            format="swiss",
-            rounds=2,
-            final_size=final_size,
-        )
+        tournament_start(**options)
     assert any(message in m for m in caught.value.message_dict["final_size"])
     assert not Tournament.objects.exists()
 
@@ -156,19 +147,11 @@ def test_the_api_reports_the_final_and_the_places(
     authors, client_for, django_capture_on_commit_callbacks
 ):
     entrants = active_versions(authors, FIRST, LAST, MIDDLE)
+    ids = [v.pk for v in entrants]
+    swiss = {"name": "Cup", "format": "swiss", "table_size": 2, "rounds": 2, "entrants": ids}
     with django_capture_on_commit_callbacks(execute=True):
         response = client_for("bob").post(
-            "/api/arena/tournaments/",
-            {
-                "name": "Cup",
-                "format": "swiss",
-                "table_size": 2,
-                "rounds": 2,
-                "final_size": 2,
-                "entrants": [v.pk for v in entrants],
-                "seed": 4,
-            },
-            format="json",
+            "/api/arena/tournaments/", swiss | {"final_size": 2, "seed": 4}, format="json"
         )
     assert response.status_code == 201, response.json()
     assert response.json()["final_size"] == 2
@@ -178,15 +161,6 @@ def test_the_api_reports_the_final_and_the_places(
     assert [row["place"] for row in body["placings"]] == [1, 2, 3]
     assert [row["bot"] for row in body["placings"][:2]] == [row["bot"] for row in body["final"]]
     bad = client_for("bob").post(
-        "/api/arena/tournaments/",
-        {
-            "name": "Cup",
-            "format": "swiss",
-            "table_size": 2,
-            "rounds": 2,
-            "final_size": 4,
-            "entrants": [v.pk for v in entrants],
-        },
-        format="json",
+        "/api/arena/tournaments/", swiss | {"final_size": 4}, format="json"
     )
     assert bad.status_code == 400 and "final_size" in bad.json()["fields"]

@@ -32,7 +32,7 @@ import redis
 
 from tests.arena.test_fault_tolerance import _one_path
 from tests.test_bin_serve import _fresh_copy
-from tests.test_production_stack import _server_urls
+from tests.test_production_stack import _server_urls, service_env
 
 pytestmark = pytest.mark.integration
 
@@ -107,18 +107,14 @@ class Machine:
             "CATLEAGUE_BOT_USER_PREFIX": self.bot_prefix,
             "CATLEAGUE_BOT_SLOTS": str(BOT_SLOTS),
         }
-        self.env_file = directory / "catleague.env"
-        self.env_file.write_text("".join(f"{k}={v}\n" for k, v in values.items()))
-        self.env = {
-            "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-            "LANG": "C.UTF-8",
-            "HOME": str(directory),
-            "TMPDIR": str(self.tmp),
-            "CATLEAGUE_ENV_FILE": str(self.env_file),
+        self.env_file, self.env = service_env(
+            directory,
+            values,
+            TMPDIR=str(self.tmp),
             # scripts/setup-sandbox.sh reads these from the environment
-            "CATLEAGUE_BOT_USER_PREFIX": self.bot_prefix,
-            "CATLEAGUE_BOT_SLOTS": str(BOT_SLOTS),
-        }
+            CATLEAGUE_BOT_USER_PREFIX=self.bot_prefix,
+            CATLEAGUE_BOT_SLOTS=str(BOT_SLOTS),
+        )
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
         self.killed: list[int] = []
         self.made_users: list[str] = []

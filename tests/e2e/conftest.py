@@ -23,6 +23,10 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
+from arena.common import SeatInput  # noqa: E402
+from arena.matches.services import challenge_create  # noqa: E402
+from arena.models import Match  # noqa: E402
+
 # The league's named cast (Olive's Tuesday Club) is shared with the browser tests.
 from tests.league.conftest import league, players, users  # noqa: E402, F401
 
@@ -101,3 +105,13 @@ def log_in(page: Page, username: str, password: str) -> None:
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Log in").click()
     page.wait_for_load_state()
+
+
+def house_match(*builtins: str, seed: int, **options) -> Match:
+    """A match of the house bots in these seats, played at once (the tests' Celery is eager)
+    and finished before the test looks. ``options`` go to ``challenge_create`` (game...)."""
+    seats = [SeatInput(builtin=name) for name in builtins]
+    match = challenge_create(seats=seats, by=None, seed=seed, **options)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED, match.failure
+    return match

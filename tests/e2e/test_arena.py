@@ -11,12 +11,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from arena.common import SeatInput
 from arena.ladders.services import ladder_schedule, ladders_ensure
-from arena.matches.services import challenge_create
 from arena.models import Bot, Ladder, Match
 from arena.submissions.services import bot_create
-from tests.e2e.conftest import log_in, screenshot
+from tests.e2e.conftest import house_match, log_in, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("eager_celery")]
 
@@ -53,14 +51,13 @@ def ladder_with_bots(author):
 
 @pytest.fixture
 def four_player_match(transactional_db):
-    match = challenge_create(
-        seats=[SeatInput(builtin=name) for name in ("greedy", "random", "greedy", "random")],
-        by=None,
-        seed=77,
-    )
-    match.refresh_from_db()
-    assert match.status == Match.Status.FINISHED
-    return match
+    return house_match("greedy", "random", "greedy", "random", seed=77)
+
+
+def choose_bot_file(page, name: str, source: bytes) -> None:
+    """Pick a Python file for the form's "Bot file" field, as a person choosing it would."""
+    file = {"name": name, "mimeType": "text/x-python", "buffer": source}
+    page.get_by_label("Bot file").set_input_files(files=[file])
 
 
 def test_upload_a_bot_then_a_broken_version(page, author):
@@ -68,24 +65,14 @@ def test_upload_a_bot_then_a_broken_version(page, author):
     page.goto("/arena/bots/new/")
     page.get_by_label("Name").fill("steady")
     page.get_by_label("Description").fill("Always the last legal move.")
-    page.get_by_label("Bot file").set_input_files(
-        files=[{"name": "steady.py", "mimeType": "text/x-python", "buffer": STEADY.encode()}]
-    )
+    choose_bot_file(page, "steady.py", STEADY.encode())
     page.get_by_role("button", name="Create bot").click()
     expect(page).to_have_url(re.compile(r"/arena/bots/steady/$"))
     expect(page.get_by_role("heading", name="steady", exact=True)).to_be_visible()
     expect(page.locator("#latest-status")).to_contain_text("passed validation")
 
     # A version with a syntax error is refused beside the file field; nothing is stored.
-    page.get_by_label("Bot file").set_input_files(
-        files=[
-            {
-                "name": "v2.py",
-                "mimeType": "text/x-python",
-                "buffer": b"def choose(observation, legal_actions):\n    return [\n",
-            }
-        ]
-    )
+    choose_bot_file(page, "v2.py", b"def choose(observation, legal_actions):\n    return [\n")
     page.get_by_role("button", name="Upload version").click()
     error = page.locator("#id_file_error")
     expect(error).to_contain_text("Syntax error on line 2")
@@ -93,15 +80,8 @@ def test_upload_a_bot_then_a_broken_version(page, author):
     assert Bot.objects.get(name="steady").versions.count() == 1
 
     # One that crashes in its validation match is stored, rejected, and says why.
-    page.get_by_label("Bot file").set_input_files(
-        files=[
-            {
-                "name": "v2.py",
-                "mimeType": "text/x-python",
-                "buffer": b"def choose(observation, legal_actions):\n    raise KeyError('oops')\n",
-            }
-        ]
-    )
+    crashes = b"def choose(observation, legal_actions):\n    raise KeyError('oops')\n"
+    choose_bot_file(page, "v2.py", crashes)
     page.get_by_role("button", name="Upload version").click()
     expect(page.locator("#latest-status")).to_contain_text("v2")
     expect(page.locator("#latest-status")).to_contain_text("rejected")
@@ -248,14 +228,7 @@ def test_without_javascript_the_result_and_moves_are_there(browser, live_server,
 def test_expansion_replays_draw_their_extra_state(
     page, transactional_db, options, house_bots, expected
 ):
-    match = challenge_create(
-        seats=[SeatInput(builtin=name) for name in house_bots],
-        by=None,
-        seed=6,
-        options=options,
-    )
-    match.refresh_from_db()
-    assert match.status == Match.Status.FINISHED, match.failure
+    match = house_match(*house_bots, seed=6, options=options)
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"/arena/matches/{match.pk}/")

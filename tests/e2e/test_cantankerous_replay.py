@@ -9,25 +9,14 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from arena.common import SeatInput
-from arena.matches.services import challenge_create
-from arena.models import Match
-from tests.e2e.conftest import screenshot
+from tests.e2e.conftest import house_match, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("eager_celery")]
 
 
 @pytest.fixture
 def cantankerous_match(transactional_db):
-    match = challenge_create(
-        seats=[SeatInput(builtin=name) for name in ("greedy", "random", "random", "greedy")],
-        by=None,
-        seed=3,
-        game="cantankerous-cats",
-    )
-    match.refresh_from_db()
-    assert match.status == Match.Status.FINISHED
-    return match
+    return house_match("greedy", "random", "random", "greedy", seed=3, game="cantankerous-cats")
 
 
 def test_cantankerous_replay_hides_hands_per_seat_and_shows_pounce_windows(

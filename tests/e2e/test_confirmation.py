@@ -9,11 +9,12 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from league.clubs import services
-from league.models import Game, League
-from league.nights import services as nights
-from league.results import checks
-from league.results import seating as night_seating
+from league.models import Game
 from tests.e2e.conftest import PHONE, log_in, screenshot
+from tests.league.conftest import (
+    another_confirms,
+    mia_logs_a_night_of_two_rounds,
+)
 
 pytestmark = [pytest.mark.browser]
 
@@ -21,28 +22,8 @@ pytestmark = [pytest.mark.browser]
 def test_an_organiser_confirms_tonights_games_from_a_phone(
     phone_page, users, league, players, transactional_db
 ):
-    League.objects.filter(pk=league.pk).update(confirmation=League.Confirmation.ANOTHER)
-    league.refresh_from_db()
-    night = nights.night_open(
-        league=league,
-        by=users["olive"],
-        played_on=timezone.localdate(),
-        edition="base",
-        rounds=2,
-        present=[players[n] for n in ("olive", "mia", "ned", "pat")],
-    )
-    for _ in range(2):
-        table = nights.round_draw(night=night, by=users["olive"]).tables.get()
-        participants = [
-            checks.ParticipantInput(player_id=pid, seat=seat, result={"total_vp": 40 - seat})
-            for seat, pid in enumerate(night_seating.table_setup(table), start=1)
-        ]
-        nights.table_game_record(
-            table=table,
-            logged_by=users["mia"],
-            participants=participants,
-            played_on=night.played_on,
-        )
+    another_confirms(league)
+    night, _ = mia_logs_a_night_of_two_rounds(league, users, players, timezone.localdate())
     page = phone_page
     log_in(page, "ned", "pw-123456789")
     page.goto("/leagues/")

@@ -9,9 +9,9 @@ from playwright.sync_api import expect
 
 from league.models import Game
 from league.results import checks
-from league.results import entry as result_entry
 from league.results import services as result_services
 from tests.e2e.conftest import log_in, screenshot
+from tests.league.test_pages_entry import costume_moved_to_ned_score
 
 
 def test_an_organiser_corrects_a_calculator_game_on_a_phone(phone_page, league, players, users):
@@ -52,23 +52,7 @@ def test_an_organiser_corrects_a_calculator_game_on_a_phone(phone_page, league, 
     expect(seat2.get_by_label("Cat Tower")).to_have_value("2")
 
     # The costume was Ned's, not Mia's: the calculator scores the new cards.
-    rescored = result_entry.score_table(
-        [
-            result_entry.SeatHoldings(
-                name="Mia",
-                cats=["Bronte"],
-                strays=["Florence"],
-                counts={"food_tuna": 2, "food_chicken": 1, "food_milk": 1},
-            ),
-            result_entry.SeatHoldings(
-                name="Ned",
-                cats=["Sparkle"],
-                strays=[],
-                counts={"food_tuna": 2, "toy_cat_tower": 2, "costumes": 1},
-            ),
-        ],
-        result_entry.deck("base").edition,
-    )
+    rescored = costume_moved_to_ned_score()
     totals = [p.total for p in rescored.players]
     assert totals != [13, 3]
     seat1.get_by_label("Costumes").fill("0")

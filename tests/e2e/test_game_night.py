@@ -13,6 +13,7 @@ from league.models import GameNight, NightTable, Player
 from league.nights import services as nights
 from league.results import seating as night_seating
 from tests.e2e.conftest import log_in, screenshot
+from tests.league.conftest import olive_opens_night
 
 pytestmark = [pytest.mark.browser]
 
@@ -95,14 +96,7 @@ def test_a_player_from_another_table_is_refused_beside_their_row(
     cast = [players[n] for n in ("olive", "mia", "ned", "pat")]
     for name in ("Rosa", "Sam", "Tom"):
         cast.append(services.guest_add(league=league, name=name, by=users["olive"]).player)
-    night = nights.night_open(
-        league=league,
-        by=users["olive"],
-        played_on=timezone.localdate(),
-        edition="base",
-        rounds=1,
-        present=cast,
-    )
+    night = olive_opens_night(league, users, timezone.localdate(), cast, rounds=1)
     drawn = nights.round_draw(night=night, by=users["olive"])
     first, second = drawn.tables.get(number=1), drawn.tables.get(number=2)
     stranger = Player.objects.get(pk=night_seating.table_setup(second)[0])

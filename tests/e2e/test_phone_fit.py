@@ -19,7 +19,7 @@ from league.clubs import services
 from league.nights import services as nights
 from league.results import checks, seating
 from tests.e2e.conftest import PHONE, log_in, screenshot
-from tests.league.conftest import record
+from tests.league.conftest import olive_opens_night, record
 
 pytestmark = pytest.mark.browser
 
@@ -98,14 +98,7 @@ def busy_league(league, players, users):
         services.guest_add(league=league, name=name, by=users["olive"]).player
         for name in ("Rosalind Featherstonehaugh", "Sam", "Tom")
     ]
-    night = nights.night_open(
-        league=league,
-        by=users["olive"],
-        played_on=today,
-        edition="base",
-        rounds=2,
-        present=[olive, mia, ned, pat, *guests],
-    )
+    night = olive_opens_night(league, users, today, [olive, mia, ned, pat, *guests], rounds=2)
     first = nights.round_draw(night=night, by=users["olive"])
     for table in first.tables.all():
         order = seating.table_setup(table)

@@ -39,14 +39,12 @@ def admin_client_(client, users):
 
 
 def test_admin_logs_and_rates_a_game(admin_client_, league, players):
-    response = _post(
-        admin_client_,
-        league,
-        [
-            (players["mia"], 1, '{"total_vp": 30, "fed_cats": 5}'),
-            (players["ned"], 2, '{"total_vp": 20, "fed_cats": 3}'),
-        ],
-    )
+    mia, ned = players["mia"], players["ned"]
+    rows = [
+        (mia, 1, '{"total_vp": 30, "fed_cats": 5}'),
+        (ned, 2, '{"total_vp": 20, "fed_cats": 3}'),
+    ]
+    response = _post(admin_client_, league, rows)
     assert response.status_code == 302, response.content.decode()[:2000]
     game = Game.objects.get()
     assert [p.rating_after for p in game.participants.order_by("seat")] == [1516, 1484]
@@ -54,14 +52,9 @@ def test_admin_logs_and_rates_a_game(admin_client_, league, players):
 
 
 def test_admin_shows_the_service_error_beside_the_field(admin_client_, league, players):
-    response = _post(
-        admin_client_,
-        league,
-        [
-            (players["mia"], 1, '{"total_vp": 30}'),
-            (players["quinn"], 2, '{"total_vp": 30, "fed_cats": 3}'),
-        ],
-    )
+    mia, quinn = players["mia"], players["quinn"]
+    rows = [(mia, 1, '{"total_vp": 30}'), (quinn, 2, '{"total_vp": 30, "fed_cats": 3}')]
+    response = _post(admin_client_, league, rows)
     assert response.status_code == 200
     page = response.content.decode()
     assert "is not a member of Tuesday Club" in page

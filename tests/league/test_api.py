@@ -5,7 +5,7 @@ import datetime as dt
 import pytest
 
 from league.models import AuditEntry, Game, Membership, Participant
-from tests.league.conftest import record
+from tests.league.conftest import pad_lines
 
 pytestmark = pytest.mark.django_db
 
@@ -41,10 +41,8 @@ def test_member_logs_a_game_and_sees_rating_changes(api, league, players):
     assert body["logged_by"] == "mia"
 
 
-def test_anyone_reads_public_standings_and_history(api, league, players, users):
-    record(
-        league, users["olive"], dt.date(2026, 3, 1), (players["mia"], 30, 5), (players["ned"], 2, 1)
-    )
+def test_anyone_reads_public_standings_and_history(api, league, players, users, log_game):
+    log_game("olive", dt.date(2026, 3, 1), ("mia", 30, 5), ("ned", 2, 1))
     standings = api(None).get(f"/api/leagues/{league.pk}/standings/").json()
     assert [(r["position"], r["player_name"], r["provisional"]) for r in standings] == [
         (1, "Mia", True),
@@ -73,10 +71,8 @@ def test_non_members_cannot_log_games(api, league, players):
     assert not Game.objects.exists()
 
 
-def test_only_organisers_edit_or_delete(api, league, players, users):
-    game = record(
-        league, users["mia"], dt.date(2026, 3, 1), (players["mia"], 30, 5), (players["ned"], 2, 1)
-    )
+def test_only_organisers_edit_or_delete(api, league, players, users, log_game):
+    game = log_game("mia", dt.date(2026, 3, 1), ("mia", 30, 5), ("ned", 2, 1))
     assert (
         api("mia").patch(f"/api/games/{game.pk}/", {"notes": "x"}, format="json").status_code == 403
     )
@@ -130,14 +126,7 @@ def _bad(api, league, players, mutate):
             "tie",
         ),
         (
-            lambda b, p: b["participants"][0]["result"].update(
-                fed_cats_vp=20,
-                toys_vp=5,
-                costumes_vp=3,
-                catnip_vp=0,
-                vp_tokens_vp=0,
-                food_penalty_vp=0,
-            ),
+            lambda b, p: b["participants"][0]["result"].update(pad_lines(20, 5, 3, 0, 0, 0)),
             "participants.0.total_vp",
             "add up to 28",
         ),
@@ -214,15 +203,9 @@ def test_league_creation_makes_creator_organiser_and_members_managed(api, users,
     assert duplicate.status_code == 400 and "slug" in duplicate.json()["fields"]
 
 
-def test_games_filter_and_paginate(api, league, players, users):
+def test_games_filter_and_paginate(api, league, players, users, log_game):
     for day in range(3):
-        record(
-            league,
-            users["olive"],
-            dt.date(2026, 3, 1 + day),
-            (players["mia"], 30, 5),
-            (players["ned"], 2, 1),
-        )
+        log_game("olive", dt.date(2026, 3, 1 + day), ("mia", 30, 5), ("ned", 2, 1))
     body = api(None).get(f"/api/games/?league={league.pk}&played_after=2026-03-02&limit=1").json()
     assert body["count"] == 2 and len(body["results"]) == 1 and body["next"]
     assert api(None).get(f"/api/games/?player={players['pat'].pk}").json()["count"] == 0

@@ -12,19 +12,10 @@ from rest_framework.test import APIClient
 
 from league.clubs import services
 from league.models import Game, League
-from tests.league.conftest import record
+from tests.api_errors import api_error
+from tests.league.conftest import record, spring_season
 
 HUGE = "9223372036854775808"  # 2**63: one past PostgreSQL's bigint
-
-
-def _error_shape(response, status: int, code: str | None = None) -> dict:
-    assert response.status_code == status, response.content[:300]
-    assert response["Content-Type"].startswith("application/json")
-    body = response.json()
-    assert set(body) <= {"error", "detail", "fields"} and body["detail"]
-    if code is not None:
-        assert body["error"] == code
-    return body
 
 
 @pytest.fixture
@@ -68,13 +59,13 @@ def test_pages_hold_at_most_the_maximum(api, users):
 
 @pytest.mark.parametrize("query", ["limit=abc", "limit=-1", "limit=0", "offset=x", "limit=1.5"])
 def test_unreadable_page_parameters_are_a_400(api, query):
-    body = _error_shape(api(None).get(f"/api/leagues/?{query}"), 400, "validation_error")
+    body = api_error(api(None).get(f"/api/leagues/?{query}"), 400, "validation_error")
     assert set(body["fields"]) <= {"limit", "offset"}
 
 
 @pytest.mark.parametrize("query", ["is_public=maybe", "game=chess", "ordering=password"])
 def test_wrong_query_parameters_are_a_400_not_ignored(api, league, query):
-    _error_shape(api(None).get(f"/api/leagues/?{query}"), 400, "validation_error")
+    api_error(api(None).get(f"/api/leagues/?{query}"), 400, "validation_error")
 
 
 @pytest.mark.parametrize(
@@ -82,14 +73,14 @@ def test_wrong_query_parameters_are_a_400_not_ignored(api, league, query):
     ["league=abc", "played_after=yesterday", "player=x", f"player={HUGE}", "ordering=-secret"],
 )
 def test_wrong_game_filters_are_a_400(api, league, query):
-    _error_shape(api(None).get(f"/api/games/?{query}"), 400, "validation_error")
+    api_error(api(None).get(f"/api/games/?{query}"), 400, "validation_error")
 
 
 def test_wrong_ids_in_query_parameters_of_actions_are_a_400(api, league, players):
-    _error_shape(api(None).get(f"/api/leagues/{league.pk}/standings/?season=abc"), 400)
-    _error_shape(api(None).get(f"/api/leagues/{league.pk}/standings/?season={HUGE}"), 400)
-    _error_shape(api(None).get(f"/api/leagues/{league.pk}/standings/?season=999"), 404)
-    _error_shape(api(None).get(f"/api/players/{players['mia'].pk}/ratings/?league=x"), 400)
+    api_error(api(None).get(f"/api/leagues/{league.pk}/standings/?season=abc"), 400)
+    api_error(api(None).get(f"/api/leagues/{league.pk}/standings/?season={HUGE}"), 400)
+    api_error(api(None).get(f"/api/leagues/{league.pk}/standings/?season=999"), 404)
+    api_error(api(None).get(f"/api/players/{players['mia'].pk}/ratings/?league=x"), 400)
 
 
 @pytest.mark.parametrize(
@@ -103,7 +94,7 @@ def test_wrong_ids_in_query_parameters_of_actions_are_a_400(api, league, players
     ],
 )
 def test_ids_that_are_not_ids_are_a_json_404(api, path):
-    _error_shape(api(None).get(path), 404, "not_found")
+    api_error(api(None).get(path), 404, "not_found")
 
 
 # --- bodies ------------------------------------------------------------------------------------
@@ -112,10 +103,10 @@ def test_ids_that_are_not_ids_are_a_json_404(api, path):
 def test_json_nested_a_thousand_deep_is_a_400_unauthenticated(api, users):
     body = "[" * 1000 + "]" * 1000
     response = APIClient().post("/api/auth/token/", data=body, content_type="application/json")
-    assert "deeper than" in _error_shape(response, 400, "parse_error")["detail"]
+    assert "deeper than" in api_error(response, 400, "parse_error")["detail"]
     deep = {"username": "mia", "password": json.loads("[" * 40 + "]" * 40)}
     response = APIClient().post("/api/auth/token/", deep, format="json")
-    _error_shape(response, 400, "parse_error")
+    api_error(response, 400, "parse_error")
 
 
 def test_json_nested_deep_in_a_game_is_a_400(api, league, players):
@@ -125,7 +116,7 @@ def test_json_nested_deep_in_a_game_is_a_400(api, league, players):
         f'"participants": [{{"player": 1, "result": {deep}}}]}}'
     )
     response = api("olive").post("/api/games/", data=body, content_type="application/json")
-    _error_shape(response, 400, "parse_error")
+    api_error(response, 400, "parse_error")
     assert not Game.objects.exists()
 
 
@@ -137,7 +128,7 @@ def test_a_body_past_the_upload_limit_is_a_json_413(api, users, settings, conten
     else:
         body = "name=" + "x" * 20_000 + "&slug=big"
     response = api("vic").post("/api/leagues/", data=body, content_type=content_type)
-    _error_shape(response, 413, "request_too_large")
+    api_error(response, 413, "request_too_large")
     assert not League.objects.filter(slug="big").exists()
 
 
@@ -145,7 +136,7 @@ def test_a_body_past_the_upload_limit_is_a_json_413(api, users, settings, conten
 def test_non_finite_numbers_are_refused_by_the_parser(api, users, literal):
     body = f'{{"name": "Inf Club", "slug": "inf", "k_factor": {literal}}}'
     response = api("vic").post("/api/leagues/", data=body, content_type="application/json")
-    _error_shape(response, 400, "parse_error")
+    api_error(response, 400, "parse_error")
     assert not League.objects.filter(slug="inf").exists()
 
 
@@ -170,7 +161,7 @@ def test_league_numbers_out_of_range_get_a_field_error(api, users, field, value)
     response = api("vic").post(
         "/api/leagues/", {"name": "Big", "slug": "big", field: value}, format="json"
     )
-    assert field in _error_shape(response, 400, "validation_error")["fields"]
+    assert field in api_error(response, 400, "validation_error")["fields"]
     assert not League.objects.filter(slug="big").exists()
 
 
@@ -232,7 +223,7 @@ def test_league_required_fields(api, users, missing):
     body = {"name": "Club", "slug": "club"}
     del body[missing]
     response = api("vic").post("/api/leagues/", body, format="json")
-    assert missing in _error_shape(response, 400, "validation_error")["fields"]
+    assert missing in api_error(response, 400, "validation_error")["fields"]
 
 
 @pytest.mark.parametrize("missing", ["league", "played_on", "participants"])
@@ -247,7 +238,7 @@ def test_game_required_fields(api, league, players, missing):
     }
     del body[missing]
     response = api("olive").post("/api/games/", body, format="json")
-    assert missing in _error_shape(response, 400, "validation_error")["fields"]
+    assert missing in api_error(response, 400, "validation_error")["fields"]
 
 
 @pytest.mark.parametrize("value", [10**30, "9" * 5000, -(10**12)])
@@ -264,7 +255,7 @@ def test_result_numbers_out_of_range_get_a_field_error(api, league, players, val
         },
         format="json",
     )
-    fields = _error_shape(response, 400, "validation_error")["fields"]
+    fields = api_error(response, 400, "validation_error")["fields"]
     assert any(key.startswith("participants.0") for key in fields)
     assert not Game.objects.exists()
 
@@ -275,7 +266,7 @@ def test_result_numbers_out_of_range_get_a_field_error(api, league, players, val
 def test_a_private_leagues_members_are_not_listed_to_outsiders(api, private_league, players):
     league, hidden = private_league
     for who in (None, "quinn"):
-        _error_shape(api(who).get(f"/api/players/?league={league.pk}"), 400, "validation_error")
+        api_error(api(who).get(f"/api/players/?league={league.pk}"), 400, "validation_error")
         names = [p["name"] for p in api(who).get("/api/players/?limit=200").json()["results"]]
         assert "Hidden" not in names and "Mia" in names
     listed = api("olive").get(f"/api/players/?league={league.pk}").json()["results"]
@@ -285,8 +276,8 @@ def test_a_private_leagues_members_are_not_listed_to_outsiders(api, private_leag
 def test_a_player_only_in_private_leagues_is_a_404_like_the_page(api, client, private_league):
     league, hidden = private_league
     for who in (None, "quinn"):
-        _error_shape(api(who).get(f"/api/players/{hidden.pk}/"), 404)
-        _error_shape(api(who).get(f"/api/players/{hidden.pk}/ratings/"), 404)
+        api_error(api(who).get(f"/api/players/{hidden.pk}/"), 404)
+        api_error(api(who).get(f"/api/players/{hidden.pk}/ratings/"), 404)
     assert client.get(f"/players/{hidden.pk}/").status_code == 404
     assert api("olive").get(f"/api/players/{hidden.pk}/").status_code == 200
 
@@ -294,7 +285,7 @@ def test_a_player_only_in_private_leagues_is_a_404_like_the_page(api, client, pr
 def test_a_player_sees_themselves_with_no_league(api, players):
     quinn = players["quinn"]
     assert api("quinn").get(f"/api/players/{quinn.pk}/").json()["username"] == "quinn"
-    _error_shape(api("mia").get(f"/api/players/{quinn.pk}/"), 404)
+    api_error(api("mia").get(f"/api/players/{quinn.pk}/"), 404)
 
 
 def test_a_player_without_a_login_has_a_null_username(api, league, players, users):
@@ -333,15 +324,9 @@ def test_logging_a_game_in_a_private_league_answers_like_a_missing_one(
 
 def test_games_filtered_by_a_private_season_answer_like_a_missing_one(api, private_league, users):
     league, _ = private_league
-    season = services.season_create(
-        league=league,
-        name="Spring",
-        starts_on=dt.date(2026, 3, 1),
-        ends_on=dt.date(2026, 5, 31),
-        by=users["olive"],
-    )
+    season = spring_season(league, users)
     for query in (f"season={season.pk}", f"league={league.pk}"):
-        _error_shape(api("quinn").get(f"/api/games/?{query}"), 400, "validation_error")
+        api_error(api("quinn").get(f"/api/games/?{query}"), 400, "validation_error")
         assert api("olive").get(f"/api/games/?{query}").status_code == 200
 
 
@@ -360,7 +345,7 @@ def test_the_token_login_is_throttled_per_address(users, caplog):
     right = client.post(
         "/api/auth/token/", {"username": "mia", "password": "pw-123456789"}, format="json"
     )
-    body = _error_shape(right, 429, "throttled")
+    body = api_error(right, 429, "throttled")
     assert "token" not in body and int(right["Retry-After"]) > 0
     elsewhere = APIClient(REMOTE_ADDR="198.51.100.8").post(
         "/api/auth/token/", {"username": "mia", "password": "pw-123456789"}, format="json"

@@ -20,6 +20,8 @@ from league.models import AuditEntry, Game, Player
 from league.results import services as result_services
 
 FIXTURE = Path(__file__).parent / "fixtures" / "bgstats_club.json"
+# The command importing the club's file into the Tuesday Club as Olive.
+IMPORT_AS_OLIVE = ("import_bgstats", "tuesday", str(FIXTURE), "--user", "olive")
 # The shape of the public sample export (github.com/sqrtxander/bgstats-wrapped, sampleData.json:
 # groups, tags, copies, teams, boards, newest play first) with its quirks in other games' plays
 # and in Cat Lady's: a calculated score, the anonymous player twice, two players called Alex,
@@ -246,9 +248,7 @@ def test_a_realistic_export_gives_clashing_names_distinct_guests(club, players, 
     # league, and the preview says nothing of other leagues' players).
     assert guests[6] == ("Quinn", "")
     mapping = {m.ref: None for m in found.players} | {4: players["mia"].pk, 7: players["ned"].pk}
-    result = bgstats_import.import_plays(
-        league=club, export=export, mapping=mapping, by=users["olive"], today=TODAY
-    )
+    result = olive_imports(club, users, export, mapping)
     assert (result.created, result.refused, result.skipped) == (3, 5, 4)
     assert sorted(result.guests) == [
         "Alex",
@@ -271,6 +271,13 @@ def club(league, players):
     return league
 
 
+def olive_imports(league, users, export, mapping):
+    """Olive imports a parsed export into league, its players mapped as given."""
+    return bgstats_import.import_plays(
+        league=league, export=export, mapping=mapping, by=users["olive"], today=TODAY
+    )
+
+
 def mapping_for(players):
     # Mia and ned are members; Olivia is Olive; Roberta becomes a new guest.
     return {1: players["mia"].pk, 2: players["ned"].pk, 3: None, 4: players["olive"].pk}
@@ -288,9 +295,7 @@ def test_preview_suggests_league_players_by_name(club, players):
 
 def test_import_creates_the_games_once(club, players, users):
     export = parse(club_file())
-    result = bgstats_import.import_plays(
-        league=club, export=export, mapping=mapping_for(players), by=users["olive"], today=TODAY
-    )
+    result = olive_imports(club, users, export, mapping_for(players))
     assert (result.created, result.refused, result.guests) == (2, 3, ["Roberta"])
     games = list(club.games.in_play_order())
     assert [g.bgstats_uuid for g in games] == [
@@ -311,21 +316,13 @@ def test_import_creates_the_games_once(club, players, users):
     assert Player.objects.get(name="Roberta").memberships.filter(league=club).exists()
     assert AuditEntry.objects.filter(league=club, changes__imported_from="BG Stats").count() == 2
 
-    again = bgstats_import.import_plays(
-        league=club, export=export, mapping=mapping_for(players), by=users["olive"], today=TODAY
-    )
+    again = olive_imports(club, users, export, mapping_for(players))
     assert (again.created, again.already) == (0, 2)
     assert club.games.count() == 2
 
 
 def test_import_rates_as_if_the_games_were_logged_one_by_one(club, players, users):
-    bgstats_import.import_plays(
-        league=club,
-        export=parse(club_file()),
-        mapping=mapping_for(players),
-        by=users["olive"],
-        today=TODAY,
-    )
+    olive_imports(club, users, parse(club_file()), mapping_for(players))
     imported = {
         p.player.name: p.rating_after
         for p in Game.objects.get(bgstats_uuid__endswith="0002").participants.all()
@@ -350,9 +347,7 @@ def test_a_bad_mapping_is_refused_and_nothing_is_written(club, players, users, c
     mapping = mapping_for(players)
     change(mapping, players)
     with pytest.raises(ValidationError) as caught:
-        bgstats_import.import_plays(
-            league=club, export=parse(club_file()), mapping=mapping, by=users["olive"], today=TODAY
-        )
+        olive_imports(club, users, parse(club_file()), mapping)
     assert says in " ".join(caught.value.message_dict[field])
     assert club.games.count() == 0
     assert not Player.objects.filter(name="Roberta").exists()
@@ -364,13 +359,7 @@ def test_a_name_used_only_outside_the_league_becomes_a_guest_of_its_own(club, pl
     roberta = next(m for m in found.players if m.ref == 3)
     # Nothing in the preview depends on players of other (perhaps private) leagues.
     assert (roberta.guest_name, roberta.clash) == ("Roberta", "")
-    result = bgstats_import.import_plays(
-        league=club,
-        export=parse(club_file()),
-        mapping=mapping_for(players),
-        by=users["olive"],
-        today=TODAY,
-    )
+    result = olive_imports(club, users, parse(club_file()), mapping_for(players))
     assert result.guests == ["Roberta"]
     guest = club.memberships.get(player__name="Roberta").player
     assert guest != elsewhere and guest.created_by == users["olive"]
@@ -382,13 +371,7 @@ def test_a_new_guest_whose_name_the_league_has_gets_a_distinct_name(club, player
     roberta = next(m for m in found.players if m.ref == 3)
     assert roberta.guest_name == "Roberta (BG Stats 2)"
     assert roberta.clash == "Tuesday Club already has a player called “Roberta”."
-    result = bgstats_import.import_plays(
-        league=club,
-        export=parse(club_file()),
-        mapping=mapping_for(players),
-        by=users["olive"],
-        today=TODAY,
-    )
+    result = olive_imports(club, users, parse(club_file()), mapping_for(players))
     assert result.guests == ["Roberta (BG Stats 2)"]
     guest = Player.objects.get(name="Roberta (BG Stats 2)")
     assert guest.memberships.filter(league=club).exists()
@@ -418,13 +401,7 @@ def test_a_new_guest_the_site_refuses_at_import_is_said_beside_that_player(
     monkeypatch.setattr(bgstats_import, "_name_taken", lambda league, name: False)
     services.guest_add(league=club, name="Roberta", by=users["olive"])
     with pytest.raises(ValidationError) as caught:
-        bgstats_import.import_plays(
-            league=club,
-            export=parse(club_file()),
-            mapping=mapping_for(players),
-            by=users["olive"],
-            today=TODAY,
-        )
+        olive_imports(club, users, parse(club_file()), mapping_for(players))
     assert "already has a player called 'Roberta'" in " ".join(
         caught.value.message_dict["players.3"]
     )
@@ -435,13 +412,7 @@ def test_a_new_guest_with_an_overlong_name_is_refused(club, players, users):
     data = club_file()
     data["players"][2]["name"] = "R" * 101
     with pytest.raises(ValidationError) as caught:
-        bgstats_import.import_plays(
-            league=club,
-            export=parse(data),
-            mapping=mapping_for(players),
-            by=users["olive"],
-            today=TODAY,
-        )
+        olive_imports(club, users, parse(data), mapping_for(players))
     assert "at most 100 characters" in " ".join(caught.value.message_dict["players.3"])
     assert club.games.count() == 0
 
@@ -452,9 +423,7 @@ def test_a_game_the_services_refuse_rolls_back_the_whole_import(club, players, u
     club.memberships.filter(player=players["ned"]).delete()
     mapping = mapping_for(players)
     with pytest.raises(ValidationError) as caught:
-        bgstats_import.import_plays(
-            league=club, export=export, mapping=mapping, by=users["olive"], today=TODAY
-        )
+        olive_imports(club, users, export, mapping)
     assert "not a member" in " ".join(caught.value.messages)
     assert club.games.count() == 0
     assert not Player.objects.filter(name="Roberta").exists()
@@ -464,28 +433,9 @@ def test_a_game_the_services_refuse_rolls_back_the_whole_import(club, players, u
 
 
 def test_command_imports_with_names_maps_and_guests(club, players, users, capsys):
-    call_command(
-        "import_bgstats",
-        "tuesday",
-        str(FIXTURE),
-        "--user",
-        "olive",
-        "--dry-run",
-        "--map",
-        "Olivia=Olive",
-        "--new-guests",
-    )
+    call_command(*IMPORT_AS_OLIVE, "--dry-run", "--map", "Olivia=Olive", "--new-guests")
     assert "2 plays to import" in capsys.readouterr().out and club.games.count() == 0
-    call_command(
-        "import_bgstats",
-        "tuesday",
-        str(FIXTURE),
-        "--user",
-        "olive",
-        "--map",
-        "Olivia=Olive",
-        "--new-guests",
-    )
+    call_command(*IMPORT_AS_OLIVE, "--map", "Olivia=Olive", "--new-guests")
     assert "Imported 2 games" in capsys.readouterr().out
     assert club.games.count() == 2
 
@@ -499,7 +449,7 @@ def test_command_imports_with_names_maps_and_guests(club, players, users, capsys
 )
 def test_command_refuses_unmatched_players(club, players, users, extra, says):
     with pytest.raises(CommandError, match=says):
-        call_command("import_bgstats", "tuesday", str(FIXTURE), "--user", "olive", *extra)
+        call_command(*IMPORT_AS_OLIVE, *extra)
     assert club.games.count() == 0
 
 

@@ -13,35 +13,41 @@ import pytest
 from league.clubs import services
 from league.interop import planning, reading
 from league.interop import services as bgstats_import
-from league.models import Game, Player
+from league.models import Game, Participant, Player
 from league.results import checks
 from league.results import services as result_services
-from tests.league.conftest import record
-from tests.league.test_bgstats import TODAY, club_file, mapping_for, parse
+from tests.league.test_bgstats import TODAY, club_file, mapping_for, olive_imports, parse
 
 # --- exporting and the round trip ----------------------------------------------------------
 
 
-def test_export_then_import_into_another_league_gives_the_same_games(league, players, users):
+def table_of(league):
+    """Each game of the league as a round trip must keep it, with its seats' total VP."""
+    return [
+        (
+            g.played_on,
+            g.played_time,
+            g.place,
+            g.notes,
+            g.edition,
+            [
+                (p.player.name, p.seat, p.result["total_vp"], p.rank)
+                for p in g.participants.order_by("seat")
+            ],
+        )
+        for g in league.games.in_play_order()
+    ]
+
+
+def test_export_then_import_into_another_league_gives_the_same_games(
+    league, players, users, log_game
+):
     day = dt.date(2026, 11, 3)
-    record(
-        league,
-        users["olive"],
-        day,
-        (players["mia"], 31, 5),
-        (players["ned"], 28, 4),
-        (players["pat"], 19, 2),
-        place="Club room",
-        notes="Round one",
-        played_time=dt.time(19, 45),
+    seats = [("mia", 31, 5), ("ned", 28, 4), ("pat", 19, 2)]
+    log_game(
+        "olive", day, *seats, place="Club room", notes="Round one", played_time=dt.time(19, 45)
     )
-    record(
-        league,
-        users["olive"],
-        day + dt.timedelta(days=7),
-        (players["pat"], 30, 3),
-        (players["mia"], 22, 6),
-    )
+    log_game("olive", day + dt.timedelta(days=7), ("pat", 30, 3), ("mia", 22, 6))
     exported = bgstats_import.export_league(league=league)
     play = exported["plays"][0]
     assert exported["games"][0]["bggId"] == 228504
@@ -59,45 +65,18 @@ def test_export_then_import_into_another_league_gives_the_same_games(league, pla
         player = Player.objects.get(name=name)
         services.member_add(league=other, player=player, by=player.user)
         mapping[ref] = player.pk
-    result = bgstats_import.import_plays(
-        league=other, export=export, mapping=mapping, by=users["olive"], today=TODAY
-    )
+    result = olive_imports(other, users, export, mapping)
     assert result.created == 2
 
-    def games_of(lg):
-        return [
-            (
-                g.played_on,
-                g.played_time,
-                g.place,
-                g.notes,
-                g.edition,
-                [(p.player_id, p.seat, p.result, p.rank) for p in g.participants.order_by("seat")],
-            )
-            for g in lg.games.in_play_order()
-        ]
-
-    assert games_of(other) == [
-        (
-            d,
-            t,
-            pl,
-            n,
-            e,
-            [(pid, seat, {"total_vp": r["total_vp"]}, rank) for pid, seat, r, rank in ps],
-        )
-        for d, t, pl, n, e, ps in games_of(league)
-    ]
+    assert table_of(other) == table_of(league)
+    # Only the total VP come back (the export carries no score pad).
+    assert {tuple(p.result) for p in Participant.objects.filter(game__league=other)} == {
+        ("total_vp",)
+    }
 
 
-def test_export_of_a_game_without_a_time_comes_back_without_one(league, players, users):
-    record(
-        league,
-        users["olive"],
-        dt.date(2026, 11, 3),
-        (players["mia"], 31, 5),
-        (players["ned"], 28, 4),
-    )
+def test_export_of_a_game_without_a_time_comes_back_without_one(league, players, users, log_game):
+    log_game("olive", dt.date(2026, 11, 3), ("mia", 31, 5), ("ned", 28, 4))
     exported = bgstats_import.export_league(league=league)
     assert exported["plays"][0]["playDate"] == "2026-11-03 00:00:00"
     plan = planning.plan_import(
@@ -106,73 +85,29 @@ def test_export_of_a_game_without_a_time_comes_back_without_one(league, players,
     assert plan.plays[0].played_time is None
 
 
-def test_export_is_stable_so_importing_it_twice_finds_the_plays(league, players, users):
-    record(
-        league,
-        users["olive"],
-        dt.date(2026, 11, 3),
-        (players["mia"], 31, 5),
-        (players["ned"], 28, 4),
-    )
+def test_export_is_stable_so_importing_it_twice_finds_the_plays(league, players, users, log_game):
+    log_game("olive", dt.date(2026, 11, 3), ("mia", 31, 5), ("ned", 28, 4))
     first = bgstats_import.export_league(league=league)
     assert first == bgstats_import.export_league(league=league)
     copied = copy.deepcopy(first)
     assert reading.parse_export(json.dumps(copied)).plays[0].uuid == first["plays"][0]["uuid"]
 
 
-def club_night(league, players, users):
+@pytest.fixture
+def club_night(log_game):
     """Three games: a tie on VP broken by fed cats (with notes), a tie fed cats cannot break,
     and a game without a time or a place."""
-    day = dt.date(2026, 11, 3)
-    record(
-        league,
-        users["olive"],
-        day,
-        (players["mia"], 30, 5),
-        (players["ned"], 30, 4),
-        (players["pat"], 19, 2),
-        notes="Close one",
-        place="Club room",
-        played_time=dt.time(19, 30),
-    )
-    record(
-        league,
-        users["olive"],
-        day,
-        (players["pat"], 27, 3),
-        (players["mia"], 27, 3),
-        (players["ned"], 22, 1),
-        place="Club room",
-        played_time=dt.time(20, 30),
-    )
-    record(
-        league,
-        users["olive"],
-        day + dt.timedelta(days=7),
-        (players["ned"], 25, 2),
-        (players["mia"], 21, 6),
-    )
+    day, room = dt.date(2026, 11, 3), "Club room"
+    vp_tie = [("mia", 30, 5), ("ned", 30, 4), ("pat", 19, 2)]
+    log_game("olive", day, *vp_tie, notes="Close one", place=room, played_time=dt.time(19, 30))
+    full_tie = [("pat", 27, 3), ("mia", 27, 3), ("ned", 22, 1)]
+    log_game("olive", day, *full_tie, place=room, played_time=dt.time(20, 30))
+    log_game("olive", day + dt.timedelta(days=7), ("ned", 25, 2), ("mia", 21, 6))
 
 
-def table_of(league):
-    return [
-        (
-            g.played_on,
-            g.played_time,
-            g.place,
-            g.notes,
-            g.edition,
-            [
-                (p.player.name, p.seat, p.result["total_vp"], p.rank)
-                for p in g.participants.order_by("seat")
-            ],
-        )
-        for g in league.games.in_play_order()
-    ]
-
-
-def test_the_export_carries_the_fed_cats_a_tie_needs_and_each_game_uuid(league, players, users):
-    club_night(league, players, users)
+def test_the_export_carries_the_fed_cats_a_tie_needs_and_each_game_uuid(
+    league, players, users, club_night
+):
     exported = bgstats_import.export_league(league=league)
     broken, shared, plain = exported["plays"]
     assert broken["comments"] == (
@@ -186,22 +121,20 @@ def test_the_export_carries_the_fed_cats_a_tie_needs_and_each_game_uuid(league, 
     assert {p["uuid"] for p in exported["plays"]} == uuids
 
 
-def test_our_export_imported_again_adds_nothing_whatever_the_letter_case(league, players, users):
-    club_night(league, players, users)
+def test_our_export_imported_again_adds_nothing_whatever_the_letter_case(
+    league, players, users, club_night
+):
     exported = bgstats_import.export_league(league=league)
     for play in exported["plays"]:
         play["uuid"] = play["uuid"].lower()
     found = bgstats_import.preview(league=league, export=parse(exported), today=TODAY)
     assert (found.new, len(found.already), found.players) == ([], 3, [])
-    result = bgstats_import.import_plays(
-        league=league, export=parse(exported), mapping={}, by=users["olive"], today=TODAY
-    )
+    result = olive_imports(league, users, parse(exported), {})
     assert (result.created, result.already) == (0, 3)
     assert league.games.count() == 3
 
 
-def test_our_export_round_trips_exactly_through_another_league(league, players, users):
-    club_night(league, players, users)
+def test_our_export_round_trips_exactly_through_another_league(league, players, users, club_night):
     exported = bgstats_import.export_league(league=league)
     other = services.league_create(
         name="Thursday Club", slug="thursday", game="cat-lady", by=users["olive"]
@@ -212,9 +145,7 @@ def test_our_export_round_trips_exactly_through_another_league(league, players, 
         player = Player.objects.get(name=bg_player.name)
         services.member_add(league=other, player=player, by=player.user)
         mapping[ref] = player.pk
-    result = bgstats_import.import_plays(
-        league=other, export=export, mapping=mapping, by=users["olive"], today=TODAY
-    )
+    result = olive_imports(other, users, export, mapping)
     assert result.created == 3 and result.refused == 0
     assert table_of(other) == table_of(league)
     assert [[p.rank for p in g.participants.order_by("seat")] for g in other.games.in_play_order()][
@@ -227,13 +158,7 @@ def test_our_export_round_trips_exactly_through_another_league(league, players, 
 
 
 def test_imported_plays_keep_their_bgstats_uuid_in_the_export(league, players, users):
-    bgstats_import.import_plays(
-        league=league,
-        export=parse(club_file()),
-        mapping=mapping_for(players),
-        by=users["olive"],
-        today=TODAY,
-    )
+    olive_imports(league, users, parse(club_file()), mapping_for(players))
     exported = bgstats_import.export_league(league=league)
     assert [p["uuid"] for p in exported["plays"]] == [
         "1D000000-0000-4000-8000-000000000001",
@@ -315,9 +240,7 @@ def test_every_game_and_edition_round_trips_through_the_export(
     )
     export = parse(bgstats_import.export_league(league=home))
     mapping = {ref: Player.objects.get(name=p.name).pk for ref, p in export.players.items()}
-    result = bgstats_import.import_plays(
-        league=away, export=export, mapping=mapping, by=users["olive"], today=TODAY
-    )
+    result = olive_imports(away, users, export, mapping)
     assert (result.created, result.refused) == (1, 0)
     (original,), (copied,) = home.games.all(), away.games.all()
     assert (copied.edition, copied.details) == (original.edition, original.details)

@@ -10,7 +10,6 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from league.models import Player
-from tests.league.conftest import record
 from tests.league.test_bgstats import FIXTURE, REALISTIC
 
 UPLOAD = "/leagues/tuesday/import/bgstats/"
@@ -150,14 +149,10 @@ def test_only_organisers_import(client, league, players, users):
     assert client.get(PREVIEW).status_code == 403
 
 
-def test_export_download_for_anyone_who_may_see_the_league(client, league, players, users):
-    record(
-        league,
-        users["olive"],
-        dt.date(2026, 11, 3),
-        (players["mia"], 31, 5),
-        (players["ned"], 28, 4),
-    )
+def test_export_download_for_anyone_who_may_see_the_league(
+    client, league, players, users, log_game
+):
+    log_game("olive", dt.date(2026, 11, 3), ("mia", 31, 5), ("ned", 28, 4))
     response = client.get("/leagues/tuesday/bgstats.json")
     assert response.status_code == 200
     assert response["Content-Disposition"] == 'attachment; filename="tuesday-bgstats.json"'

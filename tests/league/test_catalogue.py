@@ -9,29 +9,19 @@ def test_competition_ranks_share_and_skip():
     assert competition_ranks([(5,), (9,), (5,), (1,)]) == [2, 1, 2, 4]
 
 
-def test_cat_lady_ranks_by_vp_then_fed_cats():
-    checked = check_results(
-        "cat-lady",
-        "base",
-        [
-            {"total_vp": 30, "fed_cats": 4},
-            {"total_vp": 30, "fed_cats": 6},
-            {"total_vp": 41},
-        ],
-    )
-    assert checked.ranks == [3, 2, 1]
-
-
-def test_cat_lady_full_tie_is_shared():
-    checked = check_results(
-        "cat-lady",
-        "base",
-        [
-            {"total_vp": 30, "fed_cats": 5},
-            {"total_vp": 30, "fed_cats": 5},
-        ],
-    )
-    assert checked.ranks == [1, 1]
+@pytest.mark.parametrize(
+    ("results", "ranks"),
+    [
+        (
+            [{"total_vp": 30, "fed_cats": 4}, {"total_vp": 30, "fed_cats": 6}, {"total_vp": 41}],
+            [3, 2, 1],
+        ),
+        ([{"total_vp": 30, "fed_cats": 5}, {"total_vp": 30, "fed_cats": 5}], [1, 1]),
+    ],
+    ids=["vp-then-fed-cats", "a-full-tie-is-shared"],
+)
+def test_cat_lady_ranks_by_vp_then_fed_cats(results, ranks):
+    assert check_results("cat-lady", "base", results).ranks == ranks
 
 
 def test_cat_lady_tie_without_fed_cats_is_refused():

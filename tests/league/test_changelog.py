@@ -7,11 +7,10 @@ import datetime as dt
 
 from league.clubs import changelog, services
 from league.clubs import selectors as club_selectors
-from league.models import League
 from league.nights import services as nights
 from league.results import confirmation
 from league.results import services as result_services
-from tests.league.conftest import record
+from tests.league.conftest import another_confirms, olive_opens_night, olive_saves_settings
 
 DAY = dt.date(2026, 3, 3)
 
@@ -23,22 +22,16 @@ def lines(league):
     ]
 
 
-def test_a_night_its_rounds_and_a_dispute_read_as_the_pages_say_them(league, players, users):
+def test_a_night_its_rounds_and_a_dispute_read_as_the_pages_say_them(
+    league, players, users, log_game
+):
     olive, mia, ned, pat = (players[n] for n in ("olive", "mia", "ned", "pat"))
-    night = nights.night_open(
-        league=league,
-        by=users["olive"],
-        played_on=DAY,
-        edition="base",
-        rounds=2,
-        present=[olive, mia, ned, pat],
-    )
+    night = olive_opens_night(league, users, DAY, [olive, mia, ned, pat], rounds=2)
     nights.round_draw(night=night, by=users["olive"])
     nights.round_undo(night=night, by=users["olive"])
     nights.round_draw(night=night, by=users["olive"])
-    League.objects.filter(pk=league.pk).update(confirmation=League.Confirmation.ANOTHER)
-    league.refresh_from_db()
-    game = record(league, users["mia"], DAY, (mia, 30, 5), (ned, 20, 3))
+    another_confirms(league)
+    game = log_game("mia", DAY, (mia, 30, 5), (ned, 20, 3))
     dispute = confirmation.game_dispute(game=game, by=users["ned"], reason="I had 25.")
     confirmation.dispute_resolve(dispute=dispute, by=users["olive"])
     said = lines(league)
@@ -59,22 +52,17 @@ def test_a_night_its_rounds_and_a_dispute_read_as_the_pages_say_them(league, pla
     )
 
 
-def test_members_settings_and_a_deleted_game_read_as_the_pages_say_them(league, players, users):
-    game = record(league, users["olive"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+def test_members_settings_and_a_deleted_game_read_as_the_pages_say_them(
+    league, players, users, log_game
+):
+    game = log_game("olive", DAY, ("mia", 30, 5), ("ned", 20, 3))
     result_services.game_delete(game=game, by=users["olive"])
     membership = league.memberships.get(player=players["pat"])
     services.member_set_role(membership=membership, role="organiser", by=users["olive"])
     services.member_remove(
         membership=league.memberships.get(player=players["ned"]), by=users["olive"]
     )
-    services.league_update(
-        league=league,
-        by=users["olive"],
-        name="Tuesday Cats",
-        description="",
-        is_public=True,
-        provisional_games=league.provisional_games,
-    )
+    olive_saves_settings(league, users, name="Tuesday Cats")
     said = lines(league)
     assert said[:4] == [
         "Settings changed: name",

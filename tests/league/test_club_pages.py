@@ -13,8 +13,7 @@ from django.utils import timezone
 
 from league.clubs import invitations, services
 from league.models import AuditEntry, Game, Invitation, League, Player, Season
-from tests.league.conftest import record
-from tests.league.test_pages_entry import field_errors, page, previewed
+from tests.league.test_pages_entry import field_errors, page, previewed, totals_form
 
 DAY = dt.date(2026, 3, 3)
 
@@ -245,10 +244,10 @@ def test_an_invitation_link_lets_a_friend_join_after_logging_in(as_user, league,
 
 
 def test_a_guest_invitation_hands_the_guest_and_its_games_to_the_account(
-    as_user, league, players, users
+    as_user, league, players, users, log_game
 ):
     gerry = services.guest_add(league=league, name="Gerry", by=users["olive"]).player
-    record(league, users["olive"], DAY, (gerry, 30, 5), (players["mia"], 20, 3))
+    log_game("olive", DAY, (gerry, 30, 5), ("mia", 20, 3))
     as_user("olive").post("/leagues/tuesday/invitations/", {"player": gerry.pk})
     invitation = Invitation.objects.get(player=gerry)
     assert "This invitation is for <strong>Gerry</strong>" in page(
@@ -282,26 +281,16 @@ def test_an_invitation_for_a_player_with_a_login_is_refused_beside_the_field(
 
 
 def test_an_organiser_corrects_a_game_with_the_result_form_and_ratings_follow(
-    as_user, league, players, users
+    as_user, league, players, users, log_game
 ):
-    game = record(league, users["olive"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    game = log_game("olive", DAY, ("mia", 30, 5), ("ned", 20, 3))
     client = as_user("olive")
     form = page(client.get(f"/leagues/tuesday/games/{game.pk}/edit/"))
     assert "Correct the game of" in form and 'value="30"' in form
     url = (
         f"/leagues/tuesday/games/{game.pk}/edit/?league=tuesday&edition=base&players=2&mode=totals"
     )
-    data = {
-        "played_on": DAY,
-        "seat1-player": players["mia"].pk,
-        "seat1-seat": 1,
-        "seat1-total_vp": 10,
-        "seat1-fed_cats": 1,
-        "seat2-player": players["ned"].pk,
-        "seat2-seat": 2,
-        "seat2-total_vp": 40,
-        "seat2-fed_cats": 6,
-    }
+    data = totals_form(DAY, (players["mia"], 10, 1), (players["ned"], 40, 6))
     digest = previewed(client, url, data)
     response = client.post(url, {**data, "action": "save", "previewed": digest})
     assert response["Location"] == f"/leagues/tuesday/games/{game.pk}/"
@@ -314,28 +303,20 @@ def test_an_organiser_corrects_a_game_with_the_result_form_and_ratings_follow(
 
 
 def test_a_bad_correction_is_shown_beside_its_field_and_changes_nothing(
-    as_user, league, players, users
+    as_user, league, players, users, log_game
 ):
-    game = record(league, users["olive"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    game = log_game("olive", DAY, ("mia", 30, 5), ("ned", 20, 3))
     url = (
         f"/leagues/tuesday/games/{game.pk}/edit/?league=tuesday&edition=base&players=2&mode=totals"
     )
-    data = {
-        "played_on": DAY,
-        "seat1-player": players["mia"].pk,
-        "seat1-seat": 1,
-        "seat1-total_vp": "lots",
-        "seat2-player": players["ned"].pk,
-        "seat2-seat": 2,
-        "seat2-total_vp": 40,
-    }
+    data = totals_form(DAY, (players["mia"], "lots", None), (players["ned"], 40, None))
     response = as_user("olive").post(url, {**data, "action": "preview"})
     assert response.status_code == 400 and field_errors(page(response), "id_seat1-total_vp")
     assert Game.objects.get(pk=game.pk).participants.get(player=players["mia"]).score == 30
 
 
-def test_only_organisers_may_correct_or_delete_a_game(as_user, league, players, users):
-    game = record(league, users["olive"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+def test_only_organisers_may_correct_or_delete_a_game(as_user, league, players, users, log_game):
+    game = log_game("olive", DAY, ("mia", 30, 5), ("ned", 20, 3))
     for url in (
         f"/leagues/tuesday/games/{game.pk}/edit/",
         f"/leagues/tuesday/games/{game.pk}/delete/",
@@ -348,8 +329,10 @@ def test_only_organisers_may_correct_or_delete_a_game(as_user, league, players, 
     assert "Correct this game" not in page(as_user("mia").get(f"/leagues/tuesday/games/{game.pk}/"))
 
 
-def test_an_organiser_deletes_a_game_and_the_change_log_keeps_it(as_user, league, players, users):
-    game = record(league, users["olive"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+def test_an_organiser_deletes_a_game_and_the_change_log_keeps_it(
+    as_user, league, players, users, log_game
+):
+    game = log_game("olive", DAY, ("mia", 30, 5), ("ned", 20, 3))
     client = as_user("olive")
     assert "Delete the game" in page(client.get(f"/leagues/tuesday/games/{game.pk}/delete/"))
     client.post(f"/leagues/tuesday/games/{game.pk}/delete/")
@@ -358,8 +341,8 @@ def test_an_organiser_deletes_a_game_and_the_change_log_keeps_it(as_user, league
     assert "The game of 3 Mar 2026 deleted" in log and "olive" in log
 
 
-def test_csv_exports_list_every_seat_and_the_standings(as_user, league, players, users):
-    record(league, users["olive"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+def test_csv_exports_list_every_seat_and_the_standings(as_user, league, players, users, log_game):
+    log_game("olive", DAY, ("mia", 30, 5), ("ned", 20, 3))
     games = list(csv.reader(io.StringIO(page(as_user(None).get("/leagues/tuesday/games.csv")))))
     assert games[0][:3] == ["game_id", "played_on", "played_time"]
     assert [row[8] for row in games[1:]] == ["Mia", "Ned"]

@@ -24,30 +24,23 @@ def rating(league, player):
     return None if row is None else row.rating
 
 
-def test_results_are_final_at_once_by_default(users, league, players):
-    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+def test_results_are_final_at_once_by_default(users, league, players, log_game):
+    game = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
     assert game.status == Game.Status.CONFIRMED
     assert rating(league, players["mia"]) > 1500
 
 
-def test_a_waiting_game_is_neither_rated_nor_in_the_standings(users, league, players):
+def test_a_waiting_game_is_neither_rated_nor_in_the_standings(users, league, players, log_game):
     set_rule(league, users, League.Confirmation.ANOTHER)
-    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    game = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
     assert game.status == Game.Status.PENDING
     assert all(p.rating_after is None for p in game.participants.all())
     assert rating(league, players["mia"]) is None
 
 
-def test_another_participant_confirms_and_the_game_is_rated(users, league, players):
+def test_another_participant_confirms_and_the_game_is_rated(users, league, players, log_game):
     set_rule(league, users, League.Confirmation.ANOTHER)
-    game = record(
-        league,
-        users["mia"],
-        DAY,
-        (players["mia"], 30, 5),
-        (players["ned"], 20, 3),
-        (players["pat"], 10, 1),
-    )
+    game = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3), ("pat", 10, 1))
     with pytest.raises(PermissionDenied, match="You logged this game"):
         confirmation.game_confirm(game=game, by=users["mia"])
     with pytest.raises(PermissionDenied, match="Only the game's other participants"):
@@ -60,16 +53,9 @@ def test_another_participant_confirms_and_the_game_is_rated(users, league, playe
     assert entry.user == users["ned"] and entry.changes == {"as": "participant", "final": True}
 
 
-def test_all_participants_must_confirm_when_the_league_says_so(users, league, players):
+def test_all_participants_must_confirm_when_the_league_says_so(users, league, players, log_game):
     set_rule(league, users, League.Confirmation.ALL)
-    game = record(
-        league,
-        users["mia"],
-        DAY,
-        (players["mia"], 30, 5),
-        (players["ned"], 20, 3),
-        (players["pat"], 10, 1),
-    )
+    game = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3), ("pat", 10, 1))
     confirmation.game_confirm(game=game, by=users["ned"])
     game.refresh_from_db()
     assert game.status == Game.Status.PENDING
@@ -80,11 +66,13 @@ def test_all_participants_must_confirm_when_the_league_says_so(users, league, pl
     assert game.status == Game.Status.CONFIRMED
 
 
-def test_organiser_rule_an_organisers_own_game_is_final_and_a_members_waits(users, league, players):
+def test_organiser_rule_an_organisers_own_game_is_final_and_a_members_waits(
+    users, league, players, log_game
+):
     set_rule(league, users, League.Confirmation.ORGANISER)
-    own = record(league, users["olive"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    own = log_game("olive", DAY, ("mia", 30, 5), ("ned", 20, 3))
     assert own.status == Game.Status.CONFIRMED
-    theirs = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    theirs = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
     with pytest.raises(PermissionDenied, match="an organiser confirms"):
         confirmation.game_confirm(game=theirs, by=users["ned"])
     confirmation.game_confirm(game=theirs, by=users["olive"])
@@ -92,18 +80,12 @@ def test_organiser_rule_an_organisers_own_game_is_final_and_a_members_waits(user
     assert theirs.status == Game.Status.CONFIRMED
 
 
-def test_confirming_a_backdated_game_rebuilds_the_later_ratings(users, league, players):
-    later = record(league, users["olive"], DAY, (players["ned"], 30, 5), (players["mia"], 20, 3))
+def test_confirming_a_backdated_game_rebuilds_the_later_ratings(users, league, players, log_game):
+    later = log_game("olive", DAY, ("ned", 30, 5), ("mia", 20, 3))
     before = {p.player_id: p.rating_before for p in later.participants.all()}
     assert before == {players["ned"].pk: 1500, players["mia"].pk: 1500}
     set_rule(league, users, League.Confirmation.ANOTHER)
-    earlier = record(
-        league,
-        users["mia"],
-        DAY - dt.timedelta(days=3),
-        (players["mia"], 30, 5),
-        (players["ned"], 20, 3),
-    )
+    earlier = log_game("mia", DAY - dt.timedelta(days=3), ("mia", 30, 5), ("ned", 20, 3))
     later.refresh_from_db()
     assert {p.rating_before for p in later.participants.all()} == {1500}
     confirmation.game_confirm(game=earlier, by=users["ned"])
@@ -111,9 +93,9 @@ def test_confirming_a_backdated_game_rebuilds_the_later_ratings(users, league, p
     assert after[players["mia"].pk] > 1500 > after[players["ned"].pk]
 
 
-def test_a_dispute_waits_for_an_organiser_who_confirms_or_deletes(users, league, players):
+def test_a_dispute_waits_for_an_organiser_who_confirms_or_deletes(users, league, players, log_game):
     set_rule(league, users, League.Confirmation.ANOTHER)
-    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    game = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
     with pytest.raises(ValidationError) as caught:
         confirmation.game_dispute(game=game, by=users["ned"], reason="  ")
     assert "reason" in caught.value.message_dict
@@ -146,9 +128,11 @@ def test_a_dispute_waits_for_an_organiser_who_confirms_or_deletes(users, league,
         confirmation.dispute_resolve(dispute=dispute, by=users["olive"])
 
 
-def test_an_organisers_confirmation_of_a_disputed_game_settles_its_dispute(users, league, players):
+def test_an_organisers_confirmation_of_a_disputed_game_settles_its_dispute(
+    users, league, players, log_game
+):
     set_rule(league, users, League.Confirmation.ANOTHER)
-    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    game = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
     dispute = confirmation.game_dispute(game=game, by=users["ned"], reason="I had 24 VP, not 20")
     confirmation.game_confirm(game=game, by=users["olive"])
     game.refresh_from_db()
@@ -162,9 +146,9 @@ def test_an_organisers_confirmation_of_a_disputed_game_settles_its_dispute(users
         confirmation.game_confirm(game=game, by=users["olive"])
 
 
-def test_a_disputed_game_can_be_deleted(users, league, players):
+def test_a_disputed_game_can_be_deleted(users, league, players, log_game):
     set_rule(league, users, League.Confirmation.ANOTHER)
-    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    game = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
     dispute = confirmation.game_dispute(game=game, by=users["ned"], reason="We never played")
     confirmation.dispute_resolve(dispute=dispute, by=users["olive"], delete=True)
     dispute.refresh_from_db()
@@ -172,9 +156,11 @@ def test_a_disputed_game_can_be_deleted(users, league, players):
     assert not Game.objects.exists()
 
 
-def test_only_an_organiser_settles_a_dispute_whoever_calls_the_service(users, league, players):
+def test_only_an_organiser_settles_a_dispute_whoever_calls_the_service(
+    users, league, players, log_game
+):
     set_rule(league, users, League.Confirmation.ANOTHER)
-    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    game = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
     dispute = confirmation.game_dispute(game=game, by=users["ned"], reason="I had 24 VP, not 20")
     for member in (users["mia"], users["ned"]):
         with pytest.raises(PermissionDenied, match="organisers settle"):
@@ -184,16 +170,18 @@ def test_only_an_organiser_settles_a_dispute_whoever_calls_the_service(users, le
     assert Game.objects.filter(pk=game.pk, status=Game.Status.DISPUTED).exists()
 
 
-def test_a_confirmed_game_cannot_be_disputed(users, league, players):
-    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+def test_a_confirmed_game_cannot_be_disputed(users, league, players, log_game):
+    game = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
     with pytest.raises(ValidationError, match="already confirmed"):
         confirmation.game_dispute(game=game, by=users["ned"], reason="wrong")
 
 
-def test_nobody_confirms_within_the_window_and_the_task_confirms_it(users, league, players):
+def test_nobody_confirms_within_the_window_and_the_task_confirms_it(
+    users, league, players, log_game
+):
     set_rule(league, users, League.Confirmation.ANOTHER, days=3)
-    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
-    disputed = record(league, users["mia"], DAY, (players["mia"], 20, 5), (players["ned"], 25, 3))
+    game = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
+    disputed = log_game("mia", DAY, ("mia", 20, 5), ("ned", 25, 3))
     confirmation.game_dispute(game=disputed, by=users["ned"], reason="wrong")
     assert confirmation.games_confirm_overdue(now=timezone.now() + dt.timedelta(days=2)) == 0
     Game.objects.filter(pk__in=[game.pk, disputed.pk]).update(
@@ -230,17 +218,10 @@ def test_bad_confirmation_settings_are_refused(users, league, rule, days, field)
 
 @pytest.mark.parametrize("rule", [League.Confirmation.ANOTHER, League.Confirmation.ALL])
 def test_a_member_removed_from_the_league_neither_confirms_nor_disputes(
-    users, league, players, rule
+    users, league, players, rule, log_game
 ):
     set_rule(league, users, rule)
-    game = record(
-        league,
-        users["mia"],
-        DAY,
-        (players["mia"], 30, 5),
-        (players["ned"], 20, 3),
-        (players["pat"], 10, 1),
-    )
+    game = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3), ("pat", 10, 1))
     services.member_remove(
         membership=league.memberships.get(player=players["ned"]), by=users["olive"]
     )
@@ -258,9 +239,11 @@ def test_a_member_removed_from_the_league_neither_confirms_nor_disputes(
     assert rating(league, players["mia"]) > 1500
 
 
-def test_an_organiser_may_dispute_a_game_they_did_not_play_to_hold_it(users, league, players):
+def test_an_organiser_may_dispute_a_game_they_did_not_play_to_hold_it(
+    users, league, players, log_game
+):
     set_rule(league, users, League.Confirmation.ANOTHER)
-    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    game = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
     confirmation.game_dispute(game=game, by=users["olive"], reason="Ned says he had 25")
     game.refresh_from_db()
     assert game.status == Game.Status.DISPUTED
@@ -268,27 +251,27 @@ def test_an_organiser_may_dispute_a_game_they_did_not_play_to_hold_it(users, lea
 
 
 @pytest.mark.parametrize("rule", [League.Confirmation.ANOTHER, League.Confirmation.ALL])
-def test_an_organisers_table_of_guests_is_final_at_once(users, league, players, rule):
+def test_an_organisers_table_of_guests_is_final_at_once(users, league, players, rule, log_game):
     set_rule(league, users, rule)
     guests = [
         services.guest_add(league=league, name=name, by=users["olive"]).player
         for name in ("Uma", "Val")
     ]
-    game = record(league, users["olive"], DAY, (guests[0], 30, 5), (guests[1], 20, 3))
+    game = log_game("olive", DAY, (guests[0], 30, 5), (guests[1], 20, 3))
     assert game.status == Game.Status.CONFIRMED
     assert rating(league, guests[0]) > 1500
     # With the organiser at the table and only guests besides, nobody else could confirm either.
-    own = record(league, users["olive"], DAY, (players["olive"], 30, 5), (guests[1], 20, 3))
+    own = log_game("olive", DAY, ("olive", 30, 5), (guests[1], 20, 3))
     assert own.status == Game.Status.CONFIRMED
     # Another member at the table confirms, as the league asks.
-    theirs = record(league, users["olive"], DAY, (players["mia"], 30, 5), (guests[1], 20, 3))
+    theirs = log_game("olive", DAY, ("mia", 30, 5), (guests[1], 20, 3))
     assert theirs.status == Game.Status.PENDING
 
 
-def test_a_members_table_of_guests_waits_for_an_organiser(users, league, players):
+def test_a_members_table_of_guests_waits_for_an_organiser(users, league, players, log_game):
     set_rule(league, users, League.Confirmation.ANOTHER)
     uma = services.guest_add(league=league, name="Uma", by=users["olive"]).player
-    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (uma, 20, 3))
+    game = log_game("mia", DAY, ("mia", 30, 5), (uma, 20, 3))
     assert game.status == Game.Status.PENDING
     assert checks.confirmers(game) == []
     assert [g.pk for g in selectors.waiting_for(user=users["olive"])] == [game.pk]

@@ -9,10 +9,12 @@ import pytest
 
 from league.clubs import services
 from league.models import Game, League, Player
-from league.nights import services as nights
-from league.results import checks, confirmation
-from league.results import seating as night_seating
-from tests.league.conftest import record
+from league.results import confirmation
+from tests.league.conftest import (
+    another_confirms,
+    mia_logs_a_night_of_two_rounds,
+    record,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -20,18 +22,10 @@ DAY = dt.date(2026, 11, 20)
 
 
 @pytest.fixture
-def waiting(users, league, players):
+def waiting(users, league, players, log_game):
     """Mia logged a game with Ned and Pat; the league asks another participant to confirm."""
-    League.objects.filter(pk=league.pk).update(confirmation=League.Confirmation.ANOTHER)
-    league.refresh_from_db()
-    return record(
-        league,
-        users["mia"],
-        DAY,
-        (players["mia"], 30, 5),
-        (players["ned"], 20, 3),
-        (players["pat"], 10, 1),
-    )
+    another_confirms(league)
+    return log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3), ("pat", 10, 1))
 
 
 def refused(response, detail: str) -> None:
@@ -87,10 +81,10 @@ def test_a_second_confirmation_is_a_400_beside_the_game(api, users, league, play
     assert again.json()["fields"] == {"game": ["You have already confirmed this game."]}
 
 
-def test_the_organiser_rule_refuses_participants_with_403(api, users, league, players):
+def test_the_organiser_rule_refuses_participants_with_403(api, users, league, players, log_game):
     League.objects.filter(pk=league.pk).update(confirmation=League.Confirmation.ORGANISER)
     league.refresh_from_db()
-    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    game = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
     refused(
         api("ned").post(f"/api/games/{game.pk}/confirm/"),
         "In this league an organiser confirms results.",
@@ -101,8 +95,8 @@ def test_the_organiser_rule_refuses_participants_with_403(api, users, league, pl
 # --- a list at once ----------------------------------------------------------------------------
 
 
-def test_an_organiser_confirms_a_list_at_once(api, users, league, players, waiting):
-    second = record(league, users["ned"], DAY, (players["ned"], 30, 5), (players["mia"], 20, 3))
+def test_an_organiser_confirms_a_list_at_once(api, users, league, players, waiting, log_game):
+    second = log_game("ned", DAY, ("ned", 30, 5), ("mia", 20, 3))
     response = api("olive").post(
         "/api/games/confirm/", {"games": [second.pk, waiting.pk]}, format="json"
     )
@@ -162,29 +156,8 @@ def test_a_bad_list_is_refused_game_by_game_and_confirms_nothing(api, users, pla
 @pytest.fixture
 def night_of_two_rounds(users, league, players):
     """A night of two rounds in a league where another participant confirms; Mia entered both."""
-    League.objects.filter(pk=league.pk).update(confirmation=League.Confirmation.ANOTHER)
-    league.refresh_from_db()
-    night = nights.night_open(
-        league=league,
-        by=users["olive"],
-        played_on=DAY,
-        edition="base",
-        rounds=2,
-        present=[players[n] for n in ("olive", "mia", "ned", "pat")],
-    )
-    games = []
-    for _ in range(2):
-        table = nights.round_draw(night=night, by=users["olive"]).tables.get()
-        participants = [
-            checks.ParticipantInput(player_id=pid, seat=seat, result={"total_vp": 40 - seat})
-            for seat, pid in enumerate(night_seating.table_setup(table), start=1)
-        ]
-        games.append(
-            nights.table_game_record(
-                table=table, logged_by=users["mia"], participants=participants, played_on=DAY
-            )
-        )
-    return night, games
+    another_confirms(league)
+    return mia_logs_a_night_of_two_rounds(league, users, players, DAY)
 
 
 def test_an_organiser_confirms_a_whole_night_and_disputed_games_stay(

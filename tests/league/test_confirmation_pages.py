@@ -11,7 +11,7 @@ import pytest
 
 from league.clubs import services
 from league.models import Game, League
-from tests.league.conftest import record
+from tests.league.conftest import another_confirms
 from tests.league.test_confirmation_api import night_of_two_rounds  # noqa: F401 (a fixture)
 from tests.league.test_pages_entry import page
 
@@ -21,13 +21,9 @@ DAY = dt.date(2026, 11, 20)
 
 
 @pytest.fixture
-def two_waiting(users, league, players):
-    League.objects.filter(pk=league.pk).update(confirmation=League.Confirmation.ANOTHER)
-    league.refresh_from_db()
-    return [
-        record(league, users["mia"], DAY, (players["mia"], vp, 5), (players["ned"], 20, 3))
-        for vp in (30, 31)
-    ]
+def two_waiting(users, league, players, log_game):
+    another_confirms(league)
+    return [log_game("mia", DAY, ("mia", vp, 5), ("ned", 20, 3)) for vp in (30, 31)]
 
 
 def menu_count(html: str) -> str | None:
@@ -71,12 +67,11 @@ def test_members_see_no_night_confirmation_and_may_not_post_it(as_user, night_of
     assert not Game.objects.filter(status=Game.Status.CONFIRMED).exists()
 
 
-def test_an_organiser_ticks_games_in_their_list_and_confirms_them(as_user, users, league, players):
+def test_an_organiser_ticks_games_in_their_list_and_confirms_them(
+    as_user, users, league, players, log_game
+):
     League.objects.filter(pk=league.pk).update(confirmation=League.Confirmation.ORGANISER)
-    games = [
-        record(league, users["mia"], DAY, (players["mia"], vp, 5), (players["ned"], 20, 3))
-        for vp in (30, 31, 32)
-    ]
+    games = [log_game("mia", DAY, ("mia", vp, 5), ("ned", 20, 3)) for vp in (30, 31, 32)]
     client = as_user("olive")
     html = page(client.get("/accounts/me/"))
     assert html.count('name="games"') == 3 and "Confirm the ticked games" in html

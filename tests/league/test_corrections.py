@@ -11,19 +11,25 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from league.clubs import services
 from league.models import Game
 from league.nights import services as nights
 from league.results import entry as result_entry
 from league.results import seating
-from tests.league.test_pages_entry import cards_table, field_errors, page
+from tests.league.conftest import PAD, olive_opens_night, score_pad
+from tests.league.test_pages_entry import (
+    cards_table,
+    costume_moved_to_ned_score,
+    field_errors,
+    mischief_form,
+    page,
+    totals_form,
+)
 
 pytestmark = pytest.mark.django_db
 
 DAY = "2026-03-03"
 CARDS = "/games/new/?league=tuesday&edition=base&players=2&mode=cards:base"
 TOTALS_2 = "/games/new/?league=tuesday&edition=base&players=2&mode=totals"
-PAD = ("fed_cats_vp", "toys_vp", "costumes_vp", "catnip_vp", "vp_tokens_vp", "food_penalty_vp")
 
 
 class _ResultForm(HTMLParser):
@@ -133,24 +139,7 @@ def test_a_calculator_game_reopens_with_its_cards_and_is_scored_again(as_user, l
     corrected = preview_and_save(as_user("olive"), url, form)
     assert corrected.pk == logged.pk
     assert corrected.participants.get(seat=2).cards["counts"]["costumes"] == 1
-    edition = result_entry.deck("base").edition
-    again = result_entry.score_table(
-        [
-            result_entry.SeatHoldings(
-                name="Mia",
-                cats=["Bronte"],
-                strays=["Florence"],
-                counts={"food_tuna": 2, "food_chicken": 1, "food_milk": 1},
-            ),
-            result_entry.SeatHoldings(
-                name="Ned",
-                cats=["Sparkle"],
-                strays=[],
-                counts={"food_tuna": 2, "toy_cat_tower": 2, "costumes": 1},
-            ),
-        ],
-        edition,
-    )
+    again = costume_moved_to_ned_score()
     assert results(corrected) == result_entry.league_results(again)
     assert results(corrected) != before
 
@@ -163,16 +152,7 @@ def test_a_calculator_game_is_corrected_as_totals_with_its_zero_lines(as_user, l
     assert [form[f"seat1-{name}"] for name in PAD] == [["7"], ["0"], ["6"], ["0"], ["0"], ["0"]]
     form["seat1-total_vp"], form["seat1-costumes_vp"] = ["16"], ["9"]
     corrected = preview_and_save(as_user("olive"), url, form)
-    assert corrected.participants.get(seat=1).result == {
-        "total_vp": 16,
-        "fed_cats": 2,
-        "fed_cats_vp": 7,
-        "toys_vp": 0,
-        "costumes_vp": 9,
-        "catnip_vp": 0,
-        "vp_tokens_vp": 0,
-        "food_penalty_vp": 0,
-    }
+    assert corrected.participants.get(seat=1).result == score_pad(16, 2, (7, 0, 9, 0, 0, 0))
     # Totals replace the cards: nothing is kept that no longer gives this result.
     assert corrected.scored_with == "" and corrected.participants.get(seat=1).cards == {}
 
@@ -190,16 +170,7 @@ def test_a_score_pad_with_zeros_is_logged_and_corrected_on_the_page(as_user, lea
     # Ned's penalty was a mistake: 0 is a line like any other.
     form["seat2-food_penalty_vp"], form["seat2-total_vp"] = ["0"], ["12"]
     corrected = preview_and_save(as_user("olive"), url, form)
-    assert results(corrected)[1] == {
-        "total_vp": 12,
-        "fed_cats": 2,
-        "fed_cats_vp": 12,
-        "toys_vp": 0,
-        "costumes_vp": 0,
-        "catnip_vp": 0,
-        "vp_tokens_vp": 0,
-        "food_penalty_vp": 0,
-    }
+    assert results(corrected)[1] == score_pad(12, 2, (12, 0, 0, 0, 0, 0))
 
 
 def test_a_score_pad_line_left_empty_is_named_as_the_page_names_it(as_user, league, players):
@@ -216,16 +187,7 @@ def test_a_score_pad_line_left_empty_is_named_as_the_page_names_it(as_user, leag
 
 
 def test_a_totals_only_game_is_corrected_on_the_page(as_user, league, players):
-    data = {
-        "played_on": DAY,
-        "seat1-player": players["mia"].pk,
-        "seat1-seat": 1,
-        "seat1-total_vp": 0,
-        "seat1-fed_cats": 0,
-        "seat2-player": players["ned"].pk,
-        "seat2-seat": 2,
-        "seat2-total_vp": 3,
-    }
+    data = totals_form(DAY, (players["mia"], 0, 0), (players["ned"], 3, None))
     logged = preview_and_save(as_user("mia"), TOTALS_2, data)
     assert results(logged) == [{"total_vp": 0, "fed_cats": 0}, {"total_vp": 3}]
     url, form = opened(as_user("olive"), f"/leagues/tuesday/games/{logged.pk}/edit/")
@@ -236,31 +198,12 @@ def test_a_totals_only_game_is_corrected_on_the_page(as_user, league, players):
     assert [(p.rank, p.score) for p in corrected.participants.order_by("seat")] == [(2, 0), (1, 0)]
 
 
-@pytest.fixture
-def friday(users, players):
-    league = services.league_create(
-        name="Friday", slug="friday", game="cantankerous-cats", by=users["olive"]
-    )
-    for name in ("mia", "ned"):
-        services.member_add(league=league, player=players[name], by=users[name])
-    return league
-
-
 def test_a_cantankerous_cats_game_with_no_mischief_points_is_logged_and_corrected(
     as_user, friday, players
 ):
     url = "/games/new/?league=friday&edition=standard&players=2&mode=totals"
-    data = {
-        "played_on": DAY,
-        "seat1-player": players["mia"].pk,
-        "seat1-seat": 1,
-        "seat1-mischief_points": 0,
-        "seat2-player": players["ned"].pk,
-        "seat2-seat": 2,
-        "seat2-mischief_points": 0,
-        "seat2-winner": "on",
-        "seat2-win_type": "feral_victory",
-    }
+    seats = ((players["mia"], 0), (players["ned"], 0))
+    data = mischief_form(DAY, *seats, winner=2, win_type="feral_victory")
     logged = preview_and_save(as_user("mia"), url, data)
     assert results(logged) == [
         {"mischief_points": 0},
@@ -368,13 +311,8 @@ def test_every_kind_of_game_is_corrected_through_the_api(as_user, api, league, f
 
 
 def test_a_night_tables_calculator_game_keeps_its_cards_and_round(as_user, league, players, users):
-    night = nights.night_open(
-        league=league,
-        by=users["olive"],
-        played_on=dt.date(2026, 3, 3),
-        edition="base",
-        rounds=1,
-        present=[players["mia"], players["ned"]],
+    night = olive_opens_night(
+        league, users, dt.date(2026, 3, 3), [players["mia"], players["ned"]], rounds=1
     )
     table = nights.round_draw(night=night, by=users["olive"]).tables.get()
     data = cards_table(players)

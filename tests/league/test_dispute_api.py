@@ -10,7 +10,7 @@ import pytest
 from league.clubs import services
 from league.models import Game, League
 from league.results import confirmation
-from tests.league.conftest import record
+from tests.league.conftest import another_confirms, record
 
 pytestmark = pytest.mark.django_db
 
@@ -18,13 +18,12 @@ DAY = dt.date(2026, 11, 20)
 
 
 @pytest.fixture
-def disputed(users, league, players):
+def disputed(users, league, players, log_game):
     """Mia logged two games with Ned that wait for him; he disputes both."""
-    League.objects.filter(pk=league.pk).update(confirmation=League.Confirmation.ANOTHER)
-    league.refresh_from_db()
+    another_confirms(league)
     disputes = []
     for vp in (30, 31):
-        game = record(league, users["mia"], DAY, (players["mia"], vp, 5), (players["ned"], 20, 3))
+        game = log_game("mia", DAY, ("mia", vp, 5), ("ned", 20, 3))
         disputes.append(confirmation.game_dispute(game=game, by=users["ned"], reason=f"Not {vp}"))
     return disputes
 
@@ -33,8 +32,7 @@ def disputed(users, league, players):
 def elsewhere(users):
     """A dispute in Vic's public league, which Olive does not organise."""
     other = services.league_create(name="Vic's", slug="vics", by=users["vic"])
-    League.objects.filter(pk=other.pk).update(confirmation=League.Confirmation.ANOTHER)
-    other.refresh_from_db()
+    another_confirms(other)
     vic = services.player_for_user(users["vic"])
     quinn = services.player_for_user(users["quinn"])
     services.member_add(league=other, player=quinn, by=users["quinn"])

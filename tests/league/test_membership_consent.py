@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from league.clubs import invitations, services
 from league.models import AuditEntry, Invitation, Membership, Player
-from tests.league.conftest import record
+from tests.league.conftest import spring_season
 
 D = dt.date(2026, 3, 3)
 
@@ -57,9 +57,9 @@ def test_an_expired_or_withdrawn_invitation_is_refused(league, users):
     assert not league.memberships.filter(player__user=users["vic"]).exists()
 
 
-def test_claiming_a_guest_keeps_its_games_and_uses_the_link_up(league, players, users):
+def test_claiming_a_guest_keeps_its_games_and_uses_the_link_up(league, players, users, log_game):
     guest = services.guest_add(league=league, name="Gerry", by=users["olive"]).player
-    record(league, users["olive"], D, (guest, 30, 5), (players["mia"], 20, 3))
+    log_game("olive", D, (guest, 30, 5), ("mia", 20, 3))
     invitation = invitations.invitation_create(league=league, by=users["olive"], player=guest)
     membership = invitations.invitation_accept(invitation=invitation, user=users["vic"])
     guest.refresh_from_db()
@@ -82,9 +82,11 @@ def test_claiming_a_guest_replaces_an_own_player_without_games(league, users):
     assert other.memberships.get().player == guest  # still organiser of their own league
 
 
-def test_claiming_a_guest_is_refused_when_the_account_has_games_of_its_own(league, players, users):
+def test_claiming_a_guest_is_refused_when_the_account_has_games_of_its_own(
+    league, players, users, log_game
+):
     guest = services.guest_add(league=league, name="Gerry", by=users["olive"]).player
-    record(league, users["olive"], D, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    log_game("olive", D, ("mia", 30, 5), ("ned", 20, 3))
     invitation = invitations.invitation_create(league=league, by=users["olive"], player=guest)
     with pytest.raises(ValidationError, match="merge"):
         invitations.invitation_accept(invitation=invitation, user=users["mia"])
@@ -110,28 +112,10 @@ def test_roles_change_but_a_league_keeps_an_organiser(league, players, users):
         services.member_set_role(membership=mia, role="member", by=users["mia"])
 
 
-def test_closing_a_season_moves_later_games_out_of_it(league, players, users):
-    season = services.season_create(
-        league=league,
-        name="Spring",
-        starts_on=dt.date(2026, 3, 1),
-        ends_on=dt.date(2026, 5, 31),
-        by=users["olive"],
-    )
-    early = record(
-        league,
-        users["olive"],
-        dt.date(2026, 3, 2),
-        (players["mia"], 30, 5),
-        (players["ned"], 20, 3),
-    )
-    late = record(
-        league,
-        users["olive"],
-        dt.date(2026, 3, 20),
-        (players["mia"], 30, 5),
-        (players["ned"], 20, 3),
-    )
+def test_closing_a_season_moves_later_games_out_of_it(league, players, users, log_game):
+    season = spring_season(league, users)
+    early = log_game("olive", dt.date(2026, 3, 2), ("mia", 30, 5), ("ned", 20, 3))
+    late = log_game("olive", dt.date(2026, 3, 20), ("mia", 30, 5), ("ned", 20, 3))
     services.season_close(season=season, by=users["olive"], ends_on=dt.date(2026, 3, 10))
     early.refresh_from_db()
     late.refresh_from_db()

@@ -10,7 +10,7 @@ import pytest
 
 from league.clubs import services
 from league.models import AuditEntry, Game, GameNight, League, NightTable, Player
-from tests.league.conftest import record
+from tests.league.conftest import another_confirms
 
 pytestmark = pytest.mark.django_db
 
@@ -88,10 +88,9 @@ def test_a_player_the_organiser_cannot_see_is_refused_like_an_unknown_one(api, u
     assert "present" in response.json()["fields"]
 
 
-def test_status_confirm_and_dispute_through_the_api(api, users, league, players):
-    League.objects.filter(pk=league.pk).update(confirmation=League.Confirmation.ANOTHER)
-    league.refresh_from_db()
-    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+def test_status_confirm_and_dispute_through_the_api(api, users, league, players, log_game):
+    another_confirms(league)
+    game = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
     assert api("mia").get(f"/api/games/{game.pk}/").json()["status"] == "pending"
     refused = api("mia").post(f"/api/games/{game.pk}/confirm/")
     assert refused.status_code == 403
@@ -104,7 +103,7 @@ def test_status_confirm_and_dispute_through_the_api(api, users, league, players)
     assert confirmed.json()["status"] == "confirmed"
     assert all(p["rating_after"] is not None for p in confirmed.json()["participants"])
 
-    second = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    second = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
     empty = api("ned").post(f"/api/games/{second.pk}/dispute/", {"reason": ""}, format="json")
     assert empty.status_code == 400
     disputed = api("ned").post(

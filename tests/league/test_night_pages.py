@@ -14,7 +14,7 @@ from league.models import Game, GameNight, League, NightTable, Player
 from league.nights import services as nights
 from league.results import checks, confirmation
 from league.results import seating as night_seating
-from tests.league.conftest import record
+from tests.league.conftest import members, olive_opens_night
 from tests.league.test_pages_entry import field_errors, page, previewed
 
 pytestmark = pytest.mark.django_db
@@ -24,14 +24,7 @@ DAY = dt.date(2026, 11, 20)
 
 @pytest.fixture
 def night(users, league, players):
-    return nights.night_open(
-        league=league,
-        by=users["olive"],
-        played_on=DAY,
-        edition="base",
-        rounds=2,
-        present=[players[n] for n in ("olive", "mia", "ned", "pat")],
-    )
+    return olive_opens_night(league, users, DAY, members(players), rounds=2)
 
 
 def test_an_organiser_opens_a_night_from_the_form(as_user, league, players):
@@ -293,10 +286,10 @@ def test_drawing_past_the_last_round_says_why(as_user, night):
 
 
 @pytest.fixture
-def waiting(users, league, players):
+def waiting(users, league, players, log_game):
     league.confirmation = League.Confirmation.ANOTHER
     league.save()
-    return record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    return log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
 
 
 def test_the_other_player_sees_it_waiting_and_confirms_it(as_user, waiting):
@@ -345,28 +338,20 @@ def test_a_dispute_reaches_the_organiser_who_settles_it(as_user, waiting):
 
 
 def test_the_settings_page_sets_the_confirmation_rule(as_user, league):
-    response = as_user("olive").post(
-        "/leagues/tuesday/settings/",
-        {
-            "name": "Tuesday Club",
-            "is_public": "on",
-            "provisional_games": 5,
-            "confirmation": "all",
-            "confirmation_days": 3,
-        },
-    )
+    required = {"name": "Tuesday Club", "provisional_games": 5}
+    chosen = {"is_public": "on", "confirmation": "all", "confirmation_days": 3}
+    response = as_user("olive").post("/leagues/tuesday/settings/", required | chosen)
     assert response.status_code == 302
     league.refresh_from_db()
     assert (league.confirmation, league.confirmation_days) == ("all", 3)
-    bad = as_user("olive").post(
-        "/leagues/tuesday/settings/",
-        {"name": "Tuesday Club", "provisional_games": 5, "confirmation_days": 0},
-    )
+    bad = as_user("olive").post("/leagues/tuesday/settings/", required | {"confirmation_days": 0})
     assert bad.status_code == 400 and field_errors(page(bad), "id_confirmation_days")
 
 
-def test_a_confirmed_league_game_changes_nothing_for_final_at_once(users, league, players):
-    game = record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+def test_a_confirmed_league_game_changes_nothing_for_final_at_once(
+    users, league, players, log_game
+):
+    game = log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
     assert game.status == Game.Status.CONFIRMED
     assert checks.confirmers(game) == []
 

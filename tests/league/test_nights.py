@@ -27,15 +27,6 @@ from league.results import services as result_services
 TODAY = dt.date(2026, 11, 20)
 
 
-@pytest.fixture
-def seven(users, league, players):
-    """Olive, Mia, Ned and Pat, with three guests Olive brings: seven people."""
-    cast = [players[n] for n in ("olive", "mia", "ned", "pat")]
-    for name in ("Rosa", "Sam", "Tom"):
-        cast.append(services.guest_add(league=league, name=name, by=users["olive"]).player)
-    return cast
-
-
 def open_night(league, users, present, **extra):
     values = {"played_on": TODAY, "edition": "base", "rounds": 2, "present": present}
     values.update(extra)

@@ -15,7 +15,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from accounts.models import EmailPreferences
-from config.celery import app as celery_app
 from league.clubs import invitations, services
 from league.models import AuditEntry, Invitation, League
 from league.results import confirmation
@@ -26,19 +25,14 @@ from tests.league.test_pages_entry import field_errors, page
 DAY = dt.date(2026, 11, 10)
 SITE = "https://cats.example.org"
 
+# Every test here sends mail through a task: run it at once (the root conftest's fixture).
+pytestmark = pytest.mark.usefixtures("eager_celery")
+
 
 @pytest.fixture(autouse=True)
 def memory_mail(settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.CATLEAGUE_SITE_URL = SITE
-
-
-@pytest.fixture(autouse=True)
-def eager_celery():
-    previous = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = previous
 
 
 @pytest.fixture
@@ -74,18 +68,11 @@ def link_in(message) -> str:
 
 
 def test_the_players_asked_to_confirm_are_emailed_not_the_logger_or_guests(
-    sent, users, league, players, guest
+    sent, users, league, players, guest, log_game
 ):
     set_rule(league, users, League.Confirmation.ALL)
     emails = sent(
-        record,
-        league,
-        users["mia"],
-        DAY,
-        (players["mia"], 30, 5),
-        (players["ned"], 20, 3),
-        (players["pat"], 10, 1),
-        (guest, 5, 0),
+        log_game, "mia", DAY, ("mia", 30, 5), ("ned", 20, 3), ("pat", 10, 1), (guest, 5, 0)
     )
     assert set(emails) == addresses("ned", "pat")
     message = emails["ned@example.org"]
@@ -96,11 +83,8 @@ def test_the_players_asked_to_confirm_are_emailed_not_the_logger_or_guests(
     assert link_in(message) == f"/leagues/tuesday/games/{game.pk}/"
 
 
-def test_a_game_final_at_once_emails_nobody(sent, users, league, players):
-    assert (
-        sent(record, league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 9, 1))
-        == {}
-    )
+def test_a_game_final_at_once_emails_nobody(sent, users, league, players, log_game):
+    assert sent(log_game, "mia", DAY, ("mia", 30, 5), ("ned", 9, 1)) == {}
 
 
 def test_organisers_are_emailed_about_their_queue_only_if_they_chose_it(
@@ -116,31 +100,24 @@ def test_organisers_are_emailed_about_their_queue_only_if_they_chose_it(
 
 
 def test_a_members_table_of_guests_is_emailed_to_the_organisers_who_chose_it(
-    sent, users, league, players, guest
+    sent, users, league, players, guest, log_game
 ):
     set_rule(league, users, League.Confirmation.ANOTHER)
     EmailPreferences.objects.create(user=users["olive"], league_pending=True)
-    emails = sent(record, league, users["mia"], DAY, (players["mia"], 30, 5), (guest, 20, 3))
+    emails = sent(log_game, "mia", DAY, ("mia", 30, 5), (guest, 20, 3))
     assert set(emails) == addresses("olive")
     assert "Nobody else at the table can confirm it" in emails["olive@example.org"].body
 
 
 def test_a_player_who_turned_the_kind_off_or_has_no_address_is_skipped(
-    sent, users, league, players
+    sent, users, league, players, log_game
 ):
     set_rule(league, users, League.Confirmation.ANOTHER)
     EmailPreferences.objects.create(user=users["ned"], game_pending=False)
     users["pat"].email = ""
     users["pat"].save()
     emails = sent(
-        record,
-        league,
-        users["olive"],
-        DAY,
-        (players["olive"], 30, 5),
-        (players["ned"], 20, 3),
-        (players["pat"], 10, 1),
-        (players["mia"], 5, 0),
+        log_game, "olive", DAY, ("olive", 30, 5), ("ned", 20, 3), ("pat", 10, 1), ("mia", 5, 0)
     )
     assert set(emails) == addresses("mia")
 
@@ -177,9 +154,9 @@ def test_a_rolled_back_write_emails_nobody(
 
 
 @pytest.fixture
-def pending_game(users, league, players):
+def pending_game(users, league, players, log_game):
     set_rule(league, users, League.Confirmation.ANOTHER)
-    return record(league, users["mia"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    return log_game("mia", DAY, ("mia", 30, 5), ("ned", 20, 3))
 
 
 def test_a_dispute_is_emailed_to_the_other_players_and_the_organisers(
@@ -195,9 +172,9 @@ def test_a_dispute_is_emailed_to_the_other_players_and_the_organisers(
 
 
 def test_a_correction_is_emailed_to_old_and_new_players_but_not_the_editor(
-    sent, users, league, players
+    sent, users, league, players, log_game
 ):
-    game = record(league, users["olive"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+    game = log_game("olive", DAY, ("mia", 30, 5), ("ned", 20, 3))
     emails = sent(
         result_services.game_edit,
         game=game,
@@ -212,16 +189,18 @@ def test_a_correction_is_emailed_to_old_and_new_players_but_not_the_editor(
     assert "1. Mia: 30" in before and "2. Ned: 20" in before
 
 
-def test_a_note_or_place_change_is_no_correction_of_the_result(sent, users, league, players):
-    game = record(league, users["olive"], DAY, (players["mia"], 30, 5), (players["ned"], 20, 3))
+def test_a_note_or_place_change_is_no_correction_of_the_result(
+    sent, users, league, players, log_game
+):
+    game = log_game("olive", DAY, ("mia", 30, 5), ("ned", 20, 3))
     assert (
         sent(result_services.game_edit, game=game, by=users["olive"], notes="Lovely evening") == {}
     )
     assert AuditEntry.objects.filter(action=AuditEntry.Action.UPDATE, object_type="Game").exists()
 
 
-def test_a_deletion_is_emailed_to_the_players(sent, users, league, players, guest):
-    game = record(league, users["olive"], DAY, (players["mia"], 30, 5), (guest, 20, 3))
+def test_a_deletion_is_emailed_to_the_players(sent, users, league, players, guest, log_game):
+    game = log_game("olive", DAY, ("mia", 30, 5), (guest, 20, 3))
     emails = sent(result_services.game_delete, game=game, by=users["olive"])
     assert set(emails) == addresses("mia")
     message = emails["mia@example.org"]

@@ -13,7 +13,7 @@ from league.models import PlayerRating
 from league.rating_systems import ELO, OPENSKILL, Elo, OpenSkill, Skill, system_for
 from league.results import ratings as rating_pass
 from league.results import services as result_services
-from tests.league.conftest import record
+from tests.league.conftest import olive_saves_settings, record, seated
 
 DAY = dt.date(2026, 10, 1)
 
@@ -71,23 +71,12 @@ def cast(openskill_league, users):
 
 
 def play_three(league, users, cast):
-    record(league, users["olive"], DAY, (cast["mia"], 31, 5), (cast["ned"], 28, 4))
-    record(
-        league,
-        users["olive"],
-        DAY + dt.timedelta(days=7),
-        (cast["ned"], 30, 3),
-        (cast["pat"], 22, 6),
-        (cast["mia"], 25, 2),
-    )
+    olive = users["olive"]
+    record(league, olive, DAY, *seated(cast, ("mia", 31, 5), ("ned", 28, 4)))
+    later = seated(cast, ("ned", 30, 3), ("pat", 22, 6), ("mia", 25, 2))
+    record(league, olive, DAY + dt.timedelta(days=7), *later)
     # Backdated: replays the game after it.
-    record(
-        league,
-        users["olive"],
-        DAY - dt.timedelta(days=7),
-        (cast["pat"], 40, 5),
-        (cast["mia"], 20, 4),
-    )
+    record(league, olive, DAY - dt.timedelta(days=7), *seated(cast, ("pat", 40, 5), ("mia", 20, 4)))
 
 
 def test_a_league_on_openskill_stores_mu_sigma_and_the_conservative_rating(
@@ -130,13 +119,11 @@ def test_openskill_incremental_ratings_equal_a_full_rebuild(openskill_league, us
     assert stored() == pytest.approx(before)
 
 
-def test_switching_the_rating_system_rebuilds_every_rating(league, players, users):
-    record(league, users["olive"], DAY, (players["mia"], 31, 5), (players["ned"], 28, 4))
-    record(league, users["olive"], DAY, (players["ned"], 33, 5), (players["pat"], 28, 4))
+def test_switching_the_rating_system_rebuilds_every_rating(league, players, users, log_game):
+    log_game("olive", DAY, ("mia", 31, 5), ("ned", 28, 4))
+    log_game("olive", DAY, ("ned", 33, 5), ("pat", 28, 4))
     elo = dict(PlayerRating.objects.filter(league=league).values_list("player_id", "rating"))
-    settings = {"name": league.name, "description": "", "is_public": True, "provisional_games": 5}
-
-    services.league_update(league=league, by=users["olive"], rating_system=OPENSKILL, **settings)
+    olive_saves_settings(league, users, rating_system=OPENSKILL)
     league.refresh_from_db()
     assert league.rating_system == OPENSKILL
     skill = dict(PlayerRating.objects.filter(league=league).values_list("player_id", "rating"))
@@ -144,7 +131,7 @@ def test_switching_the_rating_system_rebuilds_every_rating(league, players, user
     assert not league.games.filter(participants__mu_after__isnull=True).exists()
     assert league.audit.filter(action="rebuild", changes__rating_system=OPENSKILL).exists()
 
-    services.league_update(league=league, by=users["olive"], rating_system=ELO, **settings)
+    olive_saves_settings(league, users, rating_system=ELO)
     back = dict(PlayerRating.objects.filter(league=league).values_list("player_id", "rating"))
     assert back == pytest.approx(elo)
     assert not league.games.filter(participants__mu_after__isnull=False).exists()
@@ -152,23 +139,17 @@ def test_switching_the_rating_system_rebuilds_every_rating(league, players, user
 
 def test_an_unknown_rating_system_is_a_field_error(league, users):
     with pytest.raises(services.ValidationError) as caught:
-        services.league_update(
-            league=league,
-            by=users["olive"],
-            name="x",
-            description="",
-            is_public=True,
-            provisional_games=5,
-            rating_system="glicko",
-        )
+        olive_saves_settings(league, users, name="x", rating_system="glicko")
     assert "rating_system" in caught.value.message_dict
 
 
 # --- pages ----------------------------------------------------------------------------------
 
 
-def test_organiser_switches_to_openskill_in_the_settings_form(client, league, players, users):
-    record(league, users["olive"], DAY, (players["mia"], 31, 5), (players["ned"], 28, 4))
+def test_organiser_switches_to_openskill_in_the_settings_form(
+    client, league, players, users, log_game
+):
+    log_game("olive", DAY, ("mia", 31, 5), ("ned", 28, 4))
     client.force_login(users["olive"])
     url = f"/leagues/{league.slug}/settings/"
     page = client.get(url)
@@ -197,13 +178,13 @@ def test_organiser_switches_to_openskill_in_the_settings_form(client, league, pl
     assert "0.0 → 3.4" in detail  # μ − 3σ with a decimal, not rounded to whole points
 
 
-def test_game_page_of_an_elo_league_still_explains_elo(client, league, players, users):
-    game = record(league, users["olive"], DAY, (players["mia"], 31, 5), (players["ned"], 28, 4))
+def test_game_page_of_an_elo_league_still_explains_elo(client, league, players, users, log_game):
+    game = log_game("olive", DAY, ("mia", 31, 5), ("ned", 28, 4))
     detail = client.get(f"/leagues/{league.slug}/games/{game.pk}/").content.decode()
     assert "K × (actual − expected)" in detail and "OpenSkill" not in detail
 
 
-def test_rebuild_report_of_elo_still_checks_zero_sum(league, players, users):
-    record(league, users["olive"], DAY, (players["mia"], 31, 5), (players["ned"], 28, 4))
+def test_rebuild_report_of_elo_still_checks_zero_sum(league, players, users, log_game):
+    log_game("olive", DAY, ("mia", 31, 5), ("ned", 28, 4))
     report = rating_pass.rebuild_all(league)
     assert report.zero_sum_expected and report.zero_sum

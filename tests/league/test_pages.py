@@ -10,7 +10,7 @@ from league.models import League
 from league.results import checks, standings
 from league.results import selectors as result_selectors
 from league.results import services as result_services
-from tests.league.conftest import record
+from tests.league.conftest import log_solitaire, record, score_pad, spring_season
 
 pytestmark = pytest.mark.django_db
 
@@ -37,8 +37,8 @@ def private_league(users, players):
     return league
 
 
-def test_home_lists_leagues_with_counts_and_recent_games(client, league, players, users):
-    record(league, users["olive"], D, (players["mia"], 30, 5), (players["ned"], 2, 1))
+def test_home_lists_leagues_with_counts_and_recent_games(client, league, players, users, log_game):
+    log_game("olive", D, ("mia", 30, 5), ("ned", 2, 1))
     page = text(client.get("/"))
     assert "Tuesday Club" in page and "1 game · 2 players · last played 1 Mar 2026" in page
     assert "1st Mia 30 +16.0 2nd Ned 2 −16.0" in page
@@ -59,9 +59,9 @@ def test_private_league_is_hidden_from_visitors_and_shown_to_members(
 
 
 def test_standings_show_rating_provisional_mark_games_wins_placement_and_trend(
-    client, league, players, users
+    client, league, players, users, log_game
 ):
-    record(league, users["olive"], D, (players["mia"], 30, 5), (players["ned"], 2, 1))
+    log_game("olive", D, ("mia", 30, 5), ("ned", 2, 1))
     page = html(client.get("/leagues/tuesday/"))
     mia_row = re.search(r"<tr[^>]*>\s*<td class=\"num\">1</td>.*?</tr>", page, re.S).group(0)
     assert "Mia" in mia_row and "1516" in mia_row and "provisional" in mia_row
@@ -73,24 +73,12 @@ def test_standings_show_rating_provisional_mark_games_wins_placement_and_trend(
     assert '<caption id="standings-caption">Standings' in page
 
 
-def test_season_standings_and_games_count_only_that_season(client, league, players, users):
-    record(
-        league,
-        users["olive"],
-        dt.date(2026, 1, 10),
-        (players["ned"], 30, 5),
-        (players["mia"], 2, 1),
-    )
-    spring = services.season_create(
-        league=league,
-        name="Spring",
-        starts_on=dt.date(2026, 3, 1),
-        ends_on=dt.date(2026, 5, 31),
-        by=users["olive"],
-    )
-    record(
-        league, users["olive"], dt.date(2026, 3, 5), (players["pat"], 30, 5), (players["mia"], 2, 1)
-    )
+def test_season_standings_and_games_count_only_that_season(
+    client, league, players, users, log_game
+):
+    log_game("olive", dt.date(2026, 1, 10), ("ned", 30, 5), ("mia", 2, 1))
+    spring = spring_season(league, users)
+    log_game("olive", dt.date(2026, 3, 5), ("pat", 30, 5), ("mia", 2, 1))
     page = html(client.get(f"/leagues/tuesday/?season={spring.pk}"))
     assert "Standings for Spring" in page and 'aria-current="page">Spring</a>' in page
     standings = page[page.index("standings-caption") : page.index("</table>")]
@@ -106,15 +94,9 @@ def test_unknown_season_is_not_found(client, league, season):
     assert client.get(f"/leagues/tuesday/?season={season}").status_code == 404
 
 
-def test_league_games_are_paginated(client, league, players, users):
+def test_league_games_are_paginated(client, league, players, users, log_game):
     for day in range(1, 23):
-        record(
-            league,
-            users["olive"],
-            dt.date(2026, 1, day),
-            (players["mia"], day, 1),
-            (players["ned"], 0, 0),
-        )
+        log_game("olive", dt.date(2026, 1, day), ("mia", day, 1), ("ned", 0, 0))
     first = html(client.get("/leagues/tuesday/"))
     assert ">22 Jan 2026<" in first and ">3 Jan 2026<" in first and ">2 Jan 2026<" not in first
     assert "Page 1 of 2" in first and 'href="?page=2#games"' in first
@@ -133,30 +115,12 @@ def test_game_page_shows_results_rating_changes_and_why(client, league, players,
             checks.ParticipantInput(
                 player_id=players["ned"].pk,
                 seat=1,
-                result={
-                    "total_vp": 22,
-                    "fed_cats": 4,
-                    "fed_cats_vp": 14,
-                    "toys_vp": 3,
-                    "costumes_vp": 6,
-                    "catnip_vp": 1,
-                    "vp_tokens_vp": 0,
-                    "food_penalty_vp": -2,
-                },
+                result=score_pad(22, 4, (14, 3, 6, 1, 0, -2)),
             ),
             checks.ParticipantInput(
                 player_id=players["mia"].pk,
                 seat=2,
-                result={
-                    "total_vp": 30,
-                    "fed_cats": 5,
-                    "fed_cats_vp": 20,
-                    "toys_vp": 8,
-                    "costumes_vp": -2,
-                    "catnip_vp": 4,
-                    "vp_tokens_vp": 0,
-                    "food_penalty_vp": 0,
-                },
+                result=score_pad(30, 5, (20, 8, -2, 4, 0, 0)),
             ),
         ],
     )
@@ -201,35 +165,26 @@ def test_game_page_reads_the_database_a_fixed_number_of_times(
     assert ("Confirm this result" in page) == (who == "ned")
 
 
-def test_game_page_of_another_league_is_not_found(client, league, players, users):
+def test_game_page_of_another_league_is_not_found(client, league, players, users, log_game):
     other = services.league_create(name="Friday", slug="friday", game="cat-lady", by=users["olive"])
-    game = record(league, users["olive"], D, (players["mia"], 30, 5), (players["ned"], 2, 1))
+    game = log_game("olive", D, ("mia", 30, 5), ("ned", 2, 1))
     assert client.get(f"/leagues/{other.slug}/games/{game.pk}/").status_code == 404
     assert client.get("/leagues/tuesday/games/999999/").status_code == 404
 
 
 def test_unrated_solitaire_game_says_it_is_not_rated(client, league, players, users):
-    game = result_services.game_record(
-        league=league,
-        logged_by=users["olive"],
-        played_on=D,
-        edition="solitaire",
-        details={"cat_player_vp": 20},
-        participants=[
-            checks.ParticipantInput(player_id=players["mia"].pk, result={"total_vp": 25})
-        ],
-    )
+    game = log_solitaire(league, users, D, players["mia"], 25, 20)
     page = text(client.get(f"/leagues/tuesday/games/{game.pk}/"))
     assert (
         "unrated" in page and "not rated: solitaire games" in page and "beat the cat player" in page
     )
 
 
-def test_player_page_has_chart_games_and_head_to_head(client, league, players, users):
+def test_player_page_has_chart_games_and_head_to_head(client, league, players, users, log_game):
     mia, ned, pat = players["mia"], players["ned"], players["pat"]
-    record(league, users["olive"], dt.date(2026, 1, 5), (mia, 30, 5), (ned, 20, 1), (pat, 10, 1))
-    record(league, users["olive"], dt.date(2026, 1, 12), (ned, 30, 5), (mia, 20, 1))
-    record(league, users["olive"], dt.date(2026, 1, 19), (mia, 25, 5), (pat, 25, 5))
+    log_game("olive", dt.date(2026, 1, 5), (mia, 30, 5), (ned, 20, 1), (pat, 10, 1))
+    log_game("olive", dt.date(2026, 1, 12), (ned, 30, 5), (mia, 20, 1))
+    log_game("olive", dt.date(2026, 1, 19), (mia, 25, 5), (pat, 25, 5))
     page = html(client.get(f"/players/{mia.pk}/"))
     assert '<svg class="chart-svg"' in page and "Mia&#x27;s rating over time" in page
     assert page.count("<polyline") == 1 and "Tuesday Club: 3 rated games from 5 Jan 2026" in page
@@ -242,10 +197,10 @@ def test_player_page_has_chart_games_and_head_to_head(client, league, players, u
 
 
 def test_player_page_hides_private_league_games_from_those_who_cannot_see_them(
-    client, league, private_league, players, users
+    client, league, private_league, players, users, log_game
 ):
     mia, quinn = players["mia"], players["quinn"]
-    record(league, users["olive"], D, (mia, 30, 5), (players["ned"], 2, 1))
+    log_game("olive", D, (mia, 30, 5), ("ned", 2, 1))
     record(private_league, users["olive"], D, (mia, 30, 5), (quinn, 2, 1))
     public_view = html(client.get(f"/players/{mia.pk}/"))
     assert "Secret Society" not in public_view and "Quinn" not in public_view
@@ -297,15 +252,11 @@ def test_logging_out_returns_home_with_a_log_in_link(client, users):
 # --- the selectors behind the pages --------------------------------------------------------
 
 
-def test_league_summaries_count_games_and_rated_players(league, private_league, players, users):
-    record(league, users["olive"], D, (players["mia"], 30, 5), (players["ned"], 2, 1))
-    record(
-        league,
-        users["olive"],
-        D + dt.timedelta(days=3),
-        (players["mia"], 30, 5),
-        (players["pat"], 2, 1),
-    )
+def test_league_summaries_count_games_and_rated_players(
+    league, private_league, players, users, log_game
+):
+    log_game("olive", D, ("mia", 30, 5), ("ned", 2, 1))
+    log_game("olive", D + dt.timedelta(days=3), ("mia", 30, 5), ("pat", 2, 1))
     summaries = {
         s.league.slug: s for s in result_selectors.league_summaries(leagues=League.objects.all())
     }
@@ -318,24 +269,21 @@ def test_league_summaries_count_games_and_rated_players(league, private_league, 
     ) == (0, 0, None)
 
 
-def test_recent_games_are_newest_first_with_players_in_finishing_order(league, players, users):
-    record(league, users["olive"], D, (players["mia"], 30, 5), (players["ned"], 2, 1))
-    late = record(
-        league,
-        users["olive"],
-        D,
-        (players["ned"], 10, 1),
-        (players["mia"], 20, 1),
-        played_time=dt.time(21, 0),
-    )
+def test_recent_games_are_newest_first_with_players_in_finishing_order(
+    league, players, users, log_game
+):
+    log_game("olive", D, ("mia", 30, 5), ("ned", 2, 1))
+    late = log_game("olive", D, ("ned", 10, 1), ("mia", 20, 1), played_time=dt.time(21, 0))
     games = list(result_selectors.recent_games(league=league))
     assert games[0].pk == late.pk
     assert [p.player.name for p in games[0].participants.all()] == ["Mia", "Ned"]
     assert [g.pk for g in result_selectors.latest_games(leagues=[league], limit=1)] == [late.pk]
 
 
-def test_latest_games_merge_the_newest_of_every_league(league, private_league, players, users):
-    old = record(league, users["olive"], D, (players["mia"], 30, 5), (players["ned"], 2, 1))
+def test_latest_games_merge_the_newest_of_every_league(
+    league, private_league, players, users, log_game
+):
+    old = log_game("olive", D, ("mia", 30, 5), ("ned", 2, 1))
     new = record(
         private_league,
         users["olive"],
@@ -343,13 +291,7 @@ def test_latest_games_merge_the_newest_of_every_league(league, private_league, p
         (players["mia"], 3, 1),
         (players["quinn"], 2, 1),
     )
-    newest = record(
-        league,
-        users["olive"],
-        D + dt.timedelta(days=2),
-        (players["pat"], 3, 1),
-        (players["ned"], 2, 1),
-    )
+    newest = log_game("olive", D + dt.timedelta(days=2), ("pat", 3, 1), ("ned", 2, 1))
     both = [league, private_league]
     assert [g.pk for g in result_selectors.latest_games(leagues=both, limit=2)] == [
         newest.pk,
@@ -367,10 +309,10 @@ def test_latest_games_merge_the_newest_of_every_league(league, private_league, p
 
 
 def test_player_games_and_head_to_head_keep_to_the_given_leagues(
-    league, private_league, players, users
+    league, private_league, players, users, log_game
 ):
     mia = players["mia"]
-    record(league, users["olive"], D, (mia, 30, 5), (players["ned"], 2, 1))
+    log_game("olive", D, (mia, 30, 5), ("ned", 2, 1))
     record(private_league, users["olive"], D, (players["quinn"], 30, 5), (mia, 2, 1))
     ids = result_selectors.player_game_ids(player=mia, leagues=[league])
     assert [p.game.league.slug for p in result_selectors.player_game_rows(ids=ids)] == ["tuesday"]
@@ -381,11 +323,11 @@ def test_player_games_and_head_to_head_keep_to_the_given_leagues(
     assert {(h.opponent_name, h.ahead, h.behind) for h in both} == {("Ned", 1, 0), ("Quinn", 0, 1)}
 
 
-def test_player_games_are_newest_first_in_play_order(league, players, users):
+def test_player_games_are_newest_first_in_play_order(league, players, users, log_game):
     mia, ned = players["mia"], players["ned"]
-    first = record(league, users["olive"], D, (mia, 30, 5), (ned, 2, 1))
-    timed = record(league, users["olive"], D, (mia, 30, 5), (ned, 2, 1), played_time=dt.time(20, 0))
-    later = record(league, users["olive"], D + dt.timedelta(days=1), (ned, 30, 5), (mia, 2, 1))
+    first = log_game("olive", D, (mia, 30, 5), (ned, 2, 1))
+    timed = log_game("olive", D, (mia, 30, 5), (ned, 2, 1), played_time=dt.time(20, 0))
+    later = log_game("olive", D + dt.timedelta(days=1), (ned, 30, 5), (mia, 2, 1))
     ids = result_selectors.player_game_ids(player=mia, leagues=[league])
     rows = result_selectors.player_game_rows(ids=ids[:2])
     assert [r.game_id for r in rows] == [later.pk, timed.pk]
@@ -393,46 +335,29 @@ def test_player_games_are_newest_first_in_play_order(league, players, users):
     assert [p.player.name for p in rows[0].game.participants.all()] == ["Ned", "Mia"]
 
 
-def test_player_standings_give_position_among_players(league, players, users):
-    record(
-        league,
-        users["olive"],
-        D,
-        (players["mia"], 30, 5),
-        (players["ned"], 2, 1),
-        (players["pat"], 1, 1),
-    )
+def test_player_standings_give_position_among_players(league, players, users, log_game):
+    log_game("olive", D, ("mia", 30, 5), ("ned", 2, 1), ("pat", 1, 1))
     [standing] = result_selectors.player_standings(player=players["ned"], leagues=[league])
     assert (standing.row.position, standing.of, standing.row.games_played) == (2, 3, 1)
     assert result_selectors.player_standings(player=players["quinn"], leagues=[league]) == []
 
 
-def test_cached_season_standings_follow_every_change_to_the_league(league, players, users):
-    spring = services.season_create(
-        league=league,
-        name="Spring",
-        starts_on=dt.date(2026, 3, 1),
-        ends_on=dt.date(2026, 5, 31),
-        by=users["olive"],
-    )
-    record(
-        league, users["olive"], dt.date(2026, 3, 5), (players["mia"], 30, 5), (players["ned"], 2, 1)
-    )
+def test_cached_season_standings_follow_every_change_to_the_league(
+    league, players, users, log_game
+):
+    spring = spring_season(league, users)
+    log_game("olive", dt.date(2026, 3, 5), ("mia", 30, 5), ("ned", 2, 1))
     first = standings.standings(league=league, season=spring)
     assert [(r.player_name, r.games_played) for r in first] == [("Mia", 1), ("Ned", 1)]
     assert standings.standings(league=league, season=spring) == first  # from the cache
-    game = record(
-        league, users["olive"], dt.date(2026, 3, 6), (players["ned"], 30, 5), (players["pat"], 2, 1)
-    )
+    game = log_game("olive", dt.date(2026, 3, 6), ("ned", 30, 5), ("pat", 2, 1))
     assert {
         r.player_name: r.games_played for r in standings.standings(league=league, season=spring)
     } == {"Mia": 1, "Ned": 2, "Pat": 1}
     result_services.game_delete(game=game, by=users["olive"])
     assert standings.standings(league=league, season=spring) == first
     # A game logged before the season re-rates the season's games: the standings follow.
-    record(
-        league, users["olive"], dt.date(2026, 2, 1), (players["ned"], 30, 5), (players["mia"], 2, 1)
-    )
+    log_game("olive", dt.date(2026, 2, 1), ("ned", 30, 5), ("mia", 2, 1))
     after = {
         r.player_name: round(r.rating) for r in standings.standings(league=league, season=spring)
     }
@@ -440,18 +365,14 @@ def test_cached_season_standings_follow_every_change_to_the_league(league, playe
 
 
 def test_player_page_lists_the_opponents_met_most_then_all_on_request(
-    client, league, players, users, monkeypatch
+    client, league, players, users, monkeypatch, log_game
 ):
     from league.clubs import pages as views
 
     monkeypatch.setattr(views, "HEAD_TO_HEAD_SHOWN", 2)
     mia = players["mia"]
-    record(
-        league, users["olive"], D, (mia, 30, 5), (players["ned"], 20, 1), (players["pat"], 10, 1)
-    )
-    record(
-        league, users["olive"], D, (mia, 30, 5), (players["ned"], 20, 1), (players["olive"], 10, 1)
-    )
+    log_game("olive", D, (mia, 30, 5), ("ned", 20, 1), ("pat", 10, 1))
+    log_game("olive", D, (mia, 30, 5), ("ned", 20, 1), ("olive", 10, 1))
     page = text(client.get(f"/players/{mia.pk}/"))
     h2h = page[page.index("Head to head") :]
     assert "Ned 2" in h2h and "Show all 3 opponents" in h2h
@@ -462,39 +383,19 @@ def test_player_page_lists_the_opponents_met_most_then_all_on_request(
 
 
 def test_season_standings_are_the_same_by_array_aggregates_and_by_window_functions(
-    league, players, users, monkeypatch
+    league, players, users, monkeypatch, log_game
 ):
     """PostgreSQL reads a season's first and last ratings with ordered array aggregates; other
     databases with window functions. Both give the same standings."""
     from types import SimpleNamespace
 
-    spring = services.season_create(
-        league=league,
-        name="Spring",
-        starts_on=dt.date(2026, 3, 1),
-        ends_on=dt.date(2026, 5, 31),
-        by=users["olive"],
-    )
+    spring = spring_season(league, users)
     mia, ned, pat, olive = (players[n] for n in ("mia", "ned", "pat", "olive"))
-    record(league, users["olive"], dt.date(2026, 2, 1), (mia, 30, 5), (ned, 2, 1))
-    record(league, users["olive"], dt.date(2026, 3, 5), (ned, 30, 5), (mia, 20, 1), (pat, 3, 0))
-    record(
-        league,
-        users["olive"],
-        dt.date(2026, 3, 5),
-        (pat, 30, 5),
-        (olive, 20, 1),
-        played_time=dt.time(9),
-    )
-    record(league, users["olive"], dt.date(2026, 4, 1), (mia, 30, 5), (pat, 30, 4))
-    result_services.game_record(
-        league=league,
-        logged_by=users["olive"],
-        played_on=dt.date(2026, 4, 2),
-        edition="solitaire",
-        details={"cat_player_vp": 20},
-        participants=[checks.ParticipantInput(player_id=olive.pk, result={"total_vp": 25})],
-    )
+    log_game("olive", dt.date(2026, 2, 1), (mia, 30, 5), (ned, 2, 1))
+    log_game("olive", dt.date(2026, 3, 5), (ned, 30, 5), (mia, 20, 1), (pat, 3, 0))
+    log_game("olive", dt.date(2026, 3, 5), (pat, 30, 5), (olive, 20, 1), played_time=dt.time(9))
+    log_game("olive", dt.date(2026, 4, 1), (mia, 30, 5), (pat, 30, 4))
+    log_solitaire(league, users, dt.date(2026, 4, 2), olive, 25, 20)
     from league.results.standings import _standings
 
     by_arrays = _standings(league=league, season=spring)

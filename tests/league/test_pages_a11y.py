@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from league.clubs import services
 from league.nights import services as nights
-from tests.league.conftest import record
+from tests.league.conftest import olive_opens_night, spring_season
 
 SITE_CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "site.css"
 
@@ -52,6 +51,18 @@ class Page(HTMLParser):
         if tag == "table":
             self.current_table = None
 
+    def unlabelled_controls(self) -> list[str]:
+        """Form controls nothing names: no <label for>, no wrapping label, no aria-label."""
+        return [
+            f"{tag} {attrs.get('name')}"
+            for tag in ("input", "select", "textarea")
+            for attrs in self.all(tag)
+            if attrs.get("type") not in ("hidden", "submit")
+            and attrs.get("id") not in self.label_for
+            and attrs.get("id") not in self.wrapped_inputs
+            and not attrs.get("aria-label")
+        ]
+
     def all(self, tag: str) -> list[dict]:
         return [attrs for name, attrs in self.tags if name == tag]
 
@@ -64,36 +75,17 @@ def parse(response) -> Page:
 
 
 @pytest.fixture
-def pages(client, league, players, users):
+def pages(client, league, players, users, log_game):
     """Every league page with data on it, as (name, client response getter)."""
-    game = record(
+    game = log_game("olive", dt.date(2026, 3, 1), ("mia", 30, 5), ("ned", 22, 4))
+    log_game("olive", dt.date(2026, 3, 8), ("ned", 30, 5), ("mia", 20, 4))
+    spring_season(league, users)
+    night = olive_opens_night(
         league,
-        users["olive"],
-        dt.date(2026, 3, 1),
-        (players["mia"], 30, 5),
-        (players["ned"], 22, 4),
-    )
-    record(
-        league,
-        users["olive"],
+        users,
         dt.date(2026, 3, 8),
-        (players["ned"], 30, 5),
-        (players["mia"], 20, 4),
-    )
-    services.season_create(
-        league=league,
-        name="Spring",
-        starts_on=dt.date(2026, 3, 1),
-        ends_on=dt.date(2026, 5, 31),
-        by=users["olive"],
-    )
-    night = nights.night_open(
-        league=league,
-        by=users["olive"],
-        played_on=dt.date(2026, 3, 8),
-        edition="base",
+        [players["mia"], players["ned"], players["pat"]],
         rounds=2,
-        present=[players["mia"], players["ned"], players["pat"]],
     )
     nights.round_draw(night=night, by=users["olive"])
     urls = [
@@ -145,17 +137,7 @@ def test_every_page_has_language_title_landmarks_and_one_h1(pages):
 @pytest.mark.django_db
 def test_every_form_control_has_a_label(pages):
     for url, response in pages():
-        page = parse(response)
-        for tag in ("input", "select", "textarea"):
-            for attrs in page.all(tag):
-                if attrs.get("type") in ("hidden", "submit"):
-                    continue
-                labelled = (
-                    attrs.get("id") in page.label_for
-                    or attrs.get("id") in page.wrapped_inputs
-                    or attrs.get("aria-label")
-                )
-                assert labelled, f"{url}: unlabelled {tag} {attrs.get('name')}"
+        assert not parse(response).unlabelled_controls(), url
 
 
 @pytest.mark.django_db

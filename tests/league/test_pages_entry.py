@@ -10,6 +10,7 @@ from league.clubs import services
 from league.models import Game
 from league.results import entry as result_entry
 from league.results.result_form import _place_errors, _Problems
+from tests.league.test_result_entry import WINNER_RESULT
 
 pytestmark = pytest.mark.django_db
 
@@ -62,22 +63,44 @@ def cards_table(players, **overrides):
     return data
 
 
-def totals_table(players, **overrides):
-    data = {
-        "played_on": DAY,
-        "seat1-player": players["mia"].pk,
-        "seat1-seat": 1,
-        "seat1-total_vp": 30,
-        "seat1-fed_cats": 5,
-        "seat2-player": players["ned"].pk,
-        "seat2-seat": 2,
-        "seat2-total_vp": 25,
-        "seat3-player": players["pat"].pk,
-        "seat3-seat": 3,
-        "seat3-total_vp": 12,
-    }
-    data.update(overrides)
+def costume_moved_to_ned_score() -> result_entry.GameScore:
+    """What the calculator makes of cards_table once Mia's costume is moved to Ned."""
+    mia = {"food_tuna": 2, "food_chicken": 1, "food_milk": 1}
+    ned = {"food_tuna": 2, "toy_cat_tower": 2, "costumes": 1}
+    seats = (
+        result_entry.SeatHoldings(name="Mia", cats=["Bronte"], strays=["Florence"], counts=mia),
+        result_entry.SeatHoldings(name="Ned", cats=["Sparkle"], strays=[], counts=ned),
+    )
+    return result_entry.score_table(seats, result_entry.deck("base").edition)
+
+
+def totals_form(played_on, *seats):
+    """The totals form's fields: seats as (player, total VP, fed cats or None for blank)."""
+    data = {"played_on": played_on}
+    for seat, (player, vp, fed) in enumerate(seats, start=1):
+        data |= {f"seat{seat}-player": player.pk, f"seat{seat}-seat": seat}
+        data[f"seat{seat}-total_vp"] = vp
+        if fed is not None:
+            data[f"seat{seat}-fed_cats"] = fed
     return data
+
+
+def mischief_form(played_on, *seats, winner: int, win_type: str | None = None):
+    """The Cantankerous Cats form's fields: seats as (player, mischief points), the winner's seat
+    ticked and, when given, how they won."""
+    data = {"played_on": played_on}
+    for seat, (player, points) in enumerate(seats, start=1):
+        data |= {f"seat{seat}-player": player.pk, f"seat{seat}-seat": seat}
+        data[f"seat{seat}-mischief_points"] = points
+    data[f"seat{winner}-winner"] = "on"
+    if win_type is not None:
+        data[f"seat{winner}-win_type"] = win_type
+    return data
+
+
+def totals_table(players, **overrides):
+    mia, ned, pat = (players[name] for name in ("mia", "ned", "pat"))
+    return totals_form(DAY, (mia, 30, 5), (ned, 25, None), (pat, 12, None)) | overrides
 
 
 # --- who may log games -----------------------------------------------------------------------
@@ -250,16 +273,7 @@ def test_save_records_the_previewed_game_through_the_services(mia, league, playe
         response.status_code == 302 and response["Location"] == f"/leagues/tuesday/games/{game.pk}/"
     )
     mia_row, ned_row = game.participants.order_by("seat")
-    assert mia_row.result == {
-        "total_vp": 13,
-        "fed_cats": 2,
-        "fed_cats_vp": 7,
-        "toys_vp": 0,
-        "costumes_vp": 6,
-        "catnip_vp": 0,
-        "vp_tokens_vp": 0,
-        "food_penalty_vp": 0,
-    }
+    assert mia_row.result == WINNER_RESULT
     assert (mia_row.rank, ned_row.rank, ned_row.score) == (1, 2, 3)
     assert mia_row.rating_after == pytest.approx(1516)
     assert game.logged_by.username == "mia" and game.played_on == dt.date(2026, 3, 3)
@@ -370,12 +384,7 @@ def test_catalogue_errors_land_on_the_seat_field_they_name(mia, league, players)
 
 def test_solitaire_asks_for_the_cat_players_vp(mia, league, players):
     url = "/games/new/?league=tuesday&edition=solitaire&players=1&mode=totals"
-    data = {
-        "played_on": DAY,
-        "seat1-player": players["mia"].pk,
-        "seat1-seat": 1,
-        "seat1-total_vp": 30,
-    }
+    data = totals_form(DAY, (players["mia"], 30, None))
     html = page(mia.post(url, {**data, "action": "preview"}))
     assert field_errors(html, "id_cat_player_vp") == [
         "The cat player&#x27;s VP is required in a solitaire game."
@@ -421,27 +430,15 @@ def test_service_errors_are_placed_beside_their_fields():
     assert problems.messages == ["Spring runs from 1 Mar to 31 May.", "Too many players."]
 
 
-def test_a_cantankerous_cats_game_is_logged_from_its_catalogue_fields(client, players, users):
-    friday = services.league_create(
-        name="Friday", slug="friday", game="cantankerous-cats", by=users["olive"]
-    )
-    for name in ("mia", "ned"):
-        services.member_add(league=friday, player=players[name], by=users[name])
+def test_a_cantankerous_cats_game_is_logged_from_its_catalogue_fields(
+    client, players, users, friday
+):
     client.force_login(users["mia"])
     url = "/games/new/?league=friday&edition=standard&players=2&mode=totals"
     html = page(client.get(url))
     assert 'name="seat1-winner"' in html and 'name="seat1-win_type"' in html
     assert "calculator" not in html
-    data = {
-        "played_on": DAY,
-        "seat1-player": players["mia"].pk,
-        "seat1-seat": 1,
-        "seat1-mischief_points": 4,
-        "seat2-player": players["ned"].pk,
-        "seat2-seat": 2,
-        "seat2-mischief_points": 9,
-        "seat2-winner": "on",
-    }
+    data = mischief_form(DAY, (players["mia"], 4), (players["ned"], 9), winner=2)
     html = page(client.post(url, {**data, "action": "preview"}))
     assert field_errors(html, "id_seat2-win_type") == ["Say how the winner won."]
     data["seat2-win_type"] = "nine_mischief"

@@ -8,14 +8,13 @@ import itertools
 
 import pytest
 
-from league.clubs import services
 from league.models import Game, GameNight, Participant, PlayerRating
 from league.nights import services as nights
 from league.results import checks
 from league.results import seating as night_seating
 from league.results import selectors as result_selectors
 from league.results import services as result_services
-from tests.league.conftest import record
+from tests.league.conftest import olive_opens_night, record
 
 pytestmark = pytest.mark.django_db
 
@@ -78,26 +77,11 @@ def enter_table(table, users, *, winner_seat: int):
     )
 
 
-@pytest.fixture
-def seven(users, league, players):
-    cast = [players[n] for n in ("olive", "mia", "ned", "pat")]
-    for name in ("Rosa", "Sam", "Tom"):
-        cast.append(services.guest_add(league=league, name=name, by=users["olive"]).player)
-    return cast
-
-
 def test_a_three_round_night_is_rated_in_round_order_and_a_rebuild_agrees(
     users, league, seven, api
 ):
-    night = nights.night_open(
-        league=league,
-        by=users["olive"],
-        played_on=NIGHT,
-        edition="base",
-        rounds=3,
-        present=seven,
-        first_round=GameNight.FirstRound.RANDOM,
-        seed=11,
+    night = olive_opens_night(
+        league, users, NIGHT, seven, rounds=3, first_round=GameNight.FirstRound.RANDOM, seed=11
     )
     played: list[Game] = []
     for number in (1, 2, 3):
@@ -142,29 +126,29 @@ def test_a_three_round_night_is_rated_in_round_order_and_a_rebuild_agrees(
     assert history == [1, 2, 3]
 
 
-def test_untimed_games_of_one_day_are_rated_in_the_order_they_were_entered(league, players, users):
+def test_untimed_games_of_one_day_are_rated_in_the_order_they_were_entered(
+    league, players, users, log_game
+):
     mia, ned = players["mia"], players["ned"]
-    first = record(league, users["olive"], D, (mia, 30, 5), (ned, 20, 3))
-    second = record(league, users["olive"], D, (ned, 30, 5), (mia, 20, 3))
-    third = record(league, users["olive"], D, (mia, 31, 5), (ned, 20, 3))
+    first = log_game("olive", D, (mia, 30, 5), (ned, 20, 3))
+    second = log_game("olive", D, (ned, 30, 5), (mia, 20, 3))
+    third = log_game("olive", D, (mia, 31, 5), (ned, 20, 3))
     assert_rated_as([first, second, third])
     result_services.ratings_rebuild(league=league)
     assert_rated_as([first, second, third])
     # A time of day comes after the untimed games of its day, whenever it was entered.
-    timed = record(league, users["olive"], D, (ned, 30, 5), (mia, 2, 1), played_time=dt.time(9))
+    timed = log_game("olive", D, (ned, 30, 5), (mia, 2, 1), played_time=dt.time(9))
     assert_rated_as([first, second, third, timed])
 
 
 def test_a_night_round_comes_after_the_untimed_games_of_the_day_logged_on_their_own(
-    users, league, seven
+    users, league, seven, log_game
 ):
-    night = nights.night_open(
-        league=league, by=users["olive"], played_on=NIGHT, edition="base", rounds=1, present=seven
-    )
+    night = olive_opens_night(league, users, NIGHT, seven, rounds=1)
     drawn = nights.round_draw(night=night, by=users["olive"])
     tables = [enter_table(t, users, winner_seat=1) for t in drawn.tables.all()]
     mia, ned = seven[1], seven[2]
-    alone = record(league, users["olive"], NIGHT, (mia, 30, 5), (ned, 20, 3))
+    alone = log_game("olive", NIGHT, (mia, 30, 5), (ned, 20, 3))
     # Logged after the night's games, but a game outside a night has no round: it goes first.
     assert list(Game.objects.filter(league=league).in_play_order()) == [alone, *tables]
     assert_rated_as([alone, *tables])

@@ -6,6 +6,13 @@ from engine.catlady.cards import DATA_DIR
 from engine.errors import ScoreInputError
 from league.results import entry as result_entry
 from league.results.entry import SeatHoldings, TableError, score_table, table_errors
+from tests.league.conftest import score_pad
+
+# The league results of the two-seat table scored here, which the result pages' cards_table
+# enters too: Bronte and Florence fed (tuna, chicken, milk) with a costume, against Sparkle
+# fed tuna with two cat towers.
+WINNER_RESULT = score_pad(13, 2, (7, 0, 6, 0, 0, 0))
+RUNNER_UP_RESULT = score_pad(3, 1, (3, 2, -2, 0, 0, 0))
 
 
 @pytest.fixture(scope="module")
@@ -63,28 +70,7 @@ def test_score_table_gives_the_league_result_fields(base):
         ],
         base,
     )
-    assert result_entry.league_results(score) == [
-        {
-            "total_vp": 13,
-            "fed_cats": 2,
-            "fed_cats_vp": 7,
-            "toys_vp": 0,
-            "costumes_vp": 6,
-            "catnip_vp": 0,
-            "vp_tokens_vp": 0,
-            "food_penalty_vp": 0,
-        },
-        {
-            "total_vp": 3,
-            "fed_cats": 1,
-            "fed_cats_vp": 3,
-            "toys_vp": 2,
-            "costumes_vp": -2,
-            "catnip_vp": 0,
-            "vp_tokens_vp": 0,
-            "food_penalty_vp": 0,
-        },
-    ]
+    assert result_entry.league_results(score) == [WINNER_RESULT, RUNNER_UP_RESULT]
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from league.models import AuditEntry, Game, Participant, PlayerRating
 from league.results import checks, standings
 from league.results import services as result_services
 from ratings.elo import win_probability
-from tests.league.conftest import record
+from tests.league.conftest import log_solitaire
 
 pytestmark = pytest.mark.django_db
 
@@ -23,8 +23,8 @@ def ratings(league):
     return {r.player.name: round(r.rating, 9) for r in PlayerRating.objects.filter(league=league)}
 
 
-def test_recorded_game_stores_why_each_rating_moved(league, players, users):
-    game = record(league, users["mia"], D, (players["mia"], 30, 5), (players["ned"], 22, 4))
+def test_recorded_game_stores_why_each_rating_moved(league, players, users, log_game):
+    game = log_game("mia", D, ("mia", 30, 5), ("ned", 22, 4))
     mia, ned = game.participants.order_by("seat")
     assert (mia.rank, ned.rank) == (1, 2)
     assert (mia.rating_before, mia.expected_score, mia.actual_score) == (1500, 0.5, 1.0)
@@ -36,12 +36,12 @@ def test_recorded_game_stores_why_each_rating_moved(league, players, users):
     ).exists()
 
 
-def test_backdated_game_rebuilds_later_ratings(league, players, users):
+def test_backdated_game_rebuilds_later_ratings(league, players, users, log_game):
     o, m, n = players["olive"], players["mia"], players["ned"]
-    record(league, users["olive"], D, (o, 30, 5), (m, 20, 3))
-    later = record(league, users["olive"], D + dt.timedelta(days=7), (m, 30, 5), (n, 20, 3))
+    log_game("olive", D, (o, 30, 5), (m, 20, 3))
+    later = log_game("olive", D + dt.timedelta(days=7), (m, 30, 5), (n, 20, 3))
     before = later.participants.get(player=m).rating_before
-    record(league, users["olive"], D - dt.timedelta(days=7), (m, 30, 5), (o, 20, 3))
+    log_game("olive", D - dt.timedelta(days=7), (m, 30, 5), (o, 20, 3))
     after = Participant.objects.get(game=later, player=m).rating_before
     assert before == pytest.approx(1484)
     # Now Mia beat Olive first (1516 vs 1484), then lost to her as the favourite.
@@ -51,9 +51,9 @@ def test_backdated_game_rebuilds_later_ratings(league, players, users):
     assert ratings(league) == fresh
 
 
-def test_editing_a_game_reranks_and_rebuilds(league, players, users):
+def test_editing_a_game_reranks_and_rebuilds(league, players, users, log_game):
     o, m = players["olive"], players["mia"]
-    game = record(league, users["olive"], D, (o, 30, 5), (m, 20, 3))
+    game = log_game("olive", D, (o, 30, 5), (m, 20, 3))
     result_services.game_edit(
         game=game,
         by=users["olive"],
@@ -66,29 +66,28 @@ def test_editing_a_game_reranks_and_rebuilds(league, players, users):
     assert AuditEntry.objects.filter(action="update", object_id=game.pk).get().changes["before"]
 
 
-def test_moving_a_game_later_reorders_ratings(league, players, users):
+def test_moving_a_game_later_reorders_ratings(league, players, users, log_game):
     o, m = players["olive"], players["mia"]
-    first = record(league, users["olive"], D, (o, 30, 5), (m, 20, 3))
-    record(league, users["olive"], D + dt.timedelta(days=1), (m, 30, 5), (o, 20, 3))
+    first = log_game("olive", D, (o, 30, 5), (m, 20, 3))
+    log_game("olive", D + dt.timedelta(days=1), (m, 30, 5), (o, 20, 3))
     result_services.game_edit(game=first, by=users["olive"], played_on=D + dt.timedelta(days=2))
     moved = Participant.objects.get(game=first, player=o)
     assert moved.rating_before == pytest.approx(1484)
 
 
-def test_deleting_a_game_rebuilds_and_removes_empty_standings(league, players, users):
+def test_deleting_a_game_rebuilds_and_removes_empty_standings(league, players, users, log_game):
     o, m, n = players["olive"], players["mia"], players["ned"]
-    first = record(league, users["olive"], D, (o, 30, 5), (n, 20, 3))
-    record(league, users["olive"], D + dt.timedelta(days=1), (o, 30, 5), (m, 20, 3))
+    first = log_game("olive", D, (o, 30, 5), (n, 20, 3))
+    log_game("olive", D + dt.timedelta(days=1), (o, 30, 5), (m, 20, 3))
     result_services.game_delete(game=first, by=users["olive"])
     assert ratings(league) == {"Olive": 1516, "Mia": 1484}
 
 
-def test_rebuild_command_checks_zero_sum(league, players, users, capsys):
+def test_rebuild_command_checks_zero_sum(league, players, users, capsys, log_game):
     o, m, n, p = (players[k] for k in ("olive", "mia", "ned", "pat"))
     for day in range(10):
-        record(
-            league,
-            users["olive"],
+        log_game(
+            "olive",
             D + dt.timedelta(days=day),
             (o, 30 - day, 5),
             (m, 20 + day, 3),
@@ -108,29 +107,23 @@ def test_rebuild_command_refuses_unknown_league(db):
         call_command("rebuild_ratings", "nope")
 
 
-def test_nothing_is_written_when_a_game_is_refused(league, players, users):
+def test_nothing_is_written_when_a_game_is_refused(league, players, users, log_game):
     with pytest.raises(ValidationError) as caught:
-        record(league, users["olive"], D, (players["olive"], 30, 5), (players["quinn"], 20, 3))
+        log_game("olive", D, ("olive", 30, 5), ("quinn", 20, 3))
     assert "participants.1.player" in caught.value.message_dict
     assert not Game.objects.exists() and not Participant.objects.exists()
 
 
-def test_future_dates_are_refused(league, players, users):
+def test_future_dates_are_refused(league, players, users, log_game):
     with pytest.raises(ValidationError) as caught:
-        record(
-            league,
-            users["olive"],
-            dt.date(2999, 1, 1),
-            (players["olive"], 3, 1),
-            (players["mia"], 2, 1),
-        )
+        log_game("olive", dt.date(2999, 1, 1), ("olive", 3, 1), ("mia", 2, 1))
     assert "played_on" in caught.value.message_dict
 
 
-def test_standings_show_provisional_trend_and_placement(league, players, users):
+def test_standings_show_provisional_trend_and_placement(league, players, users, log_game):
     o, m = players["olive"], players["mia"]
     for day in range(6):
-        record(league, users["olive"], D + dt.timedelta(days=day), (o, 30, 5), (m, 20, 3))
+        log_game("olive", D + dt.timedelta(days=day), (o, 30, 5), (m, 20, 3))
     rows = standings.standings(league=league)
     assert [r.player_name for r in rows] == ["Olive", "Mia"]
     top = rows[0]
@@ -144,9 +137,9 @@ def test_standings_show_provisional_trend_and_placement(league, players, users):
     assert top.trend == pytest.approx(top.rating - first_five[1].rating_before)
 
 
-def test_season_standings_cover_only_their_games(league, players, users):
+def test_season_standings_cover_only_their_games(league, players, users, log_game):
     o, m = players["olive"], players["mia"]
-    record(league, users["olive"], D, (o, 30, 5), (m, 20, 3))
+    log_game("olive", D, (o, 30, 5), (m, 20, 3))
     season = services.season_create(
         league=league,
         name="Spring",
@@ -154,7 +147,7 @@ def test_season_standings_cover_only_their_games(league, players, users):
         ends_on=D + dt.timedelta(days=60),
         by=users["olive"],
     )
-    record(league, users["olive"], D + dt.timedelta(days=2), (m, 30, 5), (o, 20, 3))
+    log_game("olive", D + dt.timedelta(days=2), (m, 30, 5), (o, 20, 3))
     rows = standings.standings(league=league, season=season)
     mia = next(r for r in rows if r.player_name == "Mia")
     assert (mia.position, mia.games_played, mia.wins) == (1, 1, 1)
@@ -183,16 +176,7 @@ def test_last_organiser_cannot_leave(league, users):
 
 
 def test_unrated_solitaire_counts_games_but_not_rating(league, players, users):
-    result_services.game_record(
-        league=league,
-        logged_by=users["olive"],
-        played_on=D,
-        edition="solitaire",
-        details={"cat_player_vp": 35},
-        participants=[
-            checks.ParticipantInput(player_id=players["mia"].pk, result={"total_vp": 40})
-        ],
-    )
+    log_solitaire(league, users, D, players["mia"], 40, 35)
     standing = PlayerRating.objects.get(league=league, player=players["mia"])
     assert (standing.rating, standing.games_played, standing.rated_games, standing.wins) == (
         1500,

@@ -77,6 +77,15 @@ def safe_modes() -> list[Mode]:
     ]
 
 
+def first_safe_mode() -> Mode:
+    """The first jailing mode this machine can run bots in; without one, the test is skipped (or
+    failed where the sandbox is required, as ``sandbox_missing`` says)."""
+    modes = safe_modes()
+    if not modes:
+        sandbox_missing("no safe sandbox mode works here")
+    return modes[0]
+
+
 def processes_of_bot_users(*, wait_seconds: float = 60.0) -> list[int]:
     """Pids of live (non-zombie) processes left behind by bots: a leak, the match is over.
 
