@@ -129,6 +129,8 @@ class Tournament(models.Model):
     current_round = models.PositiveSmallIntegerField(default=0)
     seed = models.BigIntegerField()
     entrants = models.ManyToManyField(BotVersion, related_name="tournaments")
+    # House bots entered beside the versions, by strategy name (["mcts", "greedy"]).
+    house_entrants = models.JSONField(default=list, blank=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.RUNNING)
     created_at = models.DateTimeField(auto_now_add=True)
 

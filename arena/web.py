@@ -89,22 +89,34 @@ def house_bot_label(game: str, name: str) -> str:
     return f"House bot: {described}, {game_name(game)}"
 
 
-class GameTaggedSelect(forms.Select):
-    """A select whose options say their game (``data-game``), so that a page script can offer
-    only the chosen game's bots; ``games`` maps an option's value to its game."""
+class _GameTagged:
+    """Options that say their game (``data-game``), so that a page script can offer only the
+    chosen game's bots; ``games`` maps an option's value to its game."""
 
+    games: dict[str, str]
+
+    def create_option(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option: dict[str, Any] = super().create_option(*args, **kwargs)  # type: ignore[misc]
+        game = self.games.get(str(option["value"]))
+        if game:
+            option["attrs"]["data-game"] = game
+        return option
+
+
+class GameTaggedSelect(_GameTagged, forms.Select):
     def __init__(
         self, attrs: dict[str, Any] | None = None, games: dict[str, str] | None = None
     ) -> None:
         super().__init__(attrs)
         self.games = games or {}
 
-    def create_option(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        option = super().create_option(*args, **kwargs)
-        game = self.games.get(str(option["value"]))
-        if game:
-            option["attrs"]["data-game"] = game
-        return option
+
+class GameTaggedCheckboxes(_GameTagged, forms.CheckboxSelectMultiple):
+    def __init__(
+        self, attrs: dict[str, Any] | None = None, games: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(attrs)
+        self.games = games or {}
 
 
 def version_label(version: BotVersion, user: User) -> str:

@@ -1,15 +1,23 @@
-"""Choosing bots for a match: house bots say what they play and the mcts its budget, and the
-challenge form offers only the chosen game's bots (refusing another game's beside its seat)."""
+"""Choosing bots for a match: house bots say what they play and the mcts its budget, the
+challenge form offers only the chosen game's bots (refusing another game's beside its seat),
+and house bots enter tournaments beside the uploaded bots."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 
-from arena.models import Match
+from arena.models import Match, MatchSeat, Tournament
 from arena.submissions.services import bot_create
+from arena.tournaments.services import (
+    HouseEntrant,
+    tournament_placings,
+    tournament_standings,
+    tournament_start,
+)
 from arena.web import HOUSE_MCTS_PLAYOUTS, house_bot_label
 from engine.strategies import get as get_strategy
 
@@ -112,3 +120,129 @@ def test_house_bots_of_the_chosen_game_play_a_challenge(
     match = Match.objects.get(kind=Match.Kind.CHALLENGE)
     assert match.game == "cantankerous-cats" and match.status == Match.Status.FINISHED
     assert [s.builtin for s in match.seats.all()] == ["", "greedy", "random"]
+
+
+# --- house bots in tournaments --------------------------------------------------------------
+
+
+def test_house_bots_play_a_tournament_beside_a_bot(
+    authors, bots, django_capture_on_commit_callbacks
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament = tournament_start(
+            name="Cup",
+            organiser=authors["ada"],
+            entrants=[bots["lady"]],
+            house_entrants=["random", "greedy"],
+            table_size=2,
+            format=Tournament.Format.ROUND_ROBIN,
+            seed=3,
+        )
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    seats = MatchSeat.objects.filter(match__tournament=tournament)
+    assert seats.count() == 3 * 2 * 2  # three pairs, both seatings, two seats
+    assert {s.builtin for s in seats if s.version_id is None} == {"random", "greedy"}
+    standings = tournament_standings(tournament)
+    assert {str(e) for e, _ in standings} == {"house random", "house greedy", str(bots["lady"])}
+    assert sum(points for _, points in standings) == pytest.approx(6.0)  # one per match
+    places = tournament_placings(tournament)
+    assert [p.place for p in places] == [1, 2, 3]
+    assert any(isinstance(p.version, HouseEntrant) for p in places)
+
+
+@pytest.mark.parametrize(
+    ("house", "game", "message"),
+    [
+        (["cat-player"], None, "Cat Lady has no house bot 'cat-player'"),
+        (["mcts"], "cantankerous-cats", "no house bot 'mcts'"),
+        (["greedy", "greedy"], None, "Each house bot enters once."),
+    ],
+)
+def test_house_entrants_that_cannot_enter_are_refused(authors, house, game, message) -> None:
+    with pytest.raises(ValidationError) as refused:
+        tournament_start(
+            name="Cup",
+            organiser=authors["ada"],
+            entrants=[],
+            house_entrants=house,
+            game=game,
+            table_size=2,
+            format=Tournament.Format.SWISS,
+        )
+    assert any(message in m for m in refused.value.message_dict["house_entrants"])
+    assert not Tournament.objects.exists()
+
+
+def test_the_api_enters_house_bots_and_names_them_in_the_standings(
+    client_for, django_capture_on_commit_callbacks
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for("ada").post(
+            "/api/arena/tournaments/",
+            {
+                "name": "House cup",
+                "format": "round_robin",
+                "table_size": 2,
+                "entrants": [],
+                "house_entrants": ["random", "greedy"],
+                "game": "cantankerous-cats",
+            },
+            format="json",
+        )
+    assert response.status_code == 201, response.content
+    assert response.json()["house_entrants"] == ["random", "greedy"]
+    assert response.json()["game"] == "cantankerous-cats"
+    standings = client_for(None).get(f"/api/arena/tournaments/{response.json()['id']}/standings/")
+    rows = standings.json()["placings"]
+    assert {(r["version"], r["house"], r["bot"]) for r in rows} == {
+        (None, "random", "house random"),
+        (None, "greedy", "house greedy"),
+    }
+
+
+def test_the_new_tournament_page_enters_the_house_mcts_with_its_budget(ada, bots) -> None:
+    html = ada.get("/arena/tournaments/new/").content.decode()
+    assert f"mcts (Monte Carlo search, {HOUSE_MCTS_PLAYOUTS} playouts a move), Cat Lady" in html
+    assert 'value="cat-lady:mcts"' in html and 'data-game="cat-lady"' in html
+    assert "js/seat-filter.js" in html
+    response = ada.post(
+        "/arena/tournaments/new/",
+        {
+            "name": "Mixed",
+            "game": "cat-lady",
+            "format": "swiss",
+            "table_size": 2,
+            "rounds": 1,
+            "final_size": 0,
+            "entrants": [str(bots["lady"].pk)],
+            "house_entrants": ["cat-lady:mcts"],
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[-3000:]
+    tournament = Tournament.objects.get()
+    assert tournament.house_entrants == ["mcts"]
+    assert list(tournament.entrants.all()) == [bots["lady"]]
+    page = ada.get(f"/arena/tournaments/{tournament.pk}/").content.decode()
+    assert re.search(r'mcts\s*<span class="badge">house bot</span>', page)
+
+
+def test_the_new_tournament_page_refuses_another_games_entrants(ada, bots) -> None:
+    response = ada.post(
+        "/arena/tournaments/new/",
+        {
+            "name": "Mixed",
+            "game": "cat-lady",
+            "format": "swiss",
+            "table_size": 2,
+            "rounds": 1,
+            "final_size": 0,
+            "entrants": [str(bots["tom"].pk)],
+            "house_entrants": ["cantankerous-cats:greedy"],
+        },
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "Not Cat Lady bots: tom." in html
+    assert "Choose Cat Lady&#x27;s house bots (not cantankerous-cats greedy)." in html
+    assert not Tournament.objects.exists()
