@@ -286,7 +286,7 @@ class MatchSeat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"seat {self.seat}: {self.label}"
+        return f"seat {self.seat + 1}: {self.label}"  # as the pages count, from 1
 
     @property
     def label(self) -> str:
@@ -339,7 +339,7 @@ class LiveSeat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} in seat {self.seat} of match {self.match_id}"
+        return f"{self.user} in seat {self.seat + 1} of match {self.match_id}"
 
 
 class MoveReview(models.Model):
@@ -367,7 +367,7 @@ class MoveReview(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"review of seat {self.seat} in match {self.match_id} ({self.status})"
+        return f"review of seat {self.seat + 1} in match {self.match_id} ({self.status})"
 
 
 class PlayRating(models.Model):

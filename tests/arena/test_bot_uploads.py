@@ -177,4 +177,10 @@ def test_the_arena_curl_examples_work_through_the_same_urls_and_fields(
     assert log["Content-Disposition"].startswith("attachment")
     played = Match.objects.get(pk=match.json()["id"])
     assert log.json()["seed"] == 7 and played.status == Match.Status.FINISHED
+    # The admin names seats as the pages do, from 1; the log keeps its 0-based indexes.
+    assert [str(seat) for seat in played.seats.all()] == [
+        "seat 1: my-bot v1",
+        "seat 2: house:greedy",
+    ]
+    assert {step["seat"] for step in log.json()["steps"]} == {0, 1}
     assert BotVersion.objects.get(pk=version).status == BotVersion.Status.ACTIVE
