@@ -32,7 +32,7 @@ PAGES: tuple[DocPage, ...] = (
     DocPage("", "bots.md", "Writing a bot"),
     DocPage("forward-model", "bots-forward-model.md", "Thinking ahead: the forward model"),
     DocPage("reference", "bots-reference.md", "Observations, actions and the protocol"),
-    DocPage("limits", "bots-limits.md", "Limits, faults and the arena"),
+    DocPage("limits", "bots-limits.md", "Limits and faults"),
     DocPage("api", "api.md", "The API, with curl"),
 )
 
