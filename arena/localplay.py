@@ -24,7 +24,20 @@ from engine.registry import DEFAULT_GAME, load_game, registered_games
 from .runner import BotSpec, BotSpecError, Limits, run_match
 from .sandbox import SandboxUnavailable, UnsafeSandboxWarning
 
-__all__ = ["LocalPlayError", "add_arguments", "main", "play"]
+__all__ = ["ARGUMENTS", "LocalPlayError", "add_arguments", "main", "play"]
+
+# What add_arguments parses, by the name play() takes it under.
+ARGUMENTS = (
+    "bots",
+    "seed",
+    "games",
+    "sandbox",
+    "log_dir",
+    "move_ms",
+    "game",
+    "option",
+    "game_version",
+)
 
 UNSAFE_NOTE = "UNSAFE sandbox: bots ran as plain subprocesses (development only)"
 

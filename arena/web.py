@@ -93,7 +93,11 @@ class _GameTagged:
     """Options that say their game (``data-game``), so that a page script can offer only the
     chosen game's bots; ``games`` maps an option's value to its game."""
 
-    games: dict[str, str]
+    def __init__(
+        self, attrs: dict[str, Any] | None = None, games: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(attrs)  # type: ignore[call-arg]
+        self.games = games or {}
 
     def create_option(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
         option: dict[str, Any] = super().create_option(*args, **kwargs)  # type: ignore[misc]
@@ -104,19 +108,11 @@ class _GameTagged:
 
 
 class GameTaggedSelect(_GameTagged, forms.Select):
-    def __init__(
-        self, attrs: dict[str, Any] | None = None, games: dict[str, str] | None = None
-    ) -> None:
-        super().__init__(attrs)
-        self.games = games or {}
+    pass
 
 
 class GameTaggedCheckboxes(_GameTagged, forms.CheckboxSelectMultiple):
-    def __init__(
-        self, attrs: dict[str, Any] | None = None, games: dict[str, str] | None = None
-    ) -> None:
-        super().__init__(attrs)
-        self.games = games or {}
+    pass
 
 
 def version_label(version: BotVersion, user: User) -> str:

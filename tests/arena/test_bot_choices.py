@@ -10,7 +10,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
 
-from arena.models import Match, MatchSeat, Tournament
+from arena.models import BotVersion, Match, MatchSeat, Tournament
 from arena.submissions.services import bot_create
 from arena.tournaments.services import (
     HouseEntrant,
@@ -201,12 +201,9 @@ def test_the_api_enters_house_bots_and_names_them_in_the_standings(
     }
 
 
-def test_the_new_tournament_page_enters_the_house_mcts_with_its_budget(ada, bots) -> None:
-    html = ada.get("/arena/tournaments/new/").content.decode()
-    assert f"mcts (Monte Carlo search, {HOUSE_MCTS_PLAYOUTS} playouts a move), Cat Lady" in html
-    assert 'value="cat-lady:mcts"' in html and 'data-game="cat-lady"' in html
-    assert "js/seat-filter.js" in html
-    response = ada.post(
+def new_tournament(client: Client, version: BotVersion, house: str):
+    """The new-tournament form for a one-round Cat Lady Swiss of ``version`` and ``house``."""
+    return client.post(
         "/arena/tournaments/new/",
         {
             "name": "Mixed",
@@ -215,10 +212,18 @@ def test_the_new_tournament_page_enters_the_house_mcts_with_its_budget(ada, bots
             "table_size": 2,
             "rounds": 1,
             "final_size": 0,
-            "entrants": [str(bots["lady"].pk)],
-            "house_entrants": ["cat-lady:mcts"],
+            "entrants": [str(version.pk)],
+            "house_entrants": [house],
         },
     )
+
+
+def test_the_new_tournament_page_enters_the_house_mcts_with_its_budget(ada, bots) -> None:
+    html = ada.get("/arena/tournaments/new/").content.decode()
+    assert f"mcts (Monte Carlo search, {HOUSE_MCTS_PLAYOUTS} playouts a move), Cat Lady" in html
+    assert 'value="cat-lady:mcts"' in html and 'data-game="cat-lady"' in html
+    assert "js/seat-filter.js" in html
+    response = new_tournament(ada, bots["lady"], "cat-lady:mcts")
     assert response.status_code == 302, response.content.decode()[-3000:]
     tournament = Tournament.objects.get()
     assert tournament.house_entrants == ["mcts"]
@@ -228,19 +233,7 @@ def test_the_new_tournament_page_enters_the_house_mcts_with_its_budget(ada, bots
 
 
 def test_the_new_tournament_page_refuses_another_games_entrants(ada, bots) -> None:
-    response = ada.post(
-        "/arena/tournaments/new/",
-        {
-            "name": "Mixed",
-            "game": "cat-lady",
-            "format": "swiss",
-            "table_size": 2,
-            "rounds": 1,
-            "final_size": 0,
-            "entrants": [str(bots["tom"].pk)],
-            "house_entrants": ["cantankerous-cats:greedy"],
-        },
-    )
+    response = new_tournament(ada, bots["tom"], "cantankerous-cats:greedy")
     assert response.status_code == 400
     html = response.content.decode()
     assert "Not Cat Lady bots: tom." in html

@@ -62,11 +62,14 @@ def test_the_starter_kit_downloads_from_the_docs(page: Page) -> None:
     assert f"{KIT_FOLDER}/play.py" in names and f"{KIT_FOLDER}/README.md" in names
 
 
-def test_the_challenge_form_offers_only_the_chosen_games_house_bots(
-    page: Page, django_user_model
-) -> None:
+@pytest.fixture
+def ada(page: Page, django_user_model) -> None:
+    """ada, logged in on ``page``."""
     django_user_model.objects.create_user("ada", password="pw-123456789")
     log_in(page, "ada", "pw-123456789")
+
+
+def test_the_challenge_form_offers_only_the_chosen_games_house_bots(page: Page, ada: None) -> None:
     page.goto("/arena/challenge/")
     seat = page.get_by_label("Seat 1")
     offered = (
@@ -83,11 +86,7 @@ def test_the_challenge_form_offers_only_the_chosen_games_house_bots(
     assert all(not v.startswith("house:cat-lady:") for v in values), values
 
 
-def test_the_tournament_form_hides_the_other_games_house_bots(
-    page: Page, django_user_model
-) -> None:
-    django_user_model.objects.create_user("ada", password="pw-123456789")
-    log_in(page, "ada", "pw-123456789")
+def test_the_tournament_form_hides_the_other_games_house_bots(page: Page, ada: None) -> None:
     page.goto("/arena/tournaments/new/")
     mcts = page.get_by_label("House bot: mcts (Monte Carlo search, 200 playouts a move), Cat Lady")
     other = page.get_by_label(

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from arena.localplay import LocalPlayError, add_arguments, play
+from arena.localplay import ARGUMENTS, LocalPlayError, add_arguments, play
 
 
 class Command(BaseCommand):
@@ -27,15 +27,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         try:
             play(
-                bots=options["bots"],
-                seed=options["seed"],
-                games=options["games"],
-                game=options["game"],
-                game_version=options["game_version"],
-                option=options["option"],
-                sandbox=options["sandbox"],
-                move_ms=options["move_ms"],
-                log_dir=options["log_dir"],
+                **{name: options[name] for name in ARGUMENTS},
                 say=self.stdout.write,
                 warn=lambda text: self.stderr.write(self.style.WARNING(text)),
             )
