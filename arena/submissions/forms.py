@@ -9,11 +9,11 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from arena.runner import MAX_BOT_BYTES
-from arena.submissions.services import check_size
+from arena.submissions.services import check_size, size_in_words
 from arena.web import apply_service_errors, game_choices
 
 BOT_FILE_HELP = (
-    f"One Python file (standard library only), at most {MAX_BOT_BYTES // 1024} KiB, defining "
+    f"One Python UTF-8 text file (standard library only), at most {size_in_words(MAX_BOT_BYTES)}, defining "
     "choose(observation, legal_actions). It is checked, then plays a validation match "
     "against the house bot before it joins the ladders."
 )
