@@ -134,6 +134,8 @@ class Tournament(models.Model):
     current_round = models.PositiveSmallIntegerField(default=0)
     seed = models.BigIntegerField()
     entrants = models.ManyToManyField(BotVersion, related_name="tournaments")
+    # House bots entered beside the versions, by strategy name (["mcts", "greedy"]).
+    house_entrants = models.JSONField(default=list, blank=True)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.RUNNING)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -300,7 +302,7 @@ class MatchSeat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"seat {self.seat}: {self.label}"
+        return f"seat {self.seat + 1}: {self.label}"  # as the pages count, from 1
 
     @property
     def label(self) -> str:
@@ -359,7 +361,7 @@ class LiveSeat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} in seat {self.seat} of match {self.match_id}"
+        return f"{self.user} in seat {self.seat + 1} of match {self.match_id}"
 
 
 class LiveInvitation(models.Model):
@@ -413,7 +415,7 @@ class MoveReview(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"review of seat {self.seat} in match {self.match_id} ({self.status})"
+        return f"review of seat {self.seat + 1} in match {self.match_id} ({self.status})"
 
 
 class PlayRating(models.Model):

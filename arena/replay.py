@@ -45,7 +45,7 @@ def build_replay(log: Mapping[str, Any]) -> dict[str, Any]:
         raise ValueError("not an arena match log: it has no list of steps")
     game_name = str(log.get("game", ""))
     players = [
-        {"seat": p.get("seat", i), "bot": p.get("bot", f"seat {i}"), "kind": p.get("kind", "")}
+        {"seat": p.get("seat", i), "bot": p.get("bot", f"seat {i + 1}"), "kind": p.get("kind", "")}
         for i, p in enumerate(log.get("players") or [])
     ]
     replay: dict[str, Any] = {

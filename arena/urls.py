@@ -1,6 +1,6 @@
 """Arena pages under /arena/."""
 
-from django.urls import path
+from django.urls import include, path
 
 from arena import views
 from arena.ladders import views as ladders
@@ -15,6 +15,7 @@ app_name = "arena"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("docs/", include("arena.botdocs.urls")),
     path("ladders/<int:pk>/", ladders.ladder_detail, name="ladder"),
     path("bots/new/", submissions.bot_create, name="bot-new"),
     path("my-bots/", submissions.my_bots, name="my-bots"),

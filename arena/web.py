@@ -14,7 +14,7 @@ from rest_framework.request import Request
 
 from arena.common import game_label
 from arena.models import BotVersion
-from engine import PlaySetup, play_setups, registered_games
+from engine import PlaySetup, game_spec, play_setups, registered_games
 from engine.registry import DEFAULT_GAME
 
 
@@ -73,6 +73,57 @@ def game_choices() -> list[tuple[str, str]]:
 
 
 MAX_SEATS = 6
+
+# The house mcts searches this many playouts a move (the engine's default budget, which the
+# arena's runner uses; tests/arena/test_bot_choices.py holds the two equal). Iterations, not
+# seconds, so that a match replays the same on any machine.
+HOUSE_MCTS_PLAYOUTS = 200
+
+_HOUSE_BOT_WORDS = {
+    "random": "a random legal move",
+    "greedy": "the best-looking move now, no look-ahead",
+    "mcts": f"Monte Carlo search, {HOUSE_MCTS_PLAYOUTS} playouts a move",
+    "cat-player": "the solitaire cat player",
+}
+
+
+def game_name(game: str) -> str:
+    """The game's short name, for messages (``Cantankerous Cats``, without its deck's note)."""
+    return game_spec(game).label
+
+
+def house_bot_label(game: str, name: str) -> str:
+    """``House bot: mcts (Monte Carlo search, 200 playouts a move), Cat Lady``: what it plays
+    and how hard it thinks, in the game's short name."""
+    words = _HOUSE_BOT_WORDS.get(name)
+    described = f"{name} ({words})" if words else name
+    return f"House bot: {described}, {game_name(game)}"
+
+
+class _GameTagged:
+    """Options that say their game (``data-game``), so that a page script can offer only the
+    chosen game's bots; ``games`` maps an option's value to its game."""
+
+    def __init__(
+        self, attrs: dict[str, Any] | None = None, games: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(attrs)  # type: ignore[call-arg]
+        self.games = games or {}
+
+    def create_option(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option: dict[str, Any] = super().create_option(*args, **kwargs)  # type: ignore[misc]
+        game = self.games.get(str(option["value"]))
+        if game:
+            option["attrs"]["data-game"] = game
+        return option
+
+
+class GameTaggedSelect(_GameTagged, forms.Select):
+    pass
+
+
+class GameTaggedCheckboxes(_GameTagged, forms.CheckboxSelectMultiple):
+    pass
 
 
 def version_label(version: BotVersion, user: User) -> str:

@@ -248,7 +248,9 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Catleague API",
-    "DESCRIPTION": "Leagues of physical cat card games, and a bot arena.",
+    "DESCRIPTION": "Leagues of physical cat card games, and a bot arena. Writing a bot, the "
+    "observations and actions of both games, limits, and these endpoints with curl: "
+    "[the bot docs](/arena/docs/).",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,

@@ -1,14 +1,17 @@
 """A complete Cantankerous Cats bot with a few rules of thumb (replace them with your ideas).
 
 Copy this file, change ``choose`` and test it locally on the demo deck:
-    python manage.py play my_bot.py greedy random --game cantankerous-cats --seed 1
+    python3 play.py my_bot.py greedy random --game cantankerous-cats --seed 1 --sandbox unsafe
 Standard library only. ``print()`` goes to your bot's log, not to the arena.
 """
 
 
 def start(info):
-    """Called once before the first move: info has game, version, seat, num_players, options."""
-    print(f"playing seat {info['seat']} of {info['num_players']}, deck {info['options']['deck']}")
+    """Called once before the first move: info has game, version, seat (an index from 0; the
+    pages count from 1), num_players, options."""
+    print(
+        f"playing seat {info['seat'] + 1} of {info['num_players']}, deck {info['options']['deck']}"
+    )
 
 
 def choose(observation, legal_actions):

@@ -8,8 +8,8 @@ best average wins. It is the house ``mcts`` bot's method with a time budget inst
 fixed number of iterations.
 
 Copy this file, change the rollout policy or the reward, and test it locally:
-    python manage.py play mcts_starter_bot.py greedy --seed 1
-    python manage.py play mcts_starter_bot.py greedy random --game cantankerous-cats --seed 1
+    python3 play.py mcts_starter_bot.py greedy --seed 1 --sandbox unsafe   (the starter kit)
+    python3 play.py mcts_starter_bot.py greedy random --game cantankerous-cats --seed 1 --sandbox unsafe
 docs/bots.md explains every piece. ``print()`` goes to your bot's log, not to the arena.
 """
 

@@ -1,7 +1,8 @@
 """A complete Cat Lady bot: it plays a random legal action (replace choose() with your ideas).
 
 Copy this file, change ``choose`` and test it locally:
-    python manage.py play my_bot.py random random random --seed 1
+    python3 play.py my_bot.py random greedy --seed 1 --sandbox unsafe   (the starter kit)
+    bin/manage play my_bot.py random greedy --seed 1                  (a clone of the repository)
 Standard library only. ``print()`` goes to your bot's log, not to the arena.
 """
 
@@ -12,7 +13,8 @@ rng = random.Random(2024)  # seed your own RNG: the same seed replays the same m
 
 def start(info):
     """Called once before the first move: info has game, version, seat, num_players, limits."""
-    print(f"playing seat {info['seat']} of {info['num_players']}")
+    # info["seat"] is an index from 0; the arena's pages call it seat info["seat"] + 1.
+    print(f"playing seat {info['seat'] + 1} of {info['num_players']}")
 
 
 def choose(observation, legal_actions):

@@ -37,11 +37,24 @@ SEAT_OUTCOME_FIELDS = (
 
 
 class MatchSeatSerializer(serializers.ModelSerializer[MatchSeat]):
+    # `seat` stays an index from 0, as bots and the match log count (changing it would break
+    # every client); `seat_number` is the same seat as the pages name it, from 1.
+    seat = serializers.IntegerField(
+        read_only=True,
+        help_text="The seat's index, 0-based (as in the match log and a bot's observation); "
+        "pages show index + 1.",
+    )
+    seat_number = serializers.SerializerMethodField(
+        help_text="The seat as people read it on the pages: `seat` + 1."
+    )
     bot = serializers.CharField(source="label", read_only=True)
+
+    def get_seat_number(self, seat: MatchSeat) -> int:
+        return seat.seat + 1
 
     class Meta:
         model = MatchSeat
-        fields = ["seat", "bot", *SEAT_OUTCOME_FIELDS]
+        fields = ["seat", "seat_number", "bot", *SEAT_OUTCOME_FIELDS]
 
 
 class MatchSerializer(serializers.ModelSerializer[Match]):

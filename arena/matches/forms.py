@@ -9,7 +9,16 @@ from django.core.exceptions import ValidationError
 
 from arena.common import SeatInput
 from arena.models import BotVersion
-from arena.web import MAX_SEATS, choice_field, game_choices, unique_editions, version_label
+from arena.web import (
+    MAX_SEATS,
+    GameTaggedSelect,
+    choice_field,
+    game_choices,
+    game_name,
+    house_bot_label,
+    unique_editions,
+    version_label,
+)
 from engine import registered_games
 from engine.strategies import names as strategy_names
 
@@ -24,11 +33,27 @@ HOUSE_PREFIX = "house:"
 VERSION_PREFIX = "version:"
 
 
-def seat_choices(user: User, versions: list[BotVersion]) -> list[tuple[str, Any]]:
-    houses = [
-        (f"{HOUSE_PREFIX}{game}:{name}", f"House bot: {name} ({game})")
-        for game, _ in sorted(registered_games())
+def seat_games(versions: list[BotVersion]) -> dict[str, str]:
+    """Each seat choice's game, for the page script that offers only the chosen game's."""
+    games = {
+        f"{HOUSE_PREFIX}{game}:{name}": game
+        for game, _ in registered_games()
         for name in strategy_names(game)
+    }
+    games.update({f"{VERSION_PREFIX}{v.pk}": v.bot.game for v in versions})
+    return games
+
+
+def seat_choices(
+    user: User, versions: list[BotVersion], game: str | None = None
+) -> list[tuple[str, Any]]:
+    """Every seat a challenge may fill, grouped; only ``game``'s when it is given."""
+    games = [game] if game else sorted({name for name, _ in registered_games()})
+    versions = [v for v in versions if v.bot.game in games]
+    houses = [
+        (f"{HOUSE_PREFIX}{name_of_game}:{name}", house_bot_label(name_of_game, name))
+        for name_of_game in games
+        for name in strategy_names(name_of_game)
     ]
     mine = [
         (f"{VERSION_PREFIX}{v.pk}", version_label(v, user))
@@ -73,17 +98,28 @@ class ChallengeForm(forms.Form):
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
-    def __init__(self, *args: Any, user: User, versions: list[BotVersion], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        user: User,
+        versions: list[BotVersion],
+        offer_game: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """``offer_game``: offer only that game's bots (a page opened for one game); a posted
+        form offers every game's, so that a mismatch gets its own message from ``clean``."""
         super().__init__(*args, **kwargs)
         self.versions = {v.pk: v for v in versions}
         choice_field(self, "edition").choices = [("", "The game's default")] + [
             (s.edition, s.label.rsplit(",", 1)[0]) for s in unique_editions() if s.playable
         ]
-        choices = seat_choices(user, versions)
+        choices = seat_choices(user, versions, None if self.is_bound else offer_game)
+        games = seat_games(versions)
         for number in range(1, MAX_SEATS + 1):
             self.fields[f"seat{number}"] = forms.ChoiceField(
                 label=f"Seat {number}",
                 choices=choices,
+                widget=GameTaggedSelect(games=games),
                 required=number <= 2,
                 error_messages={"required": "A match needs at least two seats."},
             )
@@ -108,7 +144,8 @@ class ChallengeForm(forms.Form):
                 if game and house_game != game:
                     self.add_error(
                         f"seat{number}",
-                        f"{name} is a {house_game} house bot; this match plays {game}.",
+                        f"{name} is a {game_name(house_game)} house bot; "
+                        f"this match plays {game_name(game)}.",
                     )
                 seats.append((f"seat{number}", SeatInput(builtin=name)))
             else:
@@ -116,6 +153,12 @@ class ChallengeForm(forms.Form):
                 if version is None:
                     self.add_error(f"seat{number}", "That bot version is not active any more.")
                     continue
+                if game and version.bot.game != game:
+                    self.add_error(
+                        f"seat{number}",
+                        f"{version.bot.name} plays {game_name(version.bot.game)}; "
+                        f"this match plays {game_name(game)}.",
+                    )
                 seats.append((f"seat{number}", SeatInput(version=version)))
         if len(seats) < 2 and not self.has_error("seat1") and not self.has_error("seat2"):
             self.add_error("seat2", "A match needs at least two seats.")

@@ -14,14 +14,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from arena.live.selectors import match_reviews
-from arena.matches.forms import ChallengeForm
+from arena.matches.forms import ChallengeForm, seat_games
 from arena.matches.selectors import matches_page, owned_seats
 from arena.matches.services import challenge_create
-from arena.models import Match
+from arena.models import BotVersion, Match
 from arena.replay import REPLAY_SCHEMA, build_replay
 from arena.submissions.selectors import challenge_candidates
-from arena.web import form_page, you
+from arena.web import form_page, game_names, you
 from engine import BREAKDOWN_LABELS
+from engine.registry import DEFAULT_GAME
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -175,16 +176,29 @@ def matches_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _game_asked(request: HttpRequest, versions: list[BotVersion]) -> str:
+    game = request.GET.get("game", "")
+    if game in game_names():
+        return game
+    seat1 = request.GET.get("seat1", "")
+    games = seat_games(versions)
+    return games.get(seat1, DEFAULT_GAME)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def challenge_new(request: HttpRequest) -> HttpResponse:
     user = you(request)
     versions = challenge_candidates(user)
+    # A page opened for one game (?game=, or the game of the bot in ?seat1=) offers its bots
+    # only; the page script narrows the lists again when the game is changed.
+    offer_game = _game_asked(request, versions)
     form = ChallengeForm(
         request.POST or None,
         user=user,
         versions=versions,
-        initial={"seat1": request.GET.get("seat1", "")},
+        offer_game=offer_game,
+        initial={"seat1": request.GET.get("seat1", ""), "game": offer_game},
     )
     if request.method == "POST" and form.is_valid():
         try:

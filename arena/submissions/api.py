@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.files.uploadedfile import UploadedFile
+from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import NotAuthenticated, PermissionDenied
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,14 +19,16 @@ from rest_framework.views import APIView
 from arena.models import Bot, BotVersion
 from arena.runner import MAX_BOT_BYTES
 from arena.submissions.selectors import owns_bot, rejection_summary
-from arena.submissions.services import bot_create, version_upload
+from arena.submissions.services import bot_create, check_size, version_upload
 from arena.web import ID_PATTERN, game_names, logged_in
+from config.api.filters import StrictBooleanFilter, StrictFilterSet
 from config.api.parsers import BoundedJSONParser
 
 
 def _source_from(validated: dict[str, Any]) -> str | bytes:
     upload: UploadedFile[bytes] | None = validated.get("file")
     if upload is not None:
+        check_size(upload.size or 0)  # by the size it declares: only the limit's worth is read
         head: bytes = upload.read(MAX_BOT_BYTES + 1)  # the stubs type File.read as Any
         return head
     source: str | None = validated.get("source")
@@ -94,6 +97,25 @@ class UploadSerializer(serializers.Serializer[Any]):
     file = serializers.FileField(required=False)
 
 
+class BotFilter(StrictFilterSet):
+    mine = StrictBooleanFilter(
+        method="filter_mine",
+        label="true: only your bots (send your token); false: everyone else's",
+    )
+
+    class Meta:
+        model = Bot
+        fields = ["game", "owner__username", "mine"]
+
+    def filter_mine(self, queryset: QuerySet[Bot], name: str, value: bool) -> QuerySet[Bot]:
+        user = self.request.user if self.request is not None else None
+        if user is None or not user.is_authenticated:
+            if value:
+                raise NotAuthenticated("Log in (or send your API token) to list your own bots.")
+            return queryset
+        return queryset.filter(owner=user) if value else queryset.exclude(owner=user)
+
+
 class IsOwnerOrReadOnly(permissions.BasePermission):
     def has_object_permission(self, request: Request, view: APIView, obj: Any) -> bool:
         if request.method in permissions.SAFE_METHODS:
@@ -108,7 +130,7 @@ class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
     serializer_class = BotSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsOwnerOrReadOnly]
     parser_classes = [BoundedJSONParser, MultiPartParser, FormParser]
-    filterset_fields = ["game", "owner__username"]
+    filterset_class = BotFilter
     lookup_value_regex = ID_PATTERN
 
     @extend_schema(request=BotCreateSerializer, responses={201: BotSerializer})

@@ -9,23 +9,28 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from arena.runner import MAX_BOT_BYTES
+from arena.submissions.services import check_size, size_in_words
 from arena.web import apply_service_errors, game_choices
 
 BOT_FILE_HELP = (
-    f"One Python file (standard library only), at most {MAX_BOT_BYTES // 1024} KiB, defining "
+    f"One Python UTF-8 text file (standard library only), at most {size_in_words(MAX_BOT_BYTES)}, defining "
     "choose(observation, legal_actions). It is checked, then plays a validation match "
     "against the house bot before it joins the ladders."
 )
 
 
 class BotFileField(forms.FileField):
-    """Reads the uploaded file's bytes, one byte past the limit so the service can say how
-    big is too big without reading a huge upload into memory."""
+    """Reads the uploaded file's bytes, never more than one byte past the limit: a file over
+    it is refused by the size it declares, so the message says how big it really is."""
 
     def clean(self, data: Any, initial: Any = None) -> bytes | None:
         upload = super().clean(data, initial)
         if upload is None:
             return None
+        try:
+            check_size(upload.size)
+        except ValidationError as error:
+            raise ValidationError(error.message_dict["source"]) from None
         upload.seek(0)
         head: bytes = upload.read(MAX_BOT_BYTES + 1)  # the stubs type File.read as Any
         return head

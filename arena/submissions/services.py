@@ -23,21 +23,54 @@ if TYPE_CHECKING:
 VALIDATION_OPPONENT = "random"
 
 
+def size_in_words(size: int) -> str:
+    """``20.0 MB``, ``300.5 KB``, ``12 bytes``: a size as a person reads it (1 KB = 1024 bytes,
+    as the limit is set)."""
+    if size >= 1024 * 1024:
+        return f"{size / (1024 * 1024):.1f} MB"
+    if size >= 1024:
+        return f"{size / 1024:.1f} KB".replace(".0 KB", " KB")
+    return f"{size} bytes"
+
+
+def check_size(size: int) -> None:
+    """Refuse a file over the limit, saying both sizes. Uploads read only the limit plus one
+    byte, so callers pass the size the upload declares, not the length of what they read."""
+    if size > MAX_BOT_BYTES:
+        raise ValidationError(
+            {
+                "source": [
+                    f"The file is {size_in_words(size)}; "
+                    f"the limit is {size_in_words(MAX_BOT_BYTES)}."
+                ]
+            }
+        )
+
+
 def check_source(source: str | bytes) -> str:
     """The bot's text, or a ValidationError an author can act on. Nothing is executed here."""
     data = source.encode() if isinstance(source, str) else source
+    check_size(len(data))
     if not data.strip():
         raise ValidationError({"source": ["The file is empty."]})
-    if len(data) > MAX_BOT_BYTES:
-        raise ValidationError(
-            {"source": [f"The file is {len(data)} bytes; a bot may be at most {MAX_BOT_BYTES}."]}
-        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValidationError(
             {"source": [f"The file is not UTF-8 text ({exc.reason} at byte {exc.start})."]}
         ) from None
+    # ast.parse refuses a NUL byte with "source code string cannot contain null bytes" (a
+    # ValueError on 3.11, a SyntaxError without a line later): name the byte and where it is.
+    if "\0" in text:
+        offset = data.index(b"\0")
+        raise ValidationError(
+            {
+                "source": [
+                    f"The file holds a NUL byte (byte 0) at offset {offset}: "
+                    "a bot must be a UTF-8 Python text file."
+                ]
+            }
+        )
     try:
         tree = ast.parse(text, filename="bot.py")
     except SyntaxError as exc:

@@ -12,16 +12,30 @@ from rest_framework.response import Response
 
 from arena.models import BotVersion, Tournament
 from arena.tournaments.services import (
+    Entrant,
+    HouseEntrant,
     tournament_final_table,
     tournament_placings,
     tournament_standings,
     tournament_start,
 )
-from arena.web import ID_PATTERN, logged_in
+from arena.web import ID_PATTERN, game_names, logged_in
 
 
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     entrants = serializers.PrimaryKeyRelatedField(queryset=BotVersion.objects.all(), many=True)
+    house_entrants = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        required=False,
+        default=list,
+        max_length=10,
+        help_text='House bots entered beside the versions, e.g. ["mcts", "greedy"].',
+    )
+    game = serializers.ChoiceField(
+        choices=game_names(),
+        required=False,
+        help_text="The entrants' game; needed only when every entrant is a house bot.",
+    )
     table_size = serializers.IntegerField(
         min_value=2, max_value=6, help_text="Bots per table; the game decides the range."
     )
@@ -55,6 +69,8 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "status",
             "seed",
             "entrants",
+            "house_entrants",
+            "game",
             "created_at",
         ]
         read_only_fields = ["current_round", "status", "created_at"]
@@ -67,9 +83,26 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
 
 
 class TournamentPointsSerializer(serializers.Serializer[Any]):
-    version = serializers.IntegerField()
+    version = serializers.IntegerField(allow_null=True, help_text="Null for a house bot.")
+    house = serializers.CharField(allow_null=True, help_text="The house bot's name, or null.")
     bot = serializers.CharField()
     points = serializers.FloatField()
+
+
+def _points_row(entrant: Entrant, points: float) -> dict[str, Any]:
+    if isinstance(entrant, HouseEntrant):
+        return {
+            "version": None,
+            "house": entrant.name,
+            "bot": str(entrant),
+            "points": round(points, 4),
+        }
+    return {
+        "version": entrant.pk,
+        "house": None,
+        "bot": entrant.bot.name,
+        "points": round(points, 4),
+    }
 
 
 class TournamentRoundSerializer(serializers.Serializer[Any]):
@@ -118,9 +151,7 @@ class TournamentViewSet(
             rounds.append(
                 {
                     "round": number,
-                    "standings": [
-                        {"version": v.pk, "bot": v.bot.name, "points": round(p, 4)} for v, p in rows
-                    ],
+                    "standings": [_points_row(entrant, points) for entrant, points in rows],
                 }
             )
         final = tournament_final_table(tournament)
@@ -130,15 +161,11 @@ class TournamentViewSet(
                 "rounds": rounds,
                 "final": None
                 if final is None
-                else [
-                    {"version": v.pk, "bot": v.bot.name, "points": round(p, 4)} for v, p in final
-                ],
+                else [_points_row(entrant, points) for entrant, points in final],
                 "placings": [
                     {
                         "place": p.place,
-                        "version": p.version.pk,
-                        "bot": p.version.bot.name,
-                        "points": round(p.points, 4),
+                        **_points_row(p.version, p.points),
                         "final_points": None
                         if p.final_points is None
                         else round(p.final_points, 4),

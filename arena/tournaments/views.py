@@ -55,6 +55,8 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                 name=data["name"],
                 organiser=user,
                 entrants=form.entrant_versions(),
+                house_entrants=form.house_entrant_names(),
+                game=data["game"] or None,
                 table_size=data["table_size"],
                 format=data["format"],
                 rounds=data["rounds"],

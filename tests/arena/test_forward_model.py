@@ -113,8 +113,8 @@ def test_the_starter_bot_plays_cantankerous_cats_too(mode: Mode) -> None:
 
 
 def test_the_tutorials_searching_bot_runs_as_written(mode: Mode) -> None:
-    docs = (Path(__file__).resolve().parents[2] / "docs" / "bots.md").read_text()
-    section = docs[docs.index("### Thinking ahead") :]
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "bots-forward-model.md").read_text()
+    section = docs[docs.index("## Thinking ahead") :]
     opening = section.index("```python\n") + len("```python\n")
     code = section[opening : section.index("\n```", opening)]
     assert "def choose" in code

@@ -216,7 +216,7 @@ def test_a_visitor_cannot_upload_to_someone_elses_bot(
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (b"def choose(o, l):\n    return 0\n" + b"#" * MAX_BOT_BYTES, "a bot may be at most"),
+        (b"def choose(o, l):\n    return 0\n" + b"#" * MAX_BOT_BYTES, "the limit is 256 KB"),
         (b"\xff\xfe not utf-8", "not UTF-8 text"),
         (b"def choose(o, l):\n    return l[0\n", "Syntax error on line 2"),
         (b"x = 1\n", "choose(observation, legal_actions)"),

@@ -55,7 +55,10 @@ def test_good_bot_is_validated_and_joins_every_ladder(
         ("x = 1\n", "choose(observation, legal_actions)"),
         ("", "blank"),
         ("   \n", "empty"),
-        ("def choose(o, l):\n    return 0\n" + "#" * 300_000, "at most"),
+        (
+            "def choose(o, l):\n    return 0\n" + "#" * 300_000,
+            "The file is 293 KB; the limit is 256 KB.",
+        ),
     ],
 )
 def test_unusable_uploads_are_refused_with_a_reason(client_for, code, message):

@@ -102,7 +102,7 @@ def test_challenge_options_reach_the_match(clients, arena, django_capture_on_com
         (
             {"seat1": "house:cat-lady:random", "seat2": "house:cantankerous-cats:random"},
             "seat2",
-            "cantankerous-cats house bot",
+            "random is a Cantankerous Cats house bot; this match plays Cat Lady.",
         ),
         ({"seat1": "house:cat-lady:random", "seat2": "version:999999"}, "seat2", "valid choice"),
         (

@@ -157,8 +157,8 @@ def test_programmer_makes_a_token_uploads_a_bot_and_watches_a_challenge(
     expect(page.get_by_label("Seat 1")).to_have_value(
         f"version:{Bot.objects.get().active_version_id}"
     )
-    page.get_by_label("Seat 2").select_option(label="House bot: greedy (cat-lady)")
-    page.get_by_label("Seat 3").select_option(label="House bot: random (cat-lady)")
+    page.get_by_label("Seat 2").select_option("house:cat-lady:greedy")
+    page.get_by_label("Seat 3").select_option("house:cat-lady:random")
     page.get_by_label("Seed").fill("11")
     screenshot(page, "journey-challenge")
     page.get_by_role("button", name="Start the match").click()
