@@ -202,10 +202,11 @@ class BotProcess:
         reply = self._pump(
             self._encode(message), want_line=True, deadline=clock.deadline, clock=clock
         )
-        if reply.status is Status.OK and (late := clock.cpu_overrun(force=True)):
+        # One more reading: the CPU time up to the answer, for the bank and the log.
+        if reply.status is not Status.OK:
+            clock.read_cpu()
+        elif late := clock.cpu_overrun(force=True):
             reply = Reply(Status.TIMEOUT, reply.message, reason=late)
-        else:
-            clock.read_cpu()  # the CPU time up to the answer, for the bank and the log
         ms = (time.monotonic() - clock.started) * 1000
         reason = reply.reason
         if reply.status in KILLING_STATUSES:
