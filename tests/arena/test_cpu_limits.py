@@ -13,6 +13,7 @@ import select
 import signal
 import subprocess
 import sys
+import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,7 +23,7 @@ import pytest
 
 from arena.runner import BotSpec, run_match
 from arena.sandbox import BotProcess, Limits, Mode, Reply, Status, UnsafeSandboxWarning
-from arena.sandbox.clock import tree_cpu_seconds
+from arena.sandbox.clock import MoveClock, tree_cpu_seconds
 from tests.arena.bots import FAST_LIMITS, bot_source, safe_modes, sandbox_missing
 from tests.arena.test_sandbox import ACT, HELLO, _available
 
@@ -133,6 +134,58 @@ def test_an_answer_within_its_cpu_time_is_in_time(any_mode: Mode) -> None:
     reply, alive = ask_once("burn_cpu", any_mode, CPU_LIMITS, SECONDS=0.1)
     assert reply.status is Status.OK and alive
     assert reply.cpu_ms is not None and 80 <= reply.cpu_ms < 300
+
+
+# -- infrastructure never counts against a bot ------------------------------------------------
+
+
+def test_when_cpu_time_cannot_be_read_only_the_wall_ceiling_applies() -> None:
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    clock = MoveClock(Limits(move_ms=300), 300, gone.pid)
+    assert not clock.measures_cpu
+    assert clock.cpu_overrun(force=True) is None
+    assert clock.deadline - clock.started == pytest.approx(0.9)
+    assert clock.charged_ms(wall_ms=5000) == 0.0  # the bank is not charged for our failure
+
+
+def test_an_answer_in_the_pipe_when_a_stalled_worker_wakes_up_is_in_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The worker is descheduled past the deadline just as the answer arrives: the bot
+    answered in time, so the answer counts."""
+    limits = CPU_LIMITS.with_changes(clock="wall")
+    real_poll = select.poll
+    stalls = []
+
+    class StalledPoll:
+        def __init__(self) -> None:
+            self._poll = real_poll()
+
+        def register(self, fd: int, mask: int) -> None:
+            self._poll.register(fd, mask)
+
+        def unregister(self, fd: int) -> None:
+            self._poll.unregister(fd)
+
+        def poll(self, timeout: int) -> list[tuple[int, int]]:
+            events = self._poll.poll(timeout)
+            if not stalls and any(fd == stdout and event & select.POLLIN for fd, event in events):
+                stalls.append(stdout)
+                time.sleep(0.45)  # past the 0.3 s deadline, answer unread
+                return []
+            return events
+
+    with BotProcess(bot_source("first_legal"), mode=strongest_mode(), limits=limits) as bot:
+        bot.start(HELLO)
+        assert bot.wait_ready().status is Status.OK
+        assert bot._pipes is not None
+        stdout = bot._pipes.stdout
+        with monkeypatch.context() as patch:
+            patch.setattr(select, "poll", StalledPoll)
+            reply = bot.request(ACT, timeout_ms=limits.move_ms)
+    assert stalls, "the worker never stalled"
+    assert reply.status is Status.OK and reply.ms > 300
 
 
 # -- whole matches ---------------------------------------------------------------------------
