@@ -127,9 +127,9 @@ class MoveClock:
         if self._root is None or self._cpu_at_start is None:
             return None
         now = tree_cpu_seconds(self._root)
-        if now is not None:  # the process is gone: keep the last reading
+        if now is not None:  # None: the process is gone; keep the last reading
             # Rounded: both readings are whole ticks, and 0.37 - 0.07 must not exceed 0.30.
-            self.cpu_s = max(self.cpu_s or 0.0, round(now - self._cpu_at_start, 6))
+            self.cpu_s = round(now - self._cpu_at_start, 6)
         return self.cpu_s
 
     def cpu_overrun(self, *, now: float | None = None, force: bool = False) -> str | None:

@@ -23,6 +23,7 @@ import pytest
 
 from arena.runner import BotSpec, run_match
 from arena.sandbox import BotProcess, Limits, Mode, Reply, Status, UnsafeSandboxWarning
+from arena.sandbox import clock as clock_module
 from arena.sandbox.clock import MoveClock, tree_cpu_seconds
 from tests.arena.bots import FAST_LIMITS, bot_source, safe_modes, sandbox_missing
 from tests.arena.test_sandbox import ACT, HELLO, _available
@@ -147,6 +148,19 @@ def test_when_cpu_time_cannot_be_read_only_the_wall_ceiling_applies() -> None:
     assert clock.cpu_overrun(force=True) is None
     assert clock.deadline - clock.started == pytest.approx(0.9)
     assert clock.charged_ms(wall_ms=5000) == 0.0  # the bank is not charged for our failure
+
+
+def test_an_overrun_read_once_is_read_again_before_it_counts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A child reaped during a reading can be counted twice (itself, then in its parent's
+    reaped time): the second reading decides."""
+    readings = iter([1.0, 1.5, 1.1, 1.5, 1.5])  # start, a double count, the truth; then over
+    monkeypatch.setattr(clock_module, "tree_cpu_seconds", lambda root: next(readings))
+    clock = MoveClock(Limits(move_ms=300), 300, root=1)
+    assert clock.cpu_overrun(force=True) is None and clock.cpu_s == pytest.approx(0.1)
+    assert clock.cpu_overrun(force=True) == "used 0.50 s of CPU time, limit 0.30 s"
+    assert clock.charged_ms(wall_ms=0) == pytest.approx(500)
 
 
 def test_an_answer_in_the_pipe_when_a_stalled_worker_wakes_up_is_in_time(
