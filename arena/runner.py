@@ -5,6 +5,10 @@ strategies (``engine.strategies``) are trusted code from this repository and run
 process with a random generator derived from the match seed, so they cost no sandbox start-up.
 
 Time: a move may take ``limits.move_ms``; time beyond comes out of the seat's ``bank_ms``.
+Both count ``limits.clock``: by default the CPU time of the bot's process tree, so a busy
+worker costs no bot a move, with a wall-clock ceiling of ``limits.wall_factor`` times the
+move's limit for a bot that sleeps or blocks. Each step records its wall-clock ``ms`` and,
+for a sandboxed bot, its ``cpu_ms``.
 An overrun, crash, invalid or illegal answer is a fault: the seat's fallback action (the
 first legal action, in the engine's stable order) is played and recorded instead. After
 ``limits.max_faults`` faults the bot forfeits: it keeps its seat, plays fallback actions to the
@@ -204,6 +208,7 @@ class _Seat:
         self.rng_seed = bot_seed(seed, seat)
         self.rng = random.Random(self.rng_seed)
         self.bank_ms = 0.0
+        self.last_cpu_ms: float | None = None  # the CPU time of the bot's latest answer
         self.faults: list[dict[str, Any]] = []
         self.forfeited = False
 
@@ -273,7 +278,15 @@ class _Match:
             "rng_seed": seat.rng_seed,
             "limits": {
                 key: getattr(self.limits, key)
-                for key in ("move_ms", "bank_ms", "max_faults", "memory_mb", "cpu_seconds")
+                for key in (
+                    "move_ms",
+                    "bank_ms",
+                    "clock",
+                    "wall_factor",
+                    "max_faults",
+                    "memory_mb",
+                    "cpu_seconds",
+                )
             },
         }
 
@@ -328,7 +341,8 @@ class _Match:
             },
             timeout_ms=self.limits.move_ms + seat.bank_ms,
         )
-        seat.bank_ms = max(0.0, seat.bank_ms - max(0.0, reply.ms - self.limits.move_ms))
+        seat.last_cpu_ms = reply.cpu_ms
+        seat.bank_ms = max(0.0, seat.bank_ms - max(0.0, reply.charged_ms - self.limits.move_ms))
         if reply.status is not Status.OK:
             return None, reply.status, reply.reason, reply.ms
         action, status, reason = self._read_choice(reply.message or {}, legal, legal_json)
@@ -420,15 +434,17 @@ class _Match:
             if status not in (Status.OK, Status.FORFEITED):
                 self._fault(seat, step=len(self.steps), status=status, reason=reason)
         played = action if action is not None else fallback
-        self.steps.append(
-            {
-                "seat": seat.seat,
-                "action": played.to_json(),
-                "ms": round(ms, 3),
-                "status": str(status),
-                "reason": reason,
-            }
-        )
+        step = {
+            "seat": seat.seat,
+            "action": played.to_json(),
+            "ms": round(ms, 3),
+            "status": str(status),
+            "reason": reason,
+        }
+        if seat.last_cpu_ms is not None:
+            step["cpu_ms"] = round(seat.last_cpu_ms, 3)
+            seat.last_cpu_ms = None
+        self.steps.append(step)
         return self._timed_engine(lambda: state.apply(played))
 
     def _outcome(self, state: Any) -> dict[str, Any]:

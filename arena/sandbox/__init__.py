@@ -4,10 +4,11 @@ Public API: :func:`detect_mode`, :func:`resolve_mode`, :func:`allows_ranked`, :c
 :class:`Limits`, :class:`BotProcess`, :class:`Reply`, :class:`Status`. See docs/sandbox.md.
 """
 
+from .cleanup import sweep_stages
 from .detect import detect_mode, forget_probes, resolve_mode
 from .limits import Limits
 from .modes import Mode, SandboxUnavailable, UnsafeSandboxWarning, allows_ranked
-from .process import BotProcess, Reply, Status, sweep_stages
+from .process import BotProcess, Reply, Status
 from .slots import NoFreeSlot
 
 __all__ = [

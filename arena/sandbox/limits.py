@@ -5,15 +5,20 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+CLOCKS = ("cpu", "wall")
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:
     """Every limit a match puts on a bot; stored in each match log.
 
     Time: a move may take ``move_ms``; time beyond that comes out of the match-wide ``bank_ms``
-    and a move overruns only when both are spent. ``startup_ms`` bounds the start of a bot
-    process (Python start-up, imports) and is not charged to the bank. After ``max_faults``
-    faults the bot forfeits.
+    and a move overruns only when both are spent. Both count the ``clock``: ``"cpu"`` (the
+    default) is the CPU time of the bot's whole process tree, so a busy worker does not cost a
+    bot its moves, and a move also ends after ``wall_factor`` times its limit in wall-clock
+    time (a bot that sleeps or blocks); ``"wall"`` counts wall-clock time only (``wall_factor``
+    unused). ``startup_ms`` bounds the start of a bot process (Python start-up, imports) in
+    wall-clock time and is not charged to the bank. After ``max_faults`` faults the bot forfeits.
 
     The rest are kernel limits on the sandboxed process: CPU seconds for the whole match
     (``RLIMIT_CPU`` counts for the life of a process), address space, processes and threads of
@@ -38,18 +43,27 @@ class Limits:
     stderr_bytes: int = 16 * 1024
     # A person at the table (arena.runner's human seats) has a league-like limit per move.
     human_move_ms: int = 180_000
+    clock: str = "cpu"
+    wall_factor: int = 3
 
     def __post_init__(self) -> None:
+        if self.clock not in CLOCKS:
+            raise ValueError(f"limit clock must be one of {', '.join(CLOCKS)}, got {self.clock!r}")
         for name, value in asdict(self).items():
+            if name == "clock":
+                continue
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"limit {name} must be a non-negative integer, got {value!r}")
-        if 0 in (self.move_ms, self.startup_ms, self.cpu_seconds, self.human_move_ms):
-            raise ValueError("move_ms, startup_ms, cpu_seconds and human_move_ms must be positive")
+        positive = (self.move_ms, self.startup_ms, self.cpu_seconds, self.human_move_ms)
+        if 0 in (*positive, self.wall_factor):
+            raise ValueError(
+                "move_ms, startup_ms, cpu_seconds, human_move_ms and wall_factor must be positive"
+            )
 
-    def with_changes(self, **changes: int) -> Limits:
-        return replace(self, **changes)
+    def with_changes(self, **changes: int | str) -> Limits:
+        return replace(self, **changes)  # type: ignore[arg-type]  # checked in __post_init__
 
-    def to_json(self) -> dict[str, int]:
+    def to_json(self) -> dict[str, int | str]:
         return asdict(self)
 
     @classmethod

@@ -1,7 +1,9 @@
 """One bot's sandboxed process for a whole match, spoken to one JSON line at a time.
 
 Deadlines are enforced while waiting: every read and write polls the pipes until the
-deadline, and on overrun the whole sandbox is killed first and the fault recorded after.
+deadline, and on overrun the whole sandbox is killed first and the fault recorded after. A
+move's limit counts the clock the limits name (``clock``: the CPU time of the bot's process
+tree by default, with a wall-clock ceiling); see :mod:`.clock`.
 """
 
 from __future__ import annotations
@@ -20,6 +22,9 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from .cleanup import STAGE_PREFIX as STAGE_PREFIX
+from .cleanup import kill_all_processes_of
+from .clock import MoveClock
 from .command import plan_for
 from .engine_lib import engine_lib
 from .limits import Limits
@@ -28,9 +33,6 @@ from .seccomp_policy import seccomp_program
 from .slots import LOCK_DIR, SlotLease
 
 BOTKIT_DIR = Path(__file__).resolve().parent.parent / "botkit"
-# A stage directory is named after the worker process that made it, so a sweep can tell the
-# ones a killed worker left behind (sweep_stages).
-STAGE_PREFIX = "catleague-bot-"
 _READ_CHUNK = 65536
 _TRUNCATED = "\n[... stderr truncated ...]\n"
 
@@ -39,7 +41,7 @@ class Status(StrEnum):
     """The closed set of outcomes of asking a bot for a move (free text goes in ``reason``)."""
 
     OK = "ok"
-    TIMEOUT = "timeout"  # no complete answer before the deadline
+    TIMEOUT = "timeout"  # over the move's limit (CPU time, or the wall-clock ceiling)
     INVALID = "invalid"  # not JSON, not an object, or not an action
     ILLEGAL = "illegal"  # a well-formed action that is not legal now
     CRASH = "crash"  # the process died, closed stdout or could not start
@@ -54,10 +56,15 @@ KILLING_STATUSES = frozenset({Status.TIMEOUT, Status.CRASH, Status.OUTPUT_LIMIT}
 
 @dataclass(frozen=True, slots=True)
 class Reply:
+    """An answer (or fault). ``ms`` is wall-clock time; ``cpu_ms`` the CPU time of the bot's
+    process tree (None when not measured); ``charged_ms`` the time on the limits' clock."""
+
     status: Status
     message: dict[str, Any] | None = None
     ms: float = 0.0
     reason: str = ""
+    cpu_ms: float | None = None
+    charged_ms: float = 0.0
 
 
 @dataclass
@@ -179,25 +186,35 @@ class BotProcess:
         return self.wait_ready()
 
     def request(self, message: dict[str, Any], *, timeout_ms: float) -> Reply:
-        """Send one message and wait up to ``timeout_ms`` for one JSON object line.
+        """Send one message and wait for one JSON object line, ``timeout_ms`` on the limits' clock.
 
-        Returns ok, timeout, invalid, crash or output_limit; the last three kinds kill the process.
+        With the CPU clock the answer may use ``timeout_ms`` of CPU time (the whole process
+        tree, measured from the request) and take ``wall_factor`` times as long in wall-clock
+        time; an answer that arrives over its CPU time is late. Returns ok, timeout, invalid,
+        crash or output_limit; the last three kinds kill the process.
         """
-        if not self.alive:
+        if not self.alive or self._proc is None:
             return Reply(Status.CRASH, reason=self._death_reason() or "not running")
         self._request_id += 1
         message = dict(message, id=self._request_id)
         self._stdout.clear()  # lines left over from an earlier answer must not answer this one
-        started = time.monotonic()
+        clock = MoveClock(self.limits, timeout_ms, self._proc.pid)
         reply = self._pump(
-            self._encode(message), want_line=True, deadline=started + timeout_ms / 1000
+            self._encode(message), want_line=True, deadline=clock.deadline, clock=clock
         )
-        ms = (time.monotonic() - started) * 1000
+        # One more reading: the CPU time up to the answer, for the bank and the log.
+        if reply.status is not Status.OK:
+            clock.read_cpu()
+        elif late := clock.cpu_overrun(force=True):
+            reply = Reply(Status.TIMEOUT, reply.message, reason=late)
+        ms = (time.monotonic() - clock.started) * 1000
+        reason = reply.reason
         if reply.status in KILLING_STATUSES:
             self.kill()
             if reply.status is Status.CRASH:
-                reply = Reply(Status.CRASH, reply.message, ms, self._death_reason() or reply.reason)
-        return Reply(reply.status, reply.message, ms, reply.reason)
+                reason = self._death_reason() or reply.reason
+        cpu_ms = clock.cpu_s * 1000 if clock.cpu_s is not None else None
+        return Reply(reply.status, reply.message, ms, reason, cpu_ms, clock.charged_ms(ms))
 
     def notify(self, message: dict[str, Any], *, timeout_ms: float = 100) -> None:
         """Send a message that needs no answer (the end of the match); failures are ignored."""
@@ -227,7 +244,7 @@ class BotProcess:
         # one, a killed jail's processes die asynchronously. Either way, sweep the slot uid so
         # the next bot to lease it starts with its whole process allowance.
         if self._lease is not None and (forced or self.mode is Mode.RLIMITS_SECCOMP):
-            _kill_all_processes_of(self._lease.user.uid, self._lease.user.gid)
+            kill_all_processes_of(self._lease.user.uid, self._lease.user.gid)
         self._close_pipes(proc)
 
     def end_input(self) -> None:
@@ -309,8 +326,10 @@ class BotProcess:
         want_line: bool,
         deadline: float,
         drain_until_deadline: bool = False,
+        clock: MoveClock | None = None,
     ) -> Reply:
-        """Write ``outgoing`` and/or wait for one line, serving stderr all along, until ``deadline``."""
+        """Write ``outgoing`` and/or wait for one line, serving stderr all along, until ``deadline``
+        (or until ``clock`` says the bot's CPU time is spent)."""
         pipes = self._pipes
         if pipes is None:
             return Reply(Status.CRASH, reason="not running")
@@ -323,8 +342,15 @@ class BotProcess:
                     return line_reply
             elif not pending and not drain_until_deadline:
                 return Reply(Status.OK)
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            now = time.monotonic()
+            if clock is not None and (overrun := clock.cpu_overrun(now=now)):
+                return Reply(Status.TIMEOUT, reason=overrun)
+            remaining = (clock.wake_by() if clock is not None else deadline) - now
+            if now >= deadline:
+                if want_line and not pending and (answer := self._answer_already_sent()):
+                    return answer
+                if clock is not None:
+                    return Reply(Status.TIMEOUT, reason=clock.deadline_reason())
                 what = "answer" if want_line else "read its input"
                 return Reply(Status.TIMEOUT, reason=f"did not {what} within the time limit")
             for fd in (pipes.stdin, pipes.stdout, pipes.stderr):
@@ -336,7 +362,7 @@ class BotProcess:
                 poller.register(pipes.stdout, select.POLLIN)
             if pipes.stderr in pipes.open:
                 poller.register(pipes.stderr, select.POLLIN)
-            events = poller.poll(max(1, int(remaining * 1000) + 1))
+            events = poller.poll(max(1, int(remaining * 1000) + 1) if remaining > 0 else 0)
             for fd, event in events:
                 if fd == pipes.stdin:
                     try:
@@ -368,6 +394,19 @@ class BotProcess:
                 return Reply(Status.CRASH, reason="stopped reading its input")
             if not pipes.open - {pipes.stdin} and drain_until_deadline:
                 return Reply(Status.OK)
+
+    def _answer_already_sent(self) -> Reply | None:
+        """An answer waiting in the pipe at the deadline: the worker, not the bot, was late to
+        read it (a stalled worker), so it counts as in time."""
+        pipes = self._pipes
+        if pipes is None or pipes.stdout not in pipes.open:
+            return None
+        for _ in range(self.limits.max_line_bytes // _READ_CHUNK + 2):  # a flood cannot hold us
+            chunk = self._read(pipes.stdout)
+            if not chunk:
+                break
+            self._stdout += chunk
+        return self._take_line()
 
     def _take_line(self) -> Reply | None:
         """The next complete answer in the stdout buffer, or None if there is none yet."""
@@ -443,90 +482,3 @@ def _stage_parent(lease: SlotLease | None) -> str | None:
     for path in (LOCK_DIR, parent):
         os.chmod(path, 0o711)
     return parent
-
-
-def sweep_stages(*, older_than_s: float = 6 * 3600) -> int:
-    """Remove the bot files that killed workers left behind; returns how many were removed.
-
-    A stage belongs to the process named in it: it goes when that process is gone, or in any
-    case after ``older_than_s`` (a process id may be reused; no match lasts that long).
-    """
-    removed = 0
-    now = time.time()
-    for parent in (os.path.join(LOCK_DIR, "stage"), tempfile.gettempdir()):
-        try:
-            entries = list(os.scandir(parent))
-        except OSError:
-            continue
-        for entry in entries:
-            owner = entry.name.removeprefix(STAGE_PREFIX).split("-", 1)[0]
-            if (
-                entry.name == owner
-                or not owner.isdigit()
-                or not entry.is_dir(follow_symlinks=False)
-            ):
-                continue
-            try:
-                too_old = now - entry.stat(follow_symlinks=False).st_mtime > older_than_s
-            except OSError:
-                continue
-            if too_old or not _process_exists(int(owner)):
-                shutil.rmtree(entry.path, ignore_errors=True)
-                removed += not os.path.exists(entry.path)
-    return removed
-
-
-def _process_exists(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # another user's process
-    return True
-
-
-def _kill_all_processes_of(uid: int, gid: int, *, wait_seconds: float = 2.0) -> None:
-    """SIGKILL every process of ``uid`` and wait (up to ``wait_seconds``) until none is alive.
-
-    kill(-1) from a child that became that uid reaches all of that uid's processes at once,
-    which beats a fork bomb; a /proc sweep then catches stragglers and tells when all are gone.
-    """
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - runs in the child
-        try:
-            os.setgroups([])
-            os.setgid(gid)
-            os.setuid(uid)
-            with contextlib.suppress(OSError):
-                os.kill(-1, signal.SIGKILL)
-        finally:
-            os._exit(0)
-    os.waitpid(pid, 0)
-    deadline = time.monotonic() + wait_seconds
-    while True:
-        alive = _live_pids_of(uid)
-        if not alive or time.monotonic() > deadline:
-            return
-        for target in alive:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(target, signal.SIGKILL)
-        time.sleep(0.002)
-
-
-def _live_pids_of(uid: int) -> list[int]:
-    """Pids of ``uid``'s processes that are not zombies (zombies are their parent's to reap)."""
-    found = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            if entry.stat().st_uid != uid:
-                continue
-            with open(f"/proc/{entry.name}/stat", "rb") as handle:
-                state = handle.read().rsplit(b")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if state not in (b"Z", b"X"):
-            found.append(int(entry.name))
-    return found
