@@ -9,7 +9,7 @@ import engine
 from arena.replay import build_replay
 from arena.runner import run_match
 from arena.words import move_words
-from tests.arena.card_words import card_names, label_problems
+from tests.arena.card_words import bare_numbers, card_names, label_problems
 
 GAMES = [
     ("cat-lady", ["greedy", "random", "greedy", "random"], {}),
@@ -35,6 +35,23 @@ def game_log(request):
 @pytest.fixture(scope="module")
 def replay(game_log):
     return build_replay(game_log)
+
+
+@pytest.mark.parametrize(
+    ("label", "bare"),
+    [
+        ("Bet #17 Demo Affection 2 (face down)", []),
+        ("Attack Seat 2 with #17 Demo Affection 2", []),
+        ("Take row 2: Tuna, an empty space, Tuna", []),
+        ("Two lost cats for a 2-VP token", []),
+        ("Shopping bag: 1 chicken, 1 tuna, 1 milk", []),
+        ("buy-token 23 31 40", ["23", "31", "40"]),
+        ("Bank #17", ["#17"]),
+        ("Keep 17", ["17"]),
+    ],
+)
+def test_the_check_tells_card_names_from_bare_numbers(label, bare):
+    assert bare_numbers(label, {"#17 Demo Affection 2", "Tuna"}) == bare
 
 
 def test_every_move_names_its_cards_by_printed_name(replay):
