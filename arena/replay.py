@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import engine
+from arena.words import move_words
 from engine.errors import EngineError
 
 __all__ = ["REPLAY_SCHEMA", "build_replay", "expand_frames", "move_text", "seat_view"]
@@ -36,6 +37,10 @@ REPLAY_SCHEMA = "catleague.replay/1"
 
 def build_replay(log: Mapping[str, Any]) -> dict[str, Any]:
     """The replay of a match log: ``meta``, ``players``, ``moves``, ``frames``, ``result``.
+
+    Each move keeps the engine's short ``text`` (bots and the board code read it) and has a
+    ``label`` in the live table's words, every card by its printed name, with the ``rule`` it
+    follows (:mod:`arena.words`); a log the engine cannot replay has its text as the label.
 
     Never raises for a log that cannot be replayed: ``frames`` is then None and ``problem``
     says why (unknown game, rules or card-data version this engine lacks, a log that does not
@@ -74,6 +79,10 @@ def build_replay(log: Mapping[str, Any]) -> dict[str, Any]:
     replay.update(renderer=spec.renderer, meta=built["meta"], frames=_compact(built["frames"]))
     for move, text in zip(replay["moves"], built.get("move_texts", ()), strict=False):
         move["text"] = text  # a builder may word moves for people (seats counted from 1)
+    for move, before, action in zip(replay["moves"], states, actions, strict=False):
+        # The table's words: served only once the match is over, so in full (every bet named).
+        words = move_words(game, before, action)
+        move["label"], move["rule"] = str(words["label"]), str(words["rule"])
     return replay
 
 
@@ -147,6 +156,8 @@ def _moves(log: Mapping[str, Any], game: Any, actions: Sequence[Any]) -> list[di
                 "n": number,
                 "seat": step.get("seat"),
                 "text": text,
+                "label": text,  # the engine's words replace it when it replays the log
+                "rule": "",
                 "ms": step.get("ms"),
                 "status": step.get("status", "ok"),
             }

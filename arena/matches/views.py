@@ -93,7 +93,8 @@ def _replay_of(match: Match, log: dict[str, Any]) -> dict[str, Any]:
     finished match's log never changes, and an expansion game's replay can take a good part of
     a second to build."""
     finished = match.finished_at.timestamp() if match.finished_at else 0
-    key = f"arena:{REPLAY_SCHEMA}:{match.pk}:{finished}"
+    # "words": replays cached before moves had the table's labels are built anew.
+    key = f"arena:{REPLAY_SCHEMA}:words:{match.pk}:{finished}"
     replay: dict[str, Any] | None = cache.get(key)
     if replay is None:
         replay = build_replay(log)

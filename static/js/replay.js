@@ -174,8 +174,10 @@
     var frame = data.frames[index];
     if (index === 0) return "Deal: before the first move. Turn 0 of " + data.frames[last].turn + ".";
     var move = data.moves[index - 1];
+    // The table's words, cards by printed name (arena/replay.py); a replay cached before
+    // they existed has the engine's short text only.
     var text = "Move " + index + " of " + last + ", turn " + frame.turn + ": " +
-      seatName(move.seat) + " (" + playerName(move.seat) + ") " + move.text;
+      seatName(move.seat) + " (" + playerName(move.seat) + "): " + (move.label || move.text);
     if (move.status && move.status !== "ok") text += " [" + move.status + ": fallback move played]";
     return text + (index === last ? ". Game over." : ".");
   }
@@ -186,6 +188,7 @@
     slider.setAttribute("aria-valuetext", "move " + index + " of " + last);
     turnBox.value = String(frame.turn);
     status.textContent = describe();
+    showRule(index > 0 ? data.moves[index - 1].rule : "");
     root.querySelector('[data-action="first"]').disabled = index === 0;
     root.querySelector('[data-action="back"]').disabled = index === 0;
     root.querySelector('[data-action="forward"]').disabled = index === last;
@@ -197,8 +200,28 @@
       frame: frame, view: observed, seat: seat, hidden: seat === null ? frame.hidden : null,
       move: index > 0 ? data.moves[index - 1] : null, final: index === last,
     });
+    markLastMoves(seat);
     highlightMove();
     drawReview(seat);
+  }
+
+  // The rule the move follows, a tap away under the status line as on the live table; an
+  // open rule stays open while stepping.
+  var ruleBox = document.getElementById("replay-rule");
+  function showRule(rule) {
+    if (!ruleBox) return;
+    ruleBox.hidden = !rule;
+    ruleBox.querySelector("p").textContent = rule || "";
+  }
+
+  // Each seat's last move so far, noted on its block of the board as the live table does
+  // (play-board.js markLast).
+  function markLastMoves(seat) {
+    if (!window.CatleaguePlayBoard) return;
+    var played = data.moves.slice(0, index).map(function (move) {
+      return { seat: move.seat, label: move.label || move.text, rule: move.rule };
+    });
+    window.CatleaguePlayBoard(stage, null).markLast(played, seat);
   }
 
   function highlightMove() {

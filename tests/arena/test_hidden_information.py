@@ -12,6 +12,7 @@ attack finds a seed where there is one.
 from __future__ import annotations
 
 import functools
+import html
 import json
 import re
 import threading
@@ -29,6 +30,8 @@ from arena import tasks
 from arena.common import SeatInput, match_create
 from arena.live.services import LiveWriter, live_create
 from arena.models import LiveSeat, Match, Tournament
+from arena.replay import build_replay
+from arena.runner import run_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -414,6 +417,35 @@ def test_a_deal_stays_hidden_while_another_seating_of_it_runs(people):
 
     Match.objects.filter(pk=second.pk).update(status=Match.Status.FINISHED)
     assert owner.get(f"/api/arena/matches/{first.pk}/").json()["seed"] == SEED
+
+
+def test_a_replays_move_words_wait_for_every_seating_of_the_deal():
+    """The replay names every bet in full ("Bet #64 ..."): a finished seating's page must not
+    carry those words while another seating of the same deal still runs."""
+    seats = [SeatInput(builtin="random"), SeatInput(builtin="greedy"), SeatInput(builtin="random")]
+    first, second = (
+        match_create(
+            kind=Match.Kind.CHALLENGE,
+            seed=SEED,
+            duplicate_set="set-words",
+            seats=s,
+            game="cantankerous-cats",
+        )
+        for s in (seats, seats[::-1])
+    )
+    log = run_match(game="cantankerous-cats", seed=SEED, bots=["random", "greedy", "random"])
+    labels = [move["label"] for move in build_replay(log)["moves"]]
+    bets = [label for label in labels if label.startswith("Bet #")]
+    assert len(bets) == 3
+    Match.objects.filter(pk=first.pk).update(status=Match.Status.FINISHED, log=log)
+    Match.objects.filter(pk=second.pk).update(status=Match.Status.RUNNING)
+    page = Client().get(f"/arena/matches/{first.pk}/").content.decode()
+    assert "replay-data" not in page
+    assert not [label for label in labels if html.escape(label) in page]
+
+    Match.objects.filter(pk=second.pk).update(status=Match.Status.FINISHED)
+    page = Client().get(f"/arena/matches/{first.pk}/").content.decode()
+    assert all(html.escape(bet) in page for bet in bets)
 
 
 def test_a_tournament_seed_is_hidden_until_it_is_finished(people):

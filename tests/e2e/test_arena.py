@@ -122,7 +122,7 @@ def test_step_through_a_replay_with_buttons_and_keys(page, four_player_match):
 
     page.get_by_role("button", name="Forward").click()
     expect(status).to_contain_text(f"Move 1 of {moves}")
-    expect(status).to_contain_text("place-token")
+    expect(status).to_contain_text("Place the cat token on ")  # the table's words
     expect(page.locator(".cl-token")).to_have_count(1)
     page.keyboard.press("ArrowRight")
     expect(status).to_contain_text(f"Move 2 of {moves}")
