@@ -365,8 +365,8 @@ class LiveSeat(models.Model):
 class MatchWatch(models.Model):
     """A running match as a spectator sees it, for its watch page (:mod:`arena.watch`).
 
-    The worker playing the match writes this one row as it plays (at most every
-    ``arena.watch.services.PUBLISH_EVERY_S``, and always the deal and the last move): the
+    The worker playing the match writes this one row as it plays (a bot match at most every
+    ``arena.watch.services.PUBLISH_EVERY_S`` and at its last move, a live one every move): the
     position as every seat sees it alike (no seat's hidden cards) and a readable log of the
     moves in the words every seat reads. Nothing here is hidden from anyone.
     """

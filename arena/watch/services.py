@@ -2,17 +2,21 @@
 (:class:`arena.models.MatchWatch`), rung through :mod:`arena.live.wakeup` so the watch pages
 waiting on it look at once.
 
-Publishing is throttled: a move is kept in memory (its position and the one before) and the
-row is written at most every :data:`PUBLISH_EVERY_S`, and always for the deal and the last
-move. A ladder match between house bots plays hundreds of moves a second, and a person cannot
-follow faster than a few a second anyway; the log lines of the moves between two writes are
-worded when the row is written, so none is lost.
+A match between bots publishes at most every :data:`PUBLISH_EVERY_S` (the first time that
+long after it starts) and always its last move: a ladder match between house bots plays
+hundreds of moves a second, nobody follows faster than a few a second, and a write costs some
+milliseconds (a match over within the interval writes once, at its end). Each move is kept in
+memory in between (its position and the one before) and the log lines of the moves between two
+writes are worded when the row is written, so none is lost. A live match publishes every move
+from the deal on: a person sets its pace, and its table writes a row per person per move anyway.
 """
 
 from __future__ import annotations
 
 import time
 from typing import Any
+
+from django.db import connection, transaction
 
 import engine
 from arena.live import wakeup
@@ -42,9 +46,9 @@ class WatchWriter:
     A match played again from its seed (a lost worker, a takeback) starts its row again from
     the deal: watchers see the moves replayed quickly up to where it was."""
 
-    def __init__(self, match: Match, every_s: float | None = None) -> None:
+    def __init__(self, match: Match) -> None:
         self.match_id = match.pk
-        self.every_s = PUBLISH_EVERY_S if every_s is None else every_s
+        self.every_s = 0.0 if match.kind == Match.Kind.LIVE else PUBLISH_EVERY_S
         self.game = engine.load_game(
             match.game, options={**(match.options or {}), "players": match.seats.count()}
         )
@@ -52,7 +56,7 @@ class WatchWriter:
         self.before: Any = None  # the position the next move is played in
         self.pending: list[tuple[int, dict[str, Any], Any]] = []  # moves not yet worded
         self.log: list[dict[str, Any]] = []
-        self.last_write = 0.0
+        self.last_write = time.monotonic()
         self.writes = 0
 
     def __call__(self, step: int, entry: dict[str, Any], state: Any) -> None:
@@ -61,7 +65,7 @@ class WatchWriter:
             self.pending.append((step, entry, before))
             del self.pending[:-LOG_LINES]  # older lines would be cut from the log anyway
         now = time.monotonic()
-        if step >= 0 and not state.is_terminal() and now - self.last_write < self.every_s:
+        if not state.is_terminal() and now - self.last_write < self.every_s:
             return
         self.last_write = now
         self._publish(step, state)
@@ -83,18 +87,24 @@ class WatchWriter:
             )
         self.pending.clear()
         self.log = self.log[-LOG_LINES:]
-        # One statement (an upsert): the row is made by the first write of the match.
         row = MatchWatch(
             match_id=self.match_id,
             step=step,
             board=spectator_view(self.game, state),
             log=self.log,
         )
-        MatchWatch.objects.bulk_create(
-            [row],
-            update_conflicts=True,
-            unique_fields=["match"],
-            update_fields=["step", "board", "log", "updated_at"],
-        )
-        watch_ring(self.match_id)
+        with transaction.atomic():
+            if connection.vendor == "postgresql":
+                # The commit's wait for the disk was most of a write's cost (some ms on a busy
+                # machine, each time): a row the next move rewrites may be lost in a crash.
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL synchronous_commit TO OFF")
+            # One upsert: the row is made by the first write of the match.
+            MatchWatch.objects.bulk_create(
+                [row],
+                update_conflicts=True,
+                unique_fields=["match"],
+                update_fields=["step", "board", "log", "updated_at"],
+            )
+            watch_ring(self.match_id)
         self.writes += 1

@@ -175,7 +175,7 @@
         hiddenBox.appendChild(el("p", { cls: "cl-secret", text: "Removed unseen at the deal: " + observed.removed_unseen + " cards, which ones hidden." }));
         hiddenBox.appendChild(el("p", { cls: "cl-secret", text: "Strays not dealt face up: hidden." }));
         if (observed.unseen) {
-          var details = el("details", null, el("summary", { text: "Cards this seat has not seen yet (deck and removed, any order)" }));
+          var details = el("details", null, el("summary", { text: (ctx.seat < 0 ? "Cards not seen yet" : "Cards this seat has not seen yet") + " (deck and removed, any order)" }));
           var list = el("ul", { cls: "cl-unseen" });
           Object.keys(observed.unseen).forEach(function (key) {
             list.appendChild(el("li", { text: observed.unseen[key] + " × " + (data.meta.cards[key] || { name: key }).name }));

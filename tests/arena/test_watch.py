@@ -126,7 +126,7 @@ def test_the_worker_publishes_every_move_when_unthrottled(game_name, bots, chall
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_throttled_worker_writes_the_deal_and_the_end_and_loses_no_line(challenge, monkeypatch):
+def test_a_throttled_worker_writes_the_end_and_loses_no_line(challenge, monkeypatch):
     monkeypatch.setattr(watch_services, "PUBLISH_EVERY_S", 3600.0)
     writes: list[int] = []
     publish = watch_services.WatchWriter._publish
@@ -140,7 +140,7 @@ def test_a_throttled_worker_writes_the_deal_and_the_end_and_loses_no_line(challe
     tasks._play(match.pk, match.dispatch)
     match.refresh_from_db()
     steps = len(match.log["steps"])
-    assert writes == [-1, steps - 1]  # an hour between writes: only the deal and the end
+    assert writes == [steps - 1]  # an hour between writes: only the end
     row = MatchWatch.objects.get(match=match)
     assert [line["step"] for line in row.log] == list(
         range(steps - watch_services.LOG_LINES, steps)
