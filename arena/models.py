@@ -364,6 +364,27 @@ class LiveSeat(models.Model):
         return f"{self.user} in seat {self.seat + 1} of match {self.match_id}"
 
 
+class MatchWatch(models.Model):
+    """A running match as a spectator sees it, for its watch page (:mod:`arena.watch`).
+
+    The worker playing the match writes this one row as it plays (a bot match at most every
+    ``arena.watch.services.PUBLISH_EVERY_S`` and at its last move, a live one every move): the
+    position as every seat sees it alike (no seat's hidden cards) and a readable log of the
+    moves in the words every seat reads. Nothing here is hidden from anyone.
+    """
+
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, primary_key=True, related_name="watch"
+    )
+    step = models.IntegerField(default=-1, help_text="The last move the board includes.")
+    board = models.JSONField(default=dict)  # arena.watch.board.spectator_view
+    log = models.JSONField(default=list)  # recent moves: {"step", "seat", "who", "label", "status"}
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} as watched, move {self.step}"
+
+
 class LiveInvitation(models.Model):
     """A seat of a live match left for a friend: the link with ``token`` seats the first other
     account that opens it, once (``arena.live.company``); or the host seats a guest there."""

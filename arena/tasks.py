@@ -39,6 +39,7 @@ from arena.sandbox import (
     resolve_mode,
     sweep_stages,
 )
+from arena.watch.services import WatchWriter, watch_ring
 from engine.errors import EngineError
 
 logger = logging.getLogger(__name__)
@@ -109,11 +110,13 @@ class MatchHeartbeat:
             connection.close()  # this thread's own connection
 
 
-def _observer(beat: MatchHeartbeat, writer: LiveWriter | None) -> StepObserver:
-    """After every move: stop if the match is no longer ours, then show it at the table."""
+def _observer(beat: MatchHeartbeat, writer: LiveWriter | None, watch: WatchWriter) -> StepObserver:
+    """After every move: stop if the match is no longer ours, then show it to its watchers and
+    at the table."""
 
     def observe(step: int, entry: dict[str, Any], state: Any) -> None:
         beat.check()
+        watch(step, entry, state)
         if writer is not None:
             writer(step, entry, state)
 
@@ -239,6 +242,7 @@ def _play(match_id: int, dispatch: int | None, resume: bool = False) -> None:
     try:
         with MatchHeartbeat(match.pk, match.dispatch, settings.ARENA_HEARTBEAT_S) as beat:
             _play_claimed(match, beat)
+        watch_ring(match.pk)  # its watch pages learn at once that it ended (or waits)
         if match.kind == Match.Kind.LIVE:
             live_ring_table(match.pk)  # its pages learn at once that it ended (or waits)
     except (Superseded, TableRewound) as exc:
@@ -275,7 +279,7 @@ def _play_claimed(match: Match, beat: MatchHeartbeat) -> None:
             mode=mode,
             options=match.options or None,
             humans=humans,
-            on_step=_observer(beat, writer),
+            on_step=_observer(beat, writer, WatchWriter(match)),
         )
     except SandboxUnavailable as exc:
         logger.error("match %s waits for a sandbox: %s", match.pk, exc)

@@ -10,6 +10,7 @@ from arena.matches import views as matches
 from arena.submissions import views as submissions
 from arena.tournaments import views as tournaments
 from arena.triage import views as triage
+from arena.watch import views as watch
 
 app_name = "arena"
 
@@ -35,6 +36,8 @@ urlpatterns = [
     ),
     path("matches/", matches.matches_list, name="matches"),
     path("matches/<int:pk>/", matches.match_detail, name="match"),
+    path("matches/<int:pk>/watch/", watch.watch, name="match-watch"),
+    path("matches/<int:pk>/watch/state/", watch.watch_state, name="match-watch-state"),
     path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament"),
     path("play/", live.play, name="play"),
     path("play/games/", live.games, name="play-games"),

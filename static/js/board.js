@@ -5,7 +5,8 @@
    CatleagueBoard(data) takes what the server sent: "renderer" (the game's drawing code),
    "meta" (the match's constant facts: card data, strays...) and "names" (who sits where), and
    returns { render(target, ctx), el, seatName, playerName } or null for a game it cannot draw.
-   ctx: { view: the observation to draw, seat: the viewing seat or null for the full view,
+   ctx: { view: the observation to draw, seat: the viewing seat, -1 for a spectator (what every
+   seat sees alike) or null for the full view,
    frame: { to_move, scores, events }, hidden, move: the last move { seat, text }, final,
    live: true at a live table, where positions are not scored as they are played }. */
 (function () {
@@ -157,7 +158,7 @@
         el("dt", { text: "VP tokens left" }), el("dd", { text: String(observed.vp_tokens_left) })));
       side.appendChild(counts);
 
-      var hiddenBox = section(ctx.hidden ? "Hidden from every player" : "Hidden from this seat");
+      var hiddenBox = section(ctx.hidden ? "Hidden from every player" : ctx.seat < 0 ? "Hidden from the spectators" : "Hidden from this seat");
       hiddenBox.classList.add("cl-hidden");
       if (ctx.hidden) {
         hiddenBox.appendChild(el("p", { cls: "cl-label", text: "Next cards in the deck, in order" }));
@@ -174,7 +175,7 @@
         hiddenBox.appendChild(el("p", { cls: "cl-secret", text: "Removed unseen at the deal: " + observed.removed_unseen + " cards, which ones hidden." }));
         hiddenBox.appendChild(el("p", { cls: "cl-secret", text: "Strays not dealt face up: hidden." }));
         if (observed.unseen) {
-          var details = el("details", null, el("summary", { text: "Cards this seat has not seen yet (deck and removed, any order)" }));
+          var details = el("details", null, el("summary", { text: (ctx.seat < 0 ? "Cards not seen yet" : "Cards this seat has not seen yet") + " (deck and removed, any order)" }));
           var list = el("ul", { cls: "cl-unseen" });
           Object.keys(observed.unseen).forEach(function (key) {
             list.appendChild(el("li", { text: observed.unseen[key] + " × " + (data.meta.cards[key] || { name: key }).name }));
@@ -346,7 +347,7 @@
           Object.keys(win.bets).forEach(function (seat) {
             box.appendChild(el("div", { cls: "cc-line" }, seatName(Number(seat)) + ": ", ccCard(win.bets[seat])));
           });
-        } else if (ctx.seat !== null) {
+        } else if (ctx.seat !== null && ctx.seat >= 0) {
           p(win.my_bet ? "Your bet: #" + win.my_bet + " (the others cannot see it)." : "You have not bet yet.", "cl-secret");
         }
       } else if (win.kind === "pounce") {
@@ -364,7 +365,7 @@
             list.appendChild(el("li", { text: seatName(Number(seat)) + ": " + win.choices[seat] }));
           });
           box.appendChild(list);
-        } else if (ctx.seat !== null) {
+        } else if (ctx.seat !== null && ctx.seat >= 0) {
           p(win.my_choice ? "Your choice: " + win.my_choice + " (the others cannot see it)." :
             "Other seats' choices are hidden until everyone has decided.", "cl-secret");
         }
@@ -416,7 +417,7 @@
         table.appendChild(el("div", { cls: "cc-line" + (play.cancelled ? " cc-cancelled" : "") }, label + ": ", ccCard(play.card)));
       });
       side.appendChild(table);
-      var hiddenBox = section(ctx.hidden ? "Hidden from every player" : "Hidden from this seat");
+      var hiddenBox = section(ctx.hidden ? "Hidden from every player" : ctx.seat < 0 ? "Hidden from the spectators" : "Hidden from this seat");
       hiddenBox.classList.add("cl-hidden");
       if (ctx.hidden) {
         hiddenBox.appendChild(el("p", { cls: "cl-label", text: "Next cards in the Food Bowl, in order" }));

@@ -274,7 +274,7 @@
         if (!block) return;
         var line = last[seat];
         var note = el("p", null, "pb-last");
-        note.appendChild(el("strong", (Number(seat) === you ? "Your" : "Their") + " last move: "));
+        note.appendChild(el("strong", you < 0 ? "Last move: " : (Number(seat) === you ? "Your" : "Their") + " last move: "));
         note.appendChild(document.createTextNode(line.label));
         if (line.rule) note.title = line.rule;
         var head = block.querySelector("header");

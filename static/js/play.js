@@ -6,7 +6,10 @@
    (from its observation, exactly what a bot in that seat gets), the legal moves when it is
    the person's turn, the time left and the moves so far. Draws the board with the shared board code (board.js) and sends a
    chosen move back. Closing the page loses nothing: the match goes on in the arena, and the
-   page picks it up again when it is opened. */
+   page picks it up again when it is opened.
+
+   With data-watch on #play the page only watches (arena/watch/views.py watch_state): the
+   spectator's view, which no seat's hidden cards reach, no move controls, seat -1. */
 (function () {
   "use strict";
 
@@ -19,7 +22,9 @@
   var moveUrl = root.getAttribute("data-move-url");
   var replayUrl = root.getAttribute("data-replay-url");
   var you = Number(root.getAttribute("data-seat"));
-  var csrf = root.querySelector("input[name=csrfmiddlewaretoken]").value;
+  var watching = root.hasAttribute("data-watch"); // a spectator: nothing to play, no token
+  var csrfNode = root.querySelector("input[name=csrfmiddlewaretoken]");
+  var csrf = csrfNode ? csrfNode.value : "";
   var statusNode = document.getElementById("play-status");
   var clockNode = document.getElementById("play-clock");
   var legalNode = document.getElementById("play-legal");
@@ -120,7 +125,10 @@
   function drawStatus() {
     deadline = asked() && state.seconds_left !== null ? Date.now() + state.seconds_left * 1000 : null;
     tick();
-    if (state.status === "finished" && state.result) {
+    if (watching && state.status === "finished" && state.result) {
+      statusNode.textContent = "Game over: " + standings(state.result) + ".";
+      appendReplayLink();
+    } else if (state.status === "finished" && state.result) {
       var r = state.result;
       var text = "Game over: you placed " + r.ranks[you] + " of " + r.ranks.length +
         " with " + r.scores[you] + " points";
@@ -128,12 +136,10 @@
       else if (r.forfeited.indexOf(you) >= 0) text += " (you forfeited after too many missed moves)";
       if (r.rating) text += ". Your rating against bots: " + Math.round(r.rating[0]) + " → " + Math.round(r.rating[1]);
       statusNode.textContent = text + ".";
-      var link = el("a", "Watch the replay");
-      link.href = replayUrl;
-      statusNode.appendChild(document.createTextNode(" "));
-      statusNode.appendChild(link);
+      appendReplayLink();
     } else if (state.status === "failed") {
       statusNode.textContent = "The arena could not play this match: " + state.failure;
+      if (watching) appendReplayLink();
     } else if (state.rewinding) {
       statusNode.textContent = state.rewinding;
     } else if (state.status === "queued" && state.lost) {
@@ -150,8 +156,29 @@
     } else {
       var toMove = state.board && state.board.to_move;
       statusNode.textContent = typeof toMove === "number" && toMove >= 0 && toMove !== you ?
-        "Waiting for " + seatName(toMove) + " (" + nameOf(toMove) + ")…" : "Waiting for the table…";
+        (watching ? seatName(toMove) + " (" + nameOf(toMove) + ") to move…" :
+          "Waiting for " + seatName(toMove) + " (" + nameOf(toMove) + ")…") : "Waiting for the table…";
     }
+  }
+
+  function appendReplayLink() {
+    var link = el("a", "Watch the replay");
+    link.href = replayUrl;
+    statusNode.appendChild(document.createTextNode(" "));
+    statusNode.appendChild(link);
+  }
+
+  // "Seat 2 (name) 1st with 61 points, Seat 1 (name) 2nd with 40": best first.
+  function standings(result) {
+    var order = result.ranks.map(function (rank, seat) { return seat; });
+    order.sort(function (a, b) { return result.ranks[a] - result.ranks[b] || a - b; });
+    var places = ["1st", "2nd", "3rd", "4th", "5th", "6th"];
+    return order.map(function (seat) {
+      var text = seatName(seat) + " (" + nameOf(seat) + ") " + (places[result.ranks[seat] - 1] || result.ranks[seat] + "th");
+      if (result.scores[seat] !== null && result.scores[seat] !== undefined) text += " with " + result.scores[seat] + " points";
+      if ((result.forfeited || []).indexOf(seat) >= 0) text += " (forfeited)";
+      return text;
+    }).join(", ");
   }
 
   function tick() {

@@ -32,6 +32,7 @@ from arena.live.services import LiveWriter, live_create
 from arena.models import LiveSeat, Match, Tournament
 from arena.replay import build_replay
 from arena.runner import run_match
+from arena.watch import services as watch_services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -126,7 +127,14 @@ def _urls(match: Match) -> list[str]:
         f"/arena/play/{match.pk}/",
         f"/arena/play/{match.pk}/state/",
         "/arena/play/",
+        *_watch_urls(match.pk),
     ]
+
+
+def _watch_urls(pk: int) -> list[str]:
+    """The watch page and its state: the spectator's, whoever reads them (a person playing the
+    match included: no seat's own cards there, not even the reader's)."""
+    return [f"/arena/matches/{pk}/watch/", f"/arena/matches/{pk}/watch/state/"]
 
 
 def _read_everything(
@@ -142,8 +150,8 @@ def _read_everything(
     problems = []
     for who in ("pia", "ole", None):
         client = _client(people[who] if who else None)
-        mine = (seats or {}).get(who, seat)
         for url in _urls(match):
+            mine = -1 if url in _watch_urls(match.pk) else (seats or {}).get(who, seat)
             response = client.get(url)
             if response.status_code != 200:
                 continue
@@ -456,3 +464,52 @@ def test_a_tournament_seed_is_hidden_until_it_is_finished(people):
     assert Client().get(url).json()["seed"] is None
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
     assert Client().get(url).json()["seed"] == SEED
+
+
+@pytest.mark.parametrize(
+    ("game", "bots"), [("cat-lady", ["greedy", "random"]), ("cantankerous-cats", ["random"] * 3)]
+)
+def test_a_spectator_gets_nothing_hidden_at_any_move_of_a_bot_match(game, bots, monkeypatch):
+    """A house-bot challenge watched move by move: the worker publishes every position
+    (unthrottled) and each time the watch state is read anonymously (the page, too, at a few
+    points) and attacked as above with every seat's hand counted as hidden; card data is
+    given only for cards every seat has seen. At the end the answer has the result and still
+    no seed (the replay behind the match page is where the deal shows)."""
+    monkeypatch.setenv("ARENA_SANDBOX_MODE", "unsafe")  # house bots only: no bot process
+    monkeypatch.setattr(watch_services, "PUBLISH_EVERY_S", 0.0)
+    spectator = Client()
+    answers: list[dict[str, Any]] = []
+    problems: list[str] = []
+    publish = watch_services.WatchWriter._publish
+
+    def publish_and_read(self: watch_services.WatchWriter, step: int, state: Any) -> None:
+        publish(self, step, state)
+        page, state_url = _watch_urls(self.match_id)
+        urls = [page, state_url] if step % 10 == 0 else [state_url]  # the answer is read last
+        for url in urls:
+            body = spectator.get(url).content.decode()
+            for leak in leaks(body, game=game, players=len(bots), seat=-1, state=state):
+                problems.append(f"move {step}: {leak} at {url}")
+        answer = json.loads(body)
+        answers.append(answer)
+        seen = [state.observation(seat).get("cards") for seat in range(len(bots))]
+        if all(isinstance(cards, dict) for cards in seen):
+            by_all = set.intersection(*({str(card) for card in cards} for cards in seen))
+            if not set(answer["cards"]) <= by_all:
+                problems.append(f"move {step}: cards {set(answer['cards']) - by_all}")
+
+    monkeypatch.setattr(watch_services.WatchWriter, "_publish", publish_and_read)
+    match = match_create(
+        kind=Match.Kind.CHALLENGE,
+        seed=SEED,
+        seats=[SeatInput(builtin=name) for name in bots],
+        game=game,
+    )
+    tasks._play(match.pk, match.dispatch)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED, match.failure
+    assert [answer["step"] for answer in answers] == list(range(-1, len(match.log["steps"])))
+    assert problems == []
+    final = spectator.get(f"/arena/matches/{match.pk}/watch/state/")
+    assert final.json()["result"]["ranks"] == match.log["result"]["ranks"]
+    assert str(SEED) not in final.content.decode()
