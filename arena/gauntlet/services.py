@@ -91,24 +91,25 @@ def gauntlet_create(
     return gauntlet
 
 
+def _pending(gauntlet: Gauntlet, by: User) -> Gauntlet:
+    """The gauntlet, locked, if ``by`` owns its bot (else PermissionDenied) and it is still
+    undecided (else a ValidationError)."""
+    gauntlet = _locked(gauntlet)
+    if gauntlet.version.bot.owner_id != by.pk:
+        raise PermissionDenied("Only the bot's owner decides what its gauntlet leads to.")
+    if gauntlet.decision != Gauntlet.Decision.PENDING:
+        raise ValidationError(
+            {"decision": [f"This gauntlet is decided already: {gauntlet.get_decision_display()}."]}
+        )
+    return gauntlet
+
+
 def _locked(gauntlet: Gauntlet) -> Gauntlet:
     return (
         Gauntlet.objects.select_for_update(of=("self",))
         .select_related("version__bot", "replaces")
         .get(pk=gauntlet.pk)
     )
-
-
-def _check_owner(gauntlet: Gauntlet, by: User) -> None:
-    if gauntlet.version.bot.owner_id != by.pk:
-        raise PermissionDenied("Only the bot's owner decides what its gauntlet leads to.")
-
-
-def _check_pending(gauntlet: Gauntlet) -> None:
-    if gauntlet.decision != Gauntlet.Decision.PENDING:
-        raise ValidationError(
-            {"decision": [f"This gauntlet is decided already: {gauntlet.get_decision_display()}."]}
-        )
 
 
 def _decide(gauntlet: Gauntlet, decision: str, by: User | None, note: str = "") -> None:
@@ -137,9 +138,7 @@ def _promote(gauntlet: Gauntlet) -> None:
 @transaction.atomic
 def gauntlet_promote(*, gauntlet: Gauntlet, by: User) -> Gauntlet:
     """The owner puts the new version on the ladder now, finished or not."""
-    gauntlet = _locked(gauntlet)
-    _check_owner(gauntlet, by)
-    _check_pending(gauntlet)
+    gauntlet = _pending(gauntlet, by)
     _promote(gauntlet)
     _decide(gauntlet, Gauntlet.Decision.PROMOTED, by)
     return gauntlet
@@ -148,9 +147,7 @@ def gauntlet_promote(*, gauntlet: Gauntlet, by: User) -> Gauntlet:
 @transaction.atomic
 def gauntlet_keep(*, gauntlet: Gauntlet, by: User) -> Gauntlet:
     """The owner keeps the old version on the ladder; the new one retires without playing."""
-    gauntlet = _locked(gauntlet)
-    _check_owner(gauntlet, by)
-    _check_pending(gauntlet)
+    gauntlet = _pending(gauntlet, by)
     BotVersion.objects.filter(pk=gauntlet.version_id).update(status=BotVersion.Status.RETIRED)
     _decide(gauntlet, Gauntlet.Decision.KEPT, by)
     return gauntlet
@@ -159,9 +156,7 @@ def gauntlet_keep(*, gauntlet: Gauntlet, by: User) -> Gauntlet:
 @transaction.atomic
 def gauntlet_auto_rule(*, gauntlet: Gauntlet, by: User, promote_when_not_worse: bool) -> Gauntlet:
     """Tick or untick "promote when not worse": only before the gauntlet ends."""
-    gauntlet = _locked(gauntlet)
-    _check_owner(gauntlet, by)
-    _check_pending(gauntlet)
+    gauntlet = _pending(gauntlet, by)
     if gauntlet.finished:
         raise ValidationError(
             {

@@ -133,15 +133,19 @@ def test_the_gauntlet_ends_with_its_last_match_even_a_failed_one():
 # --- the owner's decision ----------------------------------------------------------------------
 
 
+def statuses(*versions: BotVersion) -> tuple[str, ...]:
+    for version in versions:
+        version.refresh_from_db()
+    return tuple(version.status for version in versions)
+
+
 @pytest.mark.django_db
 def test_promote_puts_the_new_version_on_the_ladder_with_its_own_rating():
     gauntlet = on_trial()
     v1, v2 = gauntlet.replaces, gauntlet.version
     services.gauntlet_promote(gauntlet=gauntlet, by=v2.bot.owner)
-    v1.refresh_from_db()
-    v2.refresh_from_db()
+    assert statuses(v1, v2) == (BotVersion.Status.RETIRED, BotVersion.Status.ACTIVE)
     v2.bot.refresh_from_db()
-    assert (v1.status, v2.status) == (BotVersion.Status.RETIRED, BotVersion.Status.ACTIVE)
     assert v2.bot.active_version_id == v2.pk
     new_entries = LadderEntry.objects.filter(version=v2)
     assert new_entries.exists()
@@ -156,9 +160,7 @@ def test_keep_the_old_one_retires_the_new_version_and_a_second_decision_is_refus
     gauntlet = on_trial()
     v1, v2 = gauntlet.replaces, gauntlet.version
     services.gauntlet_keep(gauntlet=gauntlet, by=v2.bot.owner)
-    v1.refresh_from_db()
-    v2.refresh_from_db()
-    assert (v1.status, v2.status) == (BotVersion.Status.ACTIVE, BotVersion.Status.RETIRED)
+    assert statuses(v1, v2) == (BotVersion.Status.ACTIVE, BotVersion.Status.RETIRED)
     assert not LadderEntry.objects.filter(version=v2).exists()
     with pytest.raises(ValidationError, match="decided already"):
         services.gauntlet_promote(gauntlet=gauntlet, by=v2.bot.owner)
