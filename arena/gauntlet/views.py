@@ -13,6 +13,7 @@ from arena.gauntlet import services
 from arena.gauntlet.forms import DecisionForm
 from arena.gauntlet.models import Gauntlet
 from arena.gauntlet.selectors import against_replaced, gauntlet_of, gauntlet_tallies
+from arena.live.strength import STRENGTHS
 from arena.web import apply_service_errors, you
 
 # The page reloads itself this often while games are still coming in.
@@ -43,6 +44,7 @@ def _page(request: HttpRequest, gauntlet: Gauntlet, form: DecisionForm) -> HttpR
         "played": sum(t.played for t in tallies),
         "form": form,
         "reload_s": RELOAD_S,
+        "mcts_strength": STRENGTHS[gauntlet.mcts_strength],
     }
     return render(request, "arena/gauntlet.html", context, status=400 if form.errors else 200)
 

@@ -47,6 +47,7 @@ def test_the_gauntlet_page_shows_intervals_and_the_owner_promotes(phone_page, ha
     expect(page.locator("#against-greedy")).to_contain_text("2 of 4")
     expect(page.locator("#against-mcts")).to_contain_text("No games counted yet.")
     expect(page.locator(".interval-bar")).to_have_count(2)
+    expect(page.get_by_text("house mcts (medium: mcts, 50 playouts a move)")).to_have_count(1)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     screenshot(page, "gauntlet-phone")
 
