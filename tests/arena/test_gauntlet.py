@@ -342,3 +342,19 @@ def test_a_small_gauntlet_plays_for_real_after_validation(
     assert all(t.interval is not None for t in tallies)
     page = _client().get("/arena/bots/twice/v2/gauntlet/").content.decode()
     assert "6 of 6" in page and str(gauntlet.seed) in page  # over: the seed may be shown
+
+
+@pytest.mark.django_db
+def test_a_deal_stays_hidden_until_its_six_matches_are_over():
+    gauntlet = on_trial(deals=2)
+    deal = list(Match.objects.filter(gauntlet_game__gauntlet=gauntlet, gauntlet_game__deal=0))
+    assert len(deal) == 6
+    for match in deal[:-1]:
+        finish(match, 1)
+    page = _client().get(f"/arena/matches/{deal[0].pk}/").content.decode()
+    first = Match.objects.get(pk=deal[0].pk)
+    assert not first.deal_revealed and str(first.seed) not in page
+    finish(deal[-1], 1)
+    first.refresh_from_db()
+    assert first.deal_revealed
+    assert str(first.seed) in _client().get(f"/arena/matches/{first.pk}/").content.decode()
