@@ -43,6 +43,7 @@ class BotVersion(models.Model):
         ACTIVE = "active", "Active"
         REJECTED = "rejected", "Rejected"
         RETIRED = "retired", "Retired"
+        TRIAL = "trial", "In its gauntlet"  # validated; off the ladder until promoted
 
     bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()
@@ -172,6 +173,7 @@ class Match(models.Model):
         CHALLENGE = "challenge", "Challenge"
         TOURNAMENT = "tournament", "Tournament"
         LIVE = "live", "Live (a person at the table)"
+        GAUNTLET = "gauntlet", "Gauntlet"  # a new version against the one it would replace
 
     class Status(models.TextChoices):
         QUEUED = "queued", "Queued"

@@ -254,7 +254,9 @@ def _play(match_id: int, dispatch: int | None, resume: bool = False) -> None:
 def _play_claimed(match: Match, beat: MatchHeartbeat) -> None:
     try:
         mode = sandbox_mode()
-        if match.kind in (Match.Kind.LADDER, Match.Kind.TOURNAMENT) and not allows_ranked(mode):
+        # A gauntlet decides what goes on the ladder: it needs a sandbox fit for ranked play.
+        ranked = (Match.Kind.LADDER, Match.Kind.TOURNAMENT, Match.Kind.GAUNTLET)
+        if match.kind in ranked and not allows_ranked(mode):
             services.match_fail(
                 match_id=match.pk,
                 reason=f"ranked matches refuse the development-only sandbox {mode!r}",

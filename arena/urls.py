@@ -3,6 +3,7 @@
 from django.urls import include, path
 
 from arena import views
+from arena.gauntlet import views as gauntlet
 from arena.ladders import views as ladders
 from arena.live import company_views as company
 from arena.live import views as live
@@ -29,6 +30,12 @@ urlpatterns = [
         name="version-source",
     ),
     path("bots/<slug:name>/v<int:number>/triage/", triage.version_triage, name="version-triage"),
+    path("bots/<slug:name>/v<int:number>/gauntlet/", gauntlet.gauntlet_detail, name="gauntlet"),
+    path(
+        "bots/<slug:name>/v<int:number>/gauntlet/decide/",
+        gauntlet.gauntlet_decide,
+        name="gauntlet-decide",
+    ),
     path(
         "bots/<slug:name>/v<int:number>/triage/lost/<int:pk>/",
         triage.decisive_replay,

@@ -381,6 +381,9 @@ ARENA_REVIEW_MOVE_MS = env_int("ARENA_REVIEW_MOVE_MS", 2000, minimum=1)
 # /healthz counts a worker seen within ARENA_WORKER_SEEN_S as up.
 ARENA_WORKER_BEAT_S = env_int("ARENA_WORKER_BEAT_S", 15, minimum=1)
 ARENA_WORKER_SEEN_S = env_int("ARENA_WORKER_SEEN_S", 60, minimum=1)
+# A new version's gauntlet (arena.gauntlet): this many deals, each played from both seats
+# against the version it would replace, house greedy and house mcts: 6 matches a deal.
+ARENA_GAUNTLET_DEALS = env_int("ARENA_GAUNTLET_DEALS", 12, minimum=1)
 
 # Backups (django-dbbackup): `manage.py backup` writes the whole database to one file in
 # CATLEAGUE_BACKUP_DIR; `manage.py restore FILE` puts one back (home/management/commands/).

@@ -28,6 +28,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from arena.common import SeatInput, check_game, enqueue, match_create
+from arena.gauntlet.services import gauntlet_match_settled
 from arena.ladders.services import rate_ladder_match
 from arena.live.services import rate_play_pool, reviews_request
 from arena.models import (
@@ -155,6 +156,8 @@ def match_record(*, match_id: int, log: dict[str, Any]) -> bool:
     match.save()
     if match.tournament_id is not None:
         advance_tournament(match.tournament_id)
+    if match.kind == Match.Kind.GAUNTLET:
+        gauntlet_match_settled(match)
     return True
 
 
@@ -172,6 +175,8 @@ def match_fail(*, match_id: int, reason: str) -> None:
     match.failure = reason[:2000]
     match.finished_at = timezone.now()
     match.save(update_fields=["status", "failure", "finished_at"])
+    if match.kind == Match.Kind.GAUNTLET:
+        gauntlet_match_settled(match)  # left out of its counts: never a loss
     if match.kind == Match.Kind.VALIDATION:
         _versions_waiting(
             match,

@@ -13,6 +13,7 @@ from django.db import models, transaction
 
 from accounts import notifications
 from arena.common import SeatInput, check_game, match_create
+from arena.gauntlet.services import gauntlet_create
 from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match, MatchSeat
 from arena.runner import MAX_BOT_BYTES
 
@@ -204,11 +205,15 @@ def settle_validation(seats: list[MatchSeat], log: dict[str, Any]) -> None:
                 reason += f"\nThe bot's stderr ended with:\n{stderr[-1500:]}"
             _reject(version, reason)
             continue
-        bot = Bot.objects.select_for_update().get(pk=version.bot_id)
-        if bot.active_version_id and bot.active_version_id != version.pk:
-            BotVersion.objects.filter(pk=bot.active_version_id).update(
-                status=BotVersion.Status.RETIRED
-            )
+        bot = (
+            Bot.objects.select_for_update(of=("self",))
+            .select_related("active_version")
+            .get(pk=version.bot_id)
+        )
+        if bot.active_version is not None and bot.active_version_id != version.pk:
+            # It replaces a version on the ladder only once its gauntlet says so.
+            gauntlet_create(version=version, replaces=bot.active_version)
+            continue
         version.status = BotVersion.Status.ACTIVE
         version.waiting_reason = ""
         version.save(update_fields=["status", "waiting_reason"])

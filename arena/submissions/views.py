@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
+from arena.gauntlet.selectors import bot_gauntlets
 from arena.live.selectors import play_ratings_of
 from arena.models import Bot, BotVersion
 from arena.submissions import services
@@ -76,6 +77,7 @@ def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
         "against_people": play_ratings_of(versions=versions),
         "form": form,
         "fault_reports": reports,
+        "gauntlets": bot_gauntlets(bot),
         "quiet_reports": sum(1 for r in reports if not r.faults and not r.stderr),
     }
     return render(request, "arena/bot.html", context, status=400 if form.errors else 200)

@@ -253,17 +253,19 @@ def test_a_version_that_crashes_in_validation_is_reported_beside_the_form(
     assert bot.active_version.number == 1  # the rejected version never replaces it
 
 
-def test_a_good_upload_becomes_the_active_version(
-    clients, arena, django_capture_on_commit_callbacks
+def test_a_good_upload_plays_its_gauntlet_before_it_replaces_the_active_version(
+    clients, arena, django_capture_on_commit_callbacks, settings
 ):
+    settings.ARENA_GAUNTLET_DEALS = 1
     response = upload(clients["ada"], "talky", STEADY.encode(), django_capture_on_commit_callbacks)
     assert response.status_code == 302 and response["Location"] == "/arena/bots/talky/"
     page = clients["ada"].get("/arena/bots/talky/")
     html = page.content.decode()
     assert "Version 2 uploaded." in html
-    assert "passed validation" in html
+    assert "passed validation and plays its" in html
+    assert 'href="/arena/bots/talky/v2/gauntlet/"' in html
     statuses = dict(BotVersion.objects.filter(bot__name="talky").values_list("number", "status"))
-    assert statuses == {1: "retired", 2: "active"}
+    assert statuses == {1: "active", 2: "trial"}
 
 
 # --- new bot form ------------------------------------------------------------------------------

@@ -94,8 +94,9 @@ def test_bot_that_breaks_in_validation_is_rejected(
 
 
 def test_only_the_owner_uploads_versions_and_sees_source(
-    client_for, source, django_capture_on_commit_callbacks
+    client_for, source, django_capture_on_commit_callbacks, settings
 ):
+    settings.ARENA_GAUNTLET_DEALS = 1  # v2 plays its gauntlet (6 matches) before it goes live
     upload(client_for("ada"), "firsty", source("first_legal"), django_capture_on_commit_callbacks)
     bot = Bot.objects.get()
     assert (
@@ -119,8 +120,8 @@ def test_only_the_owner_uploads_versions_and_sees_source(
         )
     assert second.status_code == 201 and second.json()["number"] == 2
     assert list(bot.versions.order_by("number").values_list("status", flat=True)) == [
-        "retired",
         "active",
+        "trial",
     ]
 
 
