@@ -264,6 +264,20 @@ class Match(models.Model):
             ).exists()
         return not open_siblings
 
+    @property
+    def watchable(self) -> bool:
+        """Whether a spectator may follow it now: it is in play, and no other seating of its
+        deal is still to be played or in play (its face-up cards would show that one's hidden
+        cards)."""
+        if self.status not in Match.OPEN_STATUSES:
+            return False
+        if not self.duplicate_set:
+            return True
+        others = Match.objects.filter(
+            duplicate_set=self.duplicate_set, status__in=Match.OPEN_STATUSES
+        ).exclude(pk=self.pk)
+        return not others.exists()
+
 
 class MatchSeat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")

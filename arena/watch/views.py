@@ -24,6 +24,12 @@ from arena.live import wakeup
 from arena.models import Match, MatchWatch
 from arena.watch.services import watch_key
 
+SHARED_DEAL = (
+    "This deal is being played at another table too: you can watch once the other tables are "
+    "done, so that nothing seen here gives their hidden cards away. The replay shows everything "
+    "when every table is over."
+)
+
 
 def watch(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=pk)
@@ -54,6 +60,8 @@ def _version(match: Match, shown: MatchWatch | None) -> str:
 
 def _read(pk: int) -> tuple[Match, MatchWatch | None]:
     match = get_object_or_404(Match, pk=pk)
+    if match.status in Match.OPEN_STATUSES and not match.watchable:
+        return match, None  # another table plays the same deal: nothing of it shows here
     return match, MatchWatch.objects.filter(match_id=pk).first()
 
 
@@ -87,12 +95,20 @@ def watch_state(request: HttpRequest, pk: int) -> JsonResponse:
         "legal": [],
         "moves": [],
         "failure": match.failure if match.status == Match.Status.FAILED else "",
-        "waiting": match.infra_failure if match.status == Match.Status.QUEUED else "",
+        "waiting": _waiting(match),
         "result": _result(match) if match.status == Match.Status.FINISHED else None,
     }
     response = JsonResponse(state)
     response["Cache-Control"] = "no-store"
     return response
+
+
+def _waiting(match: Match) -> str:
+    if match.status not in Match.OPEN_STATUSES:
+        return ""
+    if not match.watchable:
+        return SHARED_DEAL
+    return match.infra_failure if match.status == Match.Status.QUEUED else ""
 
 
 def _result(match: Match) -> dict[str, Any]:

@@ -202,3 +202,22 @@ def test_a_running_match_lists_a_watch_link(challenge):
     assert f"/arena/matches/{match.pk}/watch/" not in client.get("/arena/matches/").content.decode()
     state = json.loads(client.get(f"/arena/matches/{match.pk}/watch/state/").content)
     assert state["board"]["view"] is None  # never published: nothing drawn, nothing leaked
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_deal_still_played_at_another_table_is_not_watched_until_that_table_is_done(challenge):
+    here, there = challenge(), challenge()
+    Match.objects.filter(pk__in=[here.pk, there.pk]).update(
+        duplicate_set="deal-1", status=Match.Status.RUNNING
+    )
+    MatchWatch.objects.create(match_id=here.pk, step=3, board={"view": {"grid": "x"}}, log=[{}])
+    client = Client()
+    state = client.get(f"/arena/matches/{here.pk}/watch/state/").json()
+    assert state["board"]["view"] is None and state["log"] == [] and state["step"] is None
+    assert "another table" in state["waiting"]
+    assert "Watch it as it plays" not in client.get(f"/arena/matches/{here.pk}/").content.decode()
+
+    Match.objects.filter(pk=there.pk).update(status=Match.Status.FINISHED)
+    state = client.get(f"/arena/matches/{here.pk}/watch/state/").json()
+    assert state["board"]["view"] == {"grid": "x"} and state["step"] == 3 and not state["waiting"]
+    assert "Watch it as it plays" in client.get(f"/arena/matches/{here.pk}/").content.decode()
