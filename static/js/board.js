@@ -6,7 +6,7 @@
    "meta" (the match's constant facts: card data, strays...) and "names" (who sits where), and
    returns { render(target, ctx), el, seatName, playerName } or null for a game it cannot draw.
    ctx: { view: the observation to draw, seat: the viewing seat or null for the full view,
-   frame: { to_move, scores, events }, hidden, move: the last move { seat, text }, final,
+   frame: { to_move, scores, events, legal_moves }, hidden, move: the last move { seat, text }, final,
    live: true at a live table, where positions are not scored as they are played }. */
 (function () {
   "use strict";
@@ -35,6 +35,14 @@
 
     function playerName(seat) {
       return (data.names && data.names[seat]) || seatName(seat);
+    }
+
+    // The seat to move's legal moves: in the table's words where the replay has them (the
+    // frame's legal_moves, cards by printed name), else the engine's short texts of its view.
+    function legalMovesLine(ctx, observed) {
+      var words = ctx.frame && ctx.frame.legal_moves;
+      var moves = words && words.length ? words : observed.legal_actions;
+      return el("p", { cls: "cl-label", text: "Legal moves now: " + moves.join(" · ") });
     }
 
     // --- navigation ------------------------------------------------------------------------
@@ -183,7 +191,7 @@
           hiddenBox.appendChild(details);
         }
         if (!ctx.live && observed.legal_actions && observed.legal_actions.length) {
-          hiddenBox.appendChild(el("p", { cls: "cl-label", text: "Legal moves now: " + observed.legal_actions.join(" · ") }));
+          hiddenBox.appendChild(legalMovesLine(ctx, observed));
         }
       }
       side.appendChild(hiddenBox);
@@ -424,7 +432,7 @@
       } else {
         hiddenBox.appendChild(el("p", { cls: "cl-secret", text: "The other hands, the Food Bowl's order, and the other seats' bets and Pounce choices until they are revealed." }));
         if (!ctx.live && observed.legal_actions && observed.legal_actions.length) {
-          hiddenBox.appendChild(el("p", { cls: "cl-label", text: "Legal moves now: " + observed.legal_actions.join(" · ") }));
+          hiddenBox.appendChild(legalMovesLine(ctx, observed));
         }
       }
       side.appendChild(hiddenBox);
