@@ -41,6 +41,7 @@ def build_replay(log: Mapping[str, Any]) -> dict[str, Any]:
     Each move keeps the engine's short ``text`` (bots and the board code read it) and has a
     ``label`` in the live table's words, every card by its printed name, with the ``rule`` it
     follows (:mod:`arena.words`); a log the engine cannot replay has its text as the label.
+    Each frame's ``legal_moves`` are the seat to move's legal moves in the same words.
 
     Never raises for a log that cannot be replayed: ``frames`` is then None and ``problem``
     says why (unknown game, rules or card-data version this engine lacks, a log that does not
@@ -76,6 +77,7 @@ def build_replay(log: Mapping[str, Any]) -> dict[str, Any]:
         states.append(states[-1].apply(action))
     states[-1] = last  # the same position, with its result already scored
     built = spec.replay_frames(game, states)
+    _legal_moves_in_words(game, states, built["frames"])
     replay.update(renderer=spec.renderer, meta=built["meta"], frames=_compact(built["frames"]))
     for move, text in zip(replay["moves"], built.get("move_texts", ()), strict=False):
         move["text"] = text  # a builder may word moves for people (seats counted from 1)
@@ -142,6 +144,17 @@ def _replayable(log: Mapping[str, Any]) -> tuple[Any, list[Any], Any, str]:
     except EngineError as exc:
         return None, [], None, f"This match cannot be replayed here: {exc}"
     return game, actions, last, ""
+
+
+def _legal_moves_in_words(
+    game: engine.Game, states: Sequence[engine.GameState], frames: Sequence[dict[str, Any]]
+) -> None:
+    """Each frame's ``legal_moves``: the legal moves of the seat to move, which its view lists
+    in the engine's short texts (bots read those; each view stays its seat's observation),
+    in the table's words, every card by printed name, for the "Legal moves now" line."""
+    for state, built in zip(states, frames, strict=True):
+        legal = [] if state.is_terminal() else state.legal_actions()
+        built["legal_moves"] = [str(move_words(game, state, action)["label"]) for action in legal]
 
 
 def _moves(log: Mapping[str, Any], game: Any, actions: Sequence[Any]) -> list[dict[str, Any]]:

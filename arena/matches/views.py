@@ -94,7 +94,7 @@ def _replay_of(match: Match, log: dict[str, Any]) -> dict[str, Any]:
     a second to build."""
     finished = match.finished_at.timestamp() if match.finished_at else 0
     # "words": replays cached before moves had the table's labels are built anew.
-    key = f"arena:{REPLAY_SCHEMA}:words:{match.pk}:{finished}"
+    key = f"arena:{REPLAY_SCHEMA}:words2:{match.pk}:{finished}"
     replay: dict[str, Any] | None = cache.get(key)
     if replay is None:
         replay = build_replay(log)

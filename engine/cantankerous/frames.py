@@ -1,5 +1,6 @@
-"""Replay frames of a Cantankerous Cats match, with every text a person reads counting
-seats from 1 as the viewer does.
+"""Replay frames of a Cantankerous Cats match, with every text a person reads in the game's
+words (:mod:`engine.cantankerous.words`): cards by printed name, seats counted from 1 as the
+viewer counts them.
 
 >>> from engine import load_game
 >>> game = load_game("cantankerous-cats", options={"players": 2})
@@ -10,11 +11,11 @@ seats from 1 as the viewer does.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from engine.cantankerous.game import Game, State
+from engine.cantankerous.words import choice_label, describe_event, people_text
 from engine.frames import frame, split_views
 
 __all__ = ["replay_frames"]
@@ -55,22 +56,20 @@ def replay_frames(game: Game, states: Sequence[State]) -> dict[str, Any]:
         }
         numbers.update(n for hand in full["hands"] for n in hand)
         numbers.update(hidden["bowl_next"])
-        events = [event["text"] for event in state.events]
+        window = hidden["window"]
+        if window and window.get("choices"):  # the Pounce choices made so far, by seat
+            choices = {seat: choice_label(game, text) for seat, text in window["choices"].items()}
+            hidden["window"] = {**window, "choices": choices}
+        for mine in own:
+            if (mine.get("window") or {}).get("my_choice"):
+                mine["window"] = {
+                    **mine["window"],
+                    "my_choice": choice_label(game, mine["window"]["my_choice"]),
+                }
+        events = [describe_event(game, event) for event in state.events]
         frames.append(frame(state, shared, own, hidden, list(state.points), events=events))
     first = states[0].observation(0)
-    move_texts = [_cc_people_text(str(state.history[-1])) for state in states[1:]]
-    for built in frames:  # every text a person reads counts seats from 1, as the viewer does
-        built["events"] = [_cc_people_text(text) for text in built["events"]]
-        choices = (built["hidden"]["window"] or {}).get("choices")
-        if choices:
-            built["hidden"]["window"]["choices"] = {
-                seat: _cc_people_text(text) for seat, text in choices.items()
-            }
-        for own in built["own"]:
-            if own.get("legal_actions"):
-                own["legal_actions"] = [_cc_people_text(text) for text in own["legal_actions"]]
-            if (own.get("window") or {}).get("my_choice"):
-                own["window"]["my_choice"] = _cc_people_text(own["window"]["my_choice"])
+    move_texts = [people_text(str(state.history[-1])) for state in states[1:]]
     meta = {
         "deck": first["deck"],
         "variant": first["variant"],
@@ -80,28 +79,3 @@ def replay_frames(game: Game, states: Sequence[State]) -> dict[str, Any]:
         "cards": {str(n): game.deck.card(n).summary() for n in sorted(numbers)},
     }
     return {"meta": meta, "frames": frames, "move_texts": move_texts}
-
-
-_CC_SEATS = re.compile(r"\b([Ss])eats? (\d+(?:, \d+)*)")
-_CC_ATTACK = re.compile(r"\battack (\d+) with\b")
-_CC_ON = re.compile(r" on (\d+)\b")
-
-
-def _cc_people_text(text: str) -> str:
-    """Engine texts count seats from 0 (bots index them); the viewer says "Seat 1" for seat 0.
-
-    >>> _cc_people_text("seat 0 banks #6: seats 1, 2 decide")
-    'Seat 1 banks #6: Seats 2, 3 decide'
-    >>> _cc_people_text("pounce attack 0 with 70"), _cc_people_text("play 71 on 2")
-    ('pounce attack Seat 1 with 70', 'play 71 on Seat 3')
-    >>> _cc_people_text("Pounces revealed: seat 1 pounce attack 0 with 21, seat 2 pass")
-    'Pounces revealed: Seat 2 pounce attack Seat 1 with 21, Seat 3 pass'
-    """
-
-    def seats(found: re.Match[str]) -> str:
-        numbers = [str(int(n) + 1) for n in found.group(2).split(", ")]
-        return f"{'Seats' if len(numbers) > 1 else 'Seat'} {', '.join(numbers)}"
-
-    text = _CC_SEATS.sub(seats, text)
-    text = _CC_ATTACK.sub(lambda m: f"attack Seat {int(m.group(1)) + 1} with", text)
-    return _CC_ON.sub(lambda m: f" on Seat {int(m.group(1)) + 1}", text)

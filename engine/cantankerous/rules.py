@@ -467,6 +467,7 @@ def _on_pounce_start(s: State, f: PounceStart) -> bool:
             s,
             "pounce-withdrawn",
             seat=f.seat,
+            action=str(action),  # for the people's words (engine.cantankerous.words)
             text=f"seat {f.seat}'s Pounce ({action}) is no longer possible: withdrawn, "
             "card and token kept",
         )

@@ -8,16 +8,29 @@ them, every move with the rule it follows and the cards it takes.
 >>> words = describe_move(state, state.legal_actions()[0])
 >>> words["label"], words["picks"]
 ('Bet #17 Demo Affection 2 (face down)', ['card:17'])
+
+The events a move causes keep the engine's short text in the match log (stored logs are
+checked against it, so it never changes); :func:`describe_event` says them for people.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from typing import Any
+
 from engine.actions import Action
 from engine.cantankerous import actions
-from engine.cantankerous.game import State
+from engine.cantankerous.game import Game, State
 from engine.words import MoveWords
 
-__all__ = ["describe_move", "describe_seen"]
+__all__ = [
+    "choice_label",
+    "describe_event",
+    "describe_move",
+    "describe_seen",
+    "people_text",
+]
 
 # The rule each decision follows (the manual's terms; the actions' docstrings say the same
 # for programmers).
@@ -62,25 +75,29 @@ _VERBS: dict[str, str] = {
 
 def describe_move(state: State, action: Action) -> MoveWords:
     """``action`` (legal in ``state``) in people's words, its rule and the cards it takes."""
+    return _describe(state.game, action)
+
+
+def _describe(game: Game, action: Action) -> MoveWords:
     rule = RULES.get(action.type, "")
     if isinstance(action, actions.Bet):
-        return _card_move(state, f"Bet {_card(state, action.card)} (face down)", action.card, rule)
+        return _card_move(game, f"Bet {_card(game, action.card)} (face down)", action.card, rule)
     if isinstance(
         action, actions.Keep | actions.Bank | actions.Score | actions.Discard | actions.CounterBank
     ):
-        label = f"{_VERBS[action.type]} {_card(state, action.card)}"
-        return _card_move(state, label, action.card, rule)
+        label = f"{_VERBS[action.type]} {_card(game, action.card)}"
+        return _card_move(game, label, action.card, rule)
     if isinstance(
         action, actions.Play | actions.PouncePlay | actions.CounterPlay | actions.Instant
     ):
         on = "" if action.target is None else f" on Seat {action.target + 1}"
-        label = f"{_VERBS[action.type]} {_card(state, action.card)}{on}"
-        return _card_move(state, label, action.card, rule)
+        label = f"{_VERBS[action.type]} {_card(game, action.card)}{on}"
+        return _card_move(game, label, action.card, rule)
     if isinstance(action, actions.Attack | actions.PounceAttack):
-        label = f"{_VERBS[action.type]} Seat {action.target + 1} with {_card(state, action.card)}"
-        return _card_move(state, label, action.card, rule)
+        label = f"{_VERBS[action.type]} Seat {action.target + 1} with {_card(game, action.card)}"
+        return _card_move(game, label, action.card, rule)
     if isinstance(action, actions.BuyToken):
-        cards = " and ".join(_card(state, card) for card in action.cards)
+        cards = " and ".join(_card(game, card) for card in action.cards)
         return {
             "label": f"Buy a Pounce Token: discard {cards}",
             "rule": rule,
@@ -128,13 +145,77 @@ def describe_seen(state: State, action: Action, seat: int) -> MoveWords:
     return {"label": label, "rule": rule, "picks": []}
 
 
-def _card(state: State, number: int) -> str:
-    return state.game.deck.card(number).label
+def describe_event(game: Game, event: Mapping[str, Any]) -> str:
+    """One of a state's ``events`` in people's words: seats counted from 1, and a Pounce
+    choice the event quotes named as :func:`describe_move` names the move.
+
+    >>> from engine import load_game
+    >>> game = load_game("cantankerous-cats", options={"players": 3})
+    >>> describe_event(game, {"type": "nap", "seat": 0,
+    ...                       "text": "seat 0 naps and passes the Cat Toy to seat 1"})
+    'Seat 1 naps and passes the Cat Toy to Seat 2'
+    >>> describe_event(game, {"type": "pounces-revealed",
+    ...                       "choices": {"1": "pounce attack 0 with 50", "2": "pass"}})
+    'Pounces revealed: Seat 2: Pounce: attack Seat 1 with #50 Demo Mischief 2; Seat 3: Pass'
+    """
+    if event["type"] == "pounces-revealed":
+        choices = "; ".join(
+            f"Seat {int(seat) + 1}: {choice_label(game, choice)}"
+            for seat, choice in event["choices"].items()
+        )
+        return f"Pounces revealed: {choices}"
+    if event["type"] == "pounce-withdrawn":
+        return (
+            f"Seat {event['seat'] + 1}'s Pounce ({choice_label(game, event['action'])}) is no "
+            "longer possible: withdrawn, card and token kept"
+        )
+    return people_text(event["text"])
 
 
-def _card_move(state: State, label: str, number: int, rule: str) -> MoveWords:
+def choice_label(game: Game, text: str) -> str:
+    """A move of ``game`` given by the engine's short text, labelled as :func:`describe_move`
+    labels it, although it need not be legal now: a Pounce choice, before or after the
+    reveal.
+
+    >>> from engine import load_game
+    >>> game = load_game("cantankerous-cats", options={"players": 3})
+    >>> choice_label(game, "pounce attack 0 with 50")
+    'Pounce: attack Seat 1 with #50 Demo Mischief 2'
+    """
+    return str(_describe(game, actions.parse_action(text))["label"])
+
+
+_SEATS = re.compile(r"\b([Ss])eats? (\d+(?:, \d+)*)")
+_ATTACK = re.compile(r"\battack (\d+) with\b")
+_ON = re.compile(r" on (\d+)\b")
+
+
+def people_text(text: str) -> str:
+    """An engine text (seats counted from 0, as bots index them) with its seats counted from 1
+    as the pages count them.
+
+    >>> people_text("seat 0 banks #6: seats 1, 2 decide")
+    'Seat 1 banks #6: Seats 2, 3 decide'
+    >>> people_text("pounce attack 0 with 70"), people_text("play 71 on 2")
+    ('pounce attack Seat 1 with 70', 'play 71 on Seat 3')
+    """
+
+    def seats(found: re.Match[str]) -> str:
+        numbers = [str(int(n) + 1) for n in found.group(2).split(", ")]
+        return f"{'Seats' if len(numbers) > 1 else 'Seat'} {', '.join(numbers)}"
+
+    text = _SEATS.sub(seats, text)
+    text = _ATTACK.sub(lambda m: f"attack Seat {int(m.group(1)) + 1} with", text)
+    return _ON.sub(lambda m: f" on Seat {int(m.group(1)) + 1}", text)
+
+
+def _card(game: Game, number: int) -> str:
+    return game.deck.card(number).label
+
+
+def _card_move(game: Game, label: str, number: int, rule: str) -> MoveWords:
     """A one-card move: the card's own text follows the move's rule."""
-    text = state.game.deck.card(number).summary()
+    text = game.deck.card(number).summary()
     own = text.get("text") or text.get("effect_text")
     return {
         "label": label,

@@ -7,7 +7,7 @@
    returns { render(target, ctx), el, seatName, playerName } or null for a game it cannot draw.
    ctx: { view: the observation to draw, seat: the viewing seat, -1 for a spectator (what every
    seat sees alike) or null for the full view,
-   frame: { to_move, scores, events }, hidden, move: the last move { seat, text }, final,
+   frame: { to_move, scores, events, legal_moves }, hidden, move: the last move { seat, text }, final,
    live: true at a live table, where positions are not scored as they are played }. */
 (function () {
   "use strict";
@@ -36,6 +36,14 @@
 
     function playerName(seat) {
       return (data.names && data.names[seat]) || seatName(seat);
+    }
+
+    // The seat to move's legal moves: in the table's words where the replay has them (the
+    // frame's legal_moves, cards by printed name), else the engine's short texts of its view.
+    function legalMovesLine(ctx, observed) {
+      var words = ctx.frame && ctx.frame.legal_moves;
+      var moves = words && words.length ? words : observed.legal_actions;
+      return el("p", { cls: "cl-label", text: "Legal moves now: " + moves.join(" · ") });
     }
 
     // --- navigation ------------------------------------------------------------------------
@@ -184,7 +192,7 @@
           hiddenBox.appendChild(details);
         }
         if (!ctx.live && observed.legal_actions && observed.legal_actions.length) {
-          hiddenBox.appendChild(el("p", { cls: "cl-label", text: "Legal moves now: " + observed.legal_actions.join(" · ") }));
+          hiddenBox.appendChild(legalMovesLine(ctx, observed));
         }
       }
       side.appendChild(hiddenBox);
@@ -425,7 +433,7 @@
       } else {
         hiddenBox.appendChild(el("p", { cls: "cl-secret", text: "The other hands, the Food Bowl's order, and the other seats' bets and Pounce choices until they are revealed." }));
         if (!ctx.live && observed.legal_actions && observed.legal_actions.length) {
-          hiddenBox.appendChild(el("p", { cls: "cl-label", text: "Legal moves now: " + observed.legal_actions.join(" · ") }));
+          hiddenBox.appendChild(legalMovesLine(ctx, observed));
         }
       }
       side.appendChild(hiddenBox);

@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import random
-import re
 from typing import Any
 
 import pytest
@@ -27,6 +26,7 @@ from arena.words import move_label
 from engine.catlady.position import state_from_position
 from engine.strategies import CandidateValue, evaluator, get
 from engine.strategies.match import play_match
+from tests.arena.card_words import label_problems, printed_names
 from tests.arena.live_games import finished_live_match
 
 
@@ -102,20 +102,6 @@ def test_the_flagged_bad_move_is_named_with_its_cards_in_a_full_review():
     assert bad["best_label"] == labels[bad["best"]]
 
 
-def _assert_names_its_cards(label: str, text: str, names: list[str], numbers=()) -> None:
-    """``label`` (of the move whose engine text is ``text``) calls each card it touches by its
-    printed name (``names``); a game that numbers its cards (``numbers``, in the same order)
-    may put the number beside the name ("#17 Demo Affection 2"), never alone."""
-    assert label != text
-    for name in names:
-        assert name in label, (label, names)
-    rest = label
-    for number, name in zip(numbers, names, strict=False):
-        rest = rest.replace(f"#{number} {name}", "")
-    for number in numbers:
-        assert not re.search(rf"(?<![\w-]){number}(?!\w)", rest), (label, number)
-
-
 def test_cat_lady_review_labels_name_the_cards_as_the_table_did():
     log = _random_game_log(seed=6)
     review = review_seat(log, seat=0, iterations=6)
@@ -138,7 +124,8 @@ def test_cat_lady_review_labels_name_the_cards_as_the_table_did():
                 if hasattr(action, "line"):  # a row or column: its three cards by name
                     grid = [state.grid[i] for i in action.line.slots]
                     names = [game.card_name(card) for card in grid if card is not None]
-                    _assert_names_its_cards(candidate["label"], candidate["text"], names)
+                    move = {"n": step, "text": candidate["text"], "label": candidate["label"]}
+                    assert label_problems(move, names, touches=names) == []
                     checked += 1
         state = state.apply(game.action_from_json(raw))
     assert checked > 20
@@ -174,9 +161,11 @@ def test_cantankerous_review_labels_name_cards_never_bare_numbers():
             ]:
                 raw = candidate["action"]
                 numbers = [raw["card"]] if "card" in raw else list(raw.get("cards", []))
-                names = [observation["cards"][str(n)]["name"] for n in numbers]
+                touched = [f"#{n} {observation['cards'][str(n)]['name']}" for n in numbers]
                 if numbers:
-                    _assert_names_its_cards(candidate["label"], candidate["text"], names, numbers)
+                    names = printed_names(observation["cards"])
+                    move = {"n": len(state.history), **candidate}
+                    assert label_problems(move, names, touches=touched) == []
                     checked += 1
         state = state.apply(action)
     assert checked > 20

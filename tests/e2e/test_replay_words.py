@@ -64,10 +64,26 @@ def assert_rule_and_last_moves(page: Page, data: dict) -> None:
         expect(page.locator(f'#replay-stage [data-seat="{seat}"] .pb-last')).to_contain_text(label)
 
 
+def assert_seat_view_lines(page: Page, data: dict) -> None:
+    """The seat to move's view lists its legal moves in the table's words, and the events
+    beside the board name their cards."""
+    at = int(STATUS.match(page.locator("#replay-status").text_content()).group(1))
+    at = max(index for index in range(at + 1) if data["frames"][index]["legal_moves"])
+    frame = data["frames"][at]
+    page.locator(f"#move-{at}").click()
+    page.get_by_label("View").select_option(str(frame["to_move"]))
+    line = page.locator("#replay-stage p.cl-label", has_text="Legal moves now:")
+    expect(line).to_have_text("Legal moves now: " + " · ".join(frame["legal_moves"]))
+    names = card_names(data)
+    for text in page.locator("#replay-stage .cc-events li").all_inner_texts():
+        assert bare_numbers(text, names) == [], text
+
+
 def test_a_cat_lady_replay_names_every_card_it_steps_through(page):
     match = finished_challenge("cat-lady", ("greedy", "random"), seed=7)
     data = step_and_read(page, match)
     assert_rule_and_last_moves(page, data)
+    assert_seat_view_lines(page, data)
     screenshot(page, "replay-words-cat-lady-1280")
 
 
@@ -76,6 +92,7 @@ def test_a_cantankerous_replay_names_every_card_it_steps_through(page):
     data = step_and_read(page, match)
     assert_rule_and_last_moves(page, data)
     screenshot(page, "replay-words-cantankerous-1280")
+    assert_seat_view_lines(page, data)
 
 
 def test_the_replay_words_fit_a_phone(phone_page):

@@ -11,7 +11,8 @@ import pytest
 import engine
 from engine.cantankerous.actions import Attack, BuyToken, PickyEater, PounceAttack
 from engine.cantankerous.game import State
-from engine.cantankerous.words import describe_move, describe_seen
+from engine.cantankerous.words import describe_event, describe_move, describe_seen
+from tests.engine.cantankerous.helpers import act
 
 
 def positions(players: int, games: int = 8) -> list[State]:
@@ -88,3 +89,37 @@ def test_another_seat_sees_a_hidden_choice_only_as_made(players):
                 else:
                     assert seen == full
     assert phases == {"bet", "keep", "pounce"}
+
+
+def test_pounce_events_name_each_card_and_count_seats_from_1(position):
+    """The engine's event texts stay as logged ("seat 1 pounce attack 0 with 32"); people
+    read the Pounces revealed, and a Pounce withdrawn, in the table's words."""
+    start = position(3, hands=[[6], [32], [33]], houses=[[1], [], []])
+    decided = act(start, "bank 6", "pounce attack 0 with 32")
+    revealed = act(decided, "pounce attack 0 with 33")
+    game = revealed.game
+    said = {event["type"]: describe_event(game, event) for event in revealed.events}
+    first, second = (game.deck.card(n).label for n in (32, 33))
+    assert said["pounces-revealed"] == (
+        f"Pounces revealed: Seat 2: Pounce: attack Seat 1 with {first}; "
+        f"Seat 3: Pounce: attack Seat 1 with {second}"
+    )
+    assert said["pounce-withdrawn"] == (
+        f"Seat 3's Pounce (Pounce: attack Seat 1 with {second}) is no longer possible: "
+        "withdrawn, card and token kept"
+    )
+    assert "Pounces revealed: seat 1 pounce attack 0 with 32, seat 2 pounce attack 0 with 33" in [
+        event["text"] for event in revealed.events
+    ]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_event_counts_seats_from_1_and_quotes_no_engine_move(players):
+    seen = set()
+    for state in positions(players, games=2):
+        for event in state.events:
+            said = describe_event(state.game, event)
+            seen.add(event["type"])
+            assert not re.search(r"\bseats? \d|\bSeats? 0\b", said), said
+            assert not re.search(r"\b(?:pounce|counter) (?:attack|play|bank)\b", said), said
+    assert {"pounces-revealed", "banked", "nap"} <= seen
