@@ -2,8 +2,9 @@
 
 The person's last move (and the bots' moves since) is undone by playing the match again from
 its seed up to the position before that move, exactly as after a lost worker: the runner
-starts over, every bot gets the same generator from the seed (``engine.strategies.match``)
-and house bots search a fixed number of playouts, so each replays the moves it made, while
+starts over, house bots play the moves recorded for them (``Match.house_moves``) without
+searching again (each draws a move's randomness from its position alone, so it would play
+the same), sandboxed bots get the same generator from the seed and are asked again, while
 the person's seat answers from its recorded moves (``LiveSeat.moves``) up to the move taken
 back, and asks again there. Same deal, same position; from there the bots answer whatever
 the person plays next. The table the person sees already showed that position, so a takeback
@@ -86,6 +87,11 @@ def live_takeback(*, match: Match, user: User) -> LiveSeat:
         _rewind(other, target)
     seat.takebacks += 1
     seat.save(update_fields=["takebacks"])
+    # The house bots' moves before it are played again unsearched; from it on they answer anew.
+    match.house_moves = {
+        key: action for key, action in match.house_moves.items() if int(key) < target
+    }
+    match.save(update_fields=["house_moves"])
     if match.status == Match.Status.RUNNING:
         # Queued again under a new hand-over, so the worker playing it stops; a queued match
         # (its worker lost) is played from these records by whichever worker claims it.
