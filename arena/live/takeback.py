@@ -26,6 +26,7 @@ from django.utils import timezone
 
 from arena.common import enqueue
 from arena.live import wakeup
+from arena.live.company import COMPANY_TAKEBACK_REFUSAL, one_person_at_table
 from arena.live.services import answer_key, board_key
 from arena.models import LiveSeat, Match
 
@@ -58,7 +59,11 @@ def controls_state(match: Match, seat: LiveSeat) -> dict[str, Any]:
         "rated": match.rated,
         "takebacks": seat.takebacks,
         "can_take_back": (
-            not match.rated and open_ and not seat.moves.get("resign") and bool(made_moves(seat))
+            not match.rated
+            and open_
+            and not seat.moves.get("resign")
+            and bool(made_moves(seat))
+            and one_person_at_table(match)
         ),
         "rewinding": REWINDING if seat.rewound_to is not None and open_ else "",
     }
@@ -66,24 +71,29 @@ def controls_state(match: Match, seat: LiveSeat) -> dict[str, Any]:
 
 @transaction.atomic
 def live_takeback(*, match: Match, user: User) -> LiveSeat:
-    """Take back ``user``'s last move in ``match``. Raises ``PermissionDenied`` in a rated
-    game and ``ValidationError`` when there is nothing to take back; writes nothing then."""
+    """Take back the last move made on ``user``'s device in ``match`` (their seat's, or a
+    guest's they seated). Raises ``PermissionDenied`` in a rated game or with another person
+    at the table (:func:`arena.live.company.one_person_at_table`) and ``ValidationError`` when
+    there is nothing to take back; writes nothing then."""
     match = Match.objects.select_for_update().get(pk=match.pk)
-    seats = {s.user_id: s for s in LiveSeat.objects.select_for_update().filter(match=match)}
-    seat = seats.get(user.pk)
-    if seat is None:
+    seats = list(LiveSeat.objects.select_for_update().filter(match=match).order_by("seat"))
+    mine = [s for s in seats if s.user_id == user.pk]  # a host's guests' seats are theirs
+    if not mine:
         raise ValidationError({"match": ["You have no seat in this match."]})
     if match.rated:
         raise PermissionDenied(RATED_REFUSAL)
+    if not one_person_at_table(match):
+        raise PermissionDenied(COMPANY_TAKEBACK_REFUSAL)
     if match.status in (Match.Status.FINISHED, Match.Status.FAILED):
         raise ValidationError({"match": ["The match is over."]})
-    if seat.moves.get("resign"):
+    playing = [s for s in mine if not s.moves.get("resign")]
+    if not playing:
         raise ValidationError({"match": ["You have resigned: there is no move to take back."]})
-    made = made_moves(seat)
+    made = [(step, s) for s in playing for step in made_moves(s)]
     if not made:
         raise ValidationError({"match": ["You have made no move to take back yet."]})
-    target = made[-1]
-    for other in seats.values():
+    target, seat = max(made, key=lambda pair: pair[0])
+    for other in seats:
         _rewind(other, target)
     seat.takebacks += 1
     seat.save(update_fields=["takebacks"])

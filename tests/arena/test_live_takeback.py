@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 import engine
 from arena.common import SeatInput
+from arena.live.company import COMPANY_TAKEBACK_REFUSAL, guest_seat, invitation_accept
 from arena.live.services import DatabaseHumanSeat, LiveWriter, TableRewound, live_create
 from arena.live.takeback import RATED_REFUSAL, live_takeback
 from arena.models import LiveSeat, Match
@@ -201,3 +202,40 @@ def test_a_move_sent_but_not_yet_taken_by_the_worker_is_the_one_taken_back(pia):
         None,
         3,
     )
+
+
+def test_with_a_friend_at_the_table_a_takeback_is_refused_in_words(pia):
+    """A takeback rewinds every person's seat: with a friend on their own device it would undo
+    the friend's moves, so it is refused; the friend cannot take back either."""
+    ole = get_user_model().objects.create_user("ole", password="pw-123456789")
+    match = live_create(
+        user=pia, game="cat-lady", seats=[None, None], seed=7, rated=False, friends=[1]
+    )
+    invitation_accept(token=match.invitations.get().token, user=ole)
+    LiveSeat.objects.filter(match=match, seat=0).update(moves={"0": {"index": 0}}, step=1)
+    LiveSeat.objects.filter(match=match, seat=1).update(moves={"1": {"index": 0}}, step=1)
+    for person in (pia, ole):
+        answer = client_of(person).post(f"/arena/play/{match.pk}/takeback/")
+        assert answer.status_code == 403
+        assert answer.json()["fields"]["match"] == [COMPANY_TAKEBACK_REFUSAL]
+        state = client_of(person).get(f"/arena/play/{match.pk}/state/").json()
+        assert state["can_take_back"] is False
+    moves = dict(LiveSeat.objects.filter(match=match).values_list("seat", "moves"))
+    assert moves == {0: {"0": {"index": 0}}, 1: {"1": {"index": 0}}}  # nothing was undone
+
+
+def test_a_host_with_a_guest_on_their_device_takes_back_the_devices_last_move(pia):
+    match = live_create(
+        user=pia, game="cat-lady", seats=[None, None], seed=7, rated=False, friends=[1]
+    )
+    guest_seat(match=match, host=pia, seat=1, name="Jo")
+    LiveSeat.objects.filter(match=match, seat=0).update(moves={"0": {"index": 0}}, step=2)
+    LiveSeat.objects.filter(match=match, seat=1).update(moves={"1": {"index": 1}}, step=2)
+    state = client_of(pia).get(f"/arena/play/{match.pk}/state/").json()
+    assert state["can_take_back"] is True
+    answer = client_of(pia).post(f"/arena/play/{match.pk}/takeback/")
+    assert answer.status_code == 200 and answer.json()["step"] == 1  # the guest's move
+    seats = {s.seat: s for s in LiveSeat.objects.filter(match=match)}
+    assert (seats[0].moves, seats[1].moves) == ({"0": {"index": 0}}, {})
+    assert (seats[0].rewound_to, seats[1].rewound_to) == (1, 1)
+    assert (seats[0].takebacks, seats[1].takebacks) == (0, 1)
