@@ -42,7 +42,7 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ["id", "kind", "status", "ladder", "sandbox_mode", "attempts", "created_at"]
     list_filter = ["kind", "status", "ladder", "sandbox_mode"]
     inlines = [MatchSeatInline]
-    exclude = ["log"]
+    exclude = ["log", "house_moves"]  # big, and the house bots' moves while a game runs
 
 
 @admin.register(Ladder)

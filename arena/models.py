@@ -221,6 +221,7 @@ class Match(models.Model):
     infra_failure = models.TextField(blank=True)
     failure = models.TextField(blank=True)
     log = models.JSONField(null=True, blank=True)
+    house_moves = models.JSONField(default=dict, blank=True)  # house bots' moves: no re-search
     # Live matches: an unrated one never changes PlayRating, and only it allows takebacks.
     rated = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)

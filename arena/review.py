@@ -20,7 +20,7 @@ offered it in (:func:`arena.words.move_label`: cards by their printed names).
 >>> final.history[move["step"]] == game.parse_action(move["played"]), len(move["candidates"]) > 1
 (True, True)
 >>> move["played"], move["played_label"] != move["played"]  # the engine's text, the table's
-('take row 2', True)
+('take row 1', True)
 """
 
 from __future__ import annotations

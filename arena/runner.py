@@ -42,16 +42,8 @@ SCHEMA = "catleague.match-log/1"
 PROTOCOL = "catleague.bot/1"
 MAX_BOT_BYTES = 256 * 1024
 
-__all__ = [
-    "MAX_BOT_BYTES",
-    "SCHEMA",
-    "BotSpec",
-    "BotSpecError",
-    "HumanSeat",
-    "Limits",
-    "StepObserver",
-    "run_match",
-]
+__all__ = ["MAX_BOT_BYTES", "SCHEMA", "BotSpec", "BotSpecError", "HumanSeat", "Limits"]
+__all__ += ["StepObserver", "run_match"]
 
 
 class HumanSeat(Protocol):
@@ -159,6 +151,7 @@ def run_match(
     options: Mapping[str, Any] | None = None,
     humans: Mapping[int, HumanSeat] | None = None,
     on_step: StepObserver | None = None,
+    recorded: Mapping[int, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Play one match and return its arena match log (schema ``catleague.match-log/1``).
 
@@ -166,7 +159,10 @@ def run_match(
     the player count is ``len(bots)``. ``mode`` is a sandbox mode name; None detects the
     strongest one (only needed when a seat is a bot file). A ``human`` seat is asked through
     ``humans[seat]`` with ``limits.human_move_ms`` per move; ``on_step`` sees every move as it
-    is made. Raises :class:`BotSpecError`,
+    is made. ``recorded`` (step → JSON action): built-ins' moves from an earlier play of this
+    match, played without asking (no search): a built-in's move depends on its position alone
+    (``engine.forward.move_rng``). Sandboxed bots keep state, so they are always asked.
+    Raises :class:`BotSpecError`,
     :class:`~arena.sandbox.SandboxUnavailable` or :class:`engine.errors.EngineError` before
     any move is played when the match cannot be set up.
     """
@@ -189,7 +185,7 @@ def run_match(
         sandbox_mode = None  # built-ins run in this process; a named mode must still exist
         if mode is not None and mode not in {m.value for m in Mode}:
             raise SandboxUnavailable(f"unknown sandbox mode {mode!r}")
-    return _Match(game_obj, seed, specs, limits, sandbox_mode, humans, on_step).play()
+    return _Match(game_obj, seed, specs, limits, sandbox_mode, humans, on_step, recorded).play()
 
 
 class _Seat:
@@ -223,8 +219,10 @@ class _Match:
         mode: Mode | None,
         humans: Mapping[int, HumanSeat] | None = None,
         on_step: StepObserver | None = None,
+        recorded: Mapping[int, dict[str, Any]] | None = None,
     ) -> None:
         self.game = game
+        self.recorded = dict(recorded or {})
         self.seed = seed
         self.limits = limits
         self.mode = mode
@@ -424,7 +422,10 @@ class _Match:
             action, status, reason, ms = None, Status.FORFEITED, "", 0.0
         else:
             observation = self._timed_engine(lambda: state.observation(seat.seat))
-            if seat.spec.kind == "builtin":
+            replayed = self._recorded_move(seat, legal)
+            if replayed is not None:
+                action, status, reason, ms = replayed, Status.OK, "", 0.0
+            elif seat.spec.kind == "builtin":
                 action, status, reason, ms = self._ask_builtin(seat, observation, legal)
             elif seat.spec.kind == "human":
                 action, status, reason, ms = self._ask_human(seat, observation, legal)
@@ -446,6 +447,13 @@ class _Match:
             seat.last_cpu_ms = None
         self.steps.append(step)
         return self._timed_engine(lambda: state.apply(played))
+
+    def _recorded_move(self, seat: _Seat, legal: list[Any]) -> Any:
+        """The built-in's move recorded at this step, when it is legal here (else None)."""
+        recorded = self.recorded.get(len(self.steps))
+        if seat.spec.kind != "builtin" or recorded is None:
+            return None
+        return next((action for action in legal if action.to_json() == recorded), None)
 
     def _outcome(self, state: Any) -> dict[str, Any]:
         score = self._timed_engine(state.result)
@@ -471,9 +479,6 @@ class _Match:
                 seat.process.notify({"type": "end", "result": summary})
 
     def _log(self, state: Any, outcome: dict[str, Any]) -> dict[str, Any]:
-        def rounded(value: float) -> float:
-            return round(value, 3)
-
         return {
             "schema": SCHEMA,
             "game": self.game.name,
@@ -502,5 +507,5 @@ class _Match:
                 key: outcome[key]
                 for key in ("scores", "engine_ranks", "ranks", "winners", "score_sheet")
             },
-            "timing": {key: rounded(value) for key, value in self.timing.items()},
+            "timing": {key: round(value, 3) for key, value in self.timing.items()},
         }

@@ -110,12 +110,39 @@ class MatchHeartbeat:
             connection.close()  # this thread's own connection
 
 
-def _observer(beat: MatchHeartbeat, writer: LiveWriter | None, watch: WatchWriter) -> StepObserver:
-    """After every move: stop if the match is no longer ours, then show it to its watchers and
-    at the table."""
+class HouseMoves:
+    """The house bots' moves of a live match, kept on the match as they are played, so that
+    playing it again (a takeback, a lost worker) replays them instead of searching again
+    (``run_match(recorded=...)``). Written only while this worker's hand-over is current."""
+
+    def __init__(self, match: Match, house_seats: set[int]) -> None:
+        self.match_id = match.pk
+        self.dispatch = match.dispatch
+        self.house_seats = house_seats
+        self.moves = {int(step): action for step, action in match.house_moves.items()}
+
+    def __call__(self, step: int, entry: dict[str, Any]) -> None:
+        if not entry or entry["seat"] not in self.house_seats or step in self.moves:
+            return
+        self.moves[step] = entry["action"]
+        Match.objects.filter(pk=self.match_id, dispatch=self.dispatch).update(
+            house_moves={str(key): action for key, action in self.moves.items()}
+        )
+
+
+def _observer(
+    beat: MatchHeartbeat,
+    writer: LiveWriter | None,
+    watch: WatchWriter,
+    house: HouseMoves | None = None,
+) -> StepObserver:
+    """After every move: stop if the match is no longer ours, keep a house bot's move, then
+    show it to its watchers and at the table."""
 
     def observe(step: int, entry: dict[str, Any], state: Any) -> None:
         beat.check()
+        if house is not None:
+            house(step, entry)
         watch(step, entry, state)
         if writer is not None:
             writer(step, entry, state)
@@ -262,7 +289,8 @@ def _play_claimed(match: Match, beat: MatchHeartbeat) -> None:
                 reason=f"ranked matches refuse the development-only sandbox {mode!r}",
             )
             return
-        humans, writer = {}, None
+        humans, writer, house = {}, None, None
+        specs = _specs(match)
         if match.kind == Match.Kind.LIVE:
             called_off = company_wait(match.pk, alive=beat.check)
             if called_off:
@@ -273,15 +301,17 @@ def _play_claimed(match: Match, beat: MatchHeartbeat) -> None:
                 for seat in match.live_seats.all()
             }
             writer = LiveWriter(match)
+            house = HouseMoves(match, {i for i, spec in enumerate(specs) if spec.kind == "builtin"})
         log = run_match(
             game=match.game,
             seed=match.seed,
-            bots=_specs(match),
+            bots=specs,
             limits=Limits.from_json(match.limits),
             mode=mode,
             options=match.options or None,
             humans=humans,
-            on_step=_observer(beat, writer, WatchWriter(match)),
+            on_step=_observer(beat, writer, WatchWriter(match), house),
+            recorded=house.moves if house is not None else None,
         )
     except SandboxUnavailable as exc:
         logger.error("match %s waits for a sandbox: %s", match.pk, exc)

@@ -35,8 +35,9 @@ from typing import Any
 
 from engine.actions import Action
 from engine.contract import Game, GameState
+from engine.random_bot import move_rng  # bots draw each decision's randomness from it
 
-__all__ = ["ForwardModel", "Sampler"]
+__all__ = ["ForwardModel", "Sampler", "move_rng"]
 
 Sampler = Callable[[Any, Mapping[str, Any], random.Random], GameState]
 

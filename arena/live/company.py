@@ -27,10 +27,19 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 GUEST_NAME_MAX = 30
+COMPANY_TAKEBACK_REFUSAL = "Takebacks are for games with one person at the table."
 CALLED_OFF = (
     "Nobody took {seats} within {minutes} minutes, so the game was called off before its "
     "first move. It counts for no one."
 )
+
+
+def one_person_at_table(match: Match) -> bool:
+    """Whether the people at ``match`` are one person: theirs are all the seats people hold,
+    their own and the guests they seated on their device. Only then may a move be taken back:
+    a takeback rewinds every person's seat, and a friend on another device would see their own
+    moves undone by someone else."""
+    return LiveSeat.objects.filter(match=match).values("user_id").distinct().count() <= 1
 
 
 def company_key(match_id: int) -> str:

@@ -9,8 +9,8 @@ house bot is rated at its strength as its own entry of the pool (``PlayRating.st
 
 Measured on the development machine (2 cores shared, load 5), Cat Lady with 2 players: mcts
 at 50 playouts takes about 0.13 s a move, at 400 about 0.45 s (the house default of 200 about
-0.3 s). Playing a match again (a takeback, a lost worker) searches every bot move again: a
-whole 2-player game (24 bot moves) took 8 s at medium and 50 s at hard at load 12-13.
+0.3 s). Playing a match again (a takeback, a lost worker) plays the house bots' recorded
+moves without searching (``arena.runner``'s ``recorded``), so it costs no search at all.
 
 >>> strength_params("mcts", "hard")
 {'iterations': 400}

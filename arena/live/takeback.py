@@ -2,8 +2,9 @@
 
 The person's last move (and the bots' moves since) is undone by playing the match again from
 its seed up to the position before that move, exactly as after a lost worker: the runner
-starts over, every bot gets the same generator from the seed (``engine.strategies.match``)
-and house bots search a fixed number of playouts, so each replays the moves it made, while
+starts over, house bots play the moves recorded for them (``Match.house_moves``) without
+searching again (each draws a move's randomness from its position alone, so it would play
+the same), sandboxed bots get the same generator from the seed and are asked again, while
 the person's seat answers from its recorded moves (``LiveSeat.moves``) up to the move taken
 back, and asks again there. Same deal, same position; from there the bots answer whatever
 the person plays next. The table the person sees already showed that position, so a takeback
@@ -25,6 +26,7 @@ from django.utils import timezone
 
 from arena.common import enqueue
 from arena.live import wakeup
+from arena.live.company import COMPANY_TAKEBACK_REFUSAL, one_person_at_table
 from arena.live.services import answer_key, board_key
 from arena.models import LiveSeat, Match
 
@@ -57,7 +59,11 @@ def controls_state(match: Match, seat: LiveSeat) -> dict[str, Any]:
         "rated": match.rated,
         "takebacks": seat.takebacks,
         "can_take_back": (
-            not match.rated and open_ and not seat.moves.get("resign") and bool(made_moves(seat))
+            not match.rated
+            and open_
+            and not seat.moves.get("resign")
+            and bool(made_moves(seat))
+            and one_person_at_table(match)
         ),
         "rewinding": REWINDING if seat.rewound_to is not None and open_ else "",
     }
@@ -65,27 +71,37 @@ def controls_state(match: Match, seat: LiveSeat) -> dict[str, Any]:
 
 @transaction.atomic
 def live_takeback(*, match: Match, user: User) -> LiveSeat:
-    """Take back ``user``'s last move in ``match``. Raises ``PermissionDenied`` in a rated
-    game and ``ValidationError`` when there is nothing to take back; writes nothing then."""
+    """Take back the last move made on ``user``'s device in ``match`` (their seat's, or a
+    guest's they seated). Raises ``PermissionDenied`` in a rated game or with another person
+    at the table (:func:`arena.live.company.one_person_at_table`) and ``ValidationError`` when
+    there is nothing to take back; writes nothing then."""
     match = Match.objects.select_for_update().get(pk=match.pk)
-    seats = {s.user_id: s for s in LiveSeat.objects.select_for_update().filter(match=match)}
-    seat = seats.get(user.pk)
-    if seat is None:
+    seats = list(LiveSeat.objects.select_for_update().filter(match=match).order_by("seat"))
+    mine = [s for s in seats if s.user_id == user.pk]  # a host's guests' seats are theirs
+    if not mine:
         raise ValidationError({"match": ["You have no seat in this match."]})
     if match.rated:
         raise PermissionDenied(RATED_REFUSAL)
+    if not one_person_at_table(match):
+        raise PermissionDenied(COMPANY_TAKEBACK_REFUSAL)
     if match.status in (Match.Status.FINISHED, Match.Status.FAILED):
         raise ValidationError({"match": ["The match is over."]})
-    if seat.moves.get("resign"):
+    playing = [s for s in mine if not s.moves.get("resign")]
+    if not playing:
         raise ValidationError({"match": ["You have resigned: there is no move to take back."]})
-    made = made_moves(seat)
+    made = [(step, s) for s in playing for step in made_moves(s)]
     if not made:
         raise ValidationError({"match": ["You have made no move to take back yet."]})
-    target = made[-1]
-    for other in seats.values():
+    target, seat = max(made, key=lambda pair: pair[0])
+    for other in seats:
         _rewind(other, target)
     seat.takebacks += 1
     seat.save(update_fields=["takebacks"])
+    # The house bots' moves before it are played again unsearched; from it on they answer anew.
+    match.house_moves = {
+        key: action for key, action in match.house_moves.items() if int(key) < target
+    }
+    match.save(update_fields=["house_moves"])
     if match.status == Match.Status.RUNNING:
         # Queued again under a new hand-over, so the worker playing it stops; a queued match
         # (its worker lost) is played from these records by whichever worker claims it.

@@ -34,7 +34,7 @@ from .slots import LOCK_DIR, SlotLease
 
 BOTKIT_DIR = Path(__file__).resolve().parent.parent / "botkit"
 _READ_CHUNK = 65536
-_TRUNCATED = "\n[... stderr truncated ...]\n"
+_LEFT_OUT = "\n[… {} bytes left out …]\n"
 
 
 class Status(StrEnum):
@@ -97,7 +97,8 @@ class BotProcess:
         self._pipes: _Pipes | None = None
         self._hello: dict[str, Any] | None = None
         self._stdout = bytearray()
-        self._stderr = bytearray()
+        self._stderr = bytearray()  # the start of stderr, up to half of limits.stderr_bytes
+        self._stderr_tail = bytearray()  # its latest bytes, up to the other half
         self._stderr_dropped = 0
         self._started_at = 0.0
         self._request_id = 0
@@ -282,11 +283,13 @@ class BotProcess:
 
     @property
     def stderr(self) -> str:
-        """What the bot wrote to stderr (for its owner only), truncated to ``limits.stderr_bytes``."""
-        text = self._stderr.decode("utf-8", errors="replace")
-        if self._stderr_dropped:
-            text += _TRUNCATED + f"[{self._stderr_dropped} more bytes dropped]\n"
-        return text
+        """What the bot wrote to stderr (for its owner only), at most ``limits.stderr_bytes``:
+        its start and its end (a traceback comes last), with a line saying how much of the
+        middle was left out."""
+        whole = not self._stderr_dropped  # then one text: no character cut in two at the seam
+        parts = [self._stderr + self._stderr_tail] if whole else [self._stderr, self._stderr_tail]
+        text = (part.decode("utf-8", errors="replace") for part in parts)
+        return _LEFT_OUT.format(self._stderr_dropped).join(text)
 
     # -- internals ------------------------------------------------------------------------
 
@@ -440,9 +443,13 @@ class BotProcess:
             return b""
 
     def _append_stderr(self, chunk: bytes) -> None:
-        room = self.limits.stderr_bytes - len(self._stderr)
-        self._stderr += chunk[: max(room, 0)]
-        self._stderr_dropped += max(len(chunk) - max(room, 0), 0)
+        # Half the allowance keeps the start, half the latest bytes (a traceback comes last).
+        room = max(self.limits.stderr_bytes // 2 - len(self._stderr), 0)
+        self._stderr += chunk[:room]
+        tail = self._stderr_tail + chunk[room:]
+        cut = max(len(tail) - (self.limits.stderr_bytes - self.limits.stderr_bytes // 2), 0)
+        self._stderr_dropped += cut
+        self._stderr_tail = tail[cut:]
 
     def _drain_stderr_now(self) -> None:
         if self._pipes is None or self._pipes.stderr not in self._pipes.open:

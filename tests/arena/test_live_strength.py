@@ -130,8 +130,8 @@ def test_each_strength_is_its_own_entry_of_the_pool(pia):
     ]
     assert PlayRating.objects.get(user=pia).games == 2
     pool = client_of(pia).get("/arena/play/").content.decode().split("people and bots</h2>")[1]
-    assert "<td>mcts · hard</td><td>house bot</td>" in pool
-    assert "<td>mcts · medium</td><td>house bot</td>" in pool
+    assert "<td>house:mcts · hard</td><td>house bot</td>" in pool
+    assert "<td>house:mcts · medium</td><td>house bot</td>" in pool
 
 
 def test_an_unrated_game_never_changes_a_rating(pia):
@@ -143,7 +143,16 @@ def test_an_unrated_game_never_changes_a_rating(pia):
     assert state["result"]["rating"] is None and state["rated"] is False
 
 
+@pytest.fixture
+def back_to_the_latest_migration():
+    """Later tests in the same process need the whole schema, migrations after 0012 too."""
+    yield
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("back_to_the_latest_migration")
 def test_the_migration_names_the_live_greedy_easy_and_keeps_its_ratings():
     before, after = (
         [("arena", "0011_friends")],
@@ -171,6 +180,21 @@ def test_the_migration_names_the_live_greedy_easy_and_keeps_its_ratings():
         ("mcts", "", 1544.0),  # the old default budget: its own entry, as it was
     ]
     assert new.get_model("arena", "Match").objects.get(pk=match.pk).rated is True
-    # Later tests on this database need every migration since.
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def test_every_page_naming_a_live_games_seats_says_the_house_bots_strength(pia):
+    match = finished(pia, "hard")
+    client = client_of(pia)
+    pages = {
+        "match page": client.get(f"/arena/matches/{match.pk}/"),
+        "seat chips": client.get("/arena/matches/"),
+        "game list": client.get("/arena/play/games/"),
+        "pool page": client.get("/arena/play/"),
+    }
+    for name, page in pages.items():
+        assert page.status_code == 200, name
+        assert "house:mcts · hard" in page.content.decode(), name
+    assert '<span class="house">house:mcts · hard</span>' in pages["match page"].content.decode()
+    # A person's chip names the person, never "house:".
+    chips = pages["seat chips"].content.decode()
+    assert '<span class="person">pia</span>' in chips and "house:<" not in chips

@@ -12,12 +12,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 import engine
 from arena.common import SeatInput
+from arena.live.company import COMPANY_TAKEBACK_REFUSAL, guest_seat, invitation_accept
 from arena.live.services import DatabaseHumanSeat, LiveWriter, TableRewound, live_create
 from arena.live.takeback import RATED_REFUSAL, live_takeback
 from arena.models import LiveSeat, Match
-from arena.runner import run_match
+from arena.runner import BotSpec, run_match
 from arena.sandbox import Limits
-from arena.tasks import _specs
+from arena.tasks import HouseMoves, _specs
+from engine.catlady.strategies.mcts import MonteCarloStrategy
 from tests.arena.live_games import client_of
 
 pytestmark = pytest.mark.django_db
@@ -59,14 +61,35 @@ def play_as_worker(match: Match, monkeypatch, on_question) -> None:
     monkeypatch.setattr("arena.live.services.wakeup.listening", listening)
     Match.objects.filter(pk=match.pk).update(status=Match.Status.RUNNING)  # claimed
     match.refresh_from_db()
+    writer, house = LiveWriter(match), HouseMoves(match, {1})
+
+    def observe(step: int, entry: dict[str, Any], state: Any) -> None:
+        house(step, entry)
+        writer(step, entry, state)
+
     run_match(
         game=match.game,
         seed=match.seed,
         bots=_specs(match),
         limits=Limits.from_json(match.limits),
         humans={0: DatabaseHumanSeat(match.pk, 0)},
-        on_step=LiveWriter(match),
+        on_step=observe,
+        recorded=house.moves,
     )
+
+
+@pytest.fixture
+def searches(monkeypatch) -> list[int]:
+    """One entry per search the house mcts runs (its number of legal actions)."""
+    counted: list[int] = []
+    search = MonteCarloStrategy._search
+
+    def counting(self, observation, legal_actions, rng):
+        counted.append(len(legal_actions))
+        return search(self, observation, legal_actions, rng)
+
+    monkeypatch.setattr(MonteCarloStrategy, "_search", counting)
+    return counted
 
 
 def test_a_takeback_in_a_rated_game_is_refused_and_changes_nothing(pia):
@@ -95,7 +118,7 @@ def test_nothing_to_take_back_is_said_beside_the_match(pia):
     assert client_of(other).post(f"/arena/play/{match.pk}/takeback/").status_code == 404
 
 
-def test_a_takeback_goes_back_to_the_position_before_the_last_move(pia, monkeypatch):
+def test_a_takeback_goes_back_to_the_position_before_the_last_move(pia, monkeypatch, searches):
     match = unrated_table(pia)
     seen: list[dict[str, Any]] = []
 
@@ -113,6 +136,10 @@ def test_a_takeback_goes_back_to_the_position_before_the_last_move(pia, monkeypa
     second = seen[1]["step"]
     seat = LiveSeat.objects.get(match=match)
     match.refresh_from_db()
+    # The house bot's moves before the move taken back are kept; those after it are not.
+    assert match.house_moves and all(int(step) < second for step in match.house_moves)
+    assert searches, "the first play searched"
+    searches.clear()
     assert (match.status, match.dispatch, match.attempts) == ("queued", 2, 0)
     assert seat.moves == {str(seen[0]["step"]): {"index": 0}}
     assert (seat.asked_step, seat.legal, seat.rewound_to, seat.takebacks) == (None, [], second, 1)
@@ -130,8 +157,26 @@ def test_a_takeback_goes_back_to_the_position_before_the_last_move(pia, monkeypa
 
     with pytest.raises(Stop):
         play_as_worker(match, monkeypatch, see_and_stop)
-    # The second move is asked again, in the very position and with the log it was asked in.
+    # The second move is asked again, in the very position and with the log it was asked in,
+    # and the house bot played its moves before it from the record, without searching.
     assert again == [seen[1]]
+    assert searches == []
+
+
+def test_recorded_house_moves_replay_without_search_and_change_no_later_move(searches):
+    """A house bot's move depends on its position alone: replaying the first half of a match
+    from its record (no search) leaves every later move as a full search played it."""
+    bots = [BotSpec.builtin("mcts", {"iterations": 12}), BotSpec.builtin("greedy")]
+    played = run_match(seed=11, bots=bots)
+    full = len(searches)
+    half = len(played["steps"]) // 2
+    recorded = {step: entry["action"] for step, entry in enumerate(played["steps"][:half])}
+    searches.clear()
+    again = run_match(seed=11, bots=bots, recorded=recorded)
+    assert [s["action"] for s in again["steps"]] == [s["action"] for s in played["steps"]]
+    assert again["result"] == played["result"]
+    assert 0 < len(searches) < full  # only the moves after the record were searched
+    assert all(entry["ms"] == 0.0 for entry in again["steps"][:half])
 
 
 def test_a_worker_whose_match_was_taken_back_writes_no_more(pia):
@@ -157,3 +202,40 @@ def test_a_move_sent_but_not_yet_taken_by_the_worker_is_the_one_taken_back(pia):
         None,
         3,
     )
+
+
+def test_with_a_friend_at_the_table_a_takeback_is_refused_in_words(pia):
+    """A takeback rewinds every person's seat: with a friend on their own device it would undo
+    the friend's moves, so it is refused; the friend cannot take back either."""
+    ole = get_user_model().objects.create_user("ole", password="pw-123456789")
+    match = live_create(
+        user=pia, game="cat-lady", seats=[None, None], seed=7, rated=False, friends=[1]
+    )
+    invitation_accept(token=match.invitations.get().token, user=ole)
+    LiveSeat.objects.filter(match=match, seat=0).update(moves={"0": {"index": 0}}, step=1)
+    LiveSeat.objects.filter(match=match, seat=1).update(moves={"1": {"index": 0}}, step=1)
+    for person in (pia, ole):
+        answer = client_of(person).post(f"/arena/play/{match.pk}/takeback/")
+        assert answer.status_code == 403
+        assert answer.json()["fields"]["match"] == [COMPANY_TAKEBACK_REFUSAL]
+        state = client_of(person).get(f"/arena/play/{match.pk}/state/").json()
+        assert state["can_take_back"] is False
+    moves = dict(LiveSeat.objects.filter(match=match).values_list("seat", "moves"))
+    assert moves == {0: {"0": {"index": 0}}, 1: {"1": {"index": 0}}}  # nothing was undone
+
+
+def test_a_host_with_a_guest_on_their_device_takes_back_the_devices_last_move(pia):
+    match = live_create(
+        user=pia, game="cat-lady", seats=[None, None], seed=7, rated=False, friends=[1]
+    )
+    guest_seat(match=match, host=pia, seat=1, name="Jo")
+    LiveSeat.objects.filter(match=match, seat=0).update(moves={"0": {"index": 0}}, step=2)
+    LiveSeat.objects.filter(match=match, seat=1).update(moves={"1": {"index": 1}}, step=2)
+    state = client_of(pia).get(f"/arena/play/{match.pk}/state/").json()
+    assert state["can_take_back"] is True
+    answer = client_of(pia).post(f"/arena/play/{match.pk}/takeback/")
+    assert answer.status_code == 200 and answer.json()["step"] == 1  # the guest's move
+    seats = {s.seat: s for s in LiveSeat.objects.filter(match=match)}
+    assert (seats[0].moves, seats[1].moves) == ({"0": {"index": 0}}, {})
+    assert (seats[0].rewound_to, seats[1].rewound_to) == (1, 1)
+    assert (seats[0].takebacks, seats[1].takebacks) == (0, 1)

@@ -171,7 +171,11 @@ def test_queued_match_page_lists_its_players(clients, authors):
     match.seats.create(seat=0, builtin="random")
     match.seats.create(seat=1, builtin="greedy")
     html = clients[None].get(f"/arena/matches/{match.pk}/").content.decode()
-    assert "Queued" in html and "house bot: greedy" in html and "replay-data" not in html
+    assert (
+        "Queued" in html
+        and 'house:greedy</span> <span class="badge">house bot</span>' in html
+        and "replay-data" not in html
+    )
 
 
 def test_matches_list_filters_by_status(clients, arena):

@@ -8,7 +8,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from arena.models import Match
-from tests.arena.test_pages import arena, clients  # noqa: F401  (fixtures)
+from arena.submissions.services import version_upload
+from tests.arena.test_pages import TALKATIVE, arena, clients  # noqa: F401  (fixtures)
 from tests.arena.tournaments import tournament_played
 from tests.league.test_pages_a11y import parse
 
@@ -16,7 +17,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
 
 
 @pytest.fixture
-def arena_pages(clients, arena, authors, django_capture_on_commit_callbacks):  # noqa: F811
+def arena_pages(clients, arena, authors, django_capture_on_commit_callbacks, settings):  # noqa: F811
     tournament = tournament_played(
         django_capture_on_commit_callbacks,
         name="Cup",
@@ -27,6 +28,11 @@ def arena_pages(clients, arena, authors, django_capture_on_commit_callbacks):  #
         entrants=[arena["talky"].active_version, arena["steady"].active_version],
         final_size=2,
     )
+    # A second version, so that the triage page has its head-to-head form (and a one-deal
+    # gauntlet against the first).
+    settings.ARENA_GAUNTLET_DEALS = 1
+    with django_capture_on_commit_callbacks(execute=True):
+        version_upload(bot=arena["talky"], source=TALKATIVE + "\n", by=authors["ada"])
     match = arena["challenge"]
     ladder = arena["ladder"]
     public = [
@@ -43,6 +49,8 @@ def arena_pages(clients, arena, authors, django_capture_on_commit_callbacks):  #
         "/arena/bots/talky/v1/source/",
         "/arena/bots/new/",
         f"/arena/matches/{match.pk}/",
+        "/arena/bots/talky/v1/triage/",
+        "/arena/bots/talky/v2/triage/?against=1",
     ]
 
     def fetch():
@@ -63,6 +71,7 @@ def arena_pages(clients, arena, authors, django_capture_on_commit_callbacks):  #
                 {"name": "bad name!", "file": SimpleUploadedFile("x.py", b"\xff")},
             ),
         )
+        yield "refused comparison", clients["ada"].get("/arena/bots/talky/v2/triage/?against=9")
 
     assert Match.objects.filter(tournament=tournament).exists()
     return fetch
@@ -70,6 +79,7 @@ def arena_pages(clients, arena, authors, django_capture_on_commit_callbacks):  #
 
 def test_every_arena_page_has_landmarks_one_h1_and_the_skip_link_first(arena_pages):
     for url, response in arena_pages():
+        assert response.status_code == (400 if url.startswith("refused") else 200), url
         page = parse(response)
         assert page.all("html")[0].get("lang") == "en", url
         assert page.all("header") and page.all("main") and page.all("footer"), url
@@ -100,10 +110,11 @@ def test_arena_charts_are_named_and_refused_fields_point_to_their_messages(arena
                 assert all(ref in ids for ref in svg["aria-labelledby"].split()), url
         if url.startswith("refused"):
             assert response.status_code == 400
-            invalid = [a for a in page.all("input") if a.get("aria-invalid") == "true"]
+            controls = [*page.all("input"), *page.all("select"), *page.all("textarea")]
+            invalid = [a for a in controls if a.get("aria-invalid") == "true"]
             assert invalid, url
             for attrs in invalid:
                 described = attrs.get("aria-describedby", "").split()
                 assert any(ref.endswith("_error") and ref in ids for ref in described), url
             refused.append(url)
-    assert len(refused) == 2
+    assert len(refused) == 3

@@ -61,7 +61,7 @@ def test_a_game_in_play_links_back_to_its_table_without_a_result(authors):
     page = client_of(authors["ada"]).get(URL).content.decode()
     assert f'href="/arena/play/{match.pk}/">Back to the table</a>' in page
     assert f"/arena/matches/{match.pk}/" not in page  # no replay before the end
-    assert "house bot greedy" in page and "Queued" in page
+    assert "house:greedy" in page and "Queued" in page
     assert "of 2" not in page and "rating" not in page.split('class="played-games"')[1]
 
 
@@ -77,7 +77,7 @@ def test_a_finished_game_shows_place_rating_change_replay_and_review(authors):
     assert f"rating {you.rating_after:.0f}" in page
     delta = you.rating_after - you.rating_before
     assert (f"{delta:+.0f}" if round(delta) else "±0") in page
-    assert f'house bot greedy <span class="muted">(rated {bot.rating_before:.0f})</span>' in page
+    assert f'house:greedy · easy <span class="muted">(rated {bot.rating_before:.0f})</span>' in page
     assert f'href="/arena/matches/{match.pk}/#replay">Replay</a>' in page
     assert "Review being prepared" in page and "Back to the table" not in page
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 import pytest
@@ -192,3 +193,20 @@ def test_a_bot_that_raises_loses_the_move_and_its_owner_sees_the_traceback(mode:
     # The traceback names the bot's own file and line, and the bot module is importable.
     assert "Traceback" in stderr and 'bot.py", line 4, in helper' in stderr
     assert {step["status"] for step in log["steps"] if step["seat"] == 0} != {"ok"}
+
+
+def test_a_chatty_bot_keeps_the_start_and_the_end_of_its_stderr(mode: Mode) -> None:
+    """100 KB of chatter, then a traceback: the owner sees the first half of the allowance,
+    a line saying how much was left out, and the last half, which ends with the traceback."""
+    log = run_match(
+        seed=5, bots=[bot("chatty_then_raises"), "random"], limits=FAST_LIMITS, mode=mode
+    )
+    stderr = log["stderr"][0]
+    half = FAST_LIMITS.stderr_bytes // 2
+    assert stderr.startswith("chatter 0000 ")
+    head, marker, tail = re.split(r"\n(\[… \d+ bytes left out …\])\n", stderr)
+    assert len(head.encode()) == half and len(tail.encode()) == half
+    left_out = int(marker.split()[1])
+    assert left_out > 100_000 - 2 * half  # at least the first move's chatter
+    assert tail.rstrip().endswith("RuntimeError: the real problem, said last")
+    assert "Traceback" in tail and 'chatty_then_raises.py", line' not in head

@@ -100,7 +100,7 @@ def test_the_game_list_leads_to_the_review_on_a_phone(phone_page, reviewed_match
     expect(page.get_by_role("heading", level=1)).to_have_text("Your games against bots")
 
     row = page.locator(f'[data-match="{match.pk}"]')
-    expect(row).to_contain_text("house bot greedy")
+    expect(row).to_contain_text("house:greedy")
     expect(row).to_contain_text(" of 2")
     links = [row.get_by_role("link", name="Replay"), row.get_by_role("link", name="Review")]
     for link in links:  # every action in full on the phone's screen, none cut off

@@ -23,6 +23,7 @@ from engine.catlady import actions, rules
 from engine.catlady.actions import Action, Line
 from engine.catlady.game import State
 from engine.catlady.strategies.evaluation import evaluate, model_for
+from engine.forward import move_rng
 
 __all__ = ["GreedyStrategy"]
 
@@ -46,7 +47,12 @@ class GreedyStrategy:
         model = model_for(observation)
         decoded = [model.action(a) for a in legal_actions]  # type: ignore[arg-type]
         return legal_actions[
-            self._best(model.sample_state(observation, rng), decoded, observation["seat"])
+            # A generator for this position only (move_rng), so a replay may skip this move.
+            self._best(
+                model.sample_state(observation, move_rng(rng, observation)),
+                decoded,
+                observation["seat"],
+            )
         ]
 
     def _best(self, state: Any, legal_actions: list[Action], seat: int) -> int:

@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 from engine.actions import Action
 from engine.catlady.strategies.evaluation import model_for
 from engine.contract import CandidateValue, GameState
-from engine.forward import ForwardModel
+from engine.forward import ForwardModel, move_rng
 
 __all__ = ["MonteCarloStrategy", "choose", "rollout"]
 
@@ -63,10 +63,15 @@ class MonteCarloStrategy:
     def choose(
         self, observation: dict[str, Any], legal_actions: list[Choice], rng: random.Random
     ) -> Choice:
-        """One of ``legal_actions`` (actions, or their JSON as a sandboxed bot gets them)."""
+        """One of ``legal_actions`` (actions, or their JSON as a sandboxed bot gets them).
+
+        The search draws from a generator made for this position (:func:`move_rng`), never
+        from ``rng`` itself: the same position gets the same move whatever came before, so a
+        replay may play the recorded move instead of searching again."""
         if len(legal_actions) == 1:
             return legal_actions[0]
-        visits, totals, _wins, _cut = self._search(observation, legal_actions, rng)
+        search_rng = move_rng(rng, observation)
+        visits, totals, _wins, _cut = self._search(observation, legal_actions, search_rng)
         best = max(
             range(len(legal_actions)),
             key=lambda i: (totals[i] / visits[i] if visits[i] else -math.inf, -i),
