@@ -9,8 +9,7 @@ from dataclasses import dataclass
 from django.db.models import Prefetch
 
 from arena.gauntlet.interval import Interval, verdict, wilson
-from arena.gauntlet.models import Gauntlet, GauntletMatch
-from arena.models import Bot, Match, MatchSeat, house_label
+from arena.models import Bot, Gauntlet, GauntletMatch, Match, MatchSeat, house_label
 
 Opponent = GauntletMatch.Opponent
 

@@ -19,9 +19,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from arena.common import SeatInput, match_create
-from arena.gauntlet.models import Gauntlet, GauntletMatch
 from arena.gauntlet.selectors import against_replaced, gauntlet_tallies, open_matches
-from arena.models import Bot, BotVersion, Ladder, LadderEntry, Match
+from arena.models import Bot, BotVersion, Gauntlet, GauntletMatch, Ladder, LadderEntry, Match
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -11,9 +11,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from arena.gauntlet import services
 from arena.gauntlet.forms import DecisionForm
-from arena.gauntlet.models import Gauntlet
 from arena.gauntlet.selectors import against_replaced, gauntlet_of, gauntlet_tallies
 from arena.live.strength import STRENGTHS
+from arena.models import Gauntlet
 from arena.web import apply_service_errors, you
 
 # The page reloads itself this often while games are still coming in.

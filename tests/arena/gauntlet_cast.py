@@ -8,10 +8,9 @@ import copy
 from django.contrib.auth import get_user_model
 from django.test import override_settings
 
-from arena.gauntlet.models import Gauntlet
 from arena.gauntlet.services import gauntlet_create
 from arena.matches.services import match_record
-from arena.models import Bot, Ladder, LadderEntry, Match
+from arena.models import Bot, Gauntlet, Ladder, LadderEntry, Match
 from tests.arena.triage_matches import house_log, version
 
 

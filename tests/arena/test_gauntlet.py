@@ -11,11 +11,10 @@ from django.test import Client
 
 from arena.gauntlet import services
 from arena.gauntlet.interval import verdict, wilson
-from arena.gauntlet.models import Gauntlet, GauntletMatch
 from arena.gauntlet.selectors import gauntlet_tallies
 from arena.gauntlet.services import deal_seeds, matches_per_gauntlet
 from arena.matches.services import match_fail
-from arena.models import BotVersion, LadderEntry, Match
+from arena.models import BotVersion, Gauntlet, GauntletMatch, LadderEntry, Match
 from arena.submissions.services import bot_create, version_upload
 from tests.arena.gauntlet_cast import finish, matches_against, on_trial
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from arena.gauntlet.models import GauntletMatch
-from arena.models import BotVersion, LadderEntry
+from arena.models import BotVersion, GauntletMatch, LadderEntry
 from tests.arena.gauntlet_cast import finish, matches_against, on_trial
 from tests.e2e.conftest import PHONE, log_in, screenshot
 

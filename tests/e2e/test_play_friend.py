@@ -113,7 +113,7 @@ def test_two_accounts_play_cat_lady_with_a_bot_to_the_end(
         context.close()
     match = Match.objects.get(pk=match_id)
     assert match.status == "finished"
-    assert [s.label for s in match.seats.order_by("seat")] == ["pia", "ole", "house:greedy"]
+    assert [s.label for s in match.seats.order_by("seat")] == ["pia", "ole", "house:greedy · easy"]
     for user in friends.values():
         assert PlayRating.objects.get(user=user, game="cat-lady", players=3).games == 1
 

@@ -1,7 +1,6 @@
 """A gauntlet: what a new version of a bot plays before it may replace the active one.
 
-Kept out of ``arena/models.py`` (at its size limit) and registered by ``ArenaConfig.ready``;
-the foreign keys name the arena's models by string, so this module imports none of them.
+The foreign keys name the arena's other models by string, so this module imports none of them.
 """
 
 from __future__ import annotations
@@ -40,7 +39,6 @@ class Gauntlet(models.Model):
     decided_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        app_label = "arena"
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
@@ -67,7 +65,6 @@ class GauntletMatch(models.Model):
     deal = models.PositiveSmallIntegerField()
 
     class Meta:
-        app_label = "arena"
         ordering = ["gauntlet", "deal", "opponent", "match"]
 
     def __str__(self) -> str:
