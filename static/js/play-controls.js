@@ -39,18 +39,7 @@
     busy = true;
     draw();
     errorNode.hidden = true;
-    return fetch(url, {
-      method: "POST", credentials: "same-origin", headers: { "X-CSRFToken": csrf },
-    }).then(function (response) {
-      return response.json().then(function (body) {
-        if (!response.ok) {
-          var fields = body.fields || {};
-          var reason = Object.keys(fields).map(function (k) { return fields[k].join(" "); }).join(" ");
-          throw new Error(reason || body.detail || ("status " + response.status));
-        }
-        return body;
-      });
-    }).then(function (body) {
+    return window.CatleaguePost(url, csrf).then(function (body) {
       busy = false;
       draw();
       return body;

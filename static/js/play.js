@@ -239,19 +239,7 @@
     sending = true;
     Array.prototype.forEach.call(legalNode.querySelectorAll("button"), function (b) { b.disabled = true; });
     statusNode.textContent = "Playing " + label + "…";
-    fetch(moveUrl, {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
-      body: JSON.stringify({ step: step, index: index }),
-    }).then(function (response) {
-      return response.json().then(function (body) {
-        if (!response.ok) {
-          var fields = body.fields || {};
-          var reason = Object.keys(fields).map(function (k) { return fields[k].join(" "); }).join(" ");
-          throw new Error(reason || body.detail || ("status " + response.status));
-        }
-      });
-    }).then(function () {
+    window.CatleaguePost(moveUrl, csrf, { step: step, index: index }).then(function () {
       sending = false;
       sentStep = step;
       legalNode.textContent = "";

@@ -187,6 +187,14 @@ def _positions_written(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
     return positions
 
 
+def _play_the_first_legal_move(person: Client, match: Match, step: int) -> None:
+    person.post(
+        f"/arena/play/{match.pk}/move/",
+        json.dumps({"step": step, "index": 0}),
+        content_type="application/json",
+    )
+
+
 def _wait_for_question(match: Match, after_step: int, timeout_s: float = 30) -> LiveSeat | None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -222,11 +230,7 @@ def test_a_running_live_match_gives_nobody_its_deal(game, opponents, people, set
             if checked < 3 and step >= checked * 6:  # the opening, and two later positions
                 problems += _read_everything(match, people, seat=0, state=positions[-1])
                 checked += 1
-            person.post(
-                f"/arena/play/{match.pk}/move/",
-                json.dumps({"step": step, "index": 0}),
-                content_type="application/json",
-            )
+            _play_the_first_legal_move(person, match, step)
     finally:
         thread.join(timeout=60)
     assert checked == 3 and problems == []
@@ -390,11 +394,7 @@ def test_the_live_table_shows_other_seats_hidden_choices_only_as_made(
             state = person.get(f"/arena/play/{match.pk}/state/").json()
             states.append(state)
             problems += _no_trace_of(hidden, state)
-            person.post(
-                f"/arena/play/{match.pk}/move/",
-                json.dumps({"step": step, "index": 0}),
-                content_type="application/json",
-            )
+            _play_the_first_legal_move(person, match, step)
     finally:
         thread.join(timeout=60)
     assert Match.objects.get(pk=match.pk).status == Match.Status.FINISHED
