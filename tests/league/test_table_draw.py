@@ -334,10 +334,9 @@ def draw_from(night, low: int, high: int):
     return draw, met
 
 
-def reference_fewest(present: list[int], sizes: list[int], met: list) -> int:
-    """The fewest pairs who met that any seating puts together, by a model independent of
-    the draw's (a variable per pair who met, no tables left out, no hint, no group bounds);
-    settled, or the test fails."""
+def seating_model(present: list[int], sizes: list[int]):
+    """A CP-SAT model of ``present`` at tables of ``sizes``: ``seat[p, t]``, each person at
+    one table, each table full."""
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
@@ -347,6 +346,17 @@ def reference_fewest(present: list[int], sizes: list[int], met: list) -> int:
         model.add_exactly_one(seat[p, t] for t in tables)
     for t in tables:
         model.add(sum(seat[p, t] for p in present) == sizes[t])
+    return model, seat
+
+
+def reference_fewest(present: list[int], sizes: list[int], met: list) -> int:
+    """The fewest pairs who met that any seating puts together, by a model independent of
+    the draw's (a variable per pair who met, no tables left out, no hint, no group bounds);
+    settled, or the test fails."""
+    from ortools.sat.python import cp_model
+
+    model, seat = seating_model(present, sizes)
+    tables = range(len(sizes))
     again = []
     for a, b in {tuple(sorted(pair)) for pair in met if set(pair) <= set(present)}:
         together = model.new_bool_var("")
@@ -437,13 +447,8 @@ def fewer_is_impossible(present: list[int], sizes: list[int], night, repeats: in
     from ortools.sat.python import cp_model
 
     _, _, earlier = night
-    model = cp_model.CpModel()
+    model, seat = seating_model(present, sizes)
     tables = range(len(sizes))
-    seat = {(p, t): model.new_bool_var("") for p in present for t in tables}
-    for p in present:
-        model.add_exactly_one(seat[p, t] for t in tables)
-    for t in tables:
-        model.add(sum(seat[p, t] for p in present) == sizes[t])
     again = {}
     for group in earlier:
         for pair in itertools.combinations(sorted(set(group) & set(present)), 2):
