@@ -47,6 +47,11 @@ import benchlib  # noqa: E402
 # (min, max) seats a table: Cat Lady, Cat Lady with tables of 3-4, Box of Treats,
 # Cantankerous Cats, four-player games, two-player games.
 SIZES = [(2, 4), (3, 4), (2, 6), (3, 5), (4, 4), (2, 2)]
+# When CP-SAT's reference leaves a round of up to EXHAUSTIVE_PEOPLE unsettled, an exhaustive
+# search of up to EXHAUSTIVE_NODES placements (a few seconds of Python) settles most of them
+# (2-4 tables); beyond 20 people (4-5 tables of 5-6) it rarely finishes, so it is not tried.
+EXHAUSTIVE_NODES = 3_000_000
+EXHAUSTIVE_PEOPLE = 20
 
 
 def draw_module() -> Any:
@@ -113,7 +118,59 @@ def fewest_repeats(
     )
     if status == cp_model.OPTIMAL:
         return round(solver.objective_value), True, round(solver.objective_value)
+    exact = (
+        exhaustive_fewest(groups, sizes, met, EXHAUSTIVE_NODES)
+        if len(people) <= EXHAUSTIVE_PEOPLE
+        else None
+    )
+    if exact is not None:
+        return exact, True, exact
     return max(0, round(solver.best_objective_bound)), False, found
+
+
+def exhaustive_fewest(
+    groups: list[list[int]], sizes: list[int], met: set[frozenset[int]], nodes: int
+) -> int | None:
+    """The fewest repeats of any seating of these people at tables of ``sizes``, by trying
+    every seating (branch and bound: people placed one by one, most-met first, tables of one
+    size still empty taken in order, a branch dropped once it seats as many pairs who met as
+    the best so far); None if that takes more than ``nodes`` placements. Settles small
+    rounds (two or three tables) that the CP-SAT reference may not prove in its time."""
+    people = sorted((p for g in groups for p in g), key=lambda p: -sum(p in m for m in met))
+    mates = [
+        [i for i in range(k) if frozenset((people[i], people[k])) in met]
+        for k in range(len(people))
+    ]
+    seated: list[list[int]] = [[] for _ in sizes]
+    best = [sum(frozenset(p) in met for g in groups for p in itertools.combinations(g, 2))]
+    budget = [nodes]
+    where = [0] * len(people)
+
+    def place(k: int, cost: int) -> bool:
+        if cost >= best[0]:
+            return True
+        if k == len(people):
+            best[0] = cost
+            return True
+        tried_empty: set[int] = set()
+        for t, size in enumerate(sizes):
+            if len(seated[t]) == size or (not seated[t] and size in tried_empty):
+                continue
+            if not seated[t]:
+                tried_empty.add(size)
+            budget[0] -= 1
+            if budget[0] < 0:
+                return False
+            added = sum(where[i] == t for i in mates[k])
+            where[k] = t
+            seated[t].append(k)
+            finished = place(k + 1, cost + added)
+            seated[t].pop()
+            if not finished:
+                return False
+        return True
+
+    return best[0] if place(0, 0) else None
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:

@@ -54,7 +54,11 @@ def test_forty_people_in_pairs_after_five_rounds_meet_no_one_again():
     assert sorted(p for table in tables for p in table) == list(range(40))
 
 
-def test_a_round_without_repeats_is_proven_impossible_and_the_fewest_seated():
+def test_a_round_without_repeats_is_proven_impossible_and_the_fewest_seated(monkeypatch):
+    # The work limits decide, not the clock's safety net (which a loaded machine reaches
+    # first: at load 14 on two cores the draw gets a fifth of a core).
+    monkeypatch.setattr(tablemates, "SOLVE_SECONDS", 60.0)
+    monkeypatch.setattr(tablemates, "ZERO_SECONDS", 30.0)
     # 16 people as a 4 x 4 grid met by rows, by columns and by the diagonals (r + c) mod 4:
     # a fourth round free of repeats would be a transversal of that cyclic Latin square, and
     # one of even order has none.
@@ -87,3 +91,22 @@ def min_repeats_over_tables_of_four(met: set[tuple[int, int]]) -> int:
 
     place(list(range(16)), 0)
     return best[0]
+
+
+def test_the_counting_bound_proves_a_start_the_fewest_without_a_solve(monkeypatch):
+    # Two groups of three who met, at three tables of three: spread, no pair meets again
+    # (bound 0); six who all met at three tables of two: at least 1 + 1 + 1 pairs.
+    assert tablemates.spread_bound([[0, 1, 2], [3, 4, 5]], [3, 3, 3]) == 0
+    assert tablemates.spread_bound([list(range(6))], [2, 2, 2]) == 3
+    met = set(itertools.combinations(range(6), 2))
+    solves = []
+    solve = tablemates._solve
+
+    def counted(*args, **kwargs):
+        solves.append(args)
+        return solve(*args, **kwargs)
+
+    monkeypatch.setattr(tablemates, "_solve", counted)
+    tables, proven = tablemates.seat(6, [2, 2, 2], met)
+    assert proven and repeats(tables, met) == 3
+    assert len(solves) == 1  # the Swiss order's only: no solve to prove the fewest
