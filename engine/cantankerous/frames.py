@@ -61,6 +61,8 @@ def replay_frames(game: Game, states: Sequence[State]) -> dict[str, Any]:
             choices = {seat: choice_label(game, text) for seat, text in window["choices"].items()}
             hidden["window"] = {**window, "choices": choices}
         for mine in own:
+            if mine.get("legal_actions"):  # the engine's texts, seats counted from 1 as shown
+                mine["legal_actions"] = [people_text(text) for text in mine["legal_actions"]]
             if (mine.get("window") or {}).get("my_choice"):
                 mine["window"] = {
                     **mine["window"],

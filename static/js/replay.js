@@ -146,9 +146,11 @@
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     var target = event.target;
-    // The page itself (nothing focused, or the <main> a click or the skip link focused)
-    // counts as the viewer; keys typed into anything else are left alone.
-    var inViewer = target === document.body || target.tagName === "MAIN" || root.contains(target);
+    // The page itself (nothing focused, or the <main> a click or the skip link focused) and
+    // the move list (a click on a move focuses its rule's fold-out) count as the viewer; keys
+    // typed into anything else are left alone.
+    var inViewer = target === document.body || target.tagName === "MAIN" || root.contains(target) ||
+      (moveList !== null && moveList.contains(target));
     if (!inViewer) return;
     var tag = target.tagName;
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || target.isContentEditable) return;

@@ -217,13 +217,17 @@ def bot_faults(log: dict[str, Any]) -> list[str]:
 
 
 @contextmanager
-def saturated_core(core: int, *, busy: int = 2) -> Iterator[None]:
-    """``busy`` processes spinning on ``core`` (each ends by itself within a minute)."""
+def saturated_core(core: int, *, busy: int = 3) -> Iterator[None]:
+    """``busy`` processes spinning on ``core`` (each ends by itself within a minute), each in a
+    session of its own: with the kernel's autogroups a process shares its core by session, and
+    the sandboxed bot has a session of its own too."""
     spin = (
         f"import os, time\nos.sched_setaffinity(0, {{{core}}})\n"
         "end = time.monotonic() + 60\nwhile time.monotonic() < end: pass\n"
     )
-    loops = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(busy)]
+    loops = [
+        subprocess.Popen([sys.executable, "-c", spin], start_new_session=True) for _ in range(busy)
+    ]
     try:
         yield
     finally:
@@ -233,8 +237,8 @@ def saturated_core(core: int, *, busy: int = 2) -> Iterator[None]:
 
 
 def test_a_borderline_bot_gets_the_same_faults_on_a_quiet_and_a_saturated_worker() -> None:
-    """It burns 0.6 of its CPU limit on each of its first moves while pinned to one core; two
-    busy loops on that core leave it at most a third of it, so its moves take longer than the
+    """It burns 0.6 of its CPU limit on each of its first moves while pinned to one core; three
+    busy loops on that core leave it at most a quarter of it, so its moves take longer than the
     limit in wall-clock time there, and the wall-clock rule faults it."""
     mode = strongest_mode()
     core = max(os.sched_getaffinity(0))

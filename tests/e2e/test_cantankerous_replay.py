@@ -61,6 +61,7 @@ def test_cantankerous_replay_hides_hands_per_seat_and_shows_pounce_windows(
     page.get_by_label("View").select_option(str(chooser))
     expect(window).to_contain_text("Your choice:")
 
+    page.get_by_label("View").blur()  # keys typed into the select are the select's own
     page.keyboard.press("End")
     expect(page.locator("#replay-status")).to_contain_text("Game over")
     scores = [int(s) for s in page.locator(".cc-player .cl-score strong").all_inner_texts()]
