@@ -32,10 +32,14 @@ LONG_FILES = (
     "tests/arena/test_two_machines.py",
     "tests/arena/test_fault_tolerance.py",
     "tests/e2e/test_play.py",
+    "tests/e2e/test_play_friend.py",
     "tests/test_upgrade_from_old_layout.py",
     "tests/arena/test_hidden_information.py",
     "tests/arena/test_forward_model.py",
     "tests/test_settings.py",
+    "tests/arena/test_pages_a11y.py",
+    "tests/arena/test_malicious_bots.py",
+    "tests/e2e/test_play_controls.py",
 )
 
 
