@@ -39,8 +39,10 @@ import random
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ortools.sat.python import cp_model
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 # Each solve stops after a fixed amount of the solver's deterministic work (in its own units,
 # roughly a second each on a quiet core), so the same night gives the same draw on any
@@ -63,6 +65,7 @@ SWAPS = 800
 # rounds none finds every minimum the others miss: night 65's 22 people at tables of 5-6 need
 # the quarter, night 992's 32 the eighth).
 RESTING = (6, 4, 8)
+FOUND = ("OPTIMAL", "FEASIBLE")  # a solve's statuses that come with a seating
 
 
 @dataclass
@@ -99,9 +102,9 @@ def seat(
                 zero.model.add_at_most_one(zero.seat[p][t] for p in group)
         _hint(zero, best)
         status, solver = _solve(zero, begun, ZERO_SECONDS, ZERO_WORK)
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if status in FOUND:
             best, fewest = _tables(solver, zero), 0
-        elif status == cp_model.INFEASIBLE:
+        elif status == "INFEASIBLE":
             lowest = 1
     if fewest > lowest:
         least = _seating(count, sizes)
@@ -110,7 +113,7 @@ def seat(
         least.model.minimize(repeats)
         _hint(least, best)
         status, solver = _solve(least, begun, budget - SWISS_SECONDS, FEWEST_WORK)
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        if status in FOUND:
             found = _tables(solver, least)
             if _repeats(found, pairs) < fewest:
                 best, fewest = found, _repeats(found, pairs)
@@ -143,7 +146,7 @@ def _swiss(
     )
     _hint(swiss, best)
     status, solver = _solve(swiss, begun, budget, SWISS_WORK)
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if status in FOUND:
         return _tables(solver, swiss)
     return best
 
@@ -151,6 +154,8 @@ def _swiss(
 def _seating(count: int, sizes: Sequence[int]) -> _Model:
     """Everyone at one table, each table full; tables of one size in the order of their
     best-placed person, so the search sees each seating once."""
+    from ortools.sat.python import cp_model  # see _solve
+
     model = cp_model.CpModel()
     tables = range(len(sizes))
     seat = [[model.new_bool_var(f"seat_{p}_{t}") for t in tables] for p in range(count)]
@@ -191,16 +196,22 @@ def _repeat_count(
 
 def _solve(
     seating: _Model, begun: float, until: float, work: float
-) -> tuple[cp_model.CpSolverStatus, cp_model.CpSolver]:
+) -> tuple[str, cp_model.CpSolver]:
     """Solve with one search thread and a fixed seed, stopping after ``work`` or ``until``
-    seconds after ``begun``, whichever comes first."""
+    seconds after ``begun``, whichever comes first; the status by name (``OPTIMAL``,
+    ``FEASIBLE``, ``INFEASIBLE`` or ``UNKNOWN``)."""
+    # Imported here, not at the top: OR-Tools imports pandas and numpy, about 0.55 s that
+    # every process loading the URLs (each manage.py command, worker and web server) would
+    # pay at start-up; only a draw needs it.
+    from ortools.sat.python import cp_model
+
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = SOLVER_SEED
     solver.parameters.linearization_level = 2  # the tangents, in the LP
     solver.parameters.max_time_in_seconds = max(until - (time.perf_counter() - begun), 0.01)
     solver.parameters.max_deterministic_time = work
-    return solver.solve(seating.model), solver
+    return solver.status_name(solver.solve(seating.model)), solver
 
 
 def _hint(seating: _Model, tables: list[list[int]]) -> None:
