@@ -12,7 +12,6 @@ req_file="$1"
 stamp=".venv/.installed-$(basename "$req_file")"
 if [ ! -f "$stamp" ] || [ "$req_file" -nt "$stamp" ] || [ requirements.txt -nt "$stamp" ]; then
     echo "==> installing $req_file"
-    .venv/bin/python -m pip install --quiet --upgrade pip
     .venv/bin/python -m pip install --quiet -r "$req_file"
     touch "$stamp"
 fi
