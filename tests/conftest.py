@@ -1,15 +1,18 @@
 """Shared test configuration. Engine tests never touch the database."""
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.db.backends.postgresql.operations import DatabaseOperations
 from django.db.models.signals import post_migrate
 from django.test import override_settings
 
 from arena.ladders.services import ladders_ensure
 from config.celery import app as celery_app
+from tests import template_database
 
 
 def _reseed_migration_data(sender, **kwargs) -> None:
@@ -43,6 +46,19 @@ LONG_FILES = (
     "tests/arena/test_malicious_bots.py",
     "tests/e2e/test_play_controls.py",
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Parallel runs on PostgreSQL: one migrated template for every process's database."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        template_database.use()
+    elif config.getoption("numprocesses", default=None) and connection.vendor == "postgresql":
+        template_database.build()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        template_database.drop()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
