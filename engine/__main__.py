@@ -64,7 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--solitaire",
         action="store_true",
-        help="Cat Lady: solitaire against the cat player (one bot; the cat player is seat 1)",
+        help="Cat Lady: solitaire against the cat player (one bot; the cat player is seat 2)",
     )
     play.add_argument(
         "--starting-cards",
@@ -268,7 +268,7 @@ def _describe_summary(summary: dict[str, Any]) -> str:
         )
     lines += ["per seat:", header]
     for row in summary["per_seat"]:
-        label = f"seat {row['seat']} {row['bot']}"
+        label = f"seat {row['seat'] + 1} {row['bot']}"
         lines.append(
             f"  {label:<24}{row['seats_played']:>6}{row['wins']:>8.1f}"
             f"{row['mean_score']:>12.2f}{row['mean_rank']:>11.2f}"
@@ -295,7 +295,7 @@ def _replay(options: argparse.Namespace) -> int:
         where = f"log {number}: " if len(logs) > 1 else ""
         if final.is_terminal():
             result = final.result()
-            winners = ", ".join(f"seat {s}" for s in result.winners)
+            winners = ", ".join(f"seat {s + 1}" for s in result.winners)
             totals = " ".join(str(p.total) for p in result.players)
             print(
                 f"{where}ok: {len(final.history)} actions, {final.turn} turns, "

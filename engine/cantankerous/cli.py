@@ -1,4 +1,5 @@
-"""Text output of ``python -m engine play --game cantankerous-cats`` for one game."""
+"""Text output of ``python -m engine play --game cantankerous-cats`` for one game; seats are
+numbered from 1, as on the site (the code's index 0 is seat 1)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ def describe_game(game: Any, seed: int, bots: Sequence[str], final: Any) -> str:
     for player in result.players:
         status = "Feral" if player.feral else "Domestic"
         lines.append(
-            f"  seat {player.seat} {bots[player.seat]:<10} rank {player.rank}  "
+            f"  seat {player.seat + 1} {bots[player.seat]:<10} rank {player.rank}  "
             f"{player.total:>2} Mischief  {status:<8} {player.affection:>2} Affection"
             f"  {final.tokens[player.seat]} tokens"
         )
@@ -31,7 +32,7 @@ def describe_game(game: Any, seed: int, bots: Sequence[str], final: Any) -> str:
             if result.win_type == "nine_mischief"
             else "Feral victory (nine Affection)"
         )
-        lines.append(f"winner: seat {seat} ({bots[seat]}) by {how}")
+        lines.append(f"winner: seat {seat + 1} ({bots[seat]}) by {how}")
     else:
         lines.append(f"no winner: stopped by the turn limit ({game.turn_limit} turns)")
     return "\n".join(lines)

@@ -163,23 +163,24 @@ if __name__ == "__main__":
 
 def describe_game(game: Game, seed: int, bots: Sequence[str], final: State) -> str:
     """Text output of ``python -m engine play`` for one finished game: each seat's score
-    with its breakdown and how every cat was fed, and the winner."""
+    with its breakdown and how every cat was fed, and the winner (seats numbered from 1, as on
+    the site)."""
     result = final.result()
     lines = [
         f"{game.name} rules v{game.version}, {game.edition.label} data v"
         f"{game.edition.version}, {game.num_players} players, seed {seed}: "
-        f"{final.turn} turns" + (" (solitaire: seat 1 is the cat player)" if game.solitaire else "")
+        f"{final.turn} turns" + (" (solitaire: seat 2 is the cat player)" if game.solitaire else "")
     ]
     for seat, player in enumerate(result.players):
         parts = ", ".join(f"{k.replace('_', ' ')} {v:+d}" for k, v in player.breakdown.items())
         lines.append(
-            f"  seat {seat} {bots[seat]:<10} rank {player.rank}  total {player.total:>3}"
+            f"  seat {seat + 1} {bots[seat]:<10} rank {player.rank}  total {player.total:>3}"
             f"  fed cats {player.fed_cat_count}  ({parts})"
         )
         for cat in player.feeding:
             lines.append(f"      {cat.describe()}")
         for choice in player.choices:
             lines.append(f"      ({choice})")
-    winners = ", ".join(f"seat {s} ({bots[s]})" for s in result.winners)
+    winners = ", ".join(f"seat {s + 1} ({bots[s]})" for s in result.winners)
     lines.append(f"winner: {winners}" + (" (shared)" if len(result.winners) > 1 else ""))
     return "\n".join(lines)

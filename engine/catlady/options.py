@@ -44,7 +44,7 @@ OPTIONS: dict[str, tuple[object, str]] = {
     "scoring": ({}, "ScoringRules settings, e.g. a club's costume-split rounding"),
     "custom_strays": ([], "a club's own stray cats (Premium blank cards), see docs/engine.md"),
     "shared_goals": (False, "Box of Treats shared goals (3 or more players)"),
-    "solitaire": (False, "Box of Treats solitaire: players 2, seat 1 is the cat player"),
+    "solitaire": (False, "Box of Treats solitaire: players 2, the second seat is the cat player"),
     "starting_cards": (None, "solitaire: the cat player's starting cards (default: the data's 2)"),
 }
 # Options added after the first match logs were written: stored only when not the default, so
@@ -61,7 +61,7 @@ def resolve_options(options: Mapping[str, Any]) -> dict[str, Any]:
     >>> resolve_options({"colour": "tabby"})
     Traceback (most recent call last):
     ...
-    engine.errors.EngineError: unknown option(s) for cat-lady: colour; known: players (number of players, 2-4 (2-6 with Box of Treats)), edition (card data file engine/catlady/data/catlady-<edition>.json), scoring (ScoringRules settings, e.g. a club's costume-split rounding), custom_strays (a club's own stray cats (Premium blank cards), see docs/engine.md), shared_goals (Box of Treats shared goals (3 or more players)), solitaire (Box of Treats solitaire: players 2, seat 1 is the cat player), starting_cards (solitaire: the cat player's starting cards (default: the data's 2))
+    engine.errors.EngineError: unknown option(s) for cat-lady: colour; known: players (number of players, 2-4 (2-6 with Box of Treats)), edition (card data file engine/catlady/data/catlady-<edition>.json), scoring (ScoringRules settings, e.g. a club's costume-split rounding), custom_strays (a club's own stray cats (Premium blank cards), see docs/engine.md), shared_goals (Box of Treats shared goals (3 or more players)), solitaire (Box of Treats solitaire: players 2, the second seat is the cat player), starting_cards (solitaire: the cat player's starting cards (default: the data's 2))
     """
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
