@@ -20,7 +20,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
@@ -34,12 +34,17 @@ ROOT = Path(__file__).resolve().parents[1]
 # beb2274^ (the league's rooms came in beb2274, the arena's in e01a7d0): issue 29's "today's main".
 OLD_LAYOUT = "037974f44d192f03cd459c0fef6cbdfff705ac2b"
 
-# Run by the old tree only, with Celery eager: every match queued is played in this process (in
-# the sandbox for uploaded bots) when its transaction commits. The demo club first (its league,
-# house-bot matches and three bots), then more of what a club has.
-SEED_DEMO = """
+# Run by the old tree only, in one process (each manage.py start costs seconds of CPU, and
+# this test is about the migrations of today's tree, not about the old tree's commands). Its
+# own migrations, then, with Celery eager so that every match queued is played in this process
+# (in the sandbox for uploaded bots) when its transaction commits: the demo club first (its
+# league, house-bot matches and three bots), then more of what a club has.
+MIGRATED = """
 from django.core.management import call_command
 
+call_command("migrate", interactive=False, verbosity=0)
+"""
+SEED_DEMO = """
 call_command("seed_demo")
 """
 FILL_THE_CLUB = """
@@ -140,6 +145,21 @@ from league.models import Game
 for index, game in enumerate(Game.objects.order_by("pk")):
     Game.objects.filter(pk=game.pk).update(played_time=dt.time(8 + index // 60, index % 60))
 call_command("rebuild_ratings", "--all")
+"""
+
+# Run by the old tree after it filled the club on SQLite: every row but the ones its migrations
+# make themselves (content types and permissions, referred to by their natural keys), as JSON in
+# the file ROWS. The PostgreSQL test loads them into the schema the old tree's migrations make
+# there, so the club's matches are played once, not once per database: the upgrade under test
+# is the same, the migrations of today's tree over the old schema with a full club in it.
+DUMPED = """
+call_command(
+    "dumpdata", "--natural-foreign", "--exclude=contenttypes", "--exclude=auth.permission",
+    "--output", ROWS, verbosity=0,
+)
+"""
+LOADED = """
+call_command("loaddata", ROWS, verbosity=0)
 """
 
 # Run by this tree before its fingerprint: no migration left unapplied, and the system checks
@@ -293,8 +313,12 @@ def manage(
     return done
 
 
-def fingerprint(tree: Path, env: dict[str, str], out: Path, first: str = "") -> dict[str, Any]:
-    manage(tree, env, "shell", "-v", "0", "-c", f"{first}\nOUT = {str(out)!r}\n{FINGERPRINT}")
+def fingerprint(
+    tree: Path, env: dict[str, str], out: Path, first: str = "", eager: bool = False
+) -> dict[str, Any]:
+    """The FINGERPRINT of the club in ``env`` as ``tree`` serves it, after the code ``first``."""
+    script = f"{first}\nOUT = {str(out)!r}\n{FINGERPRINT}"
+    manage(tree, env, "shell", "-v", "0", "-c", script, eager=eager)
     seen: dict[str, Any] = json.loads(out.read_text())
     return seen
 
@@ -326,12 +350,27 @@ def assert_a_full_club(seen: dict[str, Any]) -> None:
     assert cup["status"] == "finished" and len(cup["placings"]) == 3
 
 
-def upgrade_and_compare(old: Path, env: dict[str, str], work: Path) -> None:
-    manage(old, env, "migrate", "--noinput", "-v", "0")
-    manage(old, env, "shell", "-v", "0", "-c", SEED_DEMO + FILL_THE_CLUB, eager=True)
-    before = fingerprint(old, env, work / "before.json")
-    assert_a_full_club(before)
+class OldClub(NamedTuple):
+    var: Path  # the old tree's var/ with its SQLite database, not yet upgraded
+    rows: Path  # the club's rows, dumped by the old tree (DUMPED)
+    seen: dict[str, Any]  # the old tree's fingerprint of it
 
+
+@pytest.fixture(scope="module")
+def old_club(old_tree: Path, tmp_path_factory: pytest.TempPathFactory) -> OldClub:
+    """The club the old tree made on SQLite, made once for both tests."""
+    work = tmp_path_factory.mktemp("old-club")
+    rows = work / "rows.json"
+    env = club_env(work / "var")
+    made = MIGRATED + SEED_DEMO + FILL_THE_CLUB + f"ROWS = {str(rows)!r}\n" + DUMPED
+    seen = fingerprint(old_tree, env, work / "before.json", first=made, eager=True)
+    assert_a_full_club(seen)
+    return OldClub(work / "var", rows, seen)
+
+
+def upgrade_and_compare(before: dict[str, Any], env: dict[str, str], work: Path) -> None:
+    """Today's tree migrates the old tree's club in ``env`` (a real `manage.py migrate`, as an
+    upgrade runs it) and must serve what the old tree served, ``before``."""
     manage(ROOT, env, "migrate", "--noinput", "-v", "0")
     # One process for the checks and the fingerprint: each manage.py start costs over a second.
     after = as_seen_before(before, fingerprint(ROOT, env, work / "after.json", first=CHECKED))
@@ -388,13 +427,16 @@ def sandbox() -> None:
 
 
 def test_sqlite_database_of_the_old_layout_migrates_with_the_same_standings_and_replays(
-    old_tree: Path, tmp_path: Path
+    old_club: OldClub, tmp_path: Path
 ) -> None:
-    upgrade_and_compare(old_tree, club_env(tmp_path / "var"), tmp_path)
+    shutil.copytree(
+        old_club.var, tmp_path / "var"
+    )  # the fixture's own stays as the old tree left it
+    upgrade_and_compare(old_club.seen, club_env(tmp_path / "var"), tmp_path)
 
 
 def test_postgresql_database_of_the_old_layout_migrates_with_the_same_standings_and_replays(
-    old_tree: Path, tmp_path: Path
+    old_tree: Path, old_club: OldClub, tmp_path: Path
 ) -> None:
     server = urlsplit(os.environ.get("DATABASE_URL", ""))
     if not server.scheme.startswith("postgres"):
@@ -407,7 +449,12 @@ def test_postgresql_database_of_the_old_layout_migrates_with_the_same_standings_
     try:
         env = club_env(tmp_path / "var")
         env["DATABASE_URL"] = urlunsplit(server._replace(path=f"/{name}"))
-        upgrade_and_compare(old_tree, env, tmp_path)
+        # The old tree's schema on PostgreSQL, with the club it made on SQLite loaded into it;
+        # its fingerprint read there (ties may sort otherwise than on SQLite).
+        loaded = MIGRATED + f"ROWS = {str(old_club.rows)!r}\n" + LOADED
+        before = fingerprint(old_tree, env, tmp_path / "before.json", first=loaded)
+        assert_a_full_club(before)
+        upgrade_and_compare(before, env, tmp_path)
     finally:
         with psycopg.connect(admin, autocommit=True) as connection:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
