@@ -5,10 +5,15 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.test import Client
+from django.db import transaction
+from django.test import Client, TestCase
 
 from arena.common import SeatInput
 from arena.ladders.services import ladder_schedule
@@ -17,6 +22,7 @@ from arena.models import Bot, BotVersion, Ladder, Match
 from arena.runner import MAX_BOT_BYTES
 from arena.submissions.services import bot_create
 from arena.tournaments.services import tournament_placings
+from config.celery import app as celery_app
 from tests.arena.tournaments import tournament_played
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("eager_celery")]
@@ -35,33 +41,38 @@ def choose(observation, legal_actions):
 STEADY = "def choose(observation, legal_actions):\n    return len(legal_actions) - 1\n"
 
 
-@pytest.fixture
-def clients(authors):
+def clients_for(users) -> dict[str | None, Client]:
+    """A client per user, logged in, and an anonymous one (``None``)."""
     made = {None: Client()}
-    for name, user in authors.items():
+    for name, user in users.items():
         made[name] = Client()
         made[name].force_login(user)
     return made
 
 
 @pytest.fixture
-def arena(authors, django_capture_on_commit_callbacks):
+def clients(authors):
+    return clients_for(authors)
+
+
+def arena_build(ada, bob, capture) -> dict:
     """ada's talkative bot and bob's steady one, both active, a 3-player challenge where the
-    talkative bot faults, and a few 2-player ladder matches."""
-    with django_capture_on_commit_callbacks(execute=True):
-        talky = bot_create(owner=authors["ada"], name="talky", source=TALKATIVE)
-        steady = bot_create(owner=authors["bob"], name="steady", source=STEADY)
+    talkative bot faults, and a few 2-player ladder matches. ``capture`` is pytest-django's
+    ``django_capture_on_commit_callbacks`` (or ``TestCase.captureOnCommitCallbacks``)."""
+    with capture(execute=True):
+        talky = bot_create(owner=ada, name="talky", source=TALKATIVE)
+        steady = bot_create(owner=bob, name="steady", source=STEADY)
     talky.refresh_from_db()
     steady.refresh_from_db()
     assert talky.active_version and steady.active_version
-    with django_capture_on_commit_callbacks(execute=True):
+    with capture(execute=True):
         challenge = challenge_create(
             seats=[
                 SeatInput(version=talky.active_version),
                 SeatInput(version=steady.active_version),
                 SeatInput(builtin="greedy"),
             ],
-            by=authors["bob"],
+            by=bob,
             seed=5,
         )
         ladder = Ladder.objects.get(game="cat-lady", players=2)
@@ -69,6 +80,78 @@ def arena(authors, django_capture_on_commit_callbacks):
     challenge.refresh_from_db()
     assert challenge.status == Match.Status.FINISHED
     return {"talky": talky, "steady": steady, "challenge": challenge, "ladder": ladder}
+
+
+@pytest.fixture
+def arena(authors, django_capture_on_commit_callbacks):
+    """The arena of ``arena_build``, built for one test (the fixture other files import)."""
+    return arena_build(authors["ada"], authors["bob"], django_capture_on_commit_callbacks)
+
+
+@contextmanager
+def kept_for_the_module(django_db_blocker) -> Iterator[None]:
+    """For a module-scoped fixture that builds with real sandboxed bots (seconds of CPU per
+    match): what it builds inside the block stays while the module's tests run, each in its
+    own transaction nested in this one and rolled back after it, and is rolled back when the
+    module ends. The database stays open meanwhile: use it where every test is ``django_db``."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
+
+
+@contextmanager
+def celery_eager() -> Iterator[None]:
+    """Tasks run at once, in the caller: the ``eager_celery`` fixture, for a module's set-up."""
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        celery_app.conf.task_always_eager = previous
+
+
+def cast_create() -> dict:
+    """ada and bob, as tests/arena/conftest.py's ``authors`` makes them."""
+    User = get_user_model()
+    return {
+        name: User.objects.create_user(name, password="pw-123456789") for name in ("ada", "bob")
+    }
+
+
+@pytest.fixture(scope="module")
+def arena_once(django_db_setup, django_db_blocker):
+    """The cast and the arena, played once for the whole module: its tests only read them,
+    and what a test writes is rolled back after it. Primary keys only; ``shared_arena`` reads
+    the rows afresh for each test."""
+    with kept_for_the_module(django_db_blocker):
+        with celery_eager():
+            cast = cast_create()
+            built = arena_build(cast["ada"], cast["bob"], TestCase.captureOnCommitCallbacks)
+        yield {
+            "cast": {name: user.pk for name, user in cast.items()},
+            **{key: row.pk for key, row in built.items()},
+        }
+
+
+@pytest.fixture
+def authors(arena_once, db):
+    """ada and bob of the module's arena (tests/arena/conftest.py's would make them again)."""
+    User = get_user_model()
+    return {name: User.objects.get(pk=pk) for name, pk in arena_once["cast"].items()}
+
+
+@pytest.fixture
+def shared_arena(arena_once, db):
+    """The module's arena (``arena_build``) as a test sees it: rows read afresh, and an empty
+    cache, as when each test played its own (a replay is cached by match and finish time, and
+    a test may rewrite a match's log)."""
+    cache.clear()
+    return {
+        "talky": Bot.objects.get(pk=arena_once["talky"]),
+        "steady": Bot.objects.get(pk=arena_once["steady"]),
+        "challenge": Match.objects.get(pk=arena_once["challenge"]),
+        "ladder": Ladder.objects.get(pk=arena_once["ladder"]),
+    }
 
 
 def upload(client, bot, content, capture, name="bot.py"):
@@ -86,13 +169,13 @@ def field_errors(response, field="file"):
 
 
 def test_home_lists_ladders_matches_and_tournaments(
-    clients, arena, authors, django_capture_on_commit_callbacks
+    clients, shared_arena, authors, django_capture_on_commit_callbacks
 ):
     tournament_played(
         django_capture_on_commit_callbacks,
         name="Spring Cup",
         organiser=authors["bob"],
-        entrants=[arena["talky"].active_version, arena["steady"].active_version],
+        entrants=[shared_arena["talky"].active_version, shared_arena["steady"].active_version],
         table_size=2,
         format="round_robin",
         seed=3,
@@ -104,14 +187,14 @@ def test_home_lists_ladders_matches_and_tournaments(
         "talky",
         "steady",
         "Spring Cup",
-        f'href="/arena/matches/{arena["challenge"].pk}/"',
+        f'href="/arena/matches/{shared_arena["challenge"].pk}/"',
     ):
         assert text in html
     assert "provisional" in html
 
 
-def test_ladder_page_shows_ratings_games_and_seat_win_rates(clients, arena):
-    ladder = arena["ladder"]
+def test_ladder_page_shows_ratings_games_and_seat_win_rates(clients, shared_arena):
+    ladder = shared_arena["ladder"]
     response = clients[None].get(f"/arena/ladders/{ladder.pk}/")
     assert response.status_code == 200
     html = response.content.decode()
@@ -127,17 +210,17 @@ def test_ladder_page_shows_ratings_games_and_seat_win_rates(clients, arena):
     assert clients[None].get("/arena/ladders/9999/").status_code == 404
 
 
-def test_bot_page_shows_versions_rates_chart_and_recent_matches(clients, arena):
+def test_bot_page_shows_versions_rates_chart_and_recent_matches(clients, shared_arena):
     html = clients[None].get("/arena/bots/steady/").content.decode()
-    version = arena["steady"].active_version
+    version = shared_arena["steady"].active_version
     assert version.sha256[:12] in html and "v1" in html and "Active" in html
     assert "2 players" in html and '<svg class="chart-svg"' in html
-    assert f"/arena/matches/{arena['challenge'].pk}/" in html
+    assert f"/arena/matches/{shared_arena['challenge'].pk}/" in html
     assert clients[None].get("/arena/bots/nobody/").status_code == 404
 
 
-def test_match_page_without_javascript_has_result_moves_and_score_pad(clients, arena):
-    match = arena["challenge"]
+def test_match_page_without_javascript_has_result_moves_and_score_pad(clients, shared_arena):
+    match = shared_arena["challenge"]
     html = clients[None].get(f"/arena/matches/{match.pk}/").content.decode()
     assert "Score pad" in html and "Fed cats" in html and "Feeding chosen" in html
     moves = re.findall(r'<li id="move-\d+" data-move="\d+">', html)
@@ -152,8 +235,8 @@ def test_match_page_without_javascript_has_result_moves_and_score_pad(clients, a
     assert data["names"][2] == "house:greedy"
 
 
-def test_match_of_an_unknown_game_still_shows_moves_and_result(clients, arena):
-    match = arena["challenge"]
+def test_match_of_an_unknown_game_still_shows_moves_and_result(clients, shared_arena):
+    match = shared_arena["challenge"]
     log = dict(
         match.log,
         game="mystery-cats",
@@ -178,7 +261,7 @@ def test_queued_match_page_lists_its_players(clients, authors):
     )
 
 
-def test_matches_list_filters_by_status(clients, arena):
+def test_matches_list_filters_by_status(clients, shared_arena):
     assert clients[None].get("/arena/matches/?status=finished").status_code == 200
     html = clients[None].get("/arena/matches/?status=queued").content.decode()
     assert "No matches yet." in html
@@ -187,8 +270,8 @@ def test_matches_list_filters_by_status(clients, arena):
 # --- owner only --------------------------------------------------------------------------------
 
 
-def test_only_the_owner_sees_source_faults_and_stderr(clients, arena):
-    match = arena["challenge"]
+def test_only_the_owner_sees_source_faults_and_stderr(clients, shared_arena):
+    match = shared_arena["challenge"]
     assert match.seats.get(seat=0).faults > 0
     for viewer in (None, "bob"):
         bot_page = clients[viewer].get("/arena/bots/talky/").content.decode()
@@ -207,7 +290,7 @@ def test_only_the_owner_sees_source_faults_and_stderr(clients, arena):
 
 
 def test_a_visitor_cannot_upload_to_someone_elses_bot(
-    clients, arena, django_capture_on_commit_callbacks
+    clients, shared_arena, django_capture_on_commit_callbacks
 ):
     response = upload(clients["bob"], "talky", STEADY.encode(), django_capture_on_commit_callbacks)
     assert response.status_code == 403
@@ -227,7 +310,7 @@ def test_a_visitor_cannot_upload_to_someone_elses_bot(
     ],
 )
 def test_unusable_uploads_are_refused_beside_the_file_field(
-    clients, arena, content, message, django_capture_on_commit_callbacks
+    clients, shared_arena, content, message, django_capture_on_commit_callbacks
 ):
     response = upload(clients["ada"], "talky", content, django_capture_on_commit_callbacks)
     assert response.status_code == 400
@@ -236,13 +319,13 @@ def test_unusable_uploads_are_refused_beside_the_file_field(
     assert BotVersion.objects.filter(bot__name="talky").count() == 1
 
 
-def test_upload_without_a_file_asks_for_one(clients, arena):
+def test_upload_without_a_file_asks_for_one(clients, shared_arena):
     response = clients["ada"].post("/arena/bots/talky/", {})
     assert response.status_code == 400 and "required" in field_errors(response)
 
 
 def test_a_version_that_crashes_in_validation_is_reported_beside_the_form(
-    clients, arena, django_capture_on_commit_callbacks
+    clients, shared_arena, django_capture_on_commit_callbacks
 ):
     crashing = (
         b"def choose(observation, legal_actions):\n    raise ValueError('kaboom-in-validation')\n"
@@ -258,7 +341,7 @@ def test_a_version_that_crashes_in_validation_is_reported_beside_the_form(
 
 
 def test_a_good_upload_plays_its_gauntlet_before_it_replaces_the_active_version(
-    clients, arena, django_capture_on_commit_callbacks, settings
+    clients, shared_arena, django_capture_on_commit_callbacks, settings
 ):
     settings.ARENA_GAUNTLET_DEALS = 1
     response = upload(clients["ada"], "talky", STEADY.encode(), django_capture_on_commit_callbacks)
@@ -297,7 +380,7 @@ def test_new_bot_is_created_and_validated(clients, django_capture_on_commit_call
     assert bot.owner.username == "ada" and bot.active_version.status == "active"
 
 
-def test_new_bot_form_errors_sit_beside_their_fields(clients, arena):
+def test_new_bot_form_errors_sit_beside_their_fields(clients, shared_arena):
     response = clients["ada"].post(
         "/arena/bots/new/",
         {
@@ -329,7 +412,7 @@ def test_new_bot_form_errors_sit_beside_their_fields(clients, arena):
 
 
 def test_tournament_page_shows_rounds_final_table_and_places(
-    clients, arena, authors, django_capture_on_commit_callbacks
+    clients, shared_arena, authors, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
         greedyish = bot_create(
@@ -341,8 +424,8 @@ def test_tournament_page_shows_rounds_final_table_and_places(
         )
     greedyish.refresh_from_db()
     entrants = [
-        arena["talky"].active_version,
-        arena["steady"].active_version,
+        shared_arena["talky"].active_version,
+        shared_arena["steady"].active_version,
         greedyish.active_version,
     ]
     tournament = tournament_played(
@@ -366,7 +449,7 @@ def test_tournament_page_shows_rounds_final_table_and_places(
     assert clients[None].get("/arena/tournaments/999/").status_code == 404
 
 
-def test_matches_of_one_duplicate_set(clients, arena):
+def test_matches_of_one_duplicate_set(clients, shared_arena):
     ladder_match = Match.objects.filter(kind="ladder").first()
     html = clients[None].get(f"/arena/matches/?set={ladder_match.duplicate_set}").content.decode()
     shown = set(re.findall(r'href="/arena/matches/(\d+)/"', html))
@@ -400,17 +483,19 @@ def test_a_match_this_engine_cannot_replay_shows_moves_result_and_its_deck_label
     assert "demo deck" in html and "Feeding chosen" not in html
 
 
-def test_long_ladders_are_paged_with_positions_from_the_whole_ladder(clients, arena, monkeypatch):
+def test_long_ladders_are_paged_with_positions_from_the_whole_ladder(
+    clients, shared_arena, monkeypatch
+):
     from arena.ladders import views
 
     monkeypatch.setattr(views, "LADDER_PAGE_SIZE", 1)
-    ladder = arena["ladder"]
+    ladder = shared_arena["ladder"]
     second = clients[None].get(f"/arena/ladders/{ladder.pk}/?page=2").content.decode()
     positions = re.findall(r'<tr>\s*<td class="num">(\d+)</td>', second)
     assert positions == ["2"] and "Positions 2–2 of 2" in second and "Higher ranks" in second
 
 
-def test_site_home_shows_the_arena_ladders_with_bots_and_recent_matches(clients, arena):
+def test_site_home_shows_the_arena_ladders_with_bots_and_recent_matches(clients, shared_arena):
     html = clients[None].get("/").content.decode()
     section = html[html.index('id="arena-heading"') :]
     assert "Cat Lady, 2 players" in section and "Cantankerous" not in section

@@ -10,8 +10,11 @@ import pytest
 from arena.models import Match, Tournament
 from tests.arena import test_pages
 
-# The arena of the page tests: ada's talkative bot, bob's steady one, matches between them.
-arena = test_pages.arena
+# The arena of the page tests: ada's talkative bot, bob's steady one, matches between them,
+# played once for this module (``arena_once``); ``authors`` are its ada and bob.
+arena_once = test_pages.arena_once
+authors = test_pages.authors
+shared_arena = test_pages.shared_arena
 clients = test_pages.clients
 field_errors = test_pages.field_errors
 
@@ -29,12 +32,12 @@ def test_arena_action_pages_need_a_login(clients, url):
     assert clients[None].post(url, {}).status_code == 302
 
 
-def test_my_bots_shows_versions_matches_faults_and_stderr_to_the_owner_only(clients, arena):
+def test_my_bots_shows_versions_matches_faults_and_stderr_to_the_owner_only(clients, shared_arena):
     ada = html(clients["ada"].get("/arena/my-bots/"))
     assert 'id="bot-' in ada and 'href="/arena/bots/talky/">talky</a> <span' in ada
-    assert '<h2 id="bot-' + str(arena["steady"].pk) not in ada
+    assert '<h2 id="bot-' + str(shared_arena["steady"].pk) not in ada
     assert "SECRET-FAULT-REASON" in ada and "STDERR-MARK" in ada
-    assert f"#{arena['challenge'].pk}" in ada
+    assert f"#{shared_arena['challenge'].pk}" in ada
     bob = html(clients["bob"].get("/arena/my-bots/"))
     assert "steady" in bob and "SECRET-FAULT-REASON" not in bob and "STDERR-MARK" not in bob
 
@@ -55,12 +58,12 @@ def test_my_bots_shows_why_a_version_was_rejected(
 
 
 def test_a_challenge_against_house_bots_starts_a_match_and_opens_its_replay(
-    clients, arena, django_capture_on_commit_callbacks
+    clients, shared_arena, django_capture_on_commit_callbacks
 ):
     form = html(clients["ada"].get("/arena/challenge/"))
-    version = arena["talky"].active_version
+    version = shared_arena["talky"].active_version
     assert f'value="version:{version.pk}"' in form and "(yours, cat-lady)" in form
-    assert f'value="version:{arena["steady"].active_version.pk}"' in form  # someone else's
+    assert f'value="version:{shared_arena["steady"].active_version.pk}"' in form  # someone else's
     with django_capture_on_commit_callbacks(execute=True):
         response = clients["ada"].post(
             "/arena/challenge/",
@@ -81,7 +84,9 @@ def test_a_challenge_against_house_bots_starts_a_match_and_opens_its_replay(
     assert "replay" in page.lower()
 
 
-def test_challenge_options_reach_the_match(clients, arena, django_capture_on_commit_callbacks):
+def test_challenge_options_reach_the_match(
+    clients, shared_arena, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         clients["bob"].post(
             "/arena/challenge/",
@@ -114,7 +119,7 @@ def test_challenge_options_reach_the_match(clients, arena, django_capture_on_com
     ],
 )
 def test_bad_challenges_are_shown_beside_the_field_and_start_nothing(
-    clients, arena, data, field, text
+    clients, shared_arena, data, field, text
 ):
     before = Match.objects.count()
     response = clients["ada"].post("/arena/challenge/", {"game": "cat-lady", **data})
@@ -124,9 +129,9 @@ def test_bad_challenges_are_shown_beside_the_field_and_start_nothing(
 
 
 def test_a_tournament_from_the_form_runs_and_its_page_shows_progress(
-    clients, arena, django_capture_on_commit_callbacks
+    clients, shared_arena, django_capture_on_commit_callbacks
 ):
-    entrants = [arena["talky"].active_version.pk, arena["steady"].active_version.pk]
+    entrants = [shared_arena["talky"].active_version.pk, shared_arena["steady"].active_version.pk]
     with django_capture_on_commit_callbacks(execute=True):
         response = clients["bob"].post(
             "/arena/tournaments/new/",
@@ -160,7 +165,7 @@ def test_a_tournament_from_the_form_runs_and_its_page_shows_progress(
     ],
 )
 def test_bad_tournaments_are_shown_beside_the_field_and_start_nothing(
-    clients, arena, data, field, text
+    clients, shared_arena, data, field, text
 ):
     body = {
         "name": "Bad Cup",
@@ -168,7 +173,10 @@ def test_bad_tournaments_are_shown_beside_the_field_and_start_nothing(
         "table_size": 2,
         "rounds": 1,
         "final_size": 0,
-        "entrants": [arena["talky"].active_version.pk, arena["steady"].active_version.pk],
+        "entrants": [
+            shared_arena["talky"].active_version.pk,
+            shared_arena["steady"].active_version.pk,
+        ],
         **data,
     }
     response = clients["ada"].post("/arena/tournaments/new/", body)
