@@ -28,7 +28,8 @@ from django.test import Client
 import engine
 from arena import tasks
 from arena.common import SeatInput, match_create
-from arena.live.services import LiveWriter, live_create
+from arena.live import wakeup
+from arena.live.services import LiveWriter, board_key, live_create
 from arena.models import LiveSeat, Match, Tournament
 from arena.replay import build_replay
 from arena.runner import run_match
@@ -61,6 +62,16 @@ def _secret_lists(state: Any, seat: int) -> list[list[Any]]:
     return secrets
 
 
+def _secret_runs(state: Any, seat: int) -> list[tuple[list[Any], int, set[str]]]:
+    """:func:`_secret_lists` with each list's runs of four (fewer if it is shorter): worked
+    out once per position, not once per list of every body attacked."""
+    secrets = []
+    for secret in _secret_lists(state, seat):
+        run = min(4, len(secret))
+        secrets.append((secret, run, _runs(secret, run)))
+    return secrets
+
+
 def _lists_in(value: Any) -> Iterator[list[Any]]:
     if isinstance(value, list):
         yield value
@@ -71,16 +82,29 @@ def _lists_in(value: Any) -> Iterator[list[Any]]:
             yield from _lists_in(item)
 
 
+def _runs(items: list[Any], run: int) -> set[str]:
+    """Every ``run`` consecutive items of ``items``, in order, as comparable text."""
+    return {json.dumps(items[i : i + run]) for i in range(len(items) - run + 1)}
+
+
 def _contains_run(haystack: list[Any], needle: list[Any], run: int) -> bool:
     """Whether ``haystack`` holds ``run`` consecutive items of ``needle`` in its order."""
     run = min(run, len(needle))
-    windows = {json.dumps(needle[i : i + run]) for i in range(len(needle) - run + 1)}
-    return any(json.dumps(haystack[i : i + run]) in windows for i in range(len(haystack) - run + 1))
+    return not _runs(haystack, run).isdisjoint(_runs(needle, run))
 
 
-def leaks(body: str, *, game: str, players: int, seat: int, state: Any = None) -> list[str]:
+def leaks(
+    body: str,
+    *,
+    game: str,
+    players: int,
+    seat: int,
+    state: Any = None,
+    secrets: list[tuple[list[Any], int, set[str]]] | None = None,
+) -> list[str]:
     """What in ``body`` (JSON or HTML) gives the deal away: the seed, or a run of four hidden
-    cards of ``state`` (the position at the time) in their hidden order."""
+    cards of ``state`` (the position at the time) in their hidden order. ``secrets``: the
+    same position's :func:`_secret_runs`, when the caller attacks many bodies with it."""
     found = []
     true_deal = _deal(game, players, SEED)
     for number in sorted({int(n) for n in re.findall(r"\d{1,10}", body)}):
@@ -91,10 +115,14 @@ def leaks(body: str, *, game: str, players: int, seat: int, state: Any = None) -
     except ValueError:
         scripts = re.findall(r'<script[^>]*type="application/json"[^>]*>(.*?)</script>', body, re.S)
         data = [json.loads(text) for text in scripts]
-    secrets = _secret_lists(state, seat) if state is not None else []
+    if secrets is None:
+        secrets = _secret_runs(state, seat) if state is not None else []
     for value in _lists_in(data):
-        for secret in secrets:
-            if _contains_run(value, secret, run=4):
+        shown: dict[int, set[str]] = {}  # the value's runs, by length
+        for secret, run, hidden_runs in secrets:
+            if run not in shown:
+                shown[run] = _runs(value, run)
+            if not shown[run].isdisjoint(hidden_runs):
                 found.append(f"a hidden list {secret[:4]}...")
     if re.search(r'"(deck_order|strays_face_down|removed|hands)"\s*:', body):
         found.append("a field of the full view")
@@ -137,9 +165,14 @@ def _watch_urls(pk: int) -> list[str]:
     return [f"/arena/matches/{pk}/watch/", f"/arena/matches/{pk}/watch/state/"]
 
 
+def _readers(people: dict[str, Any]) -> dict[str | None, Client]:
+    """Pia, Ole and an anonymous visitor, each with a client kept for the whole test."""
+    return {who: _client(people[who] if who else None) for who in ("pia", "ole", None)}
+
+
 def _read_everything(
     match: Match,
-    people: dict[str, Any],
+    readers: dict[str | None, Client],
     *,
     seat: int,
     state: Any,
@@ -148,16 +181,26 @@ def _read_everything(
     """Every page and answer about ``match`` read by each reader; ``seats``: the seat whose
     own hand a reader may see (``seat`` for everyone by default)."""
     problems = []
-    for who in ("pia", "ole", None):
-        client = _client(people[who] if who else None)
+    players = match.seats.count()
+    watch_urls = _watch_urls(match.pk)
+    secrets: dict[int, list[tuple[list[Any], int, set[str]]]] = {}
+    # Readers often get the very same body (an API answer, the spectator's state): attacked
+    # once per position and seat, as the attack's outcome depends on nothing else.
+    attacked: dict[tuple[str, int], list[str]] = {}
+    for who, client in readers.items():
         for url in _urls(match):
-            mine = -1 if url in _watch_urls(match.pk) else (seats or {}).get(who, seat)
+            mine = -1 if url in watch_urls else (seats or {}).get(who, seat)
             response = client.get(url)
             if response.status_code != 200:
                 continue
             body = response.content.decode()
-            players = match.seats.count()
-            for leak in leaks(body, game=match.game, players=players, seat=mine, state=state):
+            if (body, mine) not in attacked:
+                if mine not in secrets:
+                    secrets[mine] = _secret_runs(state, mine)
+                attacked[body, mine] = leaks(
+                    body, game=match.game, players=players, seat=mine, secrets=secrets[mine]
+                )
+            for leak in attacked[body, mine]:
                 problems.append(f"{who or 'anonymous'} reads {leak} at {url}")
     return problems
 
@@ -195,16 +238,33 @@ def _play_the_first_legal_move(person: Client, match: Match, step: int) -> None:
     )
 
 
-def _wait_for_question(match: Match, after_step: int, timeout_s: float = 30) -> LiveSeat | None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        seat = LiveSeat.objects.get(match=match)
-        if seat.asked_step is not None and seat.asked_step > after_step:
-            return seat
-        if Match.objects.get(pk=match.pk).status in (Match.Status.FINISHED, Match.Status.FAILED):
-            return None
-        time.sleep(0.05)
-    raise AssertionError("the worker never asked the person for a move")
+OVER = (Match.Status.FINISHED, Match.Status.FAILED)
+
+
+def _questions(match: Match, timeout_s: float = 30) -> Iterator[int]:
+    """Each step the worker asks the match's one person to move at, until the match is over;
+    answer each before asking for the next.
+
+    Woken as the person's page is (the worker rings it after every move, question and end),
+    not by polling; a ring lost would cost a look every ``wakeup.SAFETY_S``, not the test."""
+    live_id = LiveSeat.objects.get(match=match).pk
+    step = -1
+    with wakeup.listening(board_key(live_id)) as wait:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            asked, status = (
+                LiveSeat.objects.filter(pk=live_id).values_list("asked_step", "match__status").get()
+            )
+            if asked is not None and asked > step:
+                step = asked
+                yield step
+                deadline = time.monotonic() + timeout_s
+                continue
+            if status in OVER:
+                return
+            if (left := deadline - time.monotonic()) <= 0:
+                raise AssertionError("the worker never asked the person for a move")
+            wait(min(left, wakeup.SAFETY_S))
 
 
 @pytest.mark.parametrize(
@@ -222,13 +282,13 @@ def test_a_running_live_match_gives_nobody_its_deal(game, opponents, people, set
     )
     positions = _positions_written(monkeypatch)
     thread = _play_in_background(match)
-    person = _client(people["pia"])
-    step, checked, problems = -1, 0, []
+    readers = _readers(people)
+    person = readers["pia"]
+    checked, problems = 0, []
     try:
-        while (asked := _wait_for_question(match, step)) is not None:
-            step = asked.asked_step
+        for step in _questions(match):
             if checked < 3 and step >= checked * 6:  # the opening, and two later positions
-                problems += _read_everything(match, people, seat=0, state=positions[-1])
+                problems += _read_everything(match, readers, seat=0, state=positions[-1])
                 checked += 1
             _play_the_first_legal_move(person, match, step)
     finally:
@@ -262,55 +322,58 @@ def test_two_people_at_one_table_each_see_only_their_own_seat(
         seed=SEED,
         friends=[1],
     )
-    clients = {0: _client(people["pia"]), 1: _client(people["ole"])}
+    readers = _readers(people)
+    clients = {0: readers["pia"], 1: readers["ole"]}
     token = match.invitations.get().token
     assert clients[1].post(f"/arena/play/join/{token}/").status_code == 302
+    pia_seat = LiveSeat.objects.get(match=match, seat=0).pk
     positions = _positions_written(monkeypatch)
     thread = _play_in_background(match)
     answered = {0: -1, 1: -1}
     checked, problems = 0, []
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            if Match.objects.get(pk=match.pk).status in (
-                Match.Status.FINISHED,
-                Match.Status.FAILED,
-            ):
-                break
-            asked = [
-                live
-                for live in LiveSeat.objects.filter(match=match, asked_step__isnull=False)
-                if live.asked_step > answered[live.seat]
-            ]
-            if not asked:
-                time.sleep(0.05)
-                continue
-            live = asked[0]
-            if checked < 4 and live.asked_step >= checked * 4:
-                position = positions[-1]
-                hands = position.full_view().get("hands") or []
-                for seat, client in clients.items():
-                    state = client.get(f"/arena/play/{match.pk}/state/").json()
-                    assert state["you"] == seat
-                    if hands and len(hands[1 - seat]) >= 2:  # Cantankerous Cats: hands held
-                        other = hands[1 - seat]
-                        assert not any(_contains_run(v, other, 4) for v in _lists_in(state))
-                    if hands and len(hands[seat]) >= 4:  # the look finds a hand where shown
-                        assert any(_contains_run(v, hands[seat], 4) for v in _lists_in(state))
-                problems += _read_everything(
-                    match, people, seat=-1, state=position, seats={"pia": 0, "ole": 1}
+        # Every question rings each person's page (Pia's among them), and so does the end.
+        with wakeup.listening(board_key(pia_seat)) as wait:
+            deadline = time.monotonic() + 120
+            while (left := deadline - time.monotonic()) > 0:
+                rows = LiveSeat.objects.filter(match=match).order_by("seat")
+                seats = list(rows.values_list("seat", "asked_step", "match__status"))
+                if seats[0][2] in OVER:
+                    break
+                asked = [(seat, step) for seat, step, _ in seats if step is not None]
+                asked = [(seat, step) for seat, step in asked if step > answered[seat]]
+                if not asked:
+                    wait(min(left, wakeup.SAFETY_S))
+                    continue
+                seat_asked, step = asked[0]
+                if checked < 4 and step >= checked * 4:
+                    position = positions[-1]
+                    hands = position.full_view().get("hands") or []
+                    for seat, client in clients.items():
+                        state = client.get(f"/arena/play/{match.pk}/state/").json()
+                        assert state["you"] == seat
+                        if hands and len(hands[1 - seat]) >= 2:  # Cantankerous Cats: hands held
+                            other = hands[1 - seat]
+                            assert not any(_contains_run(v, other, 4) for v in _lists_in(state))
+                        if hands and len(hands[seat]) >= 4:  # the look finds a hand where shown
+                            assert any(_contains_run(v, hands[seat], 4) for v in _lists_in(state))
+                        # Neither sees (so neither moves in) the other's seat, even when asking
+                        # for it by number, whichever of the two is asked now. Checked here, not
+                        # at every move: the answer depends only on who asks for which seat of
+                        # which match, and none of that changes while the game is played.
+                        other_seat = f"/arena/play/{match.pk}/state/?seat={1 - seat}"
+                        assert client.get(other_seat).status_code == 404
+                    problems += _read_everything(
+                        match, readers, seat=-1, state=position, seats={"pia": 0, "ole": 1}
+                    )
+                    checked += 1
+                answered[seat_asked] = step
+                moved = clients[seat_asked].post(
+                    f"/arena/play/{match.pk}/move/",
+                    json.dumps({"step": step, "index": 0}),
+                    content_type="application/json",
                 )
-                checked += 1
-            # Neither moves in the other's seat, even when asked for it by number.
-            other = clients[1 - live.seat]
-            assert other.get(f"/arena/play/{match.pk}/state/?seat={live.seat}").status_code == 404
-            answered[live.seat] = live.asked_step
-            moved = clients[live.seat].post(
-                f"/arena/play/{match.pk}/move/",
-                json.dumps({"step": live.asked_step, "index": 0}),
-                content_type="application/json",
-            )
-            assert moved.status_code == 200, moved.content
+                assert moved.status_code == 200, moved.content
     finally:
         thread.join(timeout=60)
     match.refresh_from_db()
@@ -387,10 +450,9 @@ def test_the_live_table_shows_other_seats_hidden_choices_only_as_made(
     monkeypatch.setattr(LiveWriter, "__call__", record)
     thread = _play_in_background(match)
     person = _client(people["pia"])
-    step, states, problems = -1, [], []
+    states, problems = [], []
     try:
-        while (asked := _wait_for_question(match, step)) is not None:
-            step = asked.asked_step
+        for step in _questions(match):
             state = person.get(f"/arena/play/{match.pk}/state/").json()
             states.append(state)
             problems += _no_trace_of(hidden, state)
