@@ -583,7 +583,7 @@ class State(BaseState[Game]):
                 )
             result.append(
                 Tableau(
-                    name="cat player" if extra.get("cat_player") else f"seat {seat + 1}",
+                    name="cat player" if extra.get("cat_player") else f"seat {seat}",
                     cats=cats,
                     food=dict(zip(game.food_tokens, player.food, strict=True)),
                     toys=toys,
