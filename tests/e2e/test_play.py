@@ -47,7 +47,10 @@ def live_worker(django_db_setup, django_db_blocker, live_queue) -> Iterator[Work
     try:
         yield worker
     finally:
-        worker.stop()
+        # Killed, not stopped warmly: a test may end mid-game (a move left to time out, a
+        # guest's turn), and a warm shutdown would wait for that seat's answer until its 20 s
+        # grace ran out. Nothing the worker still plays is looked at again.
+        worker.kill()
         redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(live_queue)
 
 
