@@ -47,7 +47,10 @@ def live_worker(django_db_setup, django_db_blocker, live_queue) -> Iterator[Work
     try:
         yield worker
     finally:
-        worker.stop()
+        # Killed, not stopped warmly: a test may end mid-game (a move left to time out, a
+        # guest's turn), and a warm shutdown would wait for that seat's answer until its 20 s
+        # grace ran out. Nothing the worker still plays is looked at again.
+        worker.kill()
         redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(live_queue)
 
 
@@ -116,6 +119,26 @@ def start_game(page: Page, game: str, opponents: list[str], seat: int = 1) -> in
     return int(page.url.rstrip("/").rsplit("/", 1)[1])
 
 
+# What the table offers a person now, decided in the page in one look (each Playwright query
+# is a round trip through the driver, and the loop waits on bots far more than it taps):
+# "over", or the first of "confirm", "listed", "target", "plain" that can be tapped; false
+# while there is nothing to do. The selectors and their order are play_moves' taps.
+NEXT_TAP = """() => {
+    const text = (document.querySelector("#play-status") || {}).innerText || "";
+    if (text.startsWith("Game over") || text.includes("could not")) return "over";
+    const panel = document.querySelector("#play-legal");
+    if (!panel) return false;
+    const shown = (node) =>
+        node.getClientRects().length > 0 && getComputedStyle(node).visibility !== "hidden";
+    const all = (root, selector) => Array.from(root.querySelectorAll(selector));
+    if (all(panel, ".pb-play:not([disabled])").some(shown)) return "confirm";
+    if (panel.querySelector(".pb-moves:not(.pb-plain) button:not([disabled])")) return "listed";
+    if (document.querySelector("#play-board .pb-target") && shown(panel)) return "target";
+    if (panel.querySelector(".pb-plain button:not([disabled])")) return "plain";
+    return false;
+}"""
+
+
 def play_moves(page: Page, *, until_over: bool = True, moves: int | None = None) -> int:
     """Play as a person on the board: tap a highlighted part of it (a line, a stray, a card),
     choose among its moves when it has several, and confirm; a move that takes nothing on the
@@ -126,40 +149,38 @@ def play_moves(page: Page, *, until_over: bool = True, moves: int | None = None)
     status = page.locator("#play-status")
     panel = page.locator("#play-legal")
     page.taps = getattr(page, "taps", 0)  # type: ignore[attr-defined]
-    while time.monotonic() < deadline:
-        text = status.inner_text()
-        if text.startswith("Game over") or "could not" in text:
-            return made
+    while (left_s := deadline - time.monotonic()) > 0:
         if moves is not None and made >= moves:
             return made
-        # The table may redraw under the pointer between two looks: look again.
+        try:
+            offered_tap = page.wait_for_function(
+                NEXT_TAP, polling=50, timeout=left_s * 1000
+            ).json_value()
+        except PlaywrightTimeout:
+            break
+        if offered_tap == "over":
+            return made
+        # The table may redraw under the pointer between the look and the tap: look again.
         with contextlib.suppress(PlaywrightTimeout):
-            confirm = panel.locator(".pb-play:visible:not([disabled])")
-            if confirm.count():
+            if offered_tap == "confirm":
                 question = panel.locator(".pb-question").inner_text()
                 assert_no_bare_card_number(question)
-                confirm.click(timeout=2000)
+                panel.locator(".pb-play:visible:not([disabled])").click(timeout=2000)
                 made += 1
-                continue
-            listed = panel.locator(".pb-moves:not(.pb-plain) button:not([disabled])")
-            if listed.count() > 1 and not getattr(page, "listed_shown", False):
-                page.listed_shown = True  # type: ignore[attr-defined]
-                screenshot(page, f"play-choices-{page.viewport_size['width']}", full_page=False)
-            if listed.count():
+            elif offered_tap == "listed":
+                listed = panel.locator(".pb-moves:not(.pb-plain) button:not([disabled])")
+                if not getattr(page, "listed_shown", False) and listed.count() > 1:
+                    page.listed_shown = True  # type: ignore[attr-defined]
+                    screenshot(page, f"play-choices-{page.viewport_size['width']}", full_page=False)
                 listed.first.click(timeout=2000)
-                continue
-            target = page.locator("#play-board .pb-target")
-            offered = target.count()
-            if offered and panel.is_visible():
+            elif offered_tap == "target":
                 # Any of the things the board offers, as a person would pick (seeded).
-                target.nth(CHOOSER.randrange(offered)).click(timeout=2000)
-                page.taps += 1  # type: ignore[attr-defined]
-                continue
-            plain = panel.locator(".pb-plain button:not([disabled])")
-            if plain.count():
-                plain.first.click(timeout=2000)
-                continue
-        page.wait_for_timeout(150)
+                target = page.locator("#play-board .pb-target")
+                if offered := target.count():
+                    target.nth(CHOOSER.randrange(offered)).click(timeout=2000)
+                    page.taps += 1  # type: ignore[attr-defined]
+            else:
+                panel.locator(".pb-plain button:not([disabled])").first.click(timeout=2000)
     if until_over:
         pytest.fail(
             f"the game did not end in {GAME_TIMEOUT_S} s; last status: {status.inner_text()}"
