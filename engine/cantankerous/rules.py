@@ -592,12 +592,16 @@ def _on_instant_window(s: State, f: InstantWindow) -> bool:
         f = f._replace(order=tuple(_order(s, f.user)))
         _replace_top(s, f)
     assert f.order is not None
-    while f.asked < len(f.order):
-        seat = f.order[f.asked]
+    # Count the seats asked locally: the frame is rewritten only when it waits (it is
+    # popped otherwise), as rebuilding it for every seat passed over cost more than asking.
+    asked = f.asked
+    while asked < len(f.order):
+        seat = f.order[asked]
         if _instants(s, seat, f.trigger):
+            if asked != f.asked:
+                _replace_top(s, f._replace(asked=asked))
             return _wait(s, "instant", seat)
-        f = f._replace(asked=f.asked + 1)
-        _replace_top(s, f)
+        asked += 1
     s._stack.pop()
     return False
 
@@ -930,6 +934,16 @@ def _pounces(s: State, seat: int) -> list[Action]:
     toy = s._toy
     if not g.standard or seat == toy or s._tokens[seat] < 1:
         return []
+    types = g.types
+    # Only Mischief and effect cards pounce; a window asks every seat, so settle the usual
+    # "nothing to pounce with" before working out victims and sorting the hand.
+    cards = [
+        c
+        for c in s._hands[seat]
+        if types[c] is CardType.MISCHIEF or _played_for_effect(s, c, pounce_or_counter=True)
+    ]
+    if not cards:
+        return []
     feral = s._feral[seat]
     # "You may only Pounce on the Cat who is holding the Cat Toy unless you are FERAL."
     victims = (
@@ -940,8 +954,8 @@ def _pounces(s: State, seat: int) -> list[Action]:
         else []
     )
     out: list[Action] = []
-    for c in _sorted(s, s._hands[seat]):
-        kind = g.types[c]
+    for c in _sorted(s, cards):
+        kind = types[c]
         number = g.numbers[c]
         if kind is CardType.MISCHIEF:
             out.extend(actions.PounceAttack(number, t) for t in victims)
@@ -990,10 +1004,10 @@ def _counters(s: State, seat: int, play: PlayRecord) -> list[Action]:
 
 def _instants(s: State, seat: int, trigger: CardType) -> list[Action]:
     g = s.game
+    icons = g.icons
     out: list[Action] = []
-    for c in _sorted(s, s._hands[seat]):
-        if g.icons[c] is not trigger:
-            continue
+    # Most hands hold no card with this icon: filter before sorting (windows open often).
+    for c in _sorted(s, [c for c in s._hands[seat] if icons[c] is trigger]):
         kind = g.types[c]
         number = g.numbers[c]
         if kind is CardType.AFFECTION:

@@ -155,7 +155,12 @@ def test_cantankerous_samples_keep_exactly_what_the_seat_knows_and_play_on(
                 model = engine.forward_model(observation)
                 sample = model.sample_state(observation, rng)
                 assert sample.observation(seat) == observation
-                while not model.is_terminal(sample) and len(sample.history) < 40:
+                # A sample starts with no history: 40 moves at most, counted rather than
+                # re-read from the history's linked list at every move.
+                assert sample.history == ()
+                for _ in range(40):
+                    if model.is_terminal(sample):
+                        break
                     sample = model.apply(sample, rng.choice(model.legal_actions(sample)))
 
 
