@@ -28,7 +28,8 @@ def _reseed_migration_data(sender, **kwargs) -> None:
 post_migrate.connect(_reseed_migration_data, dispatch_uid="tests-reseed-migration-data")
 
 # The files that take a minute or more (a fresh copy served, workers killed, whole games in a
-# browser), longest first. pytest-xdist hands out files in collection order, and most of these
+# browser), longest first. pytest-xdist hands out files in collection order (bin/test turns off its reordering by
+# number of tests), and most of these
 # sort last by name: run last, the suite ends with one process busy on them and the others idle.
 LONG_FILES = (
     "tests/test_bin_serve.py",
@@ -45,6 +46,8 @@ LONG_FILES = (
     "tests/arena/test_pages_a11y.py",
     "tests/arena/test_malicious_bots.py",
     "tests/e2e/test_play_controls.py",
+    "tests/e2e/test_arena.py",
+    "tests/e2e/test_phone_fit.py",
 )
 
 
