@@ -28,9 +28,9 @@ def _reseed_migration_data(sender, **kwargs) -> None:
 post_migrate.connect(_reseed_migration_data, dispatch_uid="tests-reseed-migration-data")
 
 # The files that take a minute or more (a fresh copy served, workers killed, whole games in a
-# browser), longest first. pytest-xdist hands out files in collection order (bin/test turns off its reordering by
-# number of tests), and most of these
-# sort last by name: run last, the suite ends with one process busy on them and the others idle.
+# browser), longest first. pytest-xdist hands out files in collection order (bin/test turns off
+# its reordering by number of tests), and most of these sort last by name: run last, the suite
+# ends with one process busy on them and the others idle.
 LONG_FILES = (
     "tests/test_bin_serve.py",
     "tests/test_backup.py",
