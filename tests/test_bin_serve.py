@@ -99,6 +99,9 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     # As a club laptop serving the phones around the table does (the test itself only ever
     # connects to loopback, naming the laptop's network address in the Host header).
     env.update(PORT=str(port), HOST="0.0.0.0")
+    # pip would compile every module it installs (about 12 s of CPU on the 2-core machine, in a
+    # suite bound by CPU); the site's processes compile what they import, once.
+    env.update(PIP_COMPILE="false")
     log = clone / "serve.log"
     started = time.monotonic()
     with log.open("w") as out:

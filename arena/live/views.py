@@ -233,18 +233,22 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
     since = request.GET.get("since")
     if since:
         give_up = time.monotonic() + settings.ARENA_LIVE_LONG_POLL_S
-        with wakeup.listening(board_key(seat.pk)) as wait:
-            # Read again once listening, so a change made just before is not missed.
-            match.refresh_from_db()
-            seat.refresh_from_db()
-            company = company_of(match, you, seat.seat)
-            while (
-                _version(match, seat, company) == since and (left := give_up - time.monotonic()) > 0
-            ):
-                wait(min(left, wakeup.SAFETY_S))  # rung, or a look in case a ring was lost
+        try:
+            with wakeup.listening(board_key(seat.pk)) as wait:
+                # Read again once listening, so a change made just before is not missed.
                 match.refresh_from_db()
                 seat.refresh_from_db()
                 company = company_of(match, you, seat.seat)
+                while (
+                    _version(match, seat, company) == since
+                    and (left := give_up - time.monotonic()) > 0
+                ):
+                    wait(min(left, wakeup.SAFETY_S))  # rung, or a look in case a ring was lost
+                    match.refresh_from_db()
+                    seat.refresh_from_db()
+                    company = company_of(match, you, seat.seat)
+        except (Match.DoesNotExist, LiveSeat.DoesNotExist):
+            raise Http404 from None  # deleted while the page waited (by an admin, say)
     queued = match.status == Match.Status.QUEUED
     # Back in the queue after a worker started it (an infrastructure wait gives its attempt
     # back): its worker was lost. The question it asked is asked again when the game resumes.

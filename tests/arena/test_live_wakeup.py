@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -163,6 +165,47 @@ def test_the_table_state_waits_for_a_change_and_answers_at_once_when_rung(
     thread.join(timeout=30)
     assert not thread.is_alive()
     assert answered[0]["step"] == 5 and answered[0]["version"] != first["version"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_deleted_while_its_page_waits_answers_not_found(
+    way, asked, pia, settings, monkeypatch
+):
+    # A page still waiting when its match goes (an admin's delete; in the suite, the flush
+    # after a browser test) gets a 404, not a server error.
+    settings.ARENA_LIVE_LONG_POLL_S = 60
+    client = Client()
+    client.force_login(pia)
+    url = f"/arena/play/{asked.pk}/state/"
+    version = client.get(url).json()["version"]
+    live = LiveSeat.objects.get(match=asked)
+    waiting = threading.Event()
+    listening = wakeup.listening
+
+    @contextmanager
+    def listening_and_told(key: str) -> Iterator[wakeup.Wait]:
+        with listening(key) as wait:
+
+            def told(timeout_s: float) -> bool:
+                waiting.set()
+                return wait(timeout_s)
+
+            yield told
+
+    monkeypatch.setattr(wakeup, "listening", listening_and_told)
+    answered: list[int] = []
+
+    def page() -> None:
+        answered.append(client.get(url, {"since": version}).status_code)
+        connection.close()
+
+    thread = threading.Thread(target=page)
+    thread.start()
+    assert waiting.wait(30)  # the page waits for its table to change
+    asked.delete()
+    wakeup.ring(board_key(live.pk))
+    thread.join(timeout=30)
+    assert answered == [404]
 
 
 @pytest.mark.django_db(transaction=True)

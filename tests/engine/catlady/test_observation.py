@@ -46,6 +46,8 @@ def _same(state, seat: int) -> None:
     # As json.loads(json.dumps(new)) == old, one top-level entry at a time.
     assert all(isinstance(key, str) for key in new)
     for key, part in new.items():
+        if part is None or isinstance(part, str | int | float):
+            continue  # JSON gives a plain value back as it was, and new == old compared it
         if isinstance(part, ReadOnlyDict | ReadOnlyList):
             if id(part) in _PARTS_SENT_AS_JSON:
                 continue
