@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connection
 
 from arena.ladders import services as ladders
-from arena.live.company import company_wait
+from arena.live.company.services import company_wait
 from arena.live.services import (
     DatabaseHumanSeat,
     LiveWriter,

@@ -5,8 +5,8 @@ from django.urls import include, path
 from arena import views
 from arena.gauntlet import views as gauntlet
 from arena.ladders import views as ladders
-from arena.live import company_views as company
 from arena.live import views as live
+from arena.live.company import views as company
 from arena.matches import views as matches
 from arena.submissions import views as submissions
 from arena.tournaments import views as tournaments

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from arena.common import enqueue
 from arena.live import wakeup
-from arena.live.company import COMPANY_TAKEBACK_REFUSAL, one_person_at_table
+from arena.live.company.services import COMPANY_TAKEBACK_REFUSAL, one_person_at_table
 from arena.live.services import answer_key, board_key
 from arena.models import LiveSeat, Match
 
@@ -73,7 +73,7 @@ def controls_state(match: Match, seat: LiveSeat) -> dict[str, Any]:
 def live_takeback(*, match: Match, user: User) -> LiveSeat:
     """Take back the last move made on ``user``'s device in ``match`` (their seat's, or a
     guest's they seated). Raises ``PermissionDenied`` in a rated game or with another person
-    at the table (:func:`arena.live.company.one_person_at_table`) and ``ValidationError`` when
+    at the table (:func:`arena.live.company.services.one_person_at_table`) and ``ValidationError`` when
     there is nothing to take back; writes nothing then."""
     match = Match.objects.select_for_update().get(pk=match.pk)
     seats = list(LiveSeat.objects.select_for_update().filter(match=match).order_by("seat"))

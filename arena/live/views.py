@@ -27,8 +27,8 @@ import engine
 from arena import web
 from arena.common import SeatInput, default_limits, game_label
 from arena.live import wakeup
-from arena.live.company import company_of, company_version
-from arena.live.company_views import company_page, company_state
+from arena.live.company.services import company_of, company_version
+from arena.live.company.views import company_page, company_state
 from arena.live.forms import FRIEND, PlayForm
 from arena.live.selectors import (
     live_games_of,

@@ -19,7 +19,7 @@ from django.utils import timezone
 from arena import tasks
 from arena.common import SeatInput
 from arena.live import wakeup
-from arena.live.company import (
+from arena.live.company.services import (
     company_start,
     company_wait,
     guest_seat,

@@ -12,7 +12,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 import engine
 from arena.common import SeatInput
-from arena.live.company import COMPANY_TAKEBACK_REFUSAL, guest_seat, invitation_accept
+from arena.live.company.services import COMPANY_TAKEBACK_REFUSAL, guest_seat, invitation_accept
 from arena.live.services import DatabaseHumanSeat, LiveWriter, TableRewound, live_create
 from arena.live.takeback import RATED_REFUSAL, live_takeback
 from arena.models import LiveSeat, Match

@@ -1,4 +1,4 @@
-"""Pages and table endpoints for friends at a live table (:mod:`arena.live.company`): the
+"""Pages and table endpoints for friends at a live table (:mod:`arena.live.company.services`): the
 invitation a friend opens, seating a guest on the host's device, starting without the friends
 who have not come, and what the table page says about them."""
 
@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from arena import web
 from arena.common import game_label
-from arena.live.company import GUEST_NAME_MAX, company_start, guest_seat, invitation_accept
+from arena.live.company.services import GUEST_NAME_MAX, company_start, guest_seat, invitation_accept
 from arena.models import LiveInvitation, Match
 
 
