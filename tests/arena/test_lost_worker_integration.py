@@ -29,7 +29,9 @@ from tests.workers import Worker, own_queue
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parents[2]
-HEARTBEAT_S, STALE_S, REAP_EVERY_S = 1, 4, 1
+# A match is lost after 8 s without a beat: with 4 s, a worker starved of CPU for 4 s by the
+# rest of a parallel suite had its replayed match taken from it a second time (3 attempts).
+HEARTBEAT_S, STALE_S, REAP_EVERY_S = 1, 8, 1
 # A tenth of a second a move: a match lasts about 5 s, so the kill strikes while it runs.
 SLOW_BOT = (
     (ROOT / "arena" / "botkit" / "starter_bot.py")
