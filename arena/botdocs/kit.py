@@ -40,9 +40,11 @@ def kit_files() -> dict[str, Path]:
         "mcts_starter_bot.py": botkit / "mcts_starter_bot.py",
         # Beside the bots, so that an editor resolves `import catbot`.
         "catbot.py": botkit / "catbot.py",
-        # What play.py runs: the runner, its sandbox, and the helper the runner stages.
+        # What play.py runs: the runner (and who plays a seat), its sandbox, and the helper
+        # the runner stages.
         "arena/__init__.py": ARENA_DIR / "__init__.py",
         "arena/runner.py": ARENA_DIR / "runner.py",
+        "arena/botspec.py": ARENA_DIR / "botspec.py",
         "arena/localplay.py": ARENA_DIR / "localplay.py",
         "arena/botkit/catbot.py": botkit / "catbot.py",
     }

@@ -117,7 +117,11 @@ def test_sleeping_bot_faults_on_the_wall_clock_ceiling(any_mode: Mode) -> None:
     limits = CPU_LIMITS.with_changes(wall_factor=3)
     reply, alive = ask_once("sleep_forever", any_mode, limits)
     assert reply.status is Status.TIMEOUT
-    assert reply.reason == "waited 0.9 s of wall-clock time without answering"
+    # The ceiling is 0.9 s; on a loaded machine the look that finds it passed comes a little
+    # later, and the reason says how long the bot was really waited for.
+    waited = re.fullmatch(r"waited (\d+\.\d) s of wall-clock time without answering", reply.reason)
+    assert waited, reply.reason
+    assert 0.9 <= float(waited[1]) < 3.0
     assert 900 <= reply.ms < 3000
     assert reply.cpu_ms is not None and reply.cpu_ms < 300 and reply.charged_ms == reply.cpu_ms
     assert not alive
