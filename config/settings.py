@@ -384,6 +384,9 @@ ARENA_WORKER_SEEN_S = env_int("ARENA_WORKER_SEEN_S", 60, minimum=1)
 # A new version's gauntlet (arena.gauntlet): this many deals, each played from both seats
 # against the version it would replace, house greedy and house mcts: 6 matches a deal.
 ARENA_GAUNTLET_DEALS = env_int("ARENA_GAUNTLET_DEALS", 12, minimum=1)
+# ... queued this many deals at a time, the next as one is over (12 matches queued at once, not
+# 72 ahead of everyone's challenges and ladder matches).
+ARENA_GAUNTLET_DEALS_AT_ONCE = env_int("ARENA_GAUNTLET_DEALS_AT_ONCE", 2, minimum=1)
 
 # Backups (django-dbbackup): `manage.py backup` writes the whole database to one file in
 # CATLEAGUE_BACKUP_DIR; `manage.py restore FILE` puts one back (home/management/commands/).

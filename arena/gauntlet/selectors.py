@@ -12,6 +12,7 @@ from arena.gauntlet.interval import Interval, verdict, wilson
 from arena.models import Bot, Gauntlet, GauntletMatch, Match, MatchSeat, house_label
 
 Opponent = GauntletMatch.Opponent
+SEATINGS = 2  # each deal from both seats: head to head
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,11 @@ def gauntlet_tallies(gauntlet: Gauntlet) -> list[OpponentTally]:
         OpponentTally(
             opponent=opponent,
             label=opponent_label(gauntlet, opponent),
-            total=total[opponent],
+            # Deals are queued a few at a time: the total is what the gauntlet will play, all
+            # of its deals unless the owner kept the old version (no deal is queued after).
+            total=total[opponent]
+            if gauntlet.decision == Gauntlet.Decision.KEPT
+            else gauntlet.deals * SEATINGS,
             played=played[opponent],
             failed=failed[opponent],
             wins=wins[opponent],
@@ -113,3 +118,13 @@ def open_matches(gauntlet: Gauntlet) -> int:
     return Match.objects.filter(
         gauntlet_game__gauntlet=gauntlet, status__in=Match.OPEN_STATUSES
     ).count()
+
+
+def open_deal_count(gauntlet: Gauntlet) -> int:
+    """The deals with a match still to play."""
+    return (
+        GauntletMatch.objects.filter(gauntlet=gauntlet, match__status__in=Match.OPEN_STATUSES)
+        .values("deal")
+        .distinct()
+        .count()
+    )

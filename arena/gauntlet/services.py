@@ -6,6 +6,10 @@ promotes it or keeps the old one, or lets the rule "promote when not worse" deci
 Gauntlet matches are ordinary arena matches (``Match.Kind.GAUNTLET``) and change no rating. A
 match the arena could not play (failed) is left out of the counts: never a loss. Ratings belong
 to the version that plays: a promoted version gets its own ladder entries, from the start.
+
+The deals are queued ``ARENA_GAUNTLET_DEALS_AT_ONCE`` at a time, the next as one is over, so a
+new version's 72 matches never stand in the queue ahead of everyone's challenges and ladder
+matches; once the owner keeps the old version, no further deal is queued.
 """
 
 from __future__ import annotations
@@ -16,10 +20,17 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from arena.common import SeatInput, match_create
-from arena.gauntlet.selectors import against_replaced, gauntlet_tallies, open_matches
+from arena.gauntlet.selectors import (
+    SEATINGS,
+    against_replaced,
+    gauntlet_tallies,
+    open_deal_count,
+    open_matches,
+)
 from arena.models import Bot, BotVersion, Gauntlet, GauntletMatch, Ladder, LadderEntry, Match
 
 if TYPE_CHECKING:
@@ -29,7 +40,6 @@ Opponent = GauntletMatch.Opponent
 
 # House mcts plays at the live tables' "medium": 50 playouts a move (arena.live.strength).
 MCTS_STRENGTH = "medium"
-PLAYERS = 2  # head to head: each deal is played twice, once from each seat
 
 
 def deal_seeds(seed: int, deals: int) -> list[int]:
@@ -44,7 +54,7 @@ def deal_seeds(seed: int, deals: int) -> list[int]:
 
 def matches_per_gauntlet(deals: int) -> int:
     """Deals x seat rotations x opponents: 12 deals make 72 matches."""
-    return deals * PLAYERS * len(Opponent.values)
+    return deals * SEATINGS * len(Opponent.values)
 
 
 def _opponent_seat(opponent: str, replaces: BotVersion) -> SeatInput:
@@ -57,9 +67,7 @@ def _opponent_seat(opponent: str, replaces: BotVersion) -> SeatInput:
 def gauntlet_create(
     *, version: BotVersion, replaces: BotVersion, seed: int | None = None
 ) -> Gauntlet:
-    """Put ``version`` on trial and queue its gauntlet's matches, deal by deal, so every
-    opponent's count grows together. The matches of one deal share a duplicate set: none of
-    them shows its deal before all of them are over."""
+    """Put ``version`` on trial and queue its first deals (see the module's note)."""
     version.status = BotVersion.Status.TRIAL
     version.waiting_reason = ""
     version.save(update_fields=["status", "waiting_reason"])
@@ -70,24 +78,44 @@ def gauntlet_create(
         deals=settings.ARENA_GAUNTLET_DEALS,
         mcts_strength=MCTS_STRENGTH,
     )
-    mine = SeatInput(version=version)
-    for deal, deal_seed in enumerate(deal_seeds(gauntlet.seed, gauntlet.deals)):
-        for opponent in Opponent.values:
-            theirs = _opponent_seat(opponent, replaces)
-            for seats in ([mine, theirs], [theirs, mine]):
-                match = match_create(
-                    kind=Match.Kind.GAUNTLET,
-                    seats=seats,
-                    seed=deal_seed,
-                    duplicate_set=f"gauntlet-{gauntlet.pk}-deal-{deal}",
-                    game=version.bot.game,
-                )
-                if opponent == Opponent.MCTS:
-                    match.seats.filter(builtin="mcts").update(strength=MCTS_STRENGTH)
-                GauntletMatch.objects.create(
-                    gauntlet=gauntlet, match=match, opponent=opponent, deal=deal
-                )
+    _queue_next_deals(gauntlet)
     return gauntlet
+
+
+def _queue_next_deals(gauntlet: Gauntlet) -> None:
+    """Queue deals until ``ARENA_GAUNTLET_DEALS_AT_ONCE`` of them are open, or every deal is
+    queued, or the owner kept the old version."""
+    if gauntlet.decision == Gauntlet.Decision.KEPT:
+        return
+    queued = GauntletMatch.objects.filter(gauntlet=gauntlet).aggregate(last=Max("deal"))["last"]
+    next_deal = 0 if queued is None else queued + 1
+    open_deals = open_deal_count(gauntlet)
+    seeds = deal_seeds(gauntlet.seed, gauntlet.deals)
+    while next_deal < gauntlet.deals and open_deals < settings.ARENA_GAUNTLET_DEALS_AT_ONCE:
+        _queue_deal(gauntlet, next_deal, seeds[next_deal])
+        next_deal += 1
+        open_deals += 1
+
+
+def _queue_deal(gauntlet: Gauntlet, deal: int, deal_seed: int) -> None:
+    """The deal's six matches: each opponent, from both seats, in one duplicate set (none of
+    them shows the deal before all of them are over)."""
+    mine = SeatInput(version=gauntlet.version)
+    for opponent in Opponent.values:
+        theirs = _opponent_seat(opponent, gauntlet.replaces)
+        for seats in ([mine, theirs], [theirs, mine]):
+            match = match_create(
+                kind=Match.Kind.GAUNTLET,
+                seats=seats,
+                seed=deal_seed,
+                duplicate_set=f"gauntlet-{gauntlet.pk}-deal-{deal}",
+                game=gauntlet.version.bot.game,
+            )
+            if opponent == Opponent.MCTS:
+                match.seats.filter(builtin="mcts").update(strength=MCTS_STRENGTH)
+            GauntletMatch.objects.create(
+                gauntlet=gauntlet, match=match, opponent=opponent, deal=deal
+            )
 
 
 def _pending(gauntlet: Gauntlet, by: User) -> Gauntlet:
@@ -171,13 +199,17 @@ def gauntlet_auto_rule(*, gauntlet: Gauntlet, by: User, promote_when_not_worse: 
 
 
 def gauntlet_match_settled(match: Match) -> None:
-    """A gauntlet match was recorded or failed (inside that transaction): when it was the
-    last one open, the gauntlet ends, and the owner's rule, if ticked, decides."""
+    """A gauntlet match was recorded or failed (inside that transaction): the next deal is
+    queued when one is over; when it was the last match open, the gauntlet ends, and the
+    owner's rule, if ticked, decides."""
     game = GauntletMatch.objects.filter(match=match).first()
     if game is None:
         return
     gauntlet = _locked(game.gauntlet)
-    if gauntlet.finished or open_matches(gauntlet):
+    if gauntlet.finished:
+        return
+    _queue_next_deals(gauntlet)
+    if open_matches(gauntlet):
         return
     gauntlet.finished_at = timezone.now()
     gauntlet.save(update_fields=["finished_at"])

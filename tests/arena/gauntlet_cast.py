@@ -4,6 +4,7 @@ record a gauntlet match's result without playing it (tests/arena and tests/e2e).
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 
 from django.contrib.auth import get_user_model
 from django.test import override_settings
@@ -39,6 +40,23 @@ def finish(match: Match, score: float) -> None:
     log["result"].update(ranks=ranks)
     log["faults"] = [[], []]
     match_record(match_id=match.pk, log=log)
+
+
+def finish_every_deal(gauntlet: Gauntlet, score: Callable[[Match], float]) -> int:
+    """Record every match of the gauntlet, the deals queued meanwhile too, each with
+    ``score(match)``; how many were recorded."""
+    recorded = 0
+    while True:
+        waiting = list(
+            Match.objects.filter(gauntlet_game__gauntlet=gauntlet, status=Match.Status.QUEUED)
+            .select_related("gauntlet_game")
+            .order_by("pk")
+        )
+        if not waiting:
+            return recorded
+        for match in waiting:
+            finish(match, score(match))
+            recorded += 1
 
 
 def matches_against(gauntlet: Gauntlet, opponent: str) -> list[Match]:

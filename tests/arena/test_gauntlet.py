@@ -16,7 +16,7 @@ from arena.gauntlet.services import deal_seeds, matches_per_gauntlet
 from arena.matches.services import match_fail
 from arena.models import BotVersion, Gauntlet, GauntletMatch, LadderEntry, Match
 from arena.submissions.services import bot_create, version_upload
-from tests.arena.gauntlet_cast import finish, matches_against, on_trial
+from tests.arena.gauntlet_cast import finish, finish_every_deal, matches_against, on_trial
 
 Opponent = GauntletMatch.Opponent
 
@@ -53,6 +53,7 @@ def test_verdict_says_worse_not_worse_and_better():
 @pytest.mark.django_db
 def test_the_match_set_is_deals_by_seat_rotations_by_opponents():
     gauntlet = on_trial(deals=3)
+    finish_every_deal(gauntlet, lambda match: 1)
     games = list(GauntletMatch.objects.filter(gauntlet=gauntlet).select_related("match"))
     assert len(games) == matches_per_gauntlet(3) == 3 * 2 * 3
     seeds = deal_seeds(gauntlet.seed, 3)
@@ -76,6 +77,44 @@ def test_the_match_set_is_deals_by_seat_rotations_by_opponents():
         s for g in games for s in g.match.seats.all() if s.version_id == gauntlet.replaces_id
     ]
     assert len(replaced) == 6
+
+
+def _queued_deals(gauntlet) -> list[int]:
+    return sorted(
+        set(GauntletMatch.objects.filter(gauntlet=gauntlet).values_list("deal", flat=True))
+    )
+
+
+@pytest.mark.django_db
+def test_deals_are_queued_two_at_a_time_and_the_next_as_one_is_over(settings):
+    gauntlet = on_trial(deals=4)
+    assert settings.ARENA_GAUNTLET_DEALS_AT_ONCE == 2
+    assert _queued_deals(gauntlet) == [0, 1]  # 12 matches, not 24
+    first = list(
+        Match.objects.filter(gauntlet_game__gauntlet=gauntlet, gauntlet_game__deal=0).order_by("pk")
+    )
+    for match in first[:-1]:
+        finish(match, 1)
+    assert _queued_deals(gauntlet) == [0, 1]  # deal 0 still has a match to play
+    match_fail(match_id=first[-1].pk, reason="stuck: its worker was lost in each of 3 attempts")
+    assert _queued_deals(gauntlet) == [0, 1, 2]  # over, failed match and all: the next one
+    tallies = gauntlet_tallies(gauntlet)
+    assert [(t.played, t.total) for t in tallies] == [(2, 8), (2, 8), (1, 8)]
+    assert finish_every_deal(gauntlet, lambda match: 1) == 18
+    assert _queued_deals(gauntlet) == [0, 1, 2, 3]
+    gauntlet.refresh_from_db()
+    assert gauntlet.finished
+
+
+@pytest.mark.django_db
+def test_once_the_old_version_is_kept_no_further_deal_is_queued():
+    gauntlet = on_trial(deals=4)
+    services.gauntlet_keep(gauntlet=gauntlet, by=gauntlet.version.bot.owner)
+    assert finish_every_deal(gauntlet, lambda match: 0) == 12  # the two deals already queued
+    assert _queued_deals(gauntlet) == [0, 1]
+    gauntlet.refresh_from_db()
+    assert gauntlet.finished
+    assert [t.total for t in gauntlet_tallies(gauntlet)] == [4, 4, 4]  # what it played
 
 
 @pytest.mark.django_db
@@ -202,8 +241,9 @@ def test_promote_when_not_worse_keeps_the_old_one_when_shown_worse():
     services.gauntlet_auto_rule(
         gauntlet=gauntlet, by=gauntlet.version.bot.owner, promote_when_not_worse=True
     )
-    for game in GauntletMatch.objects.filter(gauntlet=gauntlet).select_related("match"):
-        finish(game.match, 0 if game.opponent == Opponent.REPLACED else 1)
+    finish_every_deal(
+        gauntlet, lambda match: 0 if match.gauntlet_game.opponent == Opponent.REPLACED else 1
+    )
     gauntlet.refresh_from_db()
     gauntlet.version.refresh_from_db()
     assert gauntlet.finished and gauntlet.decision == Gauntlet.Decision.PENDING
@@ -291,10 +331,9 @@ def test_setting_the_rule_after_the_end_is_refused_beside_the_field():
     assert owner.post(url, {"action": "rule", "promote_when_not_worse": "on"}).status_code == 302
     gauntlet.refresh_from_db()
     assert gauntlet.promote_when_not_worse
-    for match in matches_against(gauntlet, Opponent.REPLACED):
-        finish(match, 0)
-    for match in Match.objects.filter(gauntlet_game__gauntlet=gauntlet, status="queued"):
-        finish(match, 1)
+    finish_every_deal(
+        gauntlet, lambda match: 0 if match.gauntlet_game.opponent == Opponent.REPLACED else 1
+    )
     response = owner.post(url, {"action": "rule"})
     assert response.status_code == 400, response.content.decode()[-3000:]
     assert "The gauntlet is over, so the rule can no longer apply" in response.content.decode()
