@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 
 from engine import load_game
 from engine.catlady import feeding
-from engine.catlady.cards import CardKind, load_edition
-from engine.catlady.scoring import ScoringRules, Tableau, score_game
+from engine.catlady.cards import load_edition
+from engine.catlady.scoring import ScoringRules, score_game
+from scripts.bench_scoring import dealt_end_states
 from tests.engine.catlady import reference_feeding
 
 BASE = load_edition()
@@ -114,43 +115,6 @@ def test_known_tricky_tableaux_match():
             assert new == old, cats
 
 
-def random_end_states(n_states, seed):
-    """The 4-player deck dealt in threes, as in scripts/bench_scoring.py."""
-    rng = random.Random(seed)
-    for _ in range(n_states):
-        deck = list(BASE.deck)
-        rng.shuffle(deck)
-        hands = [{"cats": [], "food": {}, "toys": {}, "costumes": 0, "catnip": 0} for _ in range(4)]
-        for turn in range(32):
-            hand = hands[turn % 4]
-            for card in deck[turn * 3 : turn * 3 + 3]:
-                if card.kind is CardKind.CAT:
-                    hand["cats"].append(card.name)
-                elif card.kind is CardKind.FOOD:
-                    for token, n in card.food.items():
-                        hand["food"][token] = hand["food"].get(token, 0) + n
-                elif card.kind is CardKind.TOY:
-                    hand["toys"][card.toy] = hand["toys"].get(card.toy, 0) + 1
-                elif card.kind is CardKind.COSTUME:
-                    hand["costumes"] += 1
-                elif card.kind is CardKind.CATNIP:
-                    hand["catnip"] += 1
-        for stray in rng.sample(BASE.strays, 3):
-            if rng.random() < 0.6:
-                rng.choice(hands)["cats"].append(stray.name)
-        yield [
-            Tableau(
-                name=f"p{i}",
-                cats=tuple(h["cats"]),
-                food=h["food"],
-                toys=h["toys"],
-                costumes=h["costumes"],
-                catnip=h["catnip"],
-            )
-            for i, h in enumerate(hands)
-        ]
-
-
 def score_with_oracle(tableaux, rules):
     with (
         mock.patch("engine.catlady.scoring.feeding_options", reference_feeding.feeding_options),
@@ -168,7 +132,8 @@ RULES = [
 
 
 def test_whole_dealt_end_states_score_identically():
-    for n, state in enumerate(random_end_states(600, seed=7)):
+    # The end states the scoring benchmark times: the 4-player deck dealt in threes.
+    for n, state in enumerate(dealt_end_states(600, seed=7)):
         rules = RULES[n % 2]
         feeding._cached_options.cache_clear()
         new = score_game(state, edition=BASE, rules=rules, validate=False).to_json()
