@@ -3,17 +3,20 @@ and service errors shown on a form."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from rest_framework.request import Request
 
 from arena.common import game_label
 from arena.models import BotVersion
+from config.api.errors import error_response
 from engine import PlaySetup, game_spec, play_setups, registered_games
 from engine.registry import DEFAULT_GAME
 
@@ -37,6 +40,46 @@ def form_page(
     a test see the refusal), else 200."""
     return render(
         request, template, {"form": form, **(context or {})}, status=400 if form.errors else 200
+    )
+
+
+JsonView = Callable[..., JsonResponse]
+
+
+def json_endpoint(
+    *, login: bool, missing: str = "No such table."
+) -> Callable[[JsonView], JsonView]:
+    """A page's JSON endpoint (a table's state, a move, a guest seated...): every failure in
+    the API's error shape, never an HTML page that the page's script cannot read. With
+    ``login``, a visitor whose session ended gets 403 ``not_authenticated`` instead of a
+    redirect to the log-in page; a table that is gone or not theirs, 404 ``not_found`` (the
+    same for both, as on the pages), said as ``missing``."""
+
+    def decorate(view: JsonView) -> JsonView:
+        @functools.wraps(view)
+        def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+            if login and not request.user.is_authenticated:
+                return error_response(
+                    403, "not_authenticated", "Your session has ended: log in again."
+                )
+            try:
+                return view(request, *args, **kwargs)
+            except Http404:
+                return error_response(404, "not_found", missing)
+            except PermissionDenied as refused:
+                return error_response(
+                    403, "permission_denied", str(refused) or "You may not do this."
+                )
+
+        return answer
+
+    return decorate
+
+
+def json_refusal(detail: str, error: ValidationError) -> JsonResponse:
+    """A service's refusal of a page's JSON request, by field (400 ``validation_error``)."""
+    return JsonResponse(
+        {"error": "validation_error", "detail": detail, "fields": error.message_dict}, status=400
     )
 
 

@@ -223,7 +223,7 @@ def _version(match: Match, seat: LiveSeat, company: dict[str, Any]) -> str:
     )
 
 
-@login_required
+@web.json_endpoint(login=True)
 def table_state(request: HttpRequest, pk: int) -> JsonResponse:
     """The seat's table; with ``since`` (the ``version`` the page shows) the answer waits until
     the table changes or ARENA_LIVE_LONG_POLL_S pass."""
@@ -315,7 +315,7 @@ def table_state(request: HttpRequest, pk: int) -> JsonResponse:
 
 
 @require_POST
-@login_required
+@web.json_endpoint(login=True)
 def table_move(request: HttpRequest, pk: int) -> JsonResponse:
     match, seat = _own_seat(request, pk)
     try:
@@ -345,33 +345,33 @@ def table_move(request: HttpRequest, pk: int) -> JsonResponse:
 
 
 @require_POST
-@login_required
+@web.json_endpoint(login=True)
 def table_resign(request: HttpRequest, pk: int) -> JsonResponse:
     """Give up the game: rated as a loss; the bots play it out."""
     match, seat = _own_seat(request, pk)
     try:
         live_resign(match=match, user=web.you(request), seat_number=seat.seat)
     except ValidationError as error:
-        return _refused("The resignation was refused.", error)
+        return web.json_refusal("The resignation was refused.", error)
     return JsonResponse({"ok": True, "resigned": True})
 
 
 @require_POST
-@login_required
+@web.json_endpoint(login=True)
 def table_rematch(request: HttpRequest, pk: int) -> JsonResponse:
     """The same opponents again, seats moved one place on: the new table's address."""
     match, _ = _own_seat(request, pk)
     try:
         again = live_rematch(match=match, user=web.you(request))
     except ValidationError as error:
-        return _refused("No rematch.", error)
+        return web.json_refusal("No rematch.", error)
     return JsonResponse(
         {"ok": True, "match": again.pk, "url": reverse("arena:play-table", args=[again.pk])}
     )
 
 
 @require_POST
-@login_required
+@web.json_endpoint(login=True)
 def table_takeback(request: HttpRequest, pk: int) -> JsonResponse:
     """Take back your last move (unrated games only): the table goes back to before it."""
     match, _ = _own_seat(request, pk)
@@ -379,16 +379,13 @@ def table_takeback(request: HttpRequest, pk: int) -> JsonResponse:
         seat = live_takeback(match=match, user=web.you(request))
     except PermissionDenied as refused:
         return JsonResponse(
-            {"error": "forbidden", "detail": str(refused), "fields": {"match": [str(refused)]}},
+            {
+                "error": "permission_denied",
+                "detail": str(refused),
+                "fields": {"match": [str(refused)]},
+            },
             status=403,
         )
     except ValidationError as error:
-        return _refused("Nothing was taken back.", error)
+        return web.json_refusal("Nothing was taken back.", error)
     return JsonResponse({"ok": True, "step": seat.rewound_to, "takebacks": seat.takebacks})
-
-
-def _refused(detail: str, error: ValidationError) -> JsonResponse:
-    """The table's one error shape for an action the service refused, by field."""
-    return JsonResponse(
-        {"error": "validation_error", "detail": detail, "fields": error.message_dict}, status=400
-    )

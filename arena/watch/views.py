@@ -19,6 +19,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
+from arena import web
 from arena.common import game_label
 from arena.live import wakeup
 from arena.models import Match, MatchWatch
@@ -65,6 +66,7 @@ def _read(pk: int) -> tuple[Match, MatchWatch | None]:
     return match, MatchWatch.objects.filter(match_id=pk).first()
 
 
+@web.json_endpoint(login=False, missing="This match is gone.")
 def watch_state(request: HttpRequest, pk: int) -> JsonResponse:
     """The spectator's table; with ``since`` (the ``version`` the page shows) the answer waits
     until the match moves on or ARENA_LIVE_LONG_POLL_S pass."""

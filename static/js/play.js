@@ -65,6 +65,14 @@
     fetch(stateUrl + (query.length ? join + query.join("&") : ""), { credentials: "same-origin", cache: "no-store" })
       .then(function (response) {
         if (response.status === 503) throw new Error("the site cannot reach its database for a moment");
+        if (response.status === 403 || response.status === 404) {
+          // A session that ended, a table that is gone: asking again will not help.
+          return response.json().then(function (answer) {
+            var error = new Error(answer.detail || ("the table answered " + response.status));
+            error.final = true;
+            throw error;
+          });
+        }
         if (!response.ok) throw new Error("the table answered " + response.status);
         return response.json();
       })
@@ -86,8 +94,12 @@
       })
       .catch(function (error) {
         inFlight = false;
-        errorNode.textContent = "Lost touch with the table (" + error.message + "); trying again…";
         errorNode.hidden = false;
+        if (error.final) {
+          errorNode.textContent = error.message + " Reload the page to go on.";
+          return;
+        }
+        errorNode.textContent = "Lost touch with the table (" + error.message + "); trying again…";
         timer = setTimeout(poll, 3000);
       });
   }

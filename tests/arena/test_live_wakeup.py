@@ -251,3 +251,43 @@ def test_resigning_over_the_page(asked, pia):
     other = get_user_model().objects.create_user("ole", password="pw-123456789")
     client.force_login(other)
     assert client.post(url).status_code == 404
+
+
+ERRORS = {
+    "not_authenticated": 403,
+    "not_found": 404,
+}
+
+
+def _json_error(response, code: str) -> None:
+    """The API's error shape, never an HTML page the table's script cannot read."""
+    assert response.status_code == ERRORS[code] and response["Content-Type"] == "application/json"
+    assert response.json()["error"] == code and response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "method, path",
+    [
+        ("get", "state/"),
+        ("post", "move/"),
+        ("post", "resign/"),
+        ("post", "rematch/"),
+        ("post", "takeback/"),
+        ("post", "guest/"),
+        ("post", "start/"),
+    ],
+)
+def test_the_table_endpoints_answer_in_json_whatever_goes_wrong(asked, pia, method, path):
+    url = f"/arena/play/{asked.pk}/{path}"
+    client = Client()
+    # A session that ended while the page was open: 403, not a redirect to the log-in page.
+    _json_error(getattr(client, method)(url), "not_authenticated")
+    # Another person's table, and one that is gone: the same 404 (nothing says which).
+    client.force_login(get_user_model().objects.create_user("ole", password="pw-123456789"))
+    _json_error(getattr(client, method)(url), "not_found")
+    client.force_login(pia)
+    _json_error(getattr(client, method)(f"/arena/play/{asked.pk + 1000}/{path}"), "not_found")
+
+
+def test_a_spectator_asking_for_a_match_that_does_not_exist_gets_json(asked):
+    _json_error(Client().get(f"/arena/matches/{asked.pk + 1000}/watch/state/"), "not_found")

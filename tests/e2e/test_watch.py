@@ -94,3 +94,26 @@ def test_a_bot_match_is_watched_move_by_move_to_its_result(page, phone_page, slo
     screenshot(phone_page, "watch-over-phone")
     page.locator("#play-status").get_by_role("link", name="Watch the replay").click()
     expect(page.locator("h1")).to_have_text(f"Match #{match.pk}")
+
+
+def test_a_match_deleted_while_watched_says_so_and_stops_asking(page, settings):
+    """The table's endpoints answer in JSON whatever goes wrong: the page says what happened
+    in words instead of "the table answered 404" every 3 seconds."""
+    settings.ARENA_LIVE_LONG_POLL_S = 1
+    match = match_create(
+        kind=Match.Kind.CHALLENGE,
+        seed=7,
+        seats=[SeatInput(builtin="greedy"), SeatInput(builtin="random")],
+        game="cat-lady",
+    )
+    page.goto(f"/arena/matches/{match.pk}/watch/")
+    expect(page.locator("#play-status")).to_contain_text("Waiting for a table in the arena")
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    match.delete()  # an admin's clean-up
+    error = page.locator("#play-error")
+    expect(error).to_have_text("This match is gone. Reload the page to go on.", timeout=15_000)
+    screenshot(page, "watch-deleted")
+    count = len(asked)
+    page.wait_for_timeout(3_500)  # longer than the retry pause after a passing fault
+    assert len(asked) == count

@@ -17,6 +17,7 @@ from arena import web
 from arena.common import game_label
 from arena.live.company.services import GUEST_NAME_MAX, company_start, guest_seat, invitation_accept
 from arena.models import LiveInvitation, Match
+from config.api.errors import error_response
 
 
 def company_page(request: HttpRequest, match: Match, company: dict[str, Any]) -> dict[str, Any]:
@@ -54,12 +55,6 @@ def company_state(company: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _refused(detail: str, error: ValidationError) -> JsonResponse:
-    return JsonResponse(
-        {"error": "validation_error", "detail": detail, "fields": error.message_dict}, status=400
-    )
-
-
 def _hosted(request: HttpRequest, pk: int) -> Match | JsonResponse:
     """A live match the user hosts; 403 to another person at its table, and to anyone else
     a 404 that does not say whether it exists."""
@@ -68,7 +63,7 @@ def _hosted(request: HttpRequest, pk: int) -> Match | JsonResponse:
         return match
     if match.live_seats.filter(user=web.you(request)).exists():
         detail = "Only the host changes who sits at this table."
-        return JsonResponse({"error": "forbidden", "detail": detail}, status=403)
+        return error_response(403, "permission_denied", detail)
     raise Http404
 
 
@@ -108,7 +103,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-@login_required
+@web.json_endpoint(login=True)
 def table_guest(request: HttpRequest, pk: int) -> JsonResponse:
     """The host seats a guest (a name) in an open seat: they play on the host's device."""
     match = _hosted(request, pk)
@@ -116,18 +111,20 @@ def table_guest(request: HttpRequest, pk: int) -> JsonResponse:
         return match
     seat = request.POST.get("seat", "")
     if not seat.isdigit():
-        return _refused("No guest seated.", ValidationError({"seat": ["Choose an open seat."]}))
+        return web.json_refusal(
+            "No guest seated.", ValidationError({"seat": ["Choose an open seat."]})
+        )
     try:
         guest_seat(
             match=match, host=web.you(request), seat=int(seat), name=request.POST.get("name", "")
         )
     except ValidationError as error:
-        return _refused("No guest seated.", error)
+        return web.json_refusal("No guest seated.", error)
     return JsonResponse({"ok": True, "seat": int(seat)})
 
 
 @require_POST
-@login_required
+@web.json_endpoint(login=True)
 def table_start(request: HttpRequest, pk: int) -> JsonResponse:
     """The host starts now: house bots take the seats no friend has taken."""
     match = _hosted(request, pk)
@@ -136,5 +133,5 @@ def table_start(request: HttpRequest, pk: int) -> JsonResponse:
     try:
         seats = company_start(match=match, host=web.you(request))
     except ValidationError as error:
-        return _refused("The table did not start.", error)
+        return web.json_refusal("The table did not start.", error)
     return JsonResponse({"ok": True, "bots": seats})
