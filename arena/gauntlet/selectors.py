@@ -10,9 +10,26 @@ from django.db.models import Prefetch
 
 from arena.gauntlet.interval import Interval, verdict, wilson
 from arena.models import Bot, Gauntlet, GauntletMatch, Match, MatchSeat, house_label
+from engine.strategies import names as strategy_names
 
 Opponent = GauntletMatch.Opponent
 SEATINGS = 2  # each deal from both seats: head to head
+# The house bots a gauntlet can meet, strongest first: it meets the two strongest its game has
+# (Cat Lady: mcts and greedy; Cantankerous Cats, which has no mcts: greedy and random).
+HOUSE_BY_STRENGTH = (Opponent.MCTS, Opponent.GREEDY, Opponent.RANDOM)
+HOUSE_OPPONENTS = 2
+
+
+def gauntlet_opponents(game: str) -> list[str]:
+    """Who a gauntlet in ``game`` plays, in the order its page shows them: the replaced version,
+    then the house bots.
+
+    >>> gauntlet_opponents("cat-lady"), gauntlet_opponents("cantankerous-cats")
+    (['replaced', 'greedy', 'mcts'], ['replaced', 'greedy', 'random'])
+    """
+    offered = set(strategy_names(game))
+    house = [o for o in HOUSE_BY_STRENGTH if o in offered][:HOUSE_OPPONENTS]
+    return [o for o in Opponent.values if o == Opponent.REPLACED or o in house]
 
 
 @dataclass(frozen=True)
@@ -93,7 +110,7 @@ def gauntlet_tallies(gauntlet: Gauntlet) -> list[OpponentTally]:
             wins=wins[opponent],
             interval=wilson(wins[opponent], played[opponent]) if played[opponent] else None,
         )
-        for opponent in Opponent.values
+        for opponent in gauntlet_opponents(gauntlet.version.bot.game)
     ]
 
 

@@ -1,6 +1,7 @@
 """Gauntlets: a new version of a bot that already has an active one plays, after validation,
-``ARENA_GAUNTLET_DEALS`` deals with the seats rotated against the version it would replace,
-house ``greedy`` and house ``mcts`` (at ``MCTS_STRENGTH``), off the ladder; its owner then
+``ARENA_GAUNTLET_DEALS`` deals with the seats rotated against the version it would replace and
+its game's two strongest house bots (Cat Lady: ``greedy`` and ``mcts`` at ``MCTS_STRENGTH``;
+Cantankerous Cats: ``greedy`` and ``random``), off the ladder; its owner then
 promotes it or keeps the old one, or lets the rule "promote when not worse" decide.
 
 Gauntlet matches are ordinary arena matches (``Match.Kind.GAUNTLET``) and change no rating. A
@@ -25,8 +26,10 @@ from django.utils import timezone
 
 from arena.common import SeatInput, match_create
 from arena.gauntlet.selectors import (
+    HOUSE_OPPONENTS,
     SEATINGS,
     against_replaced,
+    gauntlet_opponents,
     gauntlet_tallies,
     open_deal_count,
     open_matches,
@@ -53,8 +56,9 @@ def deal_seeds(seed: int, deals: int) -> list[int]:
 
 
 def matches_per_gauntlet(deals: int) -> int:
-    """Deals x seat rotations x opponents: 12 deals make 72 matches."""
-    return deals * SEATINGS * len(Opponent.values)
+    """Deals x seat rotations x opponents (the replaced version and two house bots): 12 deals
+    make 72 matches."""
+    return deals * SEATINGS * (1 + HOUSE_OPPONENTS)
 
 
 def _opponent_seat(opponent: str, replaces: BotVersion) -> SeatInput:
@@ -101,7 +105,7 @@ def _queue_deal(gauntlet: Gauntlet, deal: int, deal_seed: int) -> None:
     """The deal's six matches: each opponent, from both seats, in one duplicate set (none of
     them shows the deal before all of them are over)."""
     mine = SeatInput(version=gauntlet.version)
-    for opponent in Opponent.values:
+    for opponent in gauntlet_opponents(gauntlet.version.bot.game):
         theirs = _opponent_seat(opponent, gauntlet.replaces)
         for seats in ([mine, theirs], [theirs, mine]):
             match = match_create(

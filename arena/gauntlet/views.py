@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from arena.gauntlet import services
 from arena.gauntlet.forms import DecisionForm
-from arena.gauntlet.selectors import against_replaced, gauntlet_of, gauntlet_tallies
+from arena.gauntlet.selectors import Opponent, against_replaced, gauntlet_of, gauntlet_tallies
 from arena.live.strength import STRENGTHS
 from arena.models import Gauntlet
 from arena.web import apply_service_errors, you
@@ -40,6 +40,7 @@ def _page(request: HttpRequest, gauntlet: Gauntlet, form: DecisionForm) -> HttpR
         "owner": _owner(gauntlet, request),
         "tallies": tallies,
         "replaced": against_replaced(tallies),
+        "house": [t for t in tallies if t.opponent != Opponent.REPLACED],
         "total": sum(t.total for t in tallies),
         "played": sum(t.played for t in tallies),
         "form": form,

@@ -56,6 +56,7 @@ class GauntletMatch(models.Model):
         REPLACED = "replaced", "The version it replaces"
         GREEDY = "greedy", "House greedy"
         MCTS = "mcts", "House mcts"
+        RANDOM = "random", "House random"  # for a game with no house mcts
 
     gauntlet = models.ForeignKey(Gauntlet, on_delete=models.CASCADE, related_name="games")
     match = models.OneToOneField(

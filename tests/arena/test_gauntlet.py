@@ -11,7 +11,7 @@ from django.test import Client
 
 from arena.gauntlet import services
 from arena.gauntlet.interval import verdict, wilson
-from arena.gauntlet.selectors import gauntlet_tallies
+from arena.gauntlet.selectors import gauntlet_opponents, gauntlet_tallies
 from arena.gauntlet.services import deal_seeds, matches_per_gauntlet
 from arena.matches.services import match_fail
 from arena.models import BotVersion, Gauntlet, GauntletMatch, LadderEntry, Match
@@ -62,7 +62,7 @@ def test_the_match_set_is_deals_by_seat_rotations_by_opponents():
         assert len(of_deal) == 6
         assert {g.match.seed for g in of_deal} == {seeds[deal]}
         assert {g.match.duplicate_set for g in of_deal} == {f"gauntlet-{gauntlet.pk}-deal-{deal}"}
-        for opponent in Opponent.values:
+        for opponent in gauntlet_opponents("cat-lady"):
             pair = [g.match for g in of_deal if g.opponent == opponent]
             seat_of_v2 = sorted(
                 next(s.seat for s in m.seats.all() if s.version_id == gauntlet.version_id)
@@ -380,6 +380,40 @@ def test_a_small_gauntlet_plays_for_real_after_validation(
     assert all(t.interval is not None for t in tallies)
     page = _client().get("/arena/bots/twice/v2/gauntlet/").content.decode()
     assert "6 of 6" in page and str(gauntlet.seed) in page  # over: the seed may be shown
+
+
+CANTANKEROUS_FIRST = "def choose(observation, legal_actions):\n    return 0\n"
+CANTANKEROUS_LAST = "def choose(observation, legal_actions):\n    return len(legal_actions) - 1\n"
+
+
+@pytest.mark.django_db
+def test_a_cantankerous_gauntlet_meets_the_house_bots_that_game_has(
+    authors, eager_celery, django_capture_on_commit_callbacks, settings
+):
+    # Cantankerous Cats has no house mcts: its gauntlet meets greedy and random instead (it
+    # once failed to start, leaving the new version "validating" for ever).
+    settings.ARENA_GAUNTLET_DEALS = 1
+    with django_capture_on_commit_callbacks(execute=True):
+        bot = bot_create(
+            owner=authors["ada"], name="grumpy", source=CANTANKEROUS_FIRST, game="cantankerous-cats"
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        v2 = version_upload(bot=bot, source=CANTANKEROUS_LAST, by=authors["ada"])
+    v2.refresh_from_db()
+    assert v2.status == BotVersion.Status.TRIAL, v2.rejection
+    gauntlet = Gauntlet.objects.get(version=v2)
+    matches = Match.objects.filter(gauntlet_game__gauntlet=gauntlet)
+    assert matches.count() == matches_per_gauntlet(1) == 6
+    assert set(matches.values_list("status", flat=True)) == {Match.Status.FINISHED}
+    assert set(matches.values_list("game", flat=True)) == {"cantankerous-cats"}
+    house = {s.builtin for m in matches for s in m.seats.all() if s.builtin}
+    assert house == {"greedy", "random"}
+    tallies = gauntlet_tallies(gauntlet)
+    assert [t.opponent for t in tallies] == ["replaced", "greedy", "random"]
+    assert [(t.played, t.total) for t in tallies] == [(2, 2)] * 3
+    page = _client().get("/arena/bots/grumpy/v2/gauntlet/").content.decode()
+    assert "house greedy and house random:" in page and "mcts" not in page
+    assert "Against house:random" in page
 
 
 @pytest.mark.django_db
