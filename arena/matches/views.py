@@ -20,6 +20,7 @@ from arena.matches.services import challenge_create
 from arena.models import BotVersion, Match
 from arena.replay import REPLAY_SCHEMA, build_replay
 from arena.submissions.selectors import challenge_candidates
+from arena.watch.services import SHARED_DEAL
 from arena.web import form_page, game_names, you
 from engine import BREAKDOWN_LABELS
 from engine.registry import DEFAULT_GAME
@@ -55,6 +56,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "match": match,
             "deal_revealed": match.deal_revealed,
+            "shared_deal": SHARED_DEAL,
             "seats": seats,
             "replay": replay,
             "moves": _moves_with_names(replay, names) if replay else [],

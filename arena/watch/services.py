@@ -23,7 +23,14 @@ from arena.live import wakeup
 from arena.models import Match, MatchWatch
 from arena.watch.board import spectator_view, watch_line
 
-__all__ = ["LOG_LINES", "PUBLISH_EVERY_S", "WatchWriter", "watch_key", "watch_ring"]
+# What a spectator reads while another seating of the same deal is in play.
+SHARED_DEAL = (
+    "This deal is being played at another table too: you can watch once the other tables are "
+    "done, so that nothing seen here gives their hidden cards away. The replay shows everything "
+    "when every table is over."
+)
+
+__all__ = ["LOG_LINES", "PUBLISH_EVERY_S", "SHARED_DEAL", "WatchWriter", "watch_key", "watch_ring"]
 
 # At most one write of a match's watch row this often while it plays (seconds).
 PUBLISH_EVERY_S = 0.25

@@ -23,13 +23,7 @@ from arena import web
 from arena.common import game_label
 from arena.live import wakeup
 from arena.models import Match, MatchWatch
-from arena.watch.services import watch_key
-
-SHARED_DEAL = (
-    "This deal is being played at another table too: you can watch once the other tables are "
-    "done, so that nothing seen here gives their hidden cards away. The replay shows everything "
-    "when every table is over."
-)
+from arena.watch.services import SHARED_DEAL, watch_key
 
 
 def watch(request: HttpRequest, pk: int) -> HttpResponse:

@@ -162,6 +162,8 @@
     } else if (state.status === "queued") {
       statusNode.textContent = state.waiting ? "Waiting for the arena: " + state.waiting :
         "Waiting for a table in the arena…";
+    } else if (watching && state.waiting) {
+      statusNode.textContent = state.waiting; // another table plays the same deal
     } else if (asked()) {
       statusNode.textContent = "Your move." + (state.faults ? " Missed moves so far: " +
         state.faults + " of " + state.max_faults + "." : "");

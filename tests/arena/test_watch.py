@@ -215,9 +215,16 @@ def test_a_deal_still_played_at_another_table_is_not_watched_until_that_table_is
     state = client.get(f"/arena/matches/{here.pk}/watch/state/").json()
     assert state["board"]["view"] is None and state["log"] == [] and state["step"] is None
     assert "another table" in state["waiting"]
-    assert "Watch it as it plays" not in client.get(f"/arena/matches/{here.pk}/").content.decode()
+    page = client.get(f"/arena/matches/{here.pk}/").content.decode()
+    # No button, and the page says why (and when it will be there).
+    assert "Watch it as it plays" not in page and "you can watch once the other tables" in page
+    watch_link = f'href="/arena/matches/{here.pk}/watch/"'
+    assert watch_link not in client.get("/arena/matches/").content.decode()
 
     Match.objects.filter(pk=there.pk).update(status=Match.Status.FINISHED)
     state = client.get(f"/arena/matches/{here.pk}/watch/state/").json()
     assert state["board"]["view"] == {"grid": "x"} and state["step"] == 3 and not state["waiting"]
-    assert "Watch it as it plays" in client.get(f"/arena/matches/{here.pk}/").content.decode()
+    page = client.get(f"/arena/matches/{here.pk}/").content.decode()
+    assert "Watch it as it plays" in page and "you can watch once the other tables" not in page
+    # The match list links a ladder's or a tournament's seating as soon as it may be watched.
+    assert watch_link in client.get("/arena/matches/").content.decode()

@@ -117,3 +117,22 @@ def test_a_match_deleted_while_watched_says_so_and_stops_asking(page, settings):
     count = len(asked)
     page.wait_for_timeout(3_500)  # longer than the retry pause after a passing fault
     assert len(asked) == count
+
+
+def test_a_seating_whose_deal_is_played_at_another_table_says_why_it_shows_nothing(page):
+    here, there = (
+        match_create(
+            kind=Match.Kind.LADDER,
+            seed=11,
+            seats=[SeatInput(builtin="greedy"), SeatInput(builtin="random")],
+            game="cat-lady",
+            duplicate_set="deal-11",
+        )
+        for _ in range(2)
+    )
+    Match.objects.filter(pk__in=[here.pk, there.pk]).update(status=Match.Status.RUNNING)
+    page.goto(f"/arena/matches/{here.pk}/watch/")
+    status = page.locator("#play-status")
+    expect(status).to_contain_text("This deal is being played at another table too")
+    expect(page.locator("#play-board .cl-board")).to_have_count(0)
+    screenshot(page, "watch-shared-deal")
