@@ -34,6 +34,9 @@ PAGES: tuple[DocPage, ...] = (
     DocPage("reference", "bots-reference.md", "Observations, actions and the protocol"),
     DocPage("limits", "bots-limits.md", "Limits and faults"),
     DocPage("api", "api.md", "The API, with curl"),
+    # The engines' own docs, which the reference sends readers to for every detail.
+    DocPage("cat-lady-engine", "engine.md", "The Cat Lady engine in full"),
+    DocPage("cantankerous-engine", "cantankerous.md", "Cantankerous Cats in full"),
 )
 
 

@@ -132,7 +132,8 @@ def mode() -> Mode:
 
 def tutorial_bots() -> list[tuple[str, str]]:
     found = []
-    for page in PAGES[:-1]:  # the API page has curl, not bots
+    # The tutorial's pages; the API page has curl, the engines' pages the engine's own API.
+    for page in (p for p in PAGES if p.file.startswith("bots")):
         for number, code in enumerate(python_blocks((DOCS / page.file).read_text())):
             found.append((f"{page.file}#{number + 1}", code))
     return found

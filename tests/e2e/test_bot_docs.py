@@ -39,6 +39,15 @@ def read_the_docs(page: Page, size: str) -> None:
     assert page.evaluate(OVERFLOW) <= 0, "the reference page scrolls sideways"
     screenshot(page, f"bot-docs-reference-{size}")
 
+    # The reference sends readers to the engines' own docs for every detail: pages here too.
+    page.get_by_role("link", name="the Cat Lady engine's docs").click()
+    page.wait_for_url("**/arena/docs/cat-lady-engine/#observation")
+    expect(page.locator("#observation")).to_be_in_viewport()
+    assert page.evaluate(OVERFLOW) <= 0, "the engine's page scrolls sideways"
+    screenshot(page, f"bot-docs-engine-{size}", full_page=False)
+    page.go_back()
+    page.wait_for_url("**/arena/docs/reference/")
+
 
 def test_the_docs_read_on_a_desktop_with_their_contents_list(page: Page) -> None:
     read_the_docs(page, "1280")
