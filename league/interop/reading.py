@@ -23,8 +23,9 @@ Real exports hold every game a person logs, and BG Stats keeps things a league c
 score can be BG Stats' calculation of it (``"10+10+15"``; bgstatsapp.com/cloud-sync-info lists
 "calculation of the scores" among what it keeps) and one anonymous player can sit at a table
 several times. Such a play is left out with its reasons (`UnreadPlay`), never the whole file;
-only a file that is not a BG Stats export at all (not JSON, no lists of players, games and
-plays, broken player or game records) is refused.
+so is a play whose player or game entry cannot be read (a name missing, an id used twice),
+and a BoardGameGeek name or id that cannot be read is taken as unknown. Only a file that is
+not a BG Stats export at all (not JSON, no lists of players, games and plays) is refused.
 
 Play uuids are compared without letter case (BG Stats writes capitals; a copy another tool
 wrote may not). What a result needs beyond its headline score has no field in BG Stats (fed
@@ -151,6 +152,14 @@ Row = Mapping[str, Any]
 Value = TypeVar("Value", int, str)
 
 
+@dataclass(frozen=True)
+class _Damaged:
+    """The file's player and game entries that cannot be read, by id: why."""
+
+    players: Mapping[int, str]
+    games: Mapping[int, str]
+
+
 class _Reader:
     """Collects every problem of a file, each with its place, before giving up."""
 
@@ -205,10 +214,14 @@ class _Reader:
         return value
 
 
-def _ids(reader: _Reader, rows: list[Any], name: str) -> list[tuple[str, int, Mapping[str, Any]]]:
-    """(path, id, record) of each row with a whole-number id used once."""
+def _ids(
+    reader: _Reader, rows: list[Any], name: str, damaged: dict[int, str]
+) -> list[tuple[str, int, Mapping[str, Any]]]:
+    """(path, id, record) of each row with a whole-number id used once. An id used twice goes
+    into ``damaged`` with the reason (no play can tell which is meant); a row with no id could
+    not be referred to by any play: nothing is lost by leaving it out."""
     seen: dict[int, int] = {}
-    found = []
+    found: dict[int, tuple[str, int, Mapping[str, Any]]] = {}
     for index, row in enumerate(rows):
         path = f"{name}[{index}]"
         record = reader.record(row, path)
@@ -218,11 +231,22 @@ def _ids(reader: _Reader, rows: list[Any], name: str) -> list[tuple[str, int, Ma
         if ident is None:
             continue
         if ident in seen:
-            reader.add(f"{path}.id", f"id {ident} is used twice (also {name}[{seen[ident]}]).")
+            damaged[ident] = (
+                f"id {ident} is used twice in the file's {name} ({name}[{seen[ident]}] and {path})."
+            )
+            found.pop(ident, None)
             continue
         seen[ident] = index
-        found.append((path, ident, record))
-    return found
+        found[ident] = (path, ident, record)
+    return list(found.values())
+
+
+def _entry_problem(entries: _Reader, path: str) -> str | None:
+    """What is wrong with the entry at ``path`` (its first problem), if anything."""
+    for where, messages in entries.errors.items():
+        if where == path or where.startswith(f"{path}."):
+            return f"{where} {messages[0]}"
+    return None
 
 
 _WHOLE = re.compile(r"\s*-?\d+(\.0+)?\s*")
@@ -276,40 +300,56 @@ def parse_export(raw: bytes | str) -> Export:
         raise BGStatsError({"file": [f"This is not a JSON file ({exc})."]}) from None
     if not isinstance(data, dict):
         raise BGStatsError({"file": ["A BG Stats export is a JSON object with lists of plays."]})
+    # The file's own shape (its lists) must be right; a damaged entry in a list is left out,
+    # and only the plays that refer to it are, each with the reason (another game's entry
+    # never costs the Cat Lady plays).
     reader = _Reader()
+    entries = _Reader()
+    damaged_players: dict[int, str] = {}
     players: dict[int, BGPlayer] = {}
-    for path, ident, record in _ids(reader, reader.table(data, "players"), "players"):
-        name = reader.text(record, "name", path)
-        if name is not None:
-            players[ident] = BGPlayer(
-                id=ident,
-                name=name.strip(),
-                uuid=str(record.get("uuid") or ""),
-                anonymous=record.get("isAnonymous") is True,
-            )
+    for path, ident, record in _ids(
+        entries, reader.table(data, "players"), "players", damaged_players
+    ):
+        name = entries.text(record, "name", path)
+        if name is None:
+            damaged_players[ident] = _entry_problem(entries, path) or f"{path} cannot be read."
+            continue
+        players[ident] = BGPlayer(
+            id=ident,
+            name=name.strip(),
+            uuid=str(record.get("uuid") or ""),
+            anonymous=record.get("isAnonymous") is True,
+        )
     locations: dict[int, str] = {}
     for path, ident, record in _ids(
-        reader, reader.table(data, "locations", required=False), "locations"
+        entries, reader.table(data, "locations", required=False), "locations", {}
     ):
-        name = reader.text(record, "name", path)
-        locations[ident] = (name or "").strip()
+        name = entries.text(record, "name", path)
+        if name is not None:  # a place that cannot be read: the play has no place
+            locations[ident] = name.strip()
+    damaged_games: dict[int, str] = {}
     games: dict[int, BGGame] = {}
-    for path, ident, record in _ids(reader, reader.table(data, "games"), "games"):
-        name = reader.text(record, "name", path)
-        bgg_name = reader.text(record, "bggName", path, required=False) or ""
-        bgg_id = reader.whole(record, "bggId", path, required=False) or 0
-        if name is not None:
-            games[ident] = BGGame(id=ident, name=name, bgg_name=bgg_name, bgg_id=bgg_id)
+    for path, ident, record in _ids(entries, reader.table(data, "games"), "games", damaged_games):
+        name = entries.text(record, "name", path)
+        if name is None:
+            damaged_games[ident] = _entry_problem(entries, path) or f"{path} cannot be read."
+            continue
+        # BoardGameGeek's name and id only help recognise the game: unreadable, unknown.
+        optional = _Reader()
+        bgg_name = optional.text(record, "bggName", path, required=False) or ""
+        bgg_id = optional.whole(record, "bggId", path, required=False) or 0
+        games[ident] = BGGame(id=ident, name=name, bgg_name=bgg_name, bgg_id=bgg_id)
     rows = reader.table(data, "plays")
     if len(rows) > MAX_PLAYS:
         raise BGStatsError({"plays": [f"The file holds more than {MAX_PLAYS:,} plays."]})
     if reader.errors:
         raise BGStatsError(reader.errors)
+    damaged = _Damaged(players=damaged_players, games=damaged_games)
     plays: list[BGPlay] = []
     unread: list[UnreadPlay] = []
     first_of: dict[str, BGPlay] = {}
     for index, row in enumerate(rows):
-        play = _play(row, index, players, games, locations)
+        play = _play(row, index, players, games, locations, damaged)
         if isinstance(play, BGPlay):
             first = first_of.setdefault(play.uuid.upper(), play)
             if first is not play:
@@ -343,6 +383,7 @@ def _play(
     players: Mapping[int, BGPlayer],
     games: Mapping[int, BGGame],
     locations: Mapping[int, str],
+    damaged: "_Damaged",
 ) -> BGPlay | UnreadPlay:
     """One play read, or the reasons it cannot be (each with its field, for a person)."""
     if not isinstance(row, dict):
@@ -362,7 +403,12 @@ def _play(
             reader.add("play.playDate", f"must look like 2026-11-20 19:30:00, not {raw_date!r}.")
     game_ref = reader.whole(record, "gameRefId", "play")
     if game_ref is not None and game_ref not in games:
-        reader.add("play.gameRefId", f"no game has id {game_ref}.")
+        reader.add(
+            "play.gameRefId",
+            f"its game's entry cannot be read: {damaged.games[game_ref]}"
+            if game_ref in damaged.games
+            else f"no game has id {game_ref}.",
+        )
     location_ref = reader.whole(record, "locationRefId", "play", required=False)
     if location_ref is not None and location_ref not in locations:
         location_ref = None  # BG Stats writes 0 or a deleted place: no place, not an error
@@ -392,7 +438,12 @@ def _play(
             continue
         ref = reader.whole(item, "playerRefId", spath)
         if ref is not None and ref not in players:
-            reader.add(f"{spath}.playerRefId", f"no player has id {ref}.")
+            reader.add(
+                f"{spath}.playerRefId",
+                f"the player's entry cannot be read: {damaged.players[ref]}"
+                if ref in damaged.players
+                else f"no player has id {ref}.",
+            )
             ref = None
         seat_order = reader.whole(item, "seatOrder", spath, required=False) or 0
         rank = reader.whole(item, "rank", spath, required=False) or 0

@@ -60,10 +60,8 @@ def test_reads_players_places_games_and_plays():
     ("damage", "where", "says"),
     [
         (lambda d: d.pop("plays"), "plays", "no 'plays' list"),
-        (lambda d: d["players"][0].pop("name"), "players[0].name", "is missing"),
-        (lambda d: d["players"][1].update(id=1), "players[1].id", "used twice"),
-        (lambda d: d["players"][0].update(id="1"), "players[0].id", "whole number"),
-        (lambda d: d["games"][0].update(name=None), "games[0].name", "is missing"),
+        (lambda d: d.pop("games"), "games", "no 'games' list"),
+        (lambda d: d.update(players="Mia, ned"), "players", "must be a list"),
         (lambda d: d.update(plays={"a": 1}), "plays", "must be a list"),
     ],
 )
@@ -74,6 +72,41 @@ def test_a_file_that_is_no_export_is_refused_with_the_place_of_each_problem(dama
         parse(data)
     assert where in caught.value.errors, caught.value.errors
     assert says in " ".join(caught.value.errors[where])
+
+
+@pytest.mark.parametrize(
+    ("damage", "unread", "says"),
+    [
+        # Olivia (id 4) plays in plays 1 and 3 only.
+        (lambda d: d["players"][3].pop("name"), [1, 3], "players[3].name is missing."),
+        (lambda d: d["players"][3].update(name=7), [1, 3], "players[3].name must be text"),
+        (lambda d: d["players"][4].update(id=4), [1, 3], "id 4 is used twice in the file's"),
+        # Red7 (games[2]) is play 4's game.
+        (lambda d: d["games"][2].update(name=None), [4], "games[2].name is missing."),
+    ],
+)
+def test_a_damaged_player_or_game_entry_leaves_out_only_the_plays_that_need_it(
+    damage, unread, says
+):
+    data = club_file()
+    damage(data)
+    export = parse(data)
+    assert [u.index for u in export.unread] == unread
+    for play in export.unread:
+        assert says in " ".join(play.reasons), play.reasons
+    assert [p.index for p in export.plays] == [i for i in range(7) if i not in unread]
+
+
+def test_an_unreadable_boardgamegeek_field_only_leaves_the_game_less_known():
+    data = club_file()
+    data["games"][2].update(bggId="n/a", bggName=["Red7"])
+    data["games"][1].update(bggId=3.5)
+    export = parse(data)
+    assert export.unread == [] and (export.games[20].bgg_id, export.games[20].bgg_name) == (0, "")
+    plan = planning.plan_import(export, game_key="cat-lady", today=TODAY)
+    as_given = planning.plan_import(parse(club_file()), game_key="cat-lady", today=TODAY)
+    assert plan.skipped_games == as_given.skipped_games == {"Red7": 1}
+    assert plan.refused == as_given.refused and len(plan.plays) == len(as_given.plays)
 
 
 @pytest.mark.parametrize(

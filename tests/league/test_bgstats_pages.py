@@ -61,7 +61,7 @@ def test_a_file_that_is_not_json_is_refused_beside_the_field(client, league, use
 @pytest.mark.parametrize(
     ("damage", "says"),
     [
-        (lambda d: d["players"][1].update(id=1), "players[1].id: id 1 is used twice"),
+        (lambda d: d.update(players={"1": "Mia"}), "&#x27;players&#x27; must be a list."),
         (lambda d: d.pop("games"), "The file has no &#x27;games&#x27; list"),
         (lambda d: d.update(plays="none"), "&#x27;plays&#x27; must be a list."),
     ],
