@@ -60,11 +60,20 @@ def player_rename(*, player: Player, name: str, by: AbstractBaseUser) -> Player:
         common.lock_league(league)
         for league in League.objects.filter(memberships__player=player).order_by("pk")
     ]
-    taken = [league.name for league in leagues if _clash(league, name, player=player)]
+    taken = [league for league in leagues if _clash(league, name, player=player)]
     if taken:
-        raise ValidationError(
-            {"name": [f"{', '.join(taken)} already has a player called {name!r}."]}
-        )
+        # Only leagues the renamer may see are named: a guest they entered may have been taken
+        # into a private league since, whose name and members are none of their business.
+        seen = set(League.objects.visible_to(by).filter(pk__in=[t.pk for t in taken]))
+        named = [league.name for league in taken if league in seen]
+        unseen = len(taken) - len(named)
+        if unseen:
+            named.append(
+                "a league you cannot see" if unseen == 1 else f"{unseen} leagues you cannot see"
+            )
+        has = "has" if len(named) == 1 else "have"
+        said = f"{' and '.join(named)} already {has} a player called {name!r}."
+        raise ValidationError({"name": [said[0].upper() + said[1:]]})
     common.save_audited(player, field_name="name", value=name, league=None, by=by)
     return player
 

@@ -119,3 +119,24 @@ def test_the_demo_league_brings_its_own_players_not_namesakes(users):
     league = seed_demo_league(games=2)
     assert league.memberships.filter(player__name="Agatha").count() == 1
     assert not league.memberships.filter(player=agatha).exists()
+
+
+def test_renaming_a_guest_names_only_the_leagues_the_renamer_sees(api, users, league, players):
+    # Vic entered a guest who has since been taken into Quinn's private league (as an
+    # invitation or an organiser's move can), where someone is called Bea.
+    guest = api("vic").post("/api/players/", {"name": "Vic's friend"}, format="json").json()
+    hidden = services.league_create(
+        name="Hidden", slug="hidden", by=users["quinn"], is_public=False
+    )
+    Membership.objects.create(league=hidden, player_id=guest["id"])
+    services.guest_add(league=hidden, name="Bea", by=users["quinn"])
+    response = api("vic").patch(f"/api/players/{guest['id']}/", {"name": "bea"}, format="json")
+    assert response.status_code == 400
+    assert response.json()["fields"] == {
+        "name": ["A league you cannot see already has a player called 'bea'."]
+    }
+    # Someone who sees the league is told which.
+    with pytest.raises(ValidationError, match="Hidden already has a player called 'bea'"):
+        services.player_rename(
+            player=Player.objects.get(pk=guest["id"]), name="bea", by=users["quinn"]
+        )
