@@ -63,6 +63,7 @@ def _page(
             "live_games": live_games_of(you, limit=5),
             "play_ratings": play_ratings_of(user=you),
             "waiting_for_you": waiting,
+            "to_settle": confirmation_selectors.to_settle(user=you),
             "you_organise": organised,
             "confirm_many": any(game.league_id in organised for game in waiting),
         },

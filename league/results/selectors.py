@@ -292,6 +292,22 @@ def _waiting_for_q(user: User) -> Q:
     return Q(status=Game.Status.PENDING) & (as_player | as_organiser)
 
 
+def _to_settle_q(user: User) -> Q:
+    """The games of a league `user` organises with a dispute nobody has settled yet."""
+    organiser_here = Membership.objects.filter(
+        league=OuterRef("league"), player__user=user, role=Membership.Role.ORGANISER
+    )
+    open_dispute = GameDispute.objects.filter(game=OuterRef("pk"), resolved_at__isnull=True)
+    return Exists(organiser_here) & Exists(open_dispute)
+
+
+def to_settle(*, user: User | AnonymousUser) -> list[Game]:
+    """Disputed games this user settles as an organiser (`_to_settle_q`), oldest first."""
+    if not user.is_authenticated:
+        return []
+    return list(_with_table(Game.objects.filter(_to_settle_q(user))).order_by(*play_order()))
+
+
 def waiting_for(*, user: User | AnonymousUser) -> list[Game]:
     """Games waiting for this user's confirmation (`_waiting_for_q`), oldest first."""
     if not user.is_authenticated:
@@ -300,10 +316,11 @@ def waiting_for(*, user: User | AnonymousUser) -> list[Game]:
 
 
 def waiting_count(*, user: User | AnonymousUser) -> int:
-    """How many games wait for this user's confirmation: one query, for every page's menu."""
+    """How many games wait for this user: to confirm, or (an organiser) a dispute to settle.
+    One query, for every page's menu."""
     if not user.is_authenticated:
         return 0
-    return Game.objects.filter(_waiting_for_q(user)).count()
+    return Game.objects.filter(_waiting_for_q(user) | _to_settle_q(user)).count()
 
 
 def open_disputes(*, leagues: QuerySet[League] | list[League]) -> list[GameDispute]:

@@ -11,6 +11,7 @@ import pytest
 
 from league.clubs import services
 from league.models import Game, League
+from league.results.confirmation import dispute_resolve, game_dispute
 from tests.league.conftest import another_confirms
 from tests.league.test_confirmation_api import night_of_two_rounds  # noqa: F401 (a fixture)
 from tests.league.test_pages_entry import page
@@ -103,3 +104,21 @@ def test_a_removed_member_is_told_on_the_games_page(as_user, users, league, play
     response = client.post(f"/leagues/tuesday/games/{two_waiting[0].pk}/confirm/", follow=True)
     assert "who are members (or an organiser) confirm it." in page(response)
     assert Game.objects.get(pk=two_waiting[0].pk).status == Game.Status.PENDING
+
+
+def test_a_dispute_waits_for_the_organisers_in_their_menu_until_settled(
+    as_user, users, two_waiting
+):
+    disputed = two_waiting[0]
+    game_dispute(game=disputed, by=users["ned"], reason="I had 25, not 20.")
+    # Ned's count falls (the game is no longer his to confirm); Olive, the organiser, settles it.
+    assert menu_count(page(as_user("ned").get("/"))) == "1"
+    assert menu_count(page(as_user("olive").get("/"))) == "1"
+    account = page(as_user("olive").get("/accounts/me/"))
+    assert "Disputed: yours to settle as an organiser" in account
+    assert f'href="/leagues/tuesday/games/{disputed.pk}/#confirmation"' in account
+    assert menu_count(page(as_user("mia").get("/"))) is None  # a member does not settle
+    dispute = disputed.disputes.get()
+    dispute_resolve(dispute=dispute, by=users["olive"])
+    assert menu_count(page(as_user("olive").get("/"))) is None
+    assert "yours to settle" not in page(as_user("olive").get("/accounts/me/"))
