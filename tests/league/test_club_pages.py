@@ -340,7 +340,7 @@ def test_an_organiser_deletes_a_game_and_the_change_log_keeps_it(
     log = page(client.get("/leagues/tuesday/changes/"))
     assert "The game of 3 Mar 2026 deleted" in log and "olive" in log
     # The record behind each line is the database's own, and says so.
-    assert "The stored record <span class=\"muted\">(raw, with its field names)" in log
+    assert 'The stored record <span class="muted">(raw, with its field names)' in log
 
 
 def test_csv_exports_list_every_seat_and_the_standings(as_user, league, players, users, log_game):
