@@ -4,7 +4,7 @@ service writes it, and who confirms a logged game."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,10 +66,13 @@ def check_game(
     participants: Sequence[ParticipantInput],
     details: Mapping[str, Any] | None,
     scored_with: str = "",
+    played_it: Collection[int] = (),
 ) -> CheckedGame:
     """Every problem of a game's input at once (`ValidationError` by field path), or the game
     as the services write it. ``scored_with`` names the card data a result form scored the
-    cards with; each participant then brings its `cards`."""
+    cards with; each participant then brings its `cards`. Players must be members of the
+    league, except those of ``played_it``: in a correction, the players who played the game
+    stay in it though they have left the league since."""
     errors = common.Errors()
     game_key = game or league.game
     if game_key != league.game:
@@ -87,7 +90,7 @@ def check_game(
     players = Player.objects.in_bulk(set(ids))
     member_ids = set(
         league.memberships.filter(player_id__in=ids).values_list("player_id", flat=True)
-    )
+    ) | set(played_it)
     seen: set[int] = set()
     for index, p in enumerate(participants):
         if p.player_id not in players:

@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
@@ -286,6 +286,15 @@ class Entry:
     record_table: Callable[..., Game] | None = None
 
 
+def _choosable_players(entry: Entry) -> list[Player]:
+    """Who a seat can be given to: the league's members and, in a correction, whoever played
+    the game, though they have left the league since (`checks.check_game`'s `played_it`)."""
+    seated = Q(memberships__league=entry.league)
+    if entry.editing is not None:
+        seated |= Q(participations__game=entry.editing)
+    return list(Player.objects.filter(seated).order_by("name").distinct())
+
+
 def _setup_form(request: HttpRequest, entry: Entry) -> SetupForm:
     if entry.table is not None:
         # The night knows the table's edition and size: only the way results are entered is
@@ -425,7 +434,7 @@ def result_form(request: HttpRequest, entry: Entry) -> HttpResponse:
     if not setup_form.is_bound or not setup_form.is_valid() or "change" in request.GET:
         return render(request, "league/result_entry.html", context)
     setup = setup_form.setup()
-    members = list(Player.objects.filter(memberships__league=league).order_by("name").distinct())
+    members = _choosable_players(entry)
     data = request.POST if request.method == "POST" else None
     game_form = GameForm(data, setup=setup)
     seat_forms = [

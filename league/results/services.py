@@ -144,6 +144,7 @@ def game_edit(
     ]
     if scored_with is None:
         scored_with = game.scored_with if participants is None else ""
+    old_players = set(game.participants.values_list("player_id", flat=True))
     checked = checks.check_game(
         league=league,
         game=game.game,
@@ -154,9 +155,10 @@ def game_edit(
         participants=current if participants is None else participants,
         details=game.details if details is None else details,
         scored_with=scored_with,
+        # Whoever played the game stays correctable in it after leaving the league.
+        played_it=old_players,
     )
     old_date = game.played_on
-    old_players = set(game.participants.values_list("player_id", flat=True))
     old_table = mail.mail_table(game)
     game.edition = checked.edition
     game.played_on = checked.played_on

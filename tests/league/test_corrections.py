@@ -1,6 +1,10 @@
 """Every correction works: each kind of game (a score pad with zeros, the calculator's cards,
 totals only, Cantankerous Cats with no Mischief points), logged on the page or through the
-API, is corrected on the page (as a browser sends the form it is shown) and through the API."""
+API, is corrected on the page (as a browser sends the form it is shown) and through the API;
+so is a game whose player has left the league since. Every kind of game logged in every way
+(the page, the API, a night's table, a BG Stats import) is corrected both ways in
+test_corrections_page_api.py and test_corrections_nights_bgstats.py, over the kinds of
+test_corrections_kinds.py."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from league.clubs import services as clubs
 from league.models import Game
 from league.nights import services as nights
 from league.results import entry as result_entry
@@ -330,3 +335,41 @@ def test_a_night_tables_calculator_game_keeps_its_cards_and_round(as_user, leagu
     assert (game.scored_with, game.night_round) == ("base", 1)
     _, form = opened(client, f"/leagues/tuesday/games/{game.pk}/edit/")
     assert form["seat1-cats"] == ["Bronte"]
+
+
+def test_a_game_whose_player_has_left_the_league_is_still_corrected(
+    as_user, api, league, players, users, log_game
+):
+    game = log_game("olive", dt.date(2026, 3, 3), ("mia", 20, 3), ("ned", 10, 2))
+    ned = players["ned"]
+    clubs.member_remove(membership=league.memberships.get(player=ned), by=users["olive"])
+    # A new game cannot seat Ned any more; the game he played keeps him, and is corrected.
+    new = page(as_user("mia").get(TOTALS_2))
+    assert f'<option value="{ned.pk}"' not in new
+    url, form = opened(as_user("olive"), f"/leagues/tuesday/games/{game.pk}/edit/")
+    assert form["seat2-player"] == [str(ned.pk)]
+    form["seat1-total_vp"], form["seat1-fed_cats"] = ["0"], ["0"]
+    corrected = preview_and_save(as_user("olive"), url, form)
+    assert [(p.player_id, p.rank, p.score) for p in corrected.participants.order_by("seat")] == [
+        (players["mia"].pk, 2, 0),
+        (ned.pk, 1, 10),
+    ]
+    assert corrected.participants.get(player=ned).rating_delta > 0
+    response = api("olive").patch(f"/api/games/{game.pk}/", {"notes": "Recounted"}, format="json")
+    assert response.status_code == 200, response.json()
+    # Whoever was not at the table, and is no member, still cannot be put in it.
+    body = {
+        "participants": [
+            {"player": players["mia"].pk, "result": {"total_vp": 0}},
+            {"player": players["quinn"].pk, "result": {"total_vp": 10}},
+        ]
+    }
+    response = api("olive").patch(f"/api/games/{game.pk}/", body, format="json")
+    assert response.status_code == 400
+    assert response.json()["fields"] == {
+        "participants.1.player": ["Quinn is not a member of Tuesday Club."]
+    }
+    form["seat2-player"] = [str(players["quinn"].pk)]
+    response = as_user("olive").post(url, {**form, "action": "preview"})
+    assert response.status_code == 400
+    assert "Select a valid choice" in field_errors(page(response), "id_seat2-player")[0]
