@@ -38,10 +38,11 @@ Planning which plays become games: `league.interop.planning`; writing: `.writing
 
 import datetime as dt
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
+
+from league.interop.fields import FieldReader, first_problem, records_with_ids, score_of
 
 # A BG Stats export of years of plays is a few megabytes; refuse anything far larger.
 MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -147,130 +148,12 @@ class Export:
 # --- reading --------------------------------------------------------------------------------
 
 
-# One JSON object of the file, and what one of its fields must be (a whole number, text).
-Row = Mapping[str, Any]
-Value = TypeVar("Value", int, str)
-
-
 @dataclass(frozen=True)
 class _Damaged:
     """The file's player and game entries that cannot be read, by id: why."""
 
     players: Mapping[int, str]
     games: Mapping[int, str]
-
-
-class _Reader:
-    """Collects every problem of a file, each with its place, before giving up."""
-
-    def __init__(self) -> None:
-        self.errors: dict[str, list[str]] = {}
-
-    def add(self, path: str, message: str) -> None:
-        self.errors.setdefault(path, []).append(message)
-
-    def table(self, data: Row, name: str, *, required: bool = True) -> list[Any]:
-        value = data.get(name)
-        if value is None:
-            if required:
-                self.add(name, f"The file has no {name!r} list: is it a BG Stats export?")
-            return []
-        if not isinstance(value, list):
-            self.add(name, f"{name!r} must be a list.")
-            return []
-        return value
-
-    def record(self, value: Any, path: str) -> Row | None:
-        if not isinstance(value, dict):
-            self.add(path, "must be an object.")
-            return None
-        return value
-
-    def whole(self, record: Row, key: str, path: str, *, required: bool = True) -> int | None:
-        return self._typed(record, key, path, int, "a whole number", required)
-
-    def text(self, record: Row, key: str, path: str, *, required: bool = True) -> str | None:
-        return self._typed(record, key, path, str, "text", required)
-
-    def _typed(
-        self, row: Row, key: str, path: str, kind: type[Value], said: str, required: bool
-    ) -> Value | None:
-        """``row[key]`` if a ``kind`` (a bool is no number); else None, with the problem noted."""
-        value = row.get(key)
-        if value is None:
-            if required:
-                self.add(f"{path}.{key}", "is missing.")
-            return None
-        if isinstance(value, bool) or not isinstance(value, kind):
-            self.add(f"{path}.{key}", f"must be {said}, not {value!r}.")
-            return None
-        return value
-
-    def flag(self, record: Row, key: str, path: str) -> bool:
-        value = record.get(key, False)
-        if not isinstance(value, bool):
-            self.add(f"{path}.{key}", f"must be true or false, not {value!r}.")
-            return False
-        return value
-
-
-def _ids(
-    reader: _Reader, rows: list[Any], name: str, damaged: dict[int, str]
-) -> list[tuple[str, int, Mapping[str, Any]]]:
-    """(path, id, record) of each row with a whole-number id used once. An id used twice goes
-    into ``damaged`` with the reason (no play can tell which is meant); a row with no id could
-    not be referred to by any play: nothing is lost by leaving it out."""
-    seen: dict[int, int] = {}
-    found: dict[int, tuple[str, int, Mapping[str, Any]]] = {}
-    for index, row in enumerate(rows):
-        path = f"{name}[{index}]"
-        record = reader.record(row, path)
-        if record is None:
-            continue
-        ident = reader.whole(record, "id", path)
-        if ident is None:
-            continue
-        if ident in seen:
-            damaged[ident] = (
-                f"id {ident} is used twice in the file's {name} ({name}[{seen[ident]}] and {path})."
-            )
-            found.pop(ident, None)
-            continue
-        seen[ident] = index
-        found[ident] = (path, ident, record)
-    return list(found.values())
-
-
-def _entry_problem(entries: _Reader, path: str) -> str | None:
-    """What is wrong with the entry at ``path`` (its first problem), if anything."""
-    for where, messages in entries.errors.items():
-        if where == path or where.startswith(f"{path}."):
-            return f"{where} {messages[0]}"
-    return None
-
-
-_WHOLE = re.compile(r"\s*-?\d+(\.0+)?\s*")
-_CALCULATION = re.compile(r"[-+*/()\d\s.]*\d[-+*/()\d\s.]*")
-
-
-def _score(raw: Any, who: str) -> tuple[int | None, str | None]:
-    """A score as a whole number (None when not given), or the reason it is not one."""
-    if raw is None or raw == "":
-        return None, None
-    if isinstance(raw, bool):
-        return None, f"{who}'s score must be a number, not {raw!r}."
-    if isinstance(raw, int):
-        return raw, None
-    if isinstance(raw, float) and raw.is_integer():
-        return int(raw), None
-    if isinstance(raw, str) and _WHOLE.fullmatch(raw):
-        return int(float(raw)), None
-    if isinstance(raw, str) and _CALCULATION.fullmatch(raw):
-        return None, (
-            f"{who}'s score is a calculation ({raw.strip()!r}), not one total: Catleague needs "
-            "the total VP."
-        )
-    return None, f"{who}'s score must be a whole number, not {raw!r}."
 
 
 def parse_export(raw: bytes | str) -> Export:
@@ -303,16 +186,16 @@ def parse_export(raw: bytes | str) -> Export:
     # The file's own shape (its lists) must be right; a damaged entry in a list is left out,
     # and only the plays that refer to it are, each with the reason (another game's entry
     # never costs the Cat Lady plays).
-    reader = _Reader()
-    entries = _Reader()
+    reader = FieldReader()
+    entries = FieldReader()
     damaged_players: dict[int, str] = {}
     players: dict[int, BGPlayer] = {}
-    for path, ident, record in _ids(
+    for path, ident, record in records_with_ids(
         entries, reader.table(data, "players"), "players", damaged_players
     ):
         name = entries.text(record, "name", path)
         if name is None:
-            damaged_players[ident] = _entry_problem(entries, path) or f"{path} cannot be read."
+            damaged_players[ident] = first_problem(entries, path) or f"{path} cannot be read."
             continue
         players[ident] = BGPlayer(
             id=ident,
@@ -321,7 +204,7 @@ def parse_export(raw: bytes | str) -> Export:
             anonymous=record.get("isAnonymous") is True,
         )
     locations: dict[int, str] = {}
-    for path, ident, record in _ids(
+    for path, ident, record in records_with_ids(
         entries, reader.table(data, "locations", required=False), "locations", {}
     ):
         name = entries.text(record, "name", path)
@@ -329,13 +212,15 @@ def parse_export(raw: bytes | str) -> Export:
             locations[ident] = name.strip()
     damaged_games: dict[int, str] = {}
     games: dict[int, BGGame] = {}
-    for path, ident, record in _ids(entries, reader.table(data, "games"), "games", damaged_games):
+    for path, ident, record in records_with_ids(
+        entries, reader.table(data, "games"), "games", damaged_games
+    ):
         name = entries.text(record, "name", path)
         if name is None:
-            damaged_games[ident] = _entry_problem(entries, path) or f"{path} cannot be read."
+            damaged_games[ident] = first_problem(entries, path) or f"{path} cannot be read."
             continue
         # BoardGameGeek's name and id only help recognise the game: unreadable, unknown.
-        optional = _Reader()
+        optional = FieldReader()
         bgg_name = optional.text(record, "bggName", path, required=False) or ""
         bgg_id = optional.whole(record, "bggId", path, required=False) or 0
         games[ident] = BGGame(id=ident, name=name, bgg_name=bgg_name, bgg_id=bgg_id)
@@ -388,7 +273,7 @@ def _play(
     """One play read, or the reasons it cannot be (each with its field, for a person)."""
     if not isinstance(row, dict):
         return UnreadPlay(index, "", None, None, (), ("This is not a record of a play.",))
-    reader = _Reader()
+    reader = FieldReader()
     reasons: list[str] = []
     record: Mapping[str, Any] = row
     play_uuid = reader.text(record, "uuid", "play")
@@ -451,7 +336,7 @@ def _play(
             if value < 0:
                 reader.add(f"{spath}.{key}", "cannot be negative.")
         who = players[ref].name if ref is not None else f"Player {number + 1}"
-        score, problem = _score(item.get("score", ""), who)
+        score, problem = score_of(item.get("score", ""), who)
         if problem:
             reasons.append(problem)
         winner = reader.flag(item, "winner", spath)

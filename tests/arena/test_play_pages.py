@@ -46,10 +46,16 @@ def test_a_live_match_seats_the_person_and_waits_on_the_live_queue(table, people
     assert LiveSeat.objects.get(match=table).user == people["pia"]
 
 
-@pytest.mark.parametrize("path", ["/arena/play/{pk}/", "/arena/play/{pk}/state/"])
-def test_only_the_person_at_the_table_sees_it(table, people, path):
+@pytest.mark.parametrize(
+    ("path", "anonymous"),
+    [
+        ("/arena/play/{pk}/", 302),  # the page: log in first
+        ("/arena/play/{pk}/state/", 403),  # its JSON: not_authenticated, in the API's shape
+    ],
+)
+def test_only_the_person_at_the_table_sees_it(table, people, path, anonymous):
     url = path.format(pk=table.pk)
-    assert Client().get(url).status_code == 302  # anonymous: log in first
+    assert Client().get(url).status_code == anonymous
     assert client_of(people["ole"]).get(url).status_code == 404  # not even that it exists
     assert client_of(people["pia"]).get(url).status_code == 200
 
