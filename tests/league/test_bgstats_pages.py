@@ -85,7 +85,10 @@ def test_a_realistic_export_is_previewed_with_what_is_left_out_and_why(
 ):
     client.force_login(users["olive"])
     page = client.get(UPLOAD).content.decode()
-    assert "Getting the file out of BG Stats" in page and "one <code>.json</code> file" in page
+    assert (
+        "Getting the file out of BG Stats" in page and "Settings → Backup / Export → JSON" in page
+    )
+    assert "<code>BGStatsExport.json</code>" in page
     assert upload(client, REALISTIC.read_bytes()).status_code == 302
     page = client.get(PREVIEW)
     text = page.content.decode()
