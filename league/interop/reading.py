@@ -38,11 +38,11 @@ Planning which plays become games: `league.interop.planning`; writing: `.writing
 
 import datetime as dt
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from league.interop.fields import FieldReader, first_problem, records_with_ids, score_of
+from league.interop.fields import FieldReader, Row, first_problem, records_with_ids, score_of
 
 # A BG Stats export of years of plays is a few megabytes; refuse anything far larger.
 MAX_FILE_BYTES = 10 * 1024 * 1024
@@ -190,13 +190,9 @@ def parse_export(raw: bytes | str) -> Export:
     entries = FieldReader()
     damaged_players: dict[int, str] = {}
     players: dict[int, BGPlayer] = {}
-    for path, ident, record in records_with_ids(
+    for ident, name, record in _named(
         entries, reader.table(data, "players"), "players", damaged_players
     ):
-        name = entries.text(record, "name", path)
-        if name is None:
-            damaged_players[ident] = first_problem(entries, path) or f"{path} cannot be read."
-            continue
         players[ident] = BGPlayer(
             id=ident,
             name=name.strip(),
@@ -207,22 +203,16 @@ def parse_export(raw: bytes | str) -> Export:
     for path, ident, record in records_with_ids(
         entries, reader.table(data, "locations", required=False), "locations", {}
     ):
-        name = entries.text(record, "name", path)
-        if name is not None:  # a place that cannot be read: the play has no place
-            locations[ident] = name.strip()
+        place = entries.text(record, "name", path)
+        if place is not None:  # a place that cannot be read: the play has no place
+            locations[ident] = place.strip()
     damaged_games: dict[int, str] = {}
     games: dict[int, BGGame] = {}
-    for path, ident, record in records_with_ids(
-        entries, reader.table(data, "games"), "games", damaged_games
-    ):
-        name = entries.text(record, "name", path)
-        if name is None:
-            damaged_games[ident] = first_problem(entries, path) or f"{path} cannot be read."
-            continue
+    for ident, name, record in _named(entries, reader.table(data, "games"), "games", damaged_games):
         # BoardGameGeek's name and id only help recognise the game: unreadable, unknown.
-        optional = FieldReader()
-        bgg_name = optional.text(record, "bggName", path, required=False) or ""
-        bgg_id = optional.whole(record, "bggId", path, required=False) or 0
+        optional = FieldReader()  # its problems are not kept
+        bgg_name = optional.text(record, "bggName", "game", required=False) or ""
+        bgg_id = optional.whole(record, "bggId", "game", required=False) or 0
         games[ident] = BGGame(id=ident, name=name, bgg_name=bgg_name, bgg_id=bgg_id)
     rows = reader.table(data, "plays")
     if len(rows) > MAX_PLAYS:
@@ -249,6 +239,19 @@ def parse_export(raw: bytes | str) -> Export:
         else:
             unread.append(play)
     return Export(players=players, locations=locations, games=games, plays=plays, unread=unread)
+
+
+def _named(
+    entries: FieldReader, rows: list[Any], table: str, damaged: dict[int, str]
+) -> Iterator[tuple[int, str, Row]]:
+    """(id, name, record) of each entry of ``table`` with an id and a name; an entry with an id
+    but no readable name goes into ``damaged`` with its problem (its plays are left out)."""
+    for path, ident, record in records_with_ids(entries, rows, table, damaged):
+        name = entries.text(record, "name", path)
+        if name is None:
+            damaged[ident] = first_problem(entries, path) or f"{path} cannot be read."
+        else:
+            yield ident, name, record
 
 
 def _unread(play: BGPlay, players: Mapping[int, BGPlayer], reason: str) -> UnreadPlay:
