@@ -7,9 +7,13 @@ over every later round (the first has nobody to keep apart):
 
 - avoidable repeats: pairs seated together again beyond the fewest possible, and the rounds
   that had any (goal 0). The fewest possible comes from a reference solve in this script
-  (CP-SAT, pair variables and group counts, 2 threads, ``--reference-seconds``), done only
-  for rounds with a repeat; a reference that cannot prove its minimum in time counts the
-  round as unresolved and uses its best bound (so the avoidable count is an upper bound);
+  (:func:`fewest_repeats`: the counting bound, then CP-SAT on ``--reference-workers``
+  threads, 1 by default: whether any seating has fewer repeats than the draw's, then the
+  fewest by two models, each solve stopped after ``--reference-seconds`` of CP-SAT's deterministic work,
+  about as many seconds of a core (the clock stops it at ten times that); an exhaustive
+  search for up to 20 people), done only for rounds with a repeat; a reference that cannot prove its minimum
+  in time counts the round as unresolved and uses its best bound (so the avoidable count is
+  an upper bound);
 - of those, the repeats beyond a seating the reference found (avoidable for certain), and
   the rounds seated with repeats although the reference found a round without any (goal 0);
 - draw time: median, p95 and the slowest, on the clock and in CPU time (the draw runs on one
@@ -22,6 +26,19 @@ against the fewest, and whether a round without repeats existed.
     .venv/bin/python scripts/bench_draw.py --nights 1000
     .venv/bin/python scripts/bench_draw.py --nights 200 --baseline HEAD --rounds 1
 
+``--save-rounds FILE`` writes every later round with a repeat (the draw's tables, the
+night's earlier tables and met pairs, the draw's and the reference's figures) to FILE, a JSON
+object a line (``--reference-seconds 0``: no reference, a few minutes for 1,000 nights).
+``--replay FILE`` then runs only the reference on those rounds, as the draw seated them
+(``--only-unsettled``: only those the saving run's reference left unsettled, or without a
+reference those the draw did not prove), and prints how many it settles, the rounds where it
+seated fewer repeats than the draw, and its CPU time; with ``--misses``, every round:
+
+    .venv/bin/python scripts/bench_draw.py --nights 1000 --reference-seconds 0 \\
+        --save-rounds rounds.jsonl
+    .venv/bin/python scripts/bench_draw.py --replay rounds.jsonl --only-unsettled \\
+        --reference-seconds 3 --misses
+
 ``--baseline REV`` alternates runs of REV's draw (a temporary git worktree; before the
 league/ packages, ``league.table_draw``) and the current one (scripts/benchlib.py). Each
 method plays the same nights, but its earlier rounds are its own.
@@ -32,6 +49,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import itertools
+import json
 import math
 import random
 import statistics
@@ -67,65 +85,171 @@ def fewest_repeats(
     met: set[frozenset[int]],
     earlier: list[list[int]],
     seconds: float,
+    workers: int = 1,
 ) -> tuple[int, bool, int]:
     """(the fewest repeats any seating of these people has, proved?, the fewest the reference
-    found: no more than the draw's, from which it starts) by a reference solve;
-    ``earlier``: the night's earlier tables, whose members all met (k of them at one table
-    are at least k(k-1)/2 repeats: the bound that lets the solver prove a minimum)."""
+    found: no more than the draw's) by a reference solve; unproved, the first is a lower
+    bound. ``earlier``: the night's earlier tables, whose members all met.
+
+    One CP-SAT model (people at tables of equal size in the order of their lowest-numbered
+    person, so each seating is seen once): a variable per pair who met, true when they sit
+    together (the objective); for every group who all met (the met pairs split into groups,
+    each pair in one, and each earlier table), ``k`` of them at a table being ``k(k-1)/2`` of
+    its pairs (exact per table, and its tangents for the LP); the counting bound (each group
+    of the split spread as evenly as the tables allow) as a floor. Solves of ``seconds`` of
+    work each: first whether any seating has fewer repeats than the draw's (no: the draw's is
+    the fewest, proved), then, unless that settled it, the fewest (from the best seating
+    known), and if still unproved the fewest by the plain model (pair variables and the
+    earlier tables' counts only, no order of tables: it settles some rounds the full one
+    does not in its time); then the exhaustive search for up to 20 people."""
     from ortools.sat.python import cp_model
 
     people = sorted(p for g in groups for p in g)
     n, tables = len(people), range(len(sizes))
-    model = cp_model.CpModel()
-    seat = [[model.new_bool_var("") for _ in tables] for _ in people]
-    for row in seat:
-        model.add_exactly_one(row)
-    for t in tables:
-        model.add(sum(seat[i][t] for i in range(n)) == sizes[t])
-    again = {}
-    for i, j in itertools.combinations(range(n), 2):
-        if frozenset((people[i], people[j])) in met:
-            again[i, j] = model.new_bool_var("")
-            for t in tables:
-                model.add_bool_or([seat[i][t].Not(), seat[j][t].Not(), again[i, j]])
     where = {p: i for i, p in enumerate(people)}
-    for group in earlier:
-        members = sorted(where[p] for p in group if p in where)
-        if len(members) < 3:
-            continue
-        counts = []
+    drawn = sum(frozenset(p) in met for g in groups for p in itertools.combinations(g, 2))
+    split = met_groups(people, met)
+    floor = spread_bound(split, sizes)
+    if drawn <= floor:
+        return drawn, True, drawn
+
+    def model(
+        bound: int, best: list[list[int]], plain: bool = False
+    ) -> tuple[Any, Any, list[list[Any]]]:
+        """The model, its objective (repeats at most ``bound``) and seats, from ``best``;
+        ``plain``: without the order of tables, the split and the floor (the model of the
+        reference before, solved with CP-SAT's default linearisation: it proves some rounds
+        the full one does not in its time)."""
+        m = cp_model.CpModel()
+        seat = [[m.new_bool_var("") for _ in tables] for _ in people]
+        for row in seat:
+            m.add_exactly_one(row)
         for t in tables:
-            most = min(len(members), sizes[t])
-            count = model.new_int_var(0, most * (most - 1) // 2, "")
-            together = sum(seat[i][t] for i in members)
-            for k in range(1, most):
-                model.add(count >= k * together - k * (k + 1) // 2)
-            counts.append(count)
-        model.add(sum(again[pair] for pair in itertools.combinations(members, 2)) >= sum(counts))
-    model.minimize(sum(again.values()))
-    table_of = {p: t for t, g in enumerate(sorted(groups, key=len, reverse=True)) for p in g}
-    for i, p in enumerate(people):
-        for t in tables:
-            model.add_hint(seat[i][t], table_of[p] == t)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 2
-    solver.parameters.max_time_in_seconds = seconds
-    status = solver.solve(model)
-    found = (
-        round(solver.objective_value)
-        if status == cp_model.FEASIBLE
-        else sum(frozenset(p) in met for g in groups for p in itertools.combinations(g, 2))
-    )
-    if status == cp_model.OPTIMAL:
-        return round(solver.objective_value), True, round(solver.objective_value)
+            m.add(sum(seat[i][t] for i in range(n)) == sizes[t])
+            if t and sizes[t] == sizes[t - 1] and not plain:
+                for i in range(n):
+                    m.add_bool_or([seat[i][t].Not(), *(seat[j][t - 1] for j in range(i))])
+        again = {}
+        for i, j in itertools.combinations(range(n), 2):
+            if frozenset((people[i], people[j])) in met:
+                again[i, j] = m.new_bool_var("")
+                for t in tables:
+                    m.add_bool_or([seat[i][t].Not(), seat[j][t].Not(), again[i, j]])
+        repeats = sum(again.values())
+        split_counts = []
+        for exact, group in [(True, g) for g in split if not plain] + [(False, g) for g in earlier]:
+            members = sorted(where[p] for p in group if p in where)
+            if len(members) < 2 + (not exact):
+                continue
+            counts = []
+            for t in tables:
+                most = min(len(members), sizes[t])
+                if most < 2:
+                    continue
+                together = m.new_int_var(0, most, "")
+                m.add(together == sum(seat[i][t] for i in members))
+                count = m.new_int_var(0, most * (most - 1) // 2, "")
+                if exact:
+                    m.add_element(together, [k * (k - 1) // 2 for k in range(most + 1)], count)
+                for k in range(1, most):
+                    m.add(count >= k * together - k * (k + 1) // 2)
+                counts.append(count)
+            m.add(sum(again[pair] for pair in itertools.combinations(members, 2)) >= sum(counts))
+            if exact:
+                split_counts += counts
+        m.add(repeats >= sum(split_counts))  # the split's pairs are all the pairs who met
+        if not plain:
+            m.add(repeats >= floor)
+        m.add(repeats <= bound)
+        ordered = sorted(best, key=lambda g: (-len(g), min(where[p] for p in g)))
+        table_of = {where[p]: t for t, g in enumerate(ordered) for p in g}
+        for i in range(n):
+            for t in tables:
+                m.add_hint(seat[i][t], table_of[i] == t)
+        return m, repeats, seat
+
+    def solve(m: Any, plain: bool = False) -> tuple[Any, Any]:
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = workers
+        # A fixed amount of work, so a busy machine gives the same answers, only later; the
+        # clock is a safety net.
+        solver.parameters.max_deterministic_time = seconds
+        solver.parameters.max_time_in_seconds = 10 * seconds
+        solver.parameters.linearization_level = 1 if plain else 2  # 2: the tangents in the LP
+        return solver.solve(m), solver
+
+    def seated(solver: Any, seat: list[list[Any]]) -> list[list[int]]:
+        return [[people[i] for i in range(n) if solver.boolean_value(seat[i][t])] for t in tables]
+
+    # Is there a seating with fewer repeats than the draw's?
+    m, repeats, seat = model(drawn - 1, groups)
+    status, solver = solve(m)
+    if status == cp_model.INFEASIBLE:
+        return drawn, True, drawn
+    best, found = groups, drawn
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        best = seated(solver, seat)
+        found = round(solver.value(repeats))
+    # The fewest, from the best seating known: the full model, then the plain one.
+    lowest = floor
+    for plain in (False, True):
+        m, repeats, seat = model(found, best, plain)
+        m.minimize(repeats)
+        status, solver = solve(m, plain)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) and solver.objective_value < found:
+            best, found = seated(solver, seat), round(solver.objective_value)
+        if status == cp_model.OPTIMAL:
+            return found, True, found
+        lowest = max(lowest, math.ceil(solver.best_objective_bound - 1e-6))
     exact = (
         exhaustive_fewest(groups, sizes, met, EXHAUSTIVE_NODES)
         if len(people) <= EXHAUSTIVE_PEOPLE
         else None
     )
     if exact is not None:
-        return exact, True, exact
-    return max(0, round(solver.best_objective_bound)), False, found
+        return exact, True, min(found, exact)
+    return lowest, False, found
+
+
+def met_groups(people: list[int], met: set[frozenset[int]]) -> list[list[int]]:
+    """The pairs of ``people`` who met, split into groups who all met one another, each pair
+    in exactly one group: greedily, the largest group that can be found first (mostly the
+    earlier tables)."""
+    near: dict[int, set[int]] = {p: set() for p in people}
+    for a, b in itertools.combinations(people, 2):
+        if frozenset((a, b)) in met:
+            near[a].add(b)
+            near[b].add(a)
+    split = []
+    while any(near.values()):
+        best: list[int] = []
+        for first in people:
+            group, candidates = [first], set(near[first])
+            while candidates:
+                chosen = max(sorted(candidates), key=lambda c: len(near[c] & candidates))
+                group.append(chosen)
+                candidates &= near[chosen]
+            if len(group) > len(best):
+                best = group
+        split.append(sorted(best))
+        for a, b in itertools.combinations(best, 2):
+            near[a].discard(b)
+            near[b].discard(a)
+    return split
+
+
+def spread_bound(split: list[list[int]], sizes: list[int]) -> int:
+    """The fewest repeats of any seating, at least: each group of ``split`` (groups who all
+    met, sharing no pair) spread as evenly as the tables allow, ``k`` of a group at a table
+    being ``k(k-1)/2`` of its pairs."""
+    total = 0
+    for group in split:
+        seated = [0] * len(sizes)
+        for _ in group:
+            t = min((t for t, s in enumerate(sizes) if seated[t] < s), key=seated.__getitem__)
+            total += seated[t]
+            seated[t] += 1
+    return total
 
 
 def exhaustive_fewest(
@@ -174,7 +298,10 @@ def exhaustive_fewest(
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
+    if args.replay:
+        return replay(args)
     draw = draw_module()
+    saved = open(args.save_rounds, "w") if args.save_rounds else None  # noqa: SIM115
     rng = random.Random(args.seed)
     times, avoidable, rounds_avoidable, unresolved, later, repeats = [], 0, 0, 0, 0, 0
     cpu_times: list[float] = []
@@ -233,11 +360,25 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 times.append(elapsed)
                 cpu_times.append(cpu)
                 repeats += result.repeats
-                if result.repeats:
-                    sizes = sorted((len(g) for g in groups), reverse=True)
+                sizes = sorted((len(g) for g in groups), reverse=True)
+                entry = {
+                    "night": night_number,
+                    "round": number,
+                    "people": len(entrants),
+                    "seats": [low, high],
+                    "sizes": sizes,
+                    "tables": groups,
+                    "met": sorted(sorted(pair) for pair in met),
+                    "earlier": earlier,
+                    "repeats": result.repeats,
+                    # The draw's own word (its explanation): no seating has fewer.
+                    "draw_proved": any("the fewest possible" in x for x in result.explanation),
+                }
+                if result.repeats and args.reference_seconds > 0:
                     fewest, proved, found = fewest_repeats(
-                        groups, sizes, met, earlier, args.reference_seconds
+                        groups, sizes, met, earlier, args.reference_seconds, args.reference_workers
                     )
+                    entry |= {"fewest": fewest, "proved": proved, "found": found}
                     unresolved += not proved
                     # Beyond a seating the reference found: avoidable for certain.
                     found_better += max(0, result.repeats - found)
@@ -256,6 +397,9 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                             + (" (a round without repeats exists)" if proved and not fewest else "")
                             + f", drawn in {elapsed * 1e3:.0f} ms"
                         )
+                if saved and result.repeats:
+                    saved.write(json.dumps(entry) + "\n")
+                    saved.flush()
             earlier += groups
             for group in groups:
                 met |= {frozenset(p) for p in itertools.combinations(group, 2)}
@@ -274,7 +418,94 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     return summary()
 
 
+def replay(args: argparse.Namespace) -> dict[str, Any]:
+    """The reference alone on the rounds a ``--save-rounds`` file holds (no draw: each round
+    as the draw seated it then), with ``--only-unsettled`` only those the run that saved them
+    left unsettled (or, saved without a reference, those the draw did not prove)."""
+    rounds = [json.loads(line) for line in Path(args.replay).read_text().splitlines() if line]
+    if args.only_unsettled:
+        rounds = [r for r in rounds if not r.get("proved", r["draw_proved"])]
+    saved = open(args.save_rounds, "w") if args.save_rounds else None  # noqa: SIM115
+    settled, beaten, times, lines = 0, [], [], []
+    for count, entry in enumerate(rounds, start=1):
+        met = {frozenset(pair) for pair in entry["met"]}
+        begun = time.process_time()
+        fewest, proved, found = fewest_repeats(
+            entry["tables"],
+            entry["sizes"],
+            met,
+            entry["earlier"],
+            args.reference_seconds,
+            args.reference_workers,
+        )
+        times.append(time.process_time() - begun)
+        settled += proved
+        where = (
+            f"night {entry['night']}, round {entry['round']}, {entry['people']} people at "
+            f"tables of {'+'.join(map(str, entry['sizes']))}"
+        )
+        line = (
+            f"{where}: draw {entry['repeats']}, "
+            + (f"fewest {fewest} (proved)" if proved else f"fewest {fewest} to {found}")
+            + f", reference {times[-1]:.1f} s CPU"
+        )
+        lines.append(line)
+        if entry["repeats"] > found or (proved and entry["repeats"] > fewest):
+            beaten.append(line)
+        if args.progress:
+            print(f"{count}/{len(rounds)} {line}", file=sys.stderr, flush=True)
+        if saved:
+            saved.write(json.dumps(entry | {"fewest": fewest, "proved": proved, "found": found}))
+            saved.write("\n")
+            saved.flush()
+    cpus = sorted(times) or [0.0]
+    return {
+        "replayed_rounds": len(rounds),
+        "settled_rounds": settled,
+        "unsettled_rounds": len(rounds) - settled,
+        "rounds_draw_beaten": len(beaten),
+        "beaten": beaten,
+        "rounds": lines,
+        "reference_cpu_median_s": statistics.median(cpus),
+        "reference_cpu_p95_s": cpus[math.ceil(0.95 * len(cpus)) - 1],
+        "reference_cpu_max_s": cpus[-1],
+        "reference_cpu_total_s": sum(cpus),
+    }
+
+
+def report_replay(args: argparse.Namespace, f: dict[str, Any], out: TextIO = sys.stdout) -> None:
+    print(f"machine: {benchlib.machine()}", file=out)
+    print(
+        f"{f['replayed_rounds']} rounds replayed from {args.replay} "
+        f"(reference: {args.reference_seconds:g} s, {args.reference_workers} worker(s))",
+        file=out,
+    )
+    print(
+        f"  settled (minimum proved) {f['settled_rounds']}, unsettled {f['unsettled_rounds']}",
+        file=out,
+    )
+    print(
+        f"  rounds where the reference seated fewer repeats than the draw: "
+        f"{f['rounds_draw_beaten']}",
+        file=out,
+    )
+    for line in f["beaten"]:
+        print(f"    {line}", file=out)
+    print(
+        f"  reference CPU time: median {f['reference_cpu_median_s']:.2f} s, "
+        f"p95 {f['reference_cpu_p95_s']:.2f} s, slowest {f['reference_cpu_max_s']:.2f} s, "
+        f"total {f['reference_cpu_total_s']:.0f} s",
+        file=out,
+    )
+    if args.misses and out is sys.stdout:
+        for line in f["rounds"]:
+            print(f"  {line}", file=out)
+
+
 def report(args: argparse.Namespace, f: dict[str, Any], out: TextIO = sys.stdout) -> None:
+    if args.replay:
+        report_replay(args, f, out)
+        return
     print(f"machine: {benchlib.machine()}", file=out)
     print(
         f"{f['nights']} nights (seed {args.seed}), {f['later_rounds']} later rounds drawn", file=out
@@ -315,7 +546,32 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--nights", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--reference-seconds", type=float, default=5.0)
+    parser.add_argument(
+        "--reference-seconds",
+        type=float,
+        default=5.0,
+        help="the reference's work per solve (CP-SAT's deterministic time, about seconds of a "
+        "core); 0: no reference (a --save-rounds run)",
+    )
+    parser.add_argument(
+        "--reference-workers", type=int, default=1, help="the reference's CP-SAT threads"
+    )
+    parser.add_argument(
+        "--save-rounds",
+        metavar="FILE",
+        help="write every later round with a repeat (its people, tables, earlier tables, the "
+        "draw's and the reference's figures) to FILE, a JSON object a line",
+    )
+    parser.add_argument(
+        "--replay",
+        metavar="FILE",
+        help="run only the reference, on the rounds of a --save-rounds FILE",
+    )
+    parser.add_argument(
+        "--only-unsettled",
+        action="store_true",
+        help="with --replay: only the rounds the saving run's reference left unsettled",
+    )
     parser.add_argument(
         "--misses", action="store_true", help="list each round with an avoidable repeat"
     )
