@@ -145,11 +145,18 @@ def check_game(
         season=season,
         participants=rows,
         details=checked.details,
-        rated=checked.rated and len(participants) >= 2,
+        rated=checked.rated and len(participants) >= 2 and not scored_with_placeholder(scored_with),
         headline=headline,
         scored_with=scored_with,
         cards=cards,
     )
+
+
+def scored_with_placeholder(scored_with: str) -> bool:
+    """Whether a game was scored with card data that is not the published card list: its
+    scores are not the game's, so it is recorded but never rated."""
+    deck = result_entry.deck(scored_with) if scored_with else None
+    return deck is not None and deck.status == "placeholder"
 
 
 def _check_cards(

@@ -48,7 +48,7 @@ def pad_label(key: str) -> str:
 
 
 _STATUS_NOTES = {
-    "placeholder": "placeholder — not the published card list",
+    "placeholder": "placeholder — not the published card list, not rated",
     "incomplete": "incomplete card data",
 }
 

@@ -53,6 +53,7 @@ def game_detail(request: HttpRequest, slug: str, game_id: int) -> HttpResponse:
             "participants": participants,
             "rated": any(p.rating_after is not None for p in participants),
             "explanations": _explanations(game, participants),
+            "scored_with_placeholder": checks.scored_with_placeholder(game.scored_with),
             "breakdown": _score_pad(game, participants),
             "can_organise": organiser,
             "confirmation": state_for(request, game, organiser=organiser, member=role is not None),

@@ -318,12 +318,21 @@ def logged_then_corrected(kind: Kind, log, how: str, fx: dict[str, Any]) -> Game
     # The ratings: rebuilt from the game on, as a rebuild from scratch makes them. The
     # standings change: a rating, or (solitaire, never rated) the number of wins.
     after = ratings_state(league)
-    assert after[1] != before[1]
     if kind.edition == "solitaire":
+        assert after[1] != before[1]
         assert all(p.rating_after is None for p in rows.values())
         assert "This game is not rated" in html and "beat the cat player" not in html
         assert [(rating, wins) for _, rating, _, wins in after[1]] == [(1500.0, 0)]
+    elif checks.scored_with_placeholder(corrected.scored_with):
+        # Still scored with placeholder card data: recorded, never rated (corrected with
+        # totals through the API, it is an ordinary game and rated below).
+        assert not game.rated and all(p.rating_after is None for p in rows.values())
+        assert "scored with placeholder card data" in html
+        # The wins follow the correction; the ratings stay where the other game left them.
+        assert after[1] != before[1]
+        assert [s[:2] for s in after[1]] == [s[:2] for s in before[1]]
     else:
+        assert after[1] != before[1]
         winner, loser = sorted(rows.values(), key=lambda p: p.rank)
         assert winner.rating_after > winner.rating_before and loser.rating_delta < 0
         assert "Rating before → after" in html

@@ -170,7 +170,7 @@ def test_placeholder_and_incomplete_card_data_are_labelled_and_incomplete_data_r
     monkeypatch.setattr(result_entry, "available_decks", lambda: [base, demo, partial])
     html = page(mia.get("/games/new/"))
     assert (
-        '<span class="badge badge-placeholder">placeholder — not the published card list</span>'
+        '<span class="badge badge-placeholder">placeholder — not the published card list, not rated</span>'
         in html
     )
     assert '<span class="badge badge-placeholder">incomplete card data</span>' in html
@@ -204,6 +204,7 @@ def test_box_of_treats_placeholder_cards_are_scored_with_boxes_and_treats(mia, l
     assert 'name="seat1-food_treat"' in html and 'name="seat1-cat_brushes"' in html
     assert 'name="seat1-boxes" value="Placeholder Gray Cat Box"' in html
     assert "placeholder — not the published card list" in html
+    assert "placeholder — not the published card list, not rated" in html
     data = {
         "played_on": DAY,
         "seat1-player": players["mia"].pk,
@@ -229,6 +230,11 @@ def test_box_of_treats_placeholder_cards_are_scored_with_boxes_and_treats(mia, l
     # The pad has a line the league does not record: total VP and fed cats are kept.
     game = Game.objects.get()
     assert game.edition == "box-of-treats"
+    # Its scores come from made-up cards: recorded, not rated, and the game page says why.
+    assert not game.rated
+    assert all(p.rating_after is None for p in game.participants.all())
+    html = page(mia.get(f"/leagues/tuesday/games/{game.pk}/"))
+    assert "This game is not rated: it was scored with placeholder card data" in html
     assert [p.result for p in game.participants.order_by("seat")] == [
         {"total_vp": -1, "fed_cats": 2},
         {"total_vp": 2, "fed_cats": 1},
