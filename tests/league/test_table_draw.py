@@ -419,7 +419,8 @@ def test_a_hard_round_gives_the_same_draw_whatever_the_machine_load(monkeypatch)
 # Rounds of bench_draw.py's nights (seed 1) that the draw seated with more repeats than
 # needed: night 65, round 4 (4f117b3's draw: 8 pairs again, its tabu start stuck at 8, where
 # 6 is the fewest); night 992, round 5 (2 pairs again where the reference found a seating
-# with 1; a round without repeats is neither found nor ruled out).
+# with 1; a round without repeats is neither found nor ruled out); night 134, round 5 (12 pairs
+# again, 020dcd0's draw, where a seating with 11 was found; at least 5, the fewest unproven).
 TWENTY_TWO_AT_FIVE_AND_SIX = (
     [0, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 17, 19, 21, 23, 24, 25, 26, 27],
     [5, 7, 2, 3, 3, 11, 4, 5, 10, 9, 9, 4, 8, 10, 9, 6, 10, 4, 4, 8, 0, 0],
@@ -443,6 +444,23 @@ THIRTY_TWO_AT_FIVE_AND_SIX = (
         [21, 17, 16, 23, 19, 28], [36, 6, 24, 38, 11, 26], [3, 22, 8, 34, 9, 40],
         [10, 27, 0, 32, 39], [3, 7, 2, 0, 26], [21, 11, 34, 30, 32, 42], [31, 38, 19, 18, 9, 39],
         [36, 5, 23, 8, 10, 41], [17, 22, 13, 24, 35], [6, 1, 27, 28, 25, 40],
+    ],
+)  # fmt: skip
+
+
+TWENTY_NINE_AT_TWO_TO_SIX = (
+    [0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17, 20, 21, 22, 23, 24, 25, 28, 29, 30, 31]
+    + [32, 33, 34, 35],
+    [6, 12, 10, 20, 6, 12, 6, 7, 8, 12, 10, 7, 6, 11, 12, 8, 10, 10, 8, 8, 14, 4, 11, 5, 12, 10]
+    + [6, 13, 10],
+    [
+        [8, 16, 24, 32, 7, 15], [23, 31, 6, 14, 22, 30], [5, 13, 21, 29, 4, 12],
+        [20, 28, 3, 11, 19, 27], [35, 2, 10, 18, 26, 34], [1, 9, 17, 25, 33, 0],
+        [16, 6, 4, 19, 34, 1], [15, 31, 29, 3, 2, 9], [8, 14, 12, 35, 0], [22, 13, 10, 17, 7, 20],
+        [23, 5, 11, 25, 32, 26], [24, 30, 21, 28, 33], [4, 17, 8, 2, 11, 30], [3, 34, 14, 5, 7],
+        [15, 19, 22, 25, 21, 35], [6, 10, 9, 32, 12, 28], [16, 29, 20, 23, 33], [31, 13, 26, 24, 0],
+        [4, 3, 32, 22, 33, 26], [2, 25, 6, 12, 24, 20], [29, 11, 10, 30, 0, 7],
+        [35, 17, 31, 16, 5, 28], [34, 8, 21, 9, 13, 23],
     ],
 )  # fmt: skip
 
@@ -482,6 +500,7 @@ def fewer_is_impossible(present: list[int], sizes: list[int], night, repeats: in
     [
         (TWENTY_TWO_AT_FIVE_AND_SIX, 6, True),
         (THIRTY_TWO_AT_FIVE_AND_SIX, 1, False),  # the best seating known (the minimum: 0 or 1)
+        (TWENTY_NINE_AT_TWO_TO_SIX, 11, False),  # the best known (the minimum: 5 to 11)
     ],
 )
 def test_rounds_the_draw_missed_are_seated_with_the_fewest_known(
@@ -494,6 +513,6 @@ def test_rounds_the_draw_missed_are_seated_with_the_fewest_known(
     monkeypatch.setattr(tablemates, "ZERO_SECONDS", 30.0)
     draw, _ = draw_from(night, 2, 6)
     present = night[0]
-    assert draw.repeats == fewest
+    assert draw.repeats <= fewest
     if proven:
         assert fewer_is_impossible(present, table_sizes(len(present), 2, 6), night, fewest)
