@@ -214,7 +214,9 @@ def fewest_repeats(
 def met_groups(people: list[int], met: set[frozenset[int]]) -> list[list[int]]:
     """The pairs of ``people`` who met, split into groups who all met one another, each pair
     in exactly one group: greedily, the largest group that can be found first (mostly the
-    earlier tables)."""
+    earlier tables). The same cover as `league.nights.tablemates.cliques`, kept here on
+    purpose: the reference must not change with the tree it measures, and older trees (run
+    with ``--tree`` or ``--baseline``) have no such function."""
     near: dict[int, set[int]] = {p: set() for p in people}
     for a, b in itertools.combinations(people, 2):
         if frozenset((a, b)) in met:

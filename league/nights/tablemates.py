@@ -387,7 +387,7 @@ def _long_tabu(
 ) -> tuple[list[list[int]], int]:
     """:func:`_tabu` with numpy, each swap's change for every pair of people at once (ties
     broken by one draw among them): the best tables seen and their repeats."""
-    import numpy as np  # imported by OR-Tools anyway, which the draw then needs
+    import numpy as np  # here, not at the top, for the reason given in _solve
 
     rng = random.Random(SOLVER_SEED)
     near = np.zeros((count, count), dtype=np.int64)
